@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Generate the dnnl_format_tag_t enumeration and its name tables.
+
+Inputs (in scripts/format_tags/):
+  canonical.txt       canonical tag names in ABI order; line k has value k.
+                      Starts with format_tag_undef, format_tag_any and ends
+                      with the format_tag_last sentinel.
+  aliases.txt         semantic alias names in ABI order (after the sentinel).
+  logical_orders.txt  the few logical orders the naming rule cannot infer.
+  alias_exceptions.txt  aliases whose upstream value contradicts their name.
+
+Every other alias's target is derived from its name: see derive().
+
+Outputs:
+  <include_dir>/oneapi/dnnl/dnnl_format_tags.h       C enum
+  <include_dir>/oneapi/dnnl/dnnl_format_tags_cpp.inc dnnl::memory::format_tag body
+  <src_dir>/format_tag_names.inc                      internal name tables
+"""
+
+import argparse
+import os
+import re
+import sys
+
+SPECIAL_FIRST = ["format_tag_undef", "format_tag_any"]
+SENTINEL = "format_tag_last"
+MAX_DIMS = 12  # DNNL_MAX_NDIMS
+
+# A canonical name: outer dimension letters (upper case = blocked), then
+# inner blocks "<size><letter>" from outermost to innermost.
+CANONICAL_RE = re.compile(r"^([a-lA-L]+)((?:[1-9][0-9]*[a-l])*)$")
+ALIAS_RE = re.compile(r"^([a-zA-Z]+)((?:[1-9][0-9]*[a-z])*)$")
+BLOCK_RE = re.compile(r"([1-9][0-9]*)([a-zA-Z])")
+
+
+class GenError(Exception):
+    pass
+
+
+def read_list(path):
+    names = []
+    with open(path, encoding="ascii") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                names.append(line)
+    return names
+
+
+def check_canonical(name):
+    """Checks the grammar that src/core/format_tag_names.cpp parses."""
+    m = CANONICAL_RE.match(name)
+    if not m:
+        raise GenError("canonical tag '%s' does not fit the grammar" % name)
+    outer, blocks = m.group(1), m.group(2)
+    dims = outer.lower()
+    ndims = len(dims)
+    if len(set(dims)) != ndims or set(dims) != {chr(ord("a") + k) for k in range(ndims)}:
+        raise GenError("canonical tag '%s': outer letters are not a permutation of a..%s"
+                       % (name, chr(ord("a") + ndims - 1)))
+    inner = BLOCK_RE.findall(blocks)
+    if len(inner) > MAX_DIMS:
+        raise GenError("canonical tag '%s' has more than %d inner blocks" % (name, MAX_DIMS))
+    blocked = {letter for _, letter in inner}
+    if blocked != {ch.lower() for ch in outer if ch.isupper()}:
+        raise GenError("canonical tag '%s': upper-case letters and inner blocks disagree"
+                       % name)
+
+
+def logical_order(letters, table):
+    """The semantic letters of one logical order; letter k names dim 'a'+k.
+
+    Data tensors: n c then spatial; weights: [g] o i then spatial. Spatial
+    letters are the last ndims-2 (or ndims-3 when grouped) of "dhw". The RNN
+    and 1-D names come from the small table.
+    """
+    spatial = "".join(ch for ch in "dhw" if ch in letters)
+    if "l" in letters or "t" in letters or letters == {"x"}:
+        hits = [order for order in table if set(order) == letters]
+        if len(hits) != 1:
+            return None
+        return hits[0]
+    if not "dhw".endswith(spatial):
+        return None
+    if {"o", "i"} <= letters:
+        order = ("g" if "g" in letters else "") + "oi" + spatial
+    elif {"n", "c"} <= letters:
+        order = "nc" + spatial
+    else:
+        return None
+    return order if set(order) == letters else None
+
+
+def derive(alias, table):
+    """Maps a semantic alias to its canonical name, or raises GenError."""
+    m = ALIAS_RE.match(alias)
+    if not m:
+        raise GenError("alias '%s' does not fit <letters><size><letter>..." % alias)
+    outer, blocks = m.group(1), m.group(2)
+    letters = set(outer.lower())
+    if len(letters) != len(outer):
+        raise GenError("alias '%s' repeats a dimension letter" % alias)
+    order = logical_order(letters, table)
+    if order is None:
+        raise GenError("alias '%s': no logical order for letters '%s'"
+                       % (alias, "".join(sorted(letters))))
+    dim = {sem: chr(ord("a") + k) for k, sem in enumerate(order)}
+    inner = BLOCK_RE.findall(blocks)
+    # An upper-case letter without an inner block (OhwI24o) is not blocked.
+    blocked = {letter for _, letter in inner}
+    out = "".join(dim[ch.lower()].upper() if ch.lower() in blocked else dim[ch.lower()]
+                  for ch in outer)
+    for size, letter in inner:
+        if letter not in dim or letter.upper() not in outer:
+            raise GenError("alias '%s': inner block on '%s', which is not a blocked "
+                           "dimension" % (alias, letter))
+        out += size + dim[letter]
+    return out
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="ascii") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+HEADER_NOTE = "Generated by scripts/gen_format_tags.py from scripts/format_tags/. Do not edit."
+
+
+def c_header(canonical, aliases, targets):
+    out = ["/* %s */" % HEADER_NOTE,
+           "",
+           "#ifndef ONEAPI_DNNL_DNNL_FORMAT_TAGS_H",
+           "#define ONEAPI_DNNL_DNNL_FORMAT_TAGS_H",
+           "",
+           "/* Memory format tags. A canonical tag spells the dimensions a, b, c, ...",
+           " * (logical order) from outermost to innermost; an upper-case letter is a",
+           " * blocked dimension and each trailing <size><letter> is an inner block,",
+           " * outermost first: dnnl_aBcd16b is NCHW with 16-channel blocks innermost.",
+           " * The semantic names after dnnl_format_tag_last (dnnl_nchw, dnnl_OIhw16i16o,",
+           " * dnnl_ldigo, ...) are aliases of canonical tags. */",
+           "typedef enum {"]
+    out.append("    dnnl_format_tag_undef = 0,")
+    for name in canonical[1:]:
+        out.append("    dnnl_%s," % name)
+    for alias in aliases:
+        out.append("    dnnl_%s = dnnl_%s," % (alias, targets[alias]))
+    out[-1] = out[-1].rstrip(",")
+    out += ["} dnnl_format_tag_t;",
+            "",
+            "#endif /* ONEAPI_DNNL_DNNL_FORMAT_TAGS_H */",
+            ""]
+    return "\n".join(out)
+
+
+def cpp_name(name):
+    return {"format_tag_undef": "undef", "format_tag_any": "any"}.get(name, name)
+
+
+def cpp_inc(canonical, aliases):
+    out = ["// %s" % HEADER_NOTE,
+           "// The enumerators of dnnl::memory::format_tag; included inside the enum."]
+    for name in canonical + aliases:
+        out.append("%s = dnnl_%s," % (cpp_name(name), name))
+    out.append("")
+    return "\n".join(out)
+
+
+def names_inc(canonical, aliases, targets):
+    # Printed names follow dnnl_fmt_tag2str: "undef", "any", "format_tag_last".
+    printed = [cpp_name(n) for n in canonical]
+    lookup = sorted([(p, "dnnl_" + n) for p, n in zip(printed, canonical) if n != SENTINEL]
+                    + [(a, "dnnl_" + a) for a in aliases])
+    out = ["// %s" % HEADER_NOTE,
+           "// Included by src/core/format_tag_names.cpp after format_tag_entry_t.",
+           "",
+           "constexpr int canonical_format_tag_count = %d;" % len(canonical),
+           "constexpr int alias_format_tag_count = %d;" % len(aliases),
+           "constexpr int format_tag_lookup_count = %d;" % len(lookup),
+           "",
+           "// Indexed by value: the canonical name of each distinct tag.",
+           "const format_tag_entry_t canonical_format_tags[canonical_format_tag_count] = {"]
+    out += ['    {dnnl_%s, "%s"},' % (n, p) for n, p in zip(canonical, printed)]
+    out += ["};",
+            "",
+            "// Semantic aliases in declaration order.",
+            "const format_tag_entry_t alias_format_tags[alias_format_tag_count] = {"]
+    out += ['    {dnnl_%s, "%s"},' % (a, a) for a in aliases]
+    out += ["};",
+            "",
+            "// Every accepted spelling (canonical and alias), sorted by strcmp.",
+            "const format_tag_entry_t format_tag_lookup[format_tag_lookup_count] = {"]
+    out += ['    {%s, "%s"},' % (tag, name) for name, tag in lookup]
+    out += ["};", ""]
+    return "\n".join(out)
+
+
+def generate(input_dir):
+    canonical = read_list(os.path.join(input_dir, "canonical.txt"))
+    aliases = read_list(os.path.join(input_dir, "aliases.txt"))
+    table = read_list(os.path.join(input_dir, "logical_orders.txt"))
+    exceptions = {}
+    for line in read_list(os.path.join(input_dir, "alias_exceptions.txt")):
+        fields = line.split()
+        if len(fields) != 2:
+            raise GenError("alias_exceptions.txt: bad line '%s'" % line)
+        exceptions[fields[0]] = fields[1]
+    unknown = set(exceptions) - set(aliases)
+    if unknown:
+        raise GenError("alias_exceptions.txt names unknown aliases: %s"
+                       % ", ".join(sorted(unknown)))
+
+    if canonical[:2] != SPECIAL_FIRST or canonical[-1] != SENTINEL:
+        raise GenError("canonical.txt must start with %s and end with %s"
+                       % (", ".join(SPECIAL_FIRST), SENTINEL))
+    for name in canonical[2:-1]:
+        check_canonical(name)
+    seen = set()
+    for name in canonical + aliases:
+        if name in seen:
+            raise GenError("tag name '%s' appears twice" % name)
+        seen.add(name)
+
+    real = set(canonical[2:-1])
+    targets, errors = {}, []
+    for alias in aliases:
+        try:
+            target = derive(alias, table)
+        except GenError as e:
+            errors.append(str(e))
+            continue
+        if alias in exceptions:
+            if exceptions[alias] == target:
+                errors.append("alias '%s' derives by rule; drop it from "
+                              "alias_exceptions.txt" % alias)
+                continue
+            target = exceptions[alias]
+        if target not in real:
+            errors.append("alias '%s' derives to '%s', which is not a canonical tag"
+                          % (alias, target))
+            continue
+        targets[alias] = target
+    if errors:
+        raise GenError("%d alias(es) failed:\n  %s" % (len(errors), "\n  ".join(errors)))
+    return canonical, aliases, targets
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--input-dir", required=True, help="scripts/format_tags")
+    ap.add_argument("--include-dir", help="generated public include root")
+    ap.add_argument("--src-dir", help="generated internal source dir")
+    ap.add_argument("--print-aliases", action="store_true",
+                    help="print 'alias target' pairs and exit")
+    args = ap.parse_args()
+    try:
+        canonical, aliases, targets = generate(args.input_dir)
+    except GenError as e:
+        sys.exit("gen_format_tags.py: error: %s" % e)
+
+    if args.print_aliases:
+        for a in aliases:
+            print(a, targets[a])
+        return
+    if not args.include_dir or not args.src_dir:
+        ap.error("--include-dir and --src-dir are required")
+    inc = os.path.join(args.include_dir, "oneapi", "dnnl")
+    write(os.path.join(inc, "dnnl_format_tags.h"),
+                     c_header(canonical, aliases, targets))
+    write(os.path.join(inc, "dnnl_format_tags_cpp.inc"),
+                     cpp_inc(canonical, aliases))
+    write(os.path.join(args.src_dir, "format_tag_names.inc"),
+                     names_inc(canonical, aliases, targets))
+
+
+if __name__ == "__main__":
+    main()
