@@ -1,0 +1,44 @@
+# Entry points: `make demo` and `make test` set up a fresh Debian 12 machine (as root),
+# build into build/ and run. Everything else is CMake.
+JOBS ?= $(shell nproc)
+DEBIAN_PACKAGES := cmake g++ make python3 libgtest-dev pkg-config
+BUILD_TYPE ?= Release
+
+.PHONY: all setup build build-asan demo test test-asan test-release install clean
+
+all: build
+
+setup:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing missing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: setup
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake --build build -j $(JOBS)
+
+build-asan: setup
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
+	cmake --build build-asan -j $(JOBS)
+
+demo: build
+	./build/examples/demo
+
+test-release: build
+	cd build && ctest --output-on-failure -j $(JOBS)
+
+test-asan: build-asan
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+test: test-release test-asan
+
+install: build
+	cmake --install build
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,32 @@
+// Helpers for the C entry points: argument checks and the guard that keeps exceptions
+// from crossing the C ABI.
+#pragma once
+
+#include <new>
+
+#include "core/object.hpp"
+#include "core/status.hpp"
+
+namespace anydnn {
+
+// Runs the body of an entry point; an escaping exception becomes a status.
+template <typename F>
+dnnl_status_t guarded(const char *where, F &&body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc &) {
+        return fail(dnnl_out_of_memory, where, "out of memory");
+    } catch (...) {
+        return fail(dnnl_runtime_error, where, "unexpected internal exception");
+    }
+}
+
+} // namespace anydnn
+
+// The handle must be a live object of that kind (not null, not destroyed).
+#define ANYDNN_REQUIRE_LIVE(kind, p) \
+    ANYDNN_REQUIRE(anydnn::registry_contains(anydnn::object_kind::kind, (p)), \
+            dnnl_invalid_arguments, "%s is null or not a live " #kind, #p)
+
+#define ANYDNN_REQUIRE_NOT_NULL(p) \
+    ANYDNN_REQUIRE((p) != nullptr, dnnl_invalid_arguments, "%s is null", #p)

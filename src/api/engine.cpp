@@ -1,0 +1,44 @@
+// dnnl_engine_* entry points.
+#include "api/api.hpp"
+#include "runtime/cpu/cpu_engine.hpp"
+
+using namespace anydnn;
+
+extern "C" {
+
+DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
+    return kind == dnnl_cpu ? 1 : 0;
+}
+
+DNNL_API dnnl_status_t dnnl_engine_create(
+        dnnl_engine_t *engine, dnnl_engine_kind_t kind, size_t index) {
+    return guarded(__func__, [&] {
+        ANYDNN_REQUIRE_NOT_NULL(engine);
+        ANYDNN_REQUIRE(kind == dnnl_cpu || kind == dnnl_gpu, dnnl_invalid_arguments,
+                "engine kind %d is not cpu or gpu", static_cast<int>(kind));
+        ANYDNN_REQUIRE(index < dnnl_engine_get_count(kind), dnnl_invalid_arguments,
+                "no %s engine with index %zu (there are %zu)", dnnl_engine_kind2str(kind),
+                index, dnnl_engine_get_count(kind));
+        auto *e = new cpu::cpu_engine_t();
+        registry_add(object_kind::engine, e);
+        *engine = e;
+        return dnnl_success;
+    });
+}
+
+DNNL_API dnnl_status_t dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind) {
+    ANYDNN_REQUIRE_LIVE(engine, engine);
+    ANYDNN_REQUIRE_NOT_NULL(kind);
+    *kind = engine->kind();
+    return dnnl_success;
+}
+
+DNNL_API dnnl_status_t dnnl_engine_destroy(dnnl_engine_t engine) {
+    if (!engine) return dnnl_success;
+    ANYDNN_REQUIRE_LIVE(engine, engine);
+    registry_remove(object_kind::engine, engine);
+    engine->release(); // memory, streams and primitives may still hold it
+    return dnnl_success;
+}
+
+} // extern "C"

@@ -1,0 +1,47 @@
+// Threading for CPU kernels (OpenMP): split work evenly, never nest parallel regions.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include <omp.h>
+
+#include "core/memory_desc.hpp"
+
+namespace anydnn {
+
+// Threads a CPU primitive may use (omp_get_max_threads, or the threadpool's concurrency).
+int max_threads();
+
+// The [start, end) share of `n` items for thread `ithr` of `nthr`, sizes differing by one.
+inline void balance211(dim_t n, int nthr, int ithr, dim_t &start, dim_t &end) {
+    dim_t base = n / nthr, extra = n % nthr;
+    start = ithr * base + std::min<dim_t>(ithr, extra);
+    end = start + base + (ithr < extra ? 1 : 0);
+}
+
+// Runs f(ithr, nthr) on `nthr` threads (or inline when already inside a parallel region).
+template <typename F>
+void parallel(int nthr, F f) {
+    if (nthr <= 1 || omp_in_parallel()) {
+        f(0, 1);
+        return;
+    }
+#pragma omp parallel num_threads(nthr)
+    f(omp_get_thread_num(), omp_get_num_threads());
+}
+
+// Splits [0, n) into contiguous ranges: f(start, end) per thread. Small work stays serial.
+template <typename F>
+void parallel_range(dim_t n, F f, dim_t min_per_thread = 4096) {
+    if (n <= 0) return;
+    int nthr = static_cast<int>(std::min<dim_t>(max_threads(),
+            std::max<dim_t>(1, n / std::max<dim_t>(1, min_per_thread))));
+    parallel(nthr, [&](int ithr, int nt) {
+        dim_t start, end;
+        balance211(n, nt, ithr, start, end);
+        if (start < end) f(start, end);
+    });
+}
+
+} // namespace anydnn

@@ -1,0 +1,146 @@
+#include "core/primitive.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/object.hpp"
+#include "core/primitive_cache.hpp"
+#include "core/serializer.hpp"
+#include "core/verbose.hpp"
+
+namespace anydnn {
+
+const memory_desc_t &exec_ctx_t::md(int a) const {
+    static const memory_desc_t zero = zero_md();
+    memory_t *m = arg(a);
+    return m ? m->md() : zero;
+}
+
+namespace {
+
+std::string cache_key(const primitive_desc_t &pd) {
+    serializer_t s;
+    s.write(pd.engine->id());
+    s.write(std::string(pd.name()));
+    std::string key = s.bytes();
+    key += op_serialize(pd.desc);
+    key += attr_serialize(pd.attr);
+    return key;
+}
+
+// A passed memory fits the primitive when its descriptor equals the one the primitive was
+// created for, or when that one left dimensions to run time and the rank and type agree.
+bool memory_fits(const memory_desc_t &expected, const memory_desc_t &given) {
+    if (md_equal(expected, given)) return true;
+    if (has_runtime_dims_or_strides(expected))
+        return expected.ndims == given.ndims && expected.data_type == given.data_type;
+    return false;
+}
+
+status_t check_args(const primitive_desc_t &pd, const exec_ctx_t &ctx) {
+    dnnl_prop_kind_t prop = op_prop_kind(pd.desc);
+    for (const auto &a : pd.args) {
+        memory_t *m = ctx.arg(a.first);
+        if (is_zero_md(a.second)) continue;
+        ANYDNN_REQUIRE(m, dnnl_invalid_arguments, "%s: argument %s is missing", pd.name(),
+                arg_name(a.first).c_str());
+        ANYDNN_REQUIRE(memory_fits(a.second, m->md()), dnnl_invalid_arguments,
+                "%s: memory for argument %s does not match the primitive's descriptor",
+                pd.name(), arg_name(a.first).c_str());
+        bool empty = nelems(m->md()) == 0 && !has_runtime_dims_or_strides(m->md());
+        ANYDNN_REQUIRE(empty || (m->storage() && m->storage()->data_handle()),
+                dnnl_invalid_arguments, "%s: argument %s has no data handle", pd.name(),
+                arg_name(a.first).c_str());
+        (void)prop;
+    }
+    return dnnl_success;
+}
+
+} // namespace
+
+status_t primitive_create(dnnl_primitive **out, const dnnl_primitive_desc *cpd) {
+    const primitive_desc_t &pd = *cpd->impl;
+    double start = now_ms();
+    std::string key = cache_key(pd);
+    std::shared_ptr<primitive_t> impl = primitive_cache().find(key);
+    bool hit = impl != nullptr;
+    if (!hit) {
+        ANYDNN_CHECK(pd.create_primitive(impl));
+        primitive_cache().insert(key, pd.engine->id(), impl);
+    }
+    auto prim = std::make_unique<dnnl_primitive>();
+    prim->engine = cpd->engine;
+    prim->impl = std::move(impl);
+    prim->pd = new dnnl_primitive_desc;
+    prim->pd->engine = cpd->engine;
+    prim->pd->desc = cpd->desc;
+    prim->pd->attr = cpd->attr;
+    prim->pd->hint = cpd->hint;
+    prim->pd->impl_index = cpd->impl_index;
+    prim->pd->impl = pd.clone();
+    prim->pd->owned_by_primitive = true;
+    registry_add(object_kind::primitive_desc, prim->pd);
+    if (verbose_on(verbose_flag::create))
+        verbose_print(hit ? "primitive,create:cache_hit" : "primitive,create:cache_miss",
+                primitive_desc_info(pd) + "," + std::to_string(now_ms() - start));
+    registry_add(object_kind::primitive, prim.get());
+    *out = prim.release();
+    return dnnl_success;
+}
+
+status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nargs,
+        const dnnl_exec_arg_t *args) {
+    const primitive_t &impl = *prim->impl;
+    const primitive_desc_t &pd = impl.pd();
+    ANYDNN_REQUIRE(nargs >= 0 && (nargs == 0 || args), dnnl_invalid_arguments,
+            "bad argument list (nargs %d)", nargs);
+    exec_ctx_t ctx;
+    ctx.stream = stream;
+    ctx.args.reserve(nargs);
+    for (int i = 0; i < nargs; ++i) {
+        memory_t *m = args[i].memory;
+        if (!m) continue; // oneDNN treats a null memory as an absent argument
+        ANYDNN_REQUIRE(registry_contains(object_kind::memory, m), dnnl_invalid_arguments,
+                "argument %d: not a live memory object", args[i].arg);
+        ANYDNN_REQUIRE(ctx.arg(args[i].arg) == nullptr, dnnl_invalid_arguments,
+                "argument %d passed twice", args[i].arg);
+        ctx.args.emplace_back(args[i].arg, m);
+    }
+    ANYDNN_CHECK(check_args(pd, ctx));
+
+    // Scratchpad: the user's memory in user mode, else a buffer for this execution.
+    void *owned_scratchpad = nullptr;
+    if (pd.scratchpad_size > 0) {
+        if (pd.attr.scratchpad_mode == dnnl_scratchpad_mode_user) {
+            memory_t *m = ctx.arg(DNNL_ARG_SCRATCHPAD);
+            ANYDNN_REQUIRE(m && size_in_bytes(m->md()) >= pd.scratchpad_size && m->host_ptr(),
+                    dnnl_invalid_arguments, "%s: user scratchpad missing or too small",
+                    pd.name());
+            ctx.scratchpad = m->host_ptr();
+        } else {
+            size_t bytes = (pd.scratchpad_size + 63) / 64 * 64;
+            owned_scratchpad = std::aligned_alloc(64, bytes);
+            ANYDNN_REQUIRE(owned_scratchpad, dnnl_out_of_memory,
+                    "scratchpad of %zu bytes", bytes);
+            ctx.scratchpad = owned_scratchpad;
+        }
+    }
+
+    bool timed = verbose_on(verbose_flag::exec);
+    double start = timed ? now_ms() : 0.0;
+    status_t st = stream->execute(impl, ctx);
+    if (timed && st == dnnl_success) {
+        stream->wait();
+        verbose_print("primitive,exec",
+                primitive_desc_info(pd) + "," + std::to_string(now_ms() - start));
+    }
+    std::free(owned_scratchpad);
+    return st;
+}
+
+} // namespace anydnn
+
+dnnl_primitive::~dnnl_primitive() {
+    anydnn::registry_remove(anydnn::object_kind::primitive, this);
+    delete pd;
+}
