@@ -122,3 +122,9 @@ DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void) {
 }
 
 } // extern "C"
+
+extern "C" DNNL_API dnnl_status_t dnnl_verbose_profiling_enabled(int *enabled) {
+    ANYDNN_REQUIRE_NOT_NULL(enabled);
+    *enabled = verbose_on(verbose_flag::exec) ? 1 : 0;
+    return dnnl_success;
+}
