@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "oneapi/dnnl/dnnl.h"
+#include "core/status.hpp"
 
 namespace anydnn {
 

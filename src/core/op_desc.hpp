@@ -4,6 +4,7 @@
 // src/api, its implementations in src/<engine>/<op>/.
 #pragma once
 
+#include <string>
 #include <variant>
 #include <vector>
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "oneapi/dnnl/dnnl.h"
+#include "oneapi/dnnl/dnnl_debug.h"
 
 namespace anydnn {
 
