@@ -11,8 +11,8 @@ install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
 install(DIRECTORY ${ANYDNN_GENERATED_INCLUDE_DIR}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Programs built for oneDNN link -ldnnl: give them that name too.
-install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink
-  libanydnn.so \$ENV{DESTDIR}${CMAKE_INSTALL_FULL_LIBDIR}/libdnnl.so)")
+install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink
+  libanydnn.so \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libdnnl.so)")
 
 set(ANYDNN_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dnnl)
 install(EXPORT dnnlTargets NAMESPACE DNNL:: DESTINATION ${ANYDNN_CMAKE_DIR})

@@ -20,10 +20,11 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Runs one primitive and reports how long creation and execution took.
-void run_step(const char *what, const primitive_desc_base &pd, stream &s,
+template <typename primitive_type>
+void run_step(const char *what, const typename primitive_type::primitive_desc &pd, stream &s,
         const std::unordered_map<int, memory> &args) {
     auto t0 = std::chrono::steady_clock::now();
-    primitive p(pd);
+    primitive_type p(pd);
     double create_ms = ms_since(t0);
     auto t1 = std::chrono::steady_clock::now();
     p.execute(s, args);
@@ -57,16 +58,16 @@ int main() {
 
     std::printf("pipeline: nchw -> nChw16c -> relu -> + bias[c] -> nchw, %lldx%lldx%lldx%lld f32\n",
             (long long)N, (long long)C, (long long)H, (long long)W);
-    run_step("reorder nchw->nChw16c", reorder::primitive_desc(user_src, blocked), s,
+    run_step<reorder>("reorder nchw->nChw16c", reorder::primitive_desc(user_src, blocked), s,
             {{DNNL_ARG_FROM, user_src}, {DNNL_ARG_TO, blocked}});
-    run_step("eltwise relu",
+    run_step<eltwise_forward>("eltwise relu",
             eltwise_forward::primitive_desc(eng, prop_kind::forward_inference,
                     algorithm::eltwise_relu, blocked_md, blocked_md, 0.f, 0.f),
             s, {{DNNL_ARG_SRC, blocked}, {DNNL_ARG_DST, activated}});
-    run_step("binary add (broadcast C)",
+    run_step<binary>("binary add (broadcast C)",
             binary::primitive_desc(eng, algorithm::binary_add, blocked_md, bias_md, blocked_md),
             s, {{DNNL_ARG_SRC_0, activated}, {DNNL_ARG_SRC_1, user_bias}, {DNNL_ARG_DST, biased}});
-    run_step("reorder nChw16c->nchw", reorder::primitive_desc(biased, result), s,
+    run_step<reorder>("reorder nChw16c->nchw", reorder::primitive_desc(biased, result), s,
             {{DNNL_ARG_FROM, biased}, {DNNL_ARG_TO, result}});
 
     // The same computation with plain loops.
