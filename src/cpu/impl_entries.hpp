@@ -6,5 +6,11 @@
 namespace anydnn {
 namespace cpu {
 
+impl_entry_t binary_avx512_entry(); // cpu/binary/avx512.cpp
+impl_entry_t binary_ref_entry(); // cpu/binary/ref.cpp
+impl_entry_t sum_simple_entry(); // cpu/sum/simple.cpp
+impl_entry_t sum_ref_entry(); // cpu/sum/ref.cpp
+impl_entry_t concat_memcpy_entry(); // cpu/concat/memcpy.cpp
+impl_entry_t concat_ref_entry(); // cpu/concat/ref.cpp
 } // namespace cpu
 } // namespace anydnn

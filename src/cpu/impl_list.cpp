@@ -11,9 +11,10 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> none;
     static const std::vector<impl_entry_t> reorder = {};
     static const std::vector<impl_entry_t> eltwise = {};
-    static const std::vector<impl_entry_t> binary = {};
-    static const std::vector<impl_entry_t> sum = {};
-    static const std::vector<impl_entry_t> concat = {};
+    static const std::vector<impl_entry_t> binary = {binary_avx512_entry(), binary_ref_entry()};
+    static const std::vector<impl_entry_t> sum = {sum_simple_entry(), sum_ref_entry()};
+    static const std::vector<impl_entry_t> concat
+            = {concat_memcpy_entry(), concat_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
