@@ -12,5 +12,9 @@ impl_entry_t sum_simple_entry(); // cpu/sum/simple.cpp
 impl_entry_t sum_ref_entry(); // cpu/sum/ref.cpp
 impl_entry_t concat_memcpy_entry(); // cpu/concat/memcpy.cpp
 impl_entry_t concat_ref_entry(); // cpu/concat/ref.cpp
+impl_entry_t eltwise_avx512_fwd_entry(); // cpu/eltwise/avx512.cpp
+impl_entry_t eltwise_avx512_bwd_entry(); // cpu/eltwise/avx512.cpp
+impl_entry_t eltwise_ref_fwd_entry(); // cpu/eltwise/ref.cpp
+impl_entry_t eltwise_ref_bwd_entry(); // cpu/eltwise/ref.cpp
 } // namespace cpu
 } // namespace anydnn

@@ -88,15 +88,17 @@ inline float eltwise_fwd_scalar(dnnl_alg_kind_t alg, float x, float alpha, float
         case dnnl_eltwise_logistic: return sigmoid(x);
         case dnnl_eltwise_exp: return std::exp(x);
         case dnnl_eltwise_gelu_tanh: {
+            // 0.5 * (1 + tanh(g)) = sigmoid(2g): no cancellation for x << 0.
             float g = sqrt_2_over_pi * x * (1.f + gelu_tanh_c * x * x);
-            return 0.5f * x * (1.f + std::tanh(g));
+            return x * sigmoid(2.f * g);
         }
         case dnnl_eltwise_swish: return x * sigmoid(alpha * x);
         case dnnl_eltwise_log: return std::log(x);
         case dnnl_eltwise_clip:
         case dnnl_eltwise_clip_v2: return x > beta ? beta : (x < alpha ? alpha : x);
         case dnnl_eltwise_pow: return alpha * std::pow(x, beta);
-        case dnnl_eltwise_gelu_erf: return 0.5f * x * (1.f + std::erf(x * inv_sqrt_2));
+        // 0.5 * (1 + erf(z)) = 0.5 * erfc(-z): no cancellation for x << 0.
+        case dnnl_eltwise_gelu_erf: return 0.5f * x * std::erfc(-x * inv_sqrt_2);
         case dnnl_eltwise_round: return std::nearbyint(x); // default mode: nearest even
         case dnnl_eltwise_mish: return x * mish_tanh(x);
         case dnnl_eltwise_hardswish:
@@ -142,13 +144,13 @@ inline float eltwise_bwd_scalar(
         }
         case dnnl_eltwise_exp: return dd * std::exp(s);
         case dnnl_eltwise_gelu_tanh: {
-            float x2 = s * s;
-            float t = std::tanh(sqrt_2_over_pi * s * (1.f + gelu_tanh_c * x2));
-            float sech2 = (1.f - t) * (1.f + t);
-            // Where tanh saturates the second term is exactly 0 even if x^3 overflowed.
-            float d_inner = sqrt_2_over_pi * (1.f + 3.f * gelu_tanh_c * x2);
-            float second = sech2 == 0.f ? 0.f : 0.5f * s * sech2 * d_inner;
-            return dd * (0.5f * (1.f + t) + second);
+            // With y = sigmoid(2g): d/dx = y * (1 + 2x * (1 - y) * g'). Beyond |x| = 20 the
+            // derivative is 0 or 1 to f32 precision; the clamp keeps x^3 finite.
+            float x = std::fmin(20.f, std::fmax(-20.f, s));
+            float x2 = x * x;
+            float y = sigmoid(2.f * sqrt_2_over_pi * x * (1.f + gelu_tanh_c * x2));
+            float dg = sqrt_2_over_pi * (1.f + 3.f * gelu_tanh_c * x2);
+            return dd * y * (1.f + 2.f * x * (1.f - y) * dg);
         }
         case dnnl_eltwise_swish: {
             float y = sigmoid(alpha * s);
@@ -160,15 +162,17 @@ inline float eltwise_bwd_scalar(
         case dnnl_eltwise_pow:
             return beta == 0.f ? 0.f : dd * alpha * beta * std::pow(s, beta - 1.f);
         case dnnl_eltwise_gelu_erf: {
-            float cdf = 0.5f * (1.f + std::erf(s * inv_sqrt_2));
+            float cdf = 0.5f * std::erfc(-s * inv_sqrt_2);
             float pdf = inv_sqrt_2pi * std::exp(-0.5f * s * s);
             return dd * (cdf + s * pdf);
         }
         case dnnl_eltwise_mish: {
+            // d/dx = t + x * (1 - t^2) * sigmoid(x), t = tanh(softplus(x)); the second term
+            // vanishes beyond x = 20.
             float one_minus_t;
             float t = mish_tanh(s, &one_minus_t);
             float sech2 = one_minus_t * (1.f + t);
-            return dd * (t + (sech2 == 0.f ? 0.f : s * sech2 * sigmoid(s)));
+            return dd * (t + (s > 20.f ? 0.f : s * sech2 * sigmoid(s)));
         }
         case dnnl_eltwise_hardswish: {
             float v = alpha * s + beta;
