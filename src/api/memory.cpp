@@ -32,8 +32,10 @@ status_t create_memory(dnnl_memory_t *memory, const memory_desc_t *md, engine_t 
     auto mem = std::make_unique<dnnl_memory>(engine, *md);
     for (int i = 0; i < nhandles; ++i) {
         std::unique_ptr<memory_storage_t> storage;
-        ANYDNN_CHECK(engine->create_memory_storage(
-                storage, size_in_bytes(*md, i), handles[i]));
+        // A submemory view starts offset0 elements into its buffer: allocate that too.
+        size_t bytes = size_in_bytes(*md, i);
+        if (i == 0 && bytes > 0) bytes += md->offset0 * data_type_size(md->data_type);
+        ANYDNN_CHECK(engine->create_memory_storage(storage, bytes, handles[i]));
         mem->add_storage(std::move(storage));
     }
     registry_add(object_kind::memory, mem.get());

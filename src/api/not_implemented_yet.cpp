@@ -2,6 +2,7 @@
 // that programs written for oneDNN link; each answers dnnl_unimplemented with a reason
 // (printed under ONEDNN_VERBOSE=error). An operation's real entry point replaces its stub.
 #include "api/api.hpp"
+#include "core/verbose.hpp"
 
 using namespace anydnn;
 
@@ -9,7 +10,12 @@ namespace {
 
 dnnl_status_t not_implemented_yet(dnnl_primitive_desc_t *primitive_desc, const char *what) {
     if (primitive_desc) *primitive_desc = nullptr;
-    return fail(dnnl_unimplemented, what, "%s is not implemented yet on any anydnn engine", what);
+    status_t st = fail(dnnl_unimplemented, what, "%s is not implemented yet on any anydnn engine",
+            what);
+    // An absent operation is an error for the caller, not a dispatch detail: say so.
+    if (verbose_on(verbose_flag::error))
+        verbose_print("common,error", std::string(what) + "," + last_failure_reason());
+    return st;
 }
 
 } // namespace
