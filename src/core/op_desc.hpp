@@ -84,8 +84,281 @@ struct concat_desc_t {
     }
 };
 
+// Spatial parameters (strides, dilations, paddings, kernel): `n` entries used.
+struct spatial_t {
+    int n = 0;
+    dnnl_dims_t v = {};
+};
+
+struct convolution_desc_t { // also deconvolution, with kind set by the entry point
+    static constexpr dnnl_primitive_kind_t kind = dnnl_convolution;
+    dnnl_prop_kind_t prop_kind;
+    dnnl_alg_kind_t alg_kind;
+    memory_desc_t src_md, diff_src_md, weights_md, diff_weights_md, bias_md, diff_bias_md,
+            dst_md, diff_dst_md;
+    spatial_t strides, dilates, padding_l, padding_r;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("alg", alg_kind);
+        f("src", src_md);
+        f("diff_src", diff_src_md);
+        f("wei", weights_md);
+        f("diff_wei", diff_weights_md);
+        f("bia", bias_md);
+        f("diff_bia", diff_bias_md);
+        f("dst", dst_md);
+        f("diff_dst", diff_dst_md);
+        f("strides", strides);
+        f("dilations", dilates);
+        f("padding_l", padding_l);
+        f("padding_r", padding_r);
+    }
+};
+
+struct deconvolution_desc_t : public convolution_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_deconvolution;
+};
+
+struct shuffle_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_shuffle;
+    dnnl_prop_kind_t prop_kind;
+    memory_desc_t src_md, dst_md, diff_src_md, diff_dst_md;
+    int axis;
+    dim_t group_size;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("src", src_md);
+        f("dst", dst_md);
+        f("diff_src", diff_src_md);
+        f("diff_dst", diff_dst_md);
+        f("axis", axis);
+        f("group_size", group_size);
+    }
+};
+
+struct pooling_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_pooling;
+    dnnl_prop_kind_t prop_kind;
+    dnnl_alg_kind_t alg_kind;
+    memory_desc_t src_md, dst_md, diff_src_md, diff_dst_md;
+    spatial_t strides, kernel, dilates, padding_l, padding_r;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("alg", alg_kind);
+        f("src", src_md);
+        f("dst", dst_md);
+        f("diff_src", diff_src_md);
+        f("diff_dst", diff_dst_md);
+        f("strides", strides);
+        f("kernel", kernel);
+        f("dilations", dilates);
+        f("padding_l", padding_l);
+        f("padding_r", padding_r);
+    }
+};
+
+struct prelu_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_prelu;
+    dnnl_prop_kind_t prop_kind;
+    memory_desc_t src_md, weights_md, dst_md, diff_src_md, diff_weights_md, diff_dst_md;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("src", src_md);
+        f("wei", weights_md);
+        f("dst", dst_md);
+        f("diff_src", diff_src_md);
+        f("diff_wei", diff_weights_md);
+        f("diff_dst", diff_dst_md);
+    }
+};
+
+struct lrn_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_lrn;
+    dnnl_prop_kind_t prop_kind;
+    dnnl_alg_kind_t alg_kind;
+    memory_desc_t src_md, dst_md, diff_src_md, diff_dst_md;
+    dim_t local_size;
+    float alpha, beta, k;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("alg", alg_kind);
+        f("src", src_md);
+        f("dst", dst_md);
+        f("diff_src", diff_src_md);
+        f("diff_dst", diff_dst_md);
+        f("local_size", local_size);
+        f("alpha", alpha);
+        f("beta", beta);
+        f("k", k);
+    }
+};
+
+// Batch, group and layer normalization share one shape of descriptor.
+struct normalization_fields_t {
+    dnnl_prop_kind_t prop_kind;
+    memory_desc_t src_md, dst_md, diff_src_md, diff_dst_md;
+    memory_desc_t scaleshift_md, diff_scaleshift_md, stat_md;
+    float epsilon;
+    unsigned flags;
+    template <typename F>
+    void visit_common(F &&f) const {
+        f("prop", prop_kind);
+        f("src", src_md);
+        f("dst", dst_md);
+        f("diff_src", diff_src_md);
+        f("diff_dst", diff_dst_md);
+        f("scaleshift", scaleshift_md);
+        f("diff_scaleshift", diff_scaleshift_md);
+        f("stats", stat_md);
+        f("epsilon", epsilon);
+        f("flags", flags);
+    }
+};
+
+struct batch_normalization_desc_t : public normalization_fields_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_batch_normalization;
+    template <typename F>
+    void visit(F &&f) const {
+        visit_common(f);
+    }
+};
+
+struct group_normalization_desc_t : public normalization_fields_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_group_normalization;
+    dim_t groups;
+    template <typename F>
+    void visit(F &&f) const {
+        visit_common(f);
+        f("groups", groups);
+    }
+};
+
+struct layer_normalization_desc_t : public normalization_fields_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_layer_normalization;
+    dnnl_data_type_t scale_shift_dt = dnnl_f32; // _v2 entry points choose it
+    template <typename F>
+    void visit(F &&f) const {
+        visit_common(f);
+        f("scale_shift_dt", scale_shift_dt);
+    }
+};
+
+struct inner_product_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_inner_product;
+    dnnl_prop_kind_t prop_kind;
+    memory_desc_t src_md, diff_src_md, weights_md, diff_weights_md, bias_md, diff_bias_md,
+            dst_md, diff_dst_md;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("src", src_md);
+        f("diff_src", diff_src_md);
+        f("wei", weights_md);
+        f("diff_wei", diff_weights_md);
+        f("bia", bias_md);
+        f("diff_bia", diff_bias_md);
+        f("dst", dst_md);
+        f("diff_dst", diff_dst_md);
+    }
+};
+
+struct rnn_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_rnn;
+    dnnl_prop_kind_t prop_kind;
+    dnnl_alg_kind_t cell_kind;
+    dnnl_rnn_direction_t direction;
+    // Forward tensors, then their gradients, in the same order.
+    std::vector<memory_desc_t> mds, diff_mds; // indexed by rnn_tensor_t (src/cpu/rnn)
+    unsigned flags;
+    dnnl_alg_kind_t activation_kind;
+    float alpha, beta;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("cell_kind", cell_kind);
+        f("direction", direction);
+        f("tensors", mds);
+        f("diff_tensors", diff_mds);
+        f("flags", flags);
+        f("activation", activation_kind);
+        f("alpha", alpha);
+        f("beta", beta);
+    }
+};
+
+struct matmul_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_matmul;
+    memory_desc_t src_md, weights_md, bias_md, dst_md;
+    template <typename F>
+    void visit(F &&f) const {
+        f("src", src_md);
+        f("wei", weights_md);
+        f("bia", bias_md);
+        f("dst", dst_md);
+    }
+};
+
+struct resampling_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_resampling;
+    dnnl_prop_kind_t prop_kind;
+    dnnl_alg_kind_t alg_kind;
+    memory_desc_t src_md, diff_src_md, dst_md, diff_dst_md;
+    std::vector<float> factors;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("alg", alg_kind);
+        f("src", src_md);
+        f("diff_src", diff_src_md);
+        f("dst", dst_md);
+        f("diff_dst", diff_dst_md);
+        f("factors", factors);
+    }
+};
+
+struct reduction_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_reduction;
+    dnnl_alg_kind_t alg_kind;
+    memory_desc_t src_md, dst_md;
+    float p, eps;
+    template <typename F>
+    void visit(F &&f) const {
+        f("alg", alg_kind);
+        f("src", src_md);
+        f("dst", dst_md);
+        f("p", p);
+        f("eps", eps);
+    }
+};
+
+struct softmax_desc_t {
+    static constexpr dnnl_primitive_kind_t kind = dnnl_softmax;
+    dnnl_prop_kind_t prop_kind;
+    dnnl_alg_kind_t alg_kind;
+    memory_desc_t src_md, diff_src_md, dst_md, diff_dst_md;
+    int axis;
+    template <typename F>
+    void visit(F &&f) const {
+        f("prop", prop_kind);
+        f("alg", alg_kind);
+        f("src", src_md);
+        f("diff_src", diff_src_md);
+        f("dst", dst_md);
+        f("diff_dst", diff_dst_md);
+        f("axis", axis);
+    }
+};
+
 using op_desc_t = std::variant<reorder_desc_t, eltwise_desc_t, binary_desc_t, sum_desc_t,
-        concat_desc_t>;
+        concat_desc_t, convolution_desc_t, deconvolution_desc_t, shuffle_desc_t,
+        pooling_desc_t, prelu_desc_t, lrn_desc_t, batch_normalization_desc_t,
+        group_normalization_desc_t, layer_normalization_desc_t, inner_product_desc_t,
+        rnn_desc_t, matmul_desc_t, resampling_desc_t, reduction_desc_t, softmax_desc_t>;
 
 dnnl_primitive_kind_t op_kind(const op_desc_t &desc);
 dnnl_prop_kind_t op_prop_kind(const op_desc_t &desc); // undef for kinds without one
