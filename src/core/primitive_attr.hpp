@@ -11,7 +11,7 @@
 
 namespace anydnn {
 
-// Scales or zero points of one argument.
+// Scales, zero points or precomputed reductions of one argument.
 struct quant_entry_t {
     int mask = 0;
     int group_ndims = 0;
@@ -43,6 +43,23 @@ struct post_op_t {
     bool operator==(const post_op_t &o) const;
 };
 
+// Fields has_default_values(ignore) can be told to leave out.
+struct attr_skip {
+    enum : unsigned {
+        scales = 1u << 0,
+        zero_points = 1u << 1,
+        precomputed_reductions = 1u << 2,
+        post_ops = 1u << 3,
+        fpmath = 1u << 4,
+        acc_mode = 1u << 5,
+        deterministic = 1u << 6,
+        scratchpad = 1u << 7,
+        rounding = 1u << 8,
+        dropout = 1u << 9,
+        rnn_qparams = 1u << 10,
+    };
+};
+
 } // namespace anydnn
 
 struct dnnl_post_ops {
@@ -54,7 +71,7 @@ struct dnnl_post_ops {
 struct dnnl_primitive_attr {
     std::map<int, anydnn::quant_entry_t> scales; // by DNNL_ARG_*
     std::map<int, anydnn::quant_entry_t> zero_points;
-    std::map<int, anydnn::memory_desc_t> precomputed_reductions;
+    std::map<int, anydnn::quant_entry_t> precomputed_reductions;
     dnnl_post_ops post_ops;
     dnnl_fpmath_mode_t fpmath_mode; // initialised from dnnl_get_default_fpmath_mode
     bool fpmath_apply_to_int = false;
@@ -62,11 +79,12 @@ struct dnnl_primitive_attr {
     bool deterministic = false;
     dnnl_scratchpad_mode_t scratchpad_mode = dnnl_scratchpad_mode_library;
     std::map<int, dnnl_rounding_mode_t> rounding; // by DNNL_ARG_*
-    // dropout: enabled when dropout_mask_md is not zero
+    // dropout; a zero dropout_mask_md means "enabled, but no mask is written"
+    bool dropout_enabled = false;
     anydnn::memory_desc_t dropout_mask_md {};
     dnnl_data_type_t dropout_seed_dt = dnnl_s32;
     bool dropout_use_offset = false, dropout_use_host_scalars = false;
-    // RNN quantization
+    // RNN quantization; an empty scales vector means the default (one scale of 1)
     float rnn_data_scale = 1.f, rnn_data_shift = 0.f;
     std::vector<float> rnn_weights_scales, rnn_weights_projection_scales;
     int rnn_weights_mask = 0, rnn_weights_projection_mask = 0;
@@ -74,6 +92,9 @@ struct dnnl_primitive_attr {
     dnnl_primitive_attr();
     bool operator==(const dnnl_primitive_attr &o) const;
     bool has_default_values() const; // nothing set that an implementation must honour
+    // Same, ignoring the fields named by `ignore` (anydnn::attr_skip flags), e.g. an
+    // implementation that handles post-ops itself: has_default_values(attr_skip::post_ops).
+    bool has_default_values(unsigned ignore) const;
 };
 
 namespace anydnn {
