@@ -16,5 +16,9 @@ impl_entry_t eltwise_avx512_fwd_entry(); // cpu/eltwise/avx512.cpp
 impl_entry_t eltwise_avx512_bwd_entry(); // cpu/eltwise/avx512.cpp
 impl_entry_t eltwise_ref_fwd_entry(); // cpu/eltwise/ref.cpp
 impl_entry_t eltwise_ref_bwd_entry(); // cpu/eltwise/ref.cpp
+impl_entry_t reorder_memcpy_entry(); // cpu/reorder/memcpy.cpp
+impl_entry_t reorder_convert_entry(); // cpu/reorder/convert.cpp
+impl_entry_t reorder_blocked16_entry(); // cpu/reorder/blocked16.cpp
+impl_entry_t reorder_ref_entry(); // cpu/reorder/ref.cpp
 } // namespace cpu
 } // namespace anydnn

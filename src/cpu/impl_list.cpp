@@ -9,7 +9,8 @@ namespace cpu {
 
 const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> none;
-    static const std::vector<impl_entry_t> reorder = {};
+    static const std::vector<impl_entry_t> reorder = {reorder_memcpy_entry(),
+            reorder_convert_entry(), reorder_blocked16_entry(), reorder_ref_entry()};
     static const std::vector<impl_entry_t> eltwise = {eltwise_avx512_fwd_entry(),
             eltwise_avx512_bwd_entry(), eltwise_ref_fwd_entry(), eltwise_ref_bwd_entry()};
     static const std::vector<impl_entry_t> binary = {binary_avx512_entry(), binary_ref_entry()};

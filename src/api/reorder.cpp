@@ -1,0 +1,59 @@
+// dnnl_reorder_primitive_desc_create: copies a tensor between layouts, data types and engines.
+#include "api/api.hpp"
+#include "core/primitive_desc.hpp"
+#include "oneapi/dnnl/dnnl_debug.h"
+
+using namespace anydnn;
+
+namespace {
+
+status_t check_md(const memory_desc_t &md, const char *which) {
+    ANYDNN_REQUIRE(md.ndims > 0 && md.ndims <= DNNL_MAX_NDIMS, dnnl_invalid_arguments,
+            "reorder: %s has %d dimensions", which, md.ndims);
+    ANYDNN_REQUIRE(md.data_type != dnnl_data_type_undef, dnnl_invalid_arguments,
+            "reorder: %s has no data type", which);
+    ANYDNN_REQUIRE(md.format_kind != dnnl_format_kind_any, dnnl_invalid_arguments,
+            "reorder: %s has format_kind any; a reorder needs concrete layouts", which);
+    ANYDNN_REQUIRE(md.format_kind != dnnl_format_kind_undef, dnnl_invalid_arguments,
+            "reorder: %s has no layout", which);
+    return dnnl_success;
+}
+
+} // namespace
+
+extern "C" {
+
+DNNL_API dnnl_status_t dnnl_reorder_primitive_desc_create(
+        dnnl_primitive_desc_t *reorder_primitive_desc, const_dnnl_memory_desc_t src_desc,
+        dnnl_engine_t src_engine, const_dnnl_memory_desc_t dst_desc, dnnl_engine_t dst_engine,
+        const_dnnl_primitive_attr_t attr) {
+    return guarded(__func__, [&]() -> status_t {
+        ANYDNN_REQUIRE_NOT_NULL(reorder_primitive_desc);
+        ANYDNN_REQUIRE_NOT_NULL(src_desc);
+        ANYDNN_REQUIRE_NOT_NULL(dst_desc);
+        ANYDNN_REQUIRE_LIVE(engine, src_engine);
+        ANYDNN_REQUIRE_LIVE(engine, dst_engine);
+        if (attr) ANYDNN_REQUIRE_LIVE(attr, attr);
+        ANYDNN_CHECK(check_md(*src_desc, "src"));
+        ANYDNN_CHECK(check_md(*dst_desc, "dst"));
+        ANYDNN_REQUIRE(src_desc->ndims == dst_desc->ndims, dnnl_invalid_arguments,
+                "reorder: src has %d dimensions and dst %d", src_desc->ndims, dst_desc->ndims);
+        for (int d = 0; d < src_desc->ndims; ++d)
+            ANYDNN_REQUIRE(src_desc->dims[d] == dst_desc->dims[d], dnnl_invalid_arguments,
+                    "reorder: dimension %d is %lld in src and %lld in dst", d,
+                    static_cast<long long>(src_desc->dims[d]),
+                    static_cast<long long>(dst_desc->dims[d]));
+        // Cross-engine copies need a device runtime; the CPU engine runs host to host.
+        ANYDNN_REQUIRE(src_engine->kind() == dnnl_cpu && dst_engine->kind() == dnnl_cpu,
+                dnnl_unimplemented, "reorder: %s to %s engines is not supported",
+                dnnl_engine_kind2str(src_engine->kind()), dnnl_engine_kind2str(dst_engine->kind()));
+        reorder_desc_t desc;
+        desc.src_md = *src_desc;
+        desc.dst_md = *dst_desc;
+        desc.src_engine_kind = src_engine->kind();
+        desc.dst_engine_kind = dst_engine->kind();
+        return primitive_desc_create(reorder_primitive_desc, desc, attr, src_engine, nullptr);
+    });
+}
+
+} // extern "C"

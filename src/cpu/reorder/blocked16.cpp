@@ -1,0 +1,363 @@
+// Plain layout <-> the same tensor blocked by 16 (or 8) on one dimension: nchw <-> nChw16c,
+// nhwc <-> nChw8c, oihw <-> Oihw16o... Where the plain side is contiguous along another
+// dimension, 16x16 tiles go through an AVX-512 transpose; where it is contiguous along the
+// blocked dimension, each point moves as one vector. Any pair of vector data types, with
+// common or per-blocked-dimension scales and zero points and the sum post-op.
+#include <cstdint>
+
+#include "core/parallel.hpp"
+#include "cpu/impl_entries.hpp"
+#include "cpu/reorder/common.hpp"
+#include "cpu/reorder/vec_avx512.hpp"
+#include "runtime/cpu/isa.hpp"
+
+namespace anydnn {
+namespace cpu {
+namespace reorder {
+
+namespace {
+
+// How the copy is walked, decided once from the two layouts. "P" is the plain side, "B" the
+// blocked one; the run dimension s (dimensions merged where both sides allow) is the one
+// tiles advance along.
+struct plan_t {
+    bool to_blocked;         // src is P
+    bool transpose;          // P is contiguous along s (else along c)
+    int b;                   // block size
+    dim_t channels, nblocks; // of the blocked dimension c
+    dim_t pc, cbs;           // P stride of c; B stride of one block of c
+    dim_t len, ps, bs;       // run length and its P and B strides
+    int nouter;
+    dim_t osize[max_ndims], op[max_ndims], ob[max_ndims];
+    dim_t chunk; // run elements per work item
+};
+
+struct blocked16_t;
+
+struct blocked16_pd_t : public primitive_desc_impl_t<blocked16_pd_t, blocked16_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override {
+        return "cpu:reorder:blocked16:avx512";
+    }
+    static status_t init(blocked16_pd_t &pd);
+
+    quant_t q;
+    plan_t plan;
+    int cdim;
+};
+
+struct blocked16_t : public primitive_t {
+    using primitive_t::primitive_t;
+    status_t execute(const exec_ctx_t &ctx) const override;
+};
+
+status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
+    const auto &d = reorder_desc(pd);
+    const memory_desc_t &src = d.src_md, &dst = d.dst_md;
+    ANYDNN_REQUIRE(isa_enabled(dnnl_cpu_isa_avx512_core), dnnl_unimplemented,
+            "blocked16: needs avx512_core");
+    ANYDNN_REQUIRE(src.format_kind == dnnl_blocked && dst.format_kind == dnnl_blocked,
+            dnnl_unimplemented, "blocked16: layouts are not blocked");
+    ANYDNN_REQUIRE(!has_runtime_dims_or_strides(src) && !has_runtime_dims_or_strides(dst),
+            dnnl_unimplemented, "blocked16: run-time dimensions");
+    ANYDNN_REQUIRE(is_vector_type(src.data_type) && is_vector_type(dst.data_type),
+            dnnl_unimplemented, "blocked16: %s to %s is not vectorised", dnnl_dt2str(src.data_type),
+            dnnl_dt2str(dst.data_type));
+    const int sn = src.blocking.inner_nblks, dn = dst.blocking.inner_nblks;
+    ANYDNN_REQUIRE((sn == 0 && dn == 1) || (sn == 1 && dn == 0), dnnl_unimplemented,
+            "blocked16: not plain <-> blocked once");
+    plan_t &p = pd.plan;
+    p.to_blocked = sn == 0;
+    const memory_desc_t &P = p.to_blocked ? src : dst, &B = p.to_blocked ? dst : src;
+    p.b = static_cast<int>(B.blocking.inner_blks[0]);
+    const int c = static_cast<int>(B.blocking.inner_idxs[0]);
+    pd.cdim = c;
+    ANYDNN_REQUIRE(p.b == 16 || p.b == 8, dnnl_unimplemented, "blocked16: block of %d", p.b);
+    const int nd = src.ndims;
+    for (int i = 0; i < nd; ++i) {
+        const dim_t want = i == c ? (P.dims[i] + p.b - 1) / p.b * p.b : P.dims[i];
+        ANYDNN_REQUIRE(P.padded_dims[i] == P.dims[i] && B.padded_dims[i] == want,
+                dnnl_unimplemented, "blocked16: unexpected padding on dimension %d", i);
+    }
+    ANYDNN_REQUIRE(nelems(src) > 0, dnnl_unimplemented, "blocked16: empty tensor");
+    ANYDNN_CHECK(init_args(pd, pd.q));
+    ANYDNN_REQUIRE(pd.q.masks_within(1 << c), dnnl_unimplemented,
+            "blocked16: scales or zero points vary along a dimension other than %d", c);
+
+    p.channels = P.dims[c];
+    p.nblocks = (p.channels + p.b - 1) / p.b;
+    p.pc = P.blocking.strides[c];
+    p.cbs = B.blocking.strides[c];
+    int others[max_ndims], nothers = 0;
+    for (int i = 0; i < nd; ++i)
+        if (i != c && P.dims[i] > 1) others[nothers++] = i;
+    // The run dimension: P's unit-stride one for a transpose, else B's fastest outer one.
+    int s = -1;
+    p.transpose = !(p.pc == 1 && p.channels > 1);
+    for (int k = 0; k < nothers; ++k) {
+        const int i = others[k];
+        if (p.transpose) {
+            if (P.blocking.strides[i] == 1) s = i;
+        } else if (s < 0 || B.blocking.strides[i] < B.blocking.strides[s]) {
+            s = i;
+        }
+    }
+    if (p.transpose && s < 0) {
+        ANYDNN_REQUIRE(p.channels == 1 || nothers == 0, dnnl_unimplemented,
+                "blocked16: plain side is contiguous along no dimension");
+        p.transpose = false; // a single channel (or point): move points one by one
+        for (int k = 0; k < nothers; ++k)
+            if (s < 0 || B.blocking.strides[others[k]] < B.blocking.strides[s]) s = others[k];
+    }
+    bool merged[max_ndims] = {};
+    if (s >= 0) {
+        p.len = P.dims[s];
+        p.ps = P.blocking.strides[s];
+        p.bs = B.blocking.strides[s];
+        merged[s] = true;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int k = 0; k < nothers; ++k) {
+                const int i = others[k];
+                if (merged[i] || P.blocking.strides[i] != p.len * p.ps
+                        || B.blocking.strides[i] != p.len * p.bs)
+                    continue;
+                merged[i] = true;
+                p.len *= P.dims[i];
+                grew = true;
+            }
+        }
+    } else {
+        p.len = 1;
+        p.ps = p.bs = 0;
+    }
+    p.nouter = 0;
+    for (int k = 0; k < nothers; ++k) {
+        const int i = others[k];
+        if (merged[i]) continue;
+        p.osize[p.nouter] = P.dims[i];
+        p.op[p.nouter] = P.blocking.strides[i];
+        p.ob[p.nouter] = B.blocking.strides[i];
+        ++p.nouter;
+    }
+    p.chunk = std::min<dim_t>(p.len, 1024);
+    return dnnl_success;
+}
+
+// One execution: pointers, types and quantization values, and the work item body.
+struct exec_t {
+    const plan_t *p;
+    const quant_t *q;
+    quant_data_t qd;
+    const char *src;
+    char *dst;
+    dnnl_data_type_t sdt, ddt;
+    size_t ses, des; // element sizes
+    bool stream;     // dst is far larger than the cache: full-line stores bypass it
+};
+
+// One quantization term for channels [c0, c0 + 16) as lanes, or of channel c0 broadcast.
+ANYDNN_AVX512 inline void make_term(const quant_arg_t &a, const void *data, dim_t c0, bool lanes,
+        __mmask16 m, bool &flag, __m512 &out) {
+    flag = a.present;
+    if (!flag) return;
+    if (a.mask == 0) {
+        out = _mm512_set1_ps(quant_value(a, data, 0));
+    } else if (lanes) {
+        const char *base = static_cast<const char *>(data) + c0 * data_type_size(a.dt);
+        out = avx512::load_f32(a.dt, base, m);
+    } else {
+        out = _mm512_set1_ps(quant_value(a, data, c0));
+    }
+}
+
+ANYDNN_AVX512 void make_qvec(
+        const exec_t &e, dim_t c0, bool lanes, __mmask16 m, avx512::qvec_t &v) {
+    const quant_t &q = *e.q;
+    make_term(q.src_scale, e.qd.src_scale, c0, lanes, m, v.ss, v.ss_v);
+    make_term(q.src_zp, e.qd.src_zp, c0, lanes, m, v.szp, v.szp_v);
+    make_term(q.dst_scale, e.qd.dst_scale, c0, lanes, m, v.ds, v.ds_v);
+    make_term(q.dst_zp, e.qd.dst_zp, c0, lanes, m, v.dzp, v.dzp_v);
+    v.sum = q.sum;
+    v.sum_scale_v = _mm512_set1_ps(q.sum_scale);
+    v.sum_zp_v = _mm512_set1_ps(q.sum_zp);
+}
+
+template <bool raw>
+ANYDNN_AVX512 inline __m512 load(dnnl_data_type_t dt, const char *p, __mmask16 m) {
+    return raw ? avx512::load_raw(dt, p, m) : avx512::load_f32(dt, p, m);
+}
+
+template <bool raw>
+ANYDNN_AVX512 inline void store(dnnl_data_type_t dt, char *p, __m512 v, __mmask16 m) {
+    if (raw)
+        avx512::store_raw(dt, p, v, m);
+    else
+        avx512::store_f32(dt, p, v, m);
+}
+
+// A store of 16 lanes; full 64-byte lines of a streamed dst skip the cache (no read for
+// ownership of lines that are entirely overwritten).
+template <bool raw>
+ANYDNN_AVX512 inline void store_line(
+        dnnl_data_type_t dt, char *p, __m512 v, __mmask16 m, bool stream) {
+    if (stream && m == 0xffff && (reinterpret_cast<uintptr_t>(p) & 63) == 0
+            && (dt == dnnl_f32 || (raw && dt == dnnl_s32))) {
+        _mm512_stream_ps(reinterpret_cast<float *>(p), v);
+        return;
+    }
+    store<raw>(dt, p, v, m);
+}
+
+template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
+    const plan_t &p = *e.p;
+    // item = ((outer position) * nblocks + block) * nchunks + chunk
+    const dim_t nchunks = (p.len + p.chunk - 1) / p.chunk;
+    const dim_t ci = item % nchunks;
+    item /= nchunks;
+    const dim_t cb = item % p.nblocks;
+    item /= p.nblocks;
+    dim_t poff = 0, boff = 0;
+    for (int k = p.nouter - 1; k >= 0; --k) {
+        const dim_t x = item % p.osize[k];
+        item /= p.osize[k];
+        poff += x * p.op[k];
+        boff += x * p.ob[k];
+    }
+    const dim_t c0 = cb * p.b;
+    const int nc = static_cast<int>(std::min<dim_t>(p.b, p.channels - c0));
+    const __mmask16 cmask = static_cast<__mmask16>((1u << nc) - 1);
+    const __mmask16 bmask = static_cast<__mmask16>((1u << p.b) - 1);
+    poff += c0 * p.pc;
+    boff += cb * p.cbs;
+    const dim_t s0 = ci * p.chunk, s1 = std::min(p.len, s0 + p.chunk);
+
+    const dnnl_data_type_t pdt = p.to_blocked ? e.sdt : e.ddt, bdt = p.to_blocked ? e.ddt : e.sdt;
+    const size_t pes = p.to_blocked ? e.ses : e.des, bes = p.to_blocked ? e.des : e.ses;
+    const char *psrc = e.src + poff * pes;
+    const char *bsrc = e.src + boff * bes;
+    char *pdst = e.dst + poff * pes;
+    char *bdst = e.dst + boff * bes;
+    const dnnl_data_type_t old_dt = e.q->sum_dt;
+    const bool clear_tail = !raw && nc < p.b; // quantization can make padding non-zero
+
+    avx512::qvec_t qv;
+    if (!raw && (p.to_blocked || !p.transpose)) make_qvec(e, c0, true, cmask, qv);
+
+    if (!p.transpose) {
+        // Each point of the run is one vector of channels.
+        for (dim_t j = s0; j < s1; ++j) {
+            if (p.to_blocked) {
+                __m512 v = load<raw>(pdt, psrc + j * p.ps * pes, cmask);
+                if (!raw) {
+                    char *o = bdst + j * p.bs * bes;
+                    __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
+                    v = avx512::quantize(qv, v, old);
+                    if (clear_tail) v = _mm512_maskz_mov_ps(cmask, v);
+                }
+                store_line<raw>(bdt, bdst + j * p.bs * bes, v, bmask, e.stream);
+            } else {
+                __m512 v = load<raw>(bdt, bsrc + j * p.bs * bes, cmask);
+                char *o = pdst + j * p.ps * pes;
+                if (!raw) {
+                    __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
+                    v = avx512::quantize(qv, v, old);
+                }
+                store_line<raw>(pdt, o, v, cmask, e.stream);
+            }
+        }
+        return;
+    }
+
+    __m512 r[16];
+    for (dim_t s = s0; s < s1; s += 16) {
+        const int ns = static_cast<int>(std::min<dim_t>(16, s1 - s));
+        const __mmask16 smask = static_cast<__mmask16>((1u << ns) - 1);
+        if (p.to_blocked) {
+            // Rows are channels along the run; after the transpose, rows are run points.
+            for (int i = 0; i < 16; ++i)
+                r[i] = i < nc ? load<raw>(pdt, psrc + (i * p.pc + s) * pes, smask)
+                              : _mm512_setzero_ps();
+            avx512::transpose16(r);
+            for (int j = 0; j < ns; ++j) {
+                char *o = bdst + (s + j) * p.bs * bes;
+                __m512 v = r[j];
+                if (!raw) {
+                    __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
+                    v = avx512::quantize(qv, v, old);
+                    if (clear_tail) v = _mm512_maskz_mov_ps(cmask, v);
+                }
+                store_line<raw>(bdt, o, v, bmask, e.stream);
+            }
+        } else {
+            for (int j = 0; j < 16; ++j)
+                r[j] = j < ns ? load<raw>(bdt, bsrc + (s + j) * p.bs * bes, cmask)
+                              : _mm512_setzero_ps();
+            avx512::transpose16(r);
+            for (int i = 0; i < nc; ++i) {
+                char *o = pdst + (i * p.pc + s) * pes;
+                __m512 v = r[i];
+                if (!raw) {
+                    make_qvec(e, c0 + i, false, cmask, qv);
+                    __m512 old = qv.sum ? avx512::load_f32(old_dt, o, smask) : v;
+                    v = avx512::quantize(qv, v, old);
+                }
+                store_line<raw>(pdt, o, v, smask, e.stream);
+            }
+        }
+    }
+}
+
+ANYDNN_AVX512 void store_fence() {
+    _mm_sfence();
+}
+
+status_t blocked16_t::execute(const exec_ctx_t &ctx) const {
+    const auto &pd = static_cast<const blocked16_pd_t &>(this->pd());
+    const plan_t &p = pd.plan;
+    const memory_desc_t &smd = ctx.md(DNNL_ARG_SRC), &dmd = ctx.md(DNNL_ARG_DST);
+    exec_t e;
+    e.p = &p;
+    e.q = &pd.q;
+    ANYDNN_CHECK(quant_data(pd.q, ctx, e.qd));
+    e.sdt = smd.data_type;
+    e.ddt = dmd.data_type;
+    e.ses = data_type_size(e.sdt);
+    e.des = data_type_size(e.ddt);
+    e.src = ctx.host_ptr<const char>(DNNL_ARG_SRC) + smd.offset0 * e.ses;
+    e.dst = ctx.host_ptr<char>(DNNL_ARG_DST) + dmd.offset0 * e.des;
+    const bool raw = e.sdt == e.ddt && pd.q.trivial();
+    // Streaming pays off once dst cannot stay in the last-level cache anyway; the sum
+    // post-op reads dst first, so its lines are cached already.
+    e.stream = !pd.q.sum && size_in_bytes(dmd) >= streaming_threshold();
+
+    dim_t outer = 1;
+    for (int k = 0; k < p.nouter; ++k)
+        outer *= p.osize[k];
+    const dim_t items = outer * p.nblocks * ((p.len + p.chunk - 1) / p.chunk);
+    const dim_t work = items * p.chunk * p.b;
+    const int nthr =
+            static_cast<int>(std::min<dim_t>(max_threads(), std::max<dim_t>(1, work / 32768)));
+    parallel(nthr, [&](int ithr, int nt) {
+        dim_t start, end;
+        balance211(items, nt, ithr, start, end);
+        for (dim_t it = start; it < end; ++it) {
+            if (raw)
+                run_item<true>(e, it);
+            else
+                run_item<false>(e, it);
+        }
+        if (e.stream) store_fence();
+    });
+    return dnnl_success;
+}
+
+} // namespace
+} // namespace reorder
+
+impl_entry_t reorder_blocked16_entry() {
+    return make_impl_entry<reorder::blocked16_pd_t>("cpu:reorder:blocked16:avx512");
+}
+
+} // namespace cpu
+} // namespace anydnn
