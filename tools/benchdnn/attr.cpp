@@ -1,0 +1,350 @@
+#include "attr.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "data_types.hpp"
+#include "harness.hpp"
+#include "knobs.hpp"
+#include "names.hpp"
+#include "ref_math.hpp"
+
+namespace benchdnn {
+
+namespace {
+
+int arg_of(const std::string &name) {
+    static const struct {
+        const char *name;
+        int arg;
+    } args[] = {{"src", DNNL_ARG_SRC}, {"src0", DNNL_ARG_SRC_0}, {"src1", DNNL_ARG_SRC_1},
+            {"src2", DNNL_ARG_SRC_2}, {"wei", DNNL_ARG_WEIGHTS}, {"bia", DNNL_ARG_BIAS},
+            {"dst", DNNL_ARG_DST}};
+    for (const auto &a : args)
+        if (name == a.name) return a.arg;
+    if (name.rfind("msrc", 0) == 0 && name.size() > 4) {
+        int i = static_cast<int>(parse_number(name.substr(4), "argument index"));
+        return DNNL_ARG_MULTIPLE_SRC + i;
+    }
+    throw std::invalid_argument("unknown argument '" + name + "'");
+}
+
+} // namespace
+
+int policy_mask(const std::string &p, int ndims) {
+    const int all = (1 << ndims) - 1;
+    if (p == "common") return 0;
+    if (p == "per_oc") return 1 << 1;
+    if (p == "per_tensor") return all;
+    if (p == "per_mb_spatial") return all & ~(1 << 1);
+    if (p == "per_mb_w") return 1 | (1 << (ndims - 1));
+    if (p == "per_w") return 1 << (ndims - 1);
+    if (p.rfind("per_dim_", 0) == 0 && p.size() > 8) {
+        int mask = 0;
+        for (char c : p.substr(8)) {
+            if (c < '0' || c > '9') throw std::invalid_argument("unknown policy '" + p + "'");
+            mask |= 1 << (c - '0');
+        }
+        return mask & all;
+    }
+    throw std::invalid_argument("unknown policy '" + p + "'");
+}
+
+dims_t masked_dims(const dims_t &dims, int mask) {
+    dims_t d = dims;
+    for (size_t i = 0; i < d.size(); ++i)
+        if (!(mask & (1 << i))) d[i] = 1;
+    return d;
+}
+
+std::vector<post_op_t> parse_post_ops(const std::string &s) {
+    std::vector<post_op_t> ops;
+    if (s.empty()) return ops;
+    for (const auto &item : split(s, '+')) {
+        auto f = split(item, ':');
+        if (f.empty() || f[0].empty()) throw std::invalid_argument("empty post-op");
+        post_op_t po;
+        std::string name = lowercase(f[0]);
+        if (name == "sum") {
+            po.kind = post_op_t::kind_t::sum;
+            if (f.size() > 1) po.scale = parse_number(f[1], "sum scale");
+            if (f.size() > 2) po.zero_point = static_cast<int>(parse_number(f[2], "sum zero point"));
+            if (f.size() > 3) po.dt = str2dt(f[3]);
+            if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
+        } else if (name == "prelu") {
+            po.kind = post_op_t::kind_t::prelu;
+            if (f.size() > 1) po.policy = f[1];
+            policy_mask(po.policy, 4);
+            if (f.size() > 2) throw std::invalid_argument("too many fields in '" + item + "'");
+        } else if (str2binary_alg(name, po.alg)) {
+            po.kind = post_op_t::kind_t::binary;
+            po.dt = f.size() > 1 ? str2dt(f[1]) : dnnl_f32;
+            if (f.size() > 2) po.policy = f[2];
+            policy_mask(po.policy, 4);
+            if (f.size() > 3) po.tag = f[3];
+            if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
+        } else if (str2eltwise_alg(name, po.alg)) {
+            po.kind = post_op_t::kind_t::eltwise;
+            if (f.size() > 1) po.alpha = parse_number(f[1], "alpha");
+            if (f.size() > 2) po.beta = parse_number(f[2], "beta");
+            if (f.size() > 3 && parse_number(f[3], "scale") != 1)
+                throw std::invalid_argument("eltwise post-ops take no scale in the v3 API");
+            if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
+        } else
+            throw std::invalid_argument("unknown post-op '" + f[0] + "'");
+        ops.push_back(po);
+    }
+    return ops;
+}
+
+std::vector<quant_entry_t> parse_quant(const std::string &s, bool zero_points) {
+    std::vector<quant_entry_t> out;
+    if (s.empty()) return out;
+    for (const auto &item : split(s, '+')) {
+        auto f = split(item, ':');
+        if (f.size() < 2) throw std::invalid_argument("'" + item + "' needs ARG:POLICY");
+        quant_entry_t e;
+        e.arg_name = f[0];
+        e.arg = arg_of(f[0]);
+        e.policy = f[1];
+        policy_mask(e.policy, 4);
+        e.value = zero_points ? 0 : 1;
+        if (f.size() > 2) e.value = parse_number(f[2], zero_points ? "zero point" : "scale");
+        if (f.size() > 3) e.dt = str2dt(f[3]);
+        if (f.size() > 4) throw std::invalid_argument("groups are not supported: '" + item + "'");
+        out.push_back(e);
+    }
+    return out;
+}
+
+void parse_fpmath(const std::string &s, attr_desc_t &a) {
+    a.has_fpmath = !s.empty();
+    a.fpmath_str = s;
+    if (s.empty()) return;
+    auto f = split(s, ':');
+    std::string m = lowercase(f[0]);
+    if (m == "strict") a.fpmath = dnnl_fpmath_mode_strict;
+    else if (m == "bf16") a.fpmath = dnnl_fpmath_mode_bf16;
+    else if (m == "f16") a.fpmath = dnnl_fpmath_mode_f16;
+    else if (m == "tf32") a.fpmath = dnnl_fpmath_mode_tf32;
+    else if (m == "any") a.fpmath = dnnl_fpmath_mode_any;
+    else throw std::invalid_argument("unknown fpmath mode '" + f[0] + "'");
+    a.fpmath_apply_to_int = f.size() > 1 && (f[1] == "true" || f[1] == "1");
+}
+
+bool attr_desc_t::is_default() const {
+    return post_ops.empty() && scales.empty() && zero_points.empty() && !has_fpmath;
+}
+
+std::string attr_desc_t::repro() const {
+    std::string r;
+    if (!post_ops_str.empty()) r += " --attr-post-ops=" + post_ops_str;
+    if (!scales_str.empty()) r += " --attr-scales=" + scales_str;
+    if (!zero_points_str.empty()) r += " --attr-zero-points=" + zero_points_str;
+    if (!fpmath_str.empty()) r += " --attr-fpmath=" + fpmath_str;
+    return r;
+}
+
+const quant_entry_t *attr_desc_t::scale(int arg) const {
+    for (const auto &e : scales)
+        if (e.arg == arg) return &e;
+    return nullptr;
+}
+
+const quant_entry_t *attr_desc_t::zero_point(int arg) const {
+    for (const auto &e : zero_points)
+        if (e.arg == arg) return &e;
+    return nullptr;
+}
+
+attr_bundle_t::attr_bundle_t(const attr_desc_t &a, const dims_t &dst_dims,
+        std::function<dims_t(int arg)> arg_dims)
+    : desc_(a), dst_dims_(dst_dims) {
+    const int nd = static_cast<int>(dst_dims.size());
+    BENCHDNN_CHECK(dnnl_primitive_attr_create(attr_.out()));
+    if (!a.post_ops.empty()) {
+        post_ops_h po;
+        BENCHDNN_CHECK(dnnl_post_ops_create(po.out()));
+        for (size_t i = 0; i < a.post_ops.size(); ++i) {
+            const auto &p = a.post_ops[i];
+            operand_t op;
+            op.arg = 0;
+            switch (p.kind) {
+                case post_op_t::kind_t::sum:
+                    BENCHDNN_CHECK(dnnl_post_ops_append_sum(po.get(), static_cast<float>(p.scale),
+                            p.zero_point, p.dt));
+                    break;
+                case post_op_t::kind_t::eltwise:
+                    BENCHDNN_CHECK(dnnl_post_ops_append_eltwise(po.get(), p.alg,
+                            static_cast<float>(p.alpha), static_cast<float>(p.beta)));
+                    break;
+                case post_op_t::kind_t::binary: {
+                    op.arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i)) | DNNL_ARG_SRC_1;
+                    op.dims = masked_dims(dst_dims, policy_mask(p.policy, nd));
+                    dnnl_format_tag_t tag = dnnl_format_tag_undef;
+                    if (!p.tag.empty() && p.tag != "abx" && p.tag != "any") {
+                        if (!str2tag(p.tag, tag))
+                            throw std::invalid_argument("unknown tag '" + p.tag + "'");
+                        BENCHDNN_CHECK(dnnl_memory_desc_create_with_tag(
+                                op.md.out(), nd, op.dims.data(), p.dt, tag));
+                    } else {
+                        dims_t st = dense_strides(op.dims);
+                        BENCHDNN_CHECK(dnnl_memory_desc_create_with_strides(
+                                op.md.out(), nd, op.dims.data(), p.dt, st.data()));
+                    }
+                    BENCHDNN_CHECK(dnnl_post_ops_append_binary(po.get(), p.alg, op.md.get()));
+                    break;
+                }
+                case post_op_t::kind_t::prelu: {
+                    int mask = policy_mask(p.policy, nd);
+                    op.arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i))
+                            | DNNL_ARG_WEIGHTS;
+                    op.dims = masked_dims(dst_dims, mask);
+                    dims_t st = dense_strides(op.dims);
+                    BENCHDNN_CHECK(dnnl_memory_desc_create_with_strides(
+                            op.md.out(), nd, op.dims.data(), dnnl_f32, st.data()));
+                    BENCHDNN_CHECK(dnnl_post_ops_append_prelu(po.get(), mask));
+                    break;
+                }
+            }
+            operands_.push_back(std::move(op));
+        }
+        BENCHDNN_CHECK(dnnl_primitive_attr_set_post_ops(attr_.get(), po.get()));
+    }
+    auto add_quant = [&](const quant_entry_t &e, bool zp) {
+        quant_data_t q;
+        q.arg = e.arg;
+        q.arg_dims = arg_dims(e.arg);
+        q.mask = policy_mask(e.policy, static_cast<int>(q.arg_dims.size()));
+        q.dims = masked_dims(q.arg_dims, q.mask);
+        dnnl_data_type_t dt = e.dt == dnnl_data_type_undef ? (zp ? dnnl_s32 : dnnl_f32) : e.dt;
+        if (zp) {
+            if (e.dt == dnnl_data_type_undef)
+                BENCHDNN_CHECK(dnnl_primitive_attr_set_zero_points_mask(attr_.get(), e.arg, q.mask));
+            else
+                BENCHDNN_CHECK(dnnl_primitive_attr_set_zero_points(
+                        attr_.get(), e.arg, q.mask, 0, nullptr, dt));
+        } else {
+            if (e.dt == dnnl_data_type_undef)
+                BENCHDNN_CHECK(dnnl_primitive_attr_set_scales_mask(attr_.get(), e.arg, q.mask));
+            else
+                BENCHDNN_CHECK(dnnl_primitive_attr_set_scales(
+                        attr_.get(), e.arg, q.mask, 0, nullptr, dt));
+        }
+        // Per-channel values vary (powers of two for scales keep products exact).
+        const int64_t n = product(q.dims);
+        q.values.resize(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) {
+            double v = q.mask == 0 ? e.value
+                    : zp           ? e.value + static_cast<double>(i % 3) - 1
+                                   : e.value * std::ldexp(1.0, static_cast<int>(i % 5) - 2);
+            q.values[i] = round_to_dt(v, dt);
+        }
+        (zp ? zero_points_ : scales_).push_back(std::move(q));
+    };
+    for (const auto &e : a.scales) add_quant(e, false);
+    for (const auto &e : a.zero_points) add_quant(e, true);
+    if (a.has_fpmath) {
+        auto v2 = BENCHDNN_API(dnnl_primitive_attr_set_fpmath_mode_v2);
+        if (v2)
+            BENCHDNN_CHECK(v2(attr_.get(), a.fpmath, a.fpmath_apply_to_int));
+        else
+            BENCHDNN_CHECK(dnnl_primitive_attr_set_fpmath_mode(attr_.get(), a.fpmath));
+    }
+}
+
+fill_range_t attr_bundle_t::operand_range(const post_op_t &po) {
+    fill_range_t r;
+    if (po.kind == post_op_t::kind_t::prelu) {
+        r.lo = -1;
+        r.hi = 1;
+        return r;
+    }
+    r.lo = -4;
+    r.hi = 4;
+    if (po.alg == dnnl_binary_div) {
+        r.lo = 0.5;
+        r.hi = 4;
+        r.random_sign = true;
+    } else if (binary_is_compare(po.alg) || po.alg == dnnl_binary_max
+            || po.alg == dnnl_binary_min)
+        r.integers = true;
+    return r;
+}
+
+void attr_bundle_t::prepare(args_t &args) {
+    for (size_t i = 0; i < operands_.size(); ++i) {
+        auto &op = operands_[i];
+        if (!op.md) continue;
+        auto &m = args.add(op.arg, op.md.get());
+        fill_range_t r = clamp_range(operand_range(desc_.post_ops[i]), m.dt());
+        op.values = fill_values(m.nelems(), r, m.dt(), 1000 + i);
+        m.write(op.values);
+    }
+    auto add_quant = [&](const quant_data_t &q, int base, dnnl_data_type_t dt) {
+        md_h md;
+        dnnl_dims_t d = {static_cast<dnnl_dim_t>(q.values.size())};
+        dnnl_dims_t s = {1};
+        BENCHDNN_CHECK(dnnl_memory_desc_create_with_strides(md.out(), 1, d, dt, s));
+        args.add(base | q.arg, md.get()).write(q.values);
+    };
+    for (const auto &q : scales_) {
+        auto *e = desc_.scale(q.arg);
+        add_quant(q, DNNL_ARG_ATTR_SCALES, e->dt == dnnl_data_type_undef ? dnnl_f32 : e->dt);
+    }
+    for (const auto &q : zero_points_) {
+        auto *e = desc_.zero_point(q.arg);
+        add_quant(q, DNNL_ARG_ATTR_ZERO_POINTS, e->dt == dnnl_data_type_undef ? dnnl_s32 : e->dt);
+    }
+}
+
+double attr_bundle_t::masked_value(
+        const dims_t &dims, const std::vector<double> &v, const int64_t *pos) {
+    int64_t l = 0;
+    for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + (dims[d] == 1 ? 0 : pos[d]);
+    return v[static_cast<size_t>(l)];
+}
+
+const attr_bundle_t::quant_data_t *attr_bundle_t::find(
+        const std::vector<quant_data_t> &q, int arg) const {
+    for (const auto &e : q)
+        if (e.arg == arg) return &e;
+    return nullptr;
+}
+
+double attr_bundle_t::scale(int arg, const int64_t *pos) const {
+    auto *q = find(scales_, arg);
+    return q ? masked_value(q->dims, q->values, pos) : 1.0;
+}
+
+double attr_bundle_t::zero_point(int arg, const int64_t *pos) const {
+    auto *q = find(zero_points_, arg);
+    return q ? masked_value(q->dims, q->values, pos) : 0.0;
+}
+
+bool attr_bundle_t::has_sum() const {
+    for (const auto &p : desc_.post_ops)
+        if (p.kind == post_op_t::kind_t::sum) return true;
+    return false;
+}
+
+double attr_bundle_t::apply_post_ops(double d, const int64_t *pos, double prev) const {
+    for (size_t i = 0; i < desc_.post_ops.size(); ++i) {
+        const auto &p = desc_.post_ops[i];
+        switch (p.kind) {
+            case post_op_t::kind_t::sum: d += p.scale * (prev - p.zero_point); break;
+            case post_op_t::kind_t::eltwise: d = eltwise_fwd(p.alg, d, p.alpha, p.beta); break;
+            case post_op_t::kind_t::binary:
+                d = binary_op(p.alg, d, masked_value(operands_[i].dims, operands_[i].values, pos));
+                break;
+            case post_op_t::kind_t::prelu: {
+                double w = masked_value(operands_[i].dims, operands_[i].values, pos);
+                d = d > 0 ? d : d * w;
+                break;
+            }
+        }
+    }
+    return d;
+}
+
+} // namespace benchdnn

@@ -1,0 +1,183 @@
+#include "data_types.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace benchdnn {
+
+namespace {
+
+uint32_t f2bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+float bits2f(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+uint16_t f32_to_bf16(float f) {
+    uint32_t u = f2bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return static_cast<uint16_t>(u >> 16);
+}
+
+float bf16_to_f32(uint16_t h) {
+    return bits2f(static_cast<uint32_t>(h) << 16);
+}
+
+uint16_t f32_to_f16(float f) {
+    uint32_t x = f2bits(f);
+    uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+    uint32_t a = x & 0x7fffffffu;
+    if (a > 0x7f800000u) return sign | 0x7e00u; // NaN
+    if (a >= 0x477ff000u) return sign | 0x7c00u; // rounds to (or is) infinity
+    if (a < 0x38800000u) // below the smallest normal half: count units of 2^-24
+        return sign | static_cast<uint16_t>(std::nearbyint(bits2f(a) * 16777216.0f));
+    a += 0xfffu + ((a >> 13) & 1u);
+    a -= 0x38000000u; // exponent bias 127 -> 15
+    return sign | static_cast<uint16_t>(a >> 13);
+}
+
+float f16_to_f32(uint16_t h) {
+    uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0) {
+        float v = std::ldexp(static_cast<float>(m), -24);
+        return sign ? -v : v;
+    }
+    if (e == 31) return bits2f(sign | 0x7f800000u | (m << 13));
+    return bits2f(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+double saturate_round(double v, dnnl_data_type_t dt) {
+    if (std::isnan(v)) return 0;
+    double lo = dt_lowest(dt), hi = dt_max(dt);
+    if (v < lo) v = lo;
+    if (v > hi) v = hi;
+    return std::nearbyint(v);
+}
+
+} // namespace
+
+bool dt_supported(dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_f32:
+        case dnnl_f64:
+        case dnnl_bf16:
+        case dnnl_f16:
+        case dnnl_s32:
+        case dnnl_s8:
+        case dnnl_u8: return true;
+        default: return false;
+    }
+}
+
+bool dt_is_int(dnnl_data_type_t dt) {
+    return dt == dnnl_s32 || dt == dnnl_s8 || dt == dnnl_u8;
+}
+
+size_t dt_size(dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_f64: return 8;
+        case dnnl_f32:
+        case dnnl_s32: return 4;
+        case dnnl_bf16:
+        case dnnl_f16: return 2;
+        case dnnl_s8:
+        case dnnl_u8: return 1;
+        default: return 0;
+    }
+}
+
+double dt_lowest(dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_s8: return -128;
+        case dnnl_u8: return 0;
+        case dnnl_s32: return -2147483648.0;
+        case dnnl_f16: return -65504;
+        case dnnl_bf16: return -3.38953139e38;
+        case dnnl_f32: return -std::numeric_limits<float>::max();
+        default: return -std::numeric_limits<double>::max();
+    }
+}
+
+double dt_max(dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_s8: return 127;
+        case dnnl_u8: return 255;
+        // The largest float not above INT32_MAX: what a float->s32 conversion saturates to.
+        case dnnl_s32: return 2147483520.0;
+        case dnnl_f16: return 65504;
+        case dnnl_bf16: return 3.38953139e38;
+        case dnnl_f32: return std::numeric_limits<float>::max();
+        default: return std::numeric_limits<double>::max();
+    }
+}
+
+double dt_epsilon(dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_f32: return 1.0 / (1 << 23);
+        case dnnl_bf16: return 1.0 / (1 << 7);
+        case dnnl_f16: return 1.0 / (1 << 10);
+        case dnnl_f64: return 1.0 / (1ll << 52);
+        default: return 0;
+    }
+}
+
+double round_to_dt(double v, dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_f64: return v;
+        case dnnl_f32: return static_cast<float>(v);
+        case dnnl_bf16: return bf16_to_f32(f32_to_bf16(static_cast<float>(v)));
+        case dnnl_f16: return f16_to_f32(f32_to_f16(static_cast<float>(v)));
+        case dnnl_s32:
+        case dnnl_s8:
+        case dnnl_u8: return saturate_round(v, dt);
+        default: return v;
+    }
+}
+
+double load_elem(const void *base, size_t i, dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_f64: return static_cast<const double *>(base)[i];
+        case dnnl_f32: return static_cast<const float *>(base)[i];
+        case dnnl_bf16: return bf16_to_f32(static_cast<const uint16_t *>(base)[i]);
+        case dnnl_f16: return f16_to_f32(static_cast<const uint16_t *>(base)[i]);
+        case dnnl_s32: return static_cast<const int32_t *>(base)[i];
+        case dnnl_s8: return static_cast<const int8_t *>(base)[i];
+        case dnnl_u8: return static_cast<const uint8_t *>(base)[i];
+        default: return std::nan("");
+    }
+}
+
+void store_elem(void *base, size_t i, dnnl_data_type_t dt, double v) {
+    switch (dt) {
+        case dnnl_f64: static_cast<double *>(base)[i] = v; break;
+        case dnnl_f32: static_cast<float *>(base)[i] = static_cast<float>(v); break;
+        case dnnl_bf16:
+            static_cast<uint16_t *>(base)[i] = f32_to_bf16(static_cast<float>(v));
+            break;
+        case dnnl_f16:
+            static_cast<uint16_t *>(base)[i] = f32_to_f16(static_cast<float>(v));
+            break;
+        case dnnl_s32:
+            static_cast<int32_t *>(base)[i] = static_cast<int32_t>(saturate_round(v, dt));
+            break;
+        case dnnl_s8:
+            static_cast<int8_t *>(base)[i] = static_cast<int8_t>(saturate_round(v, dt));
+            break;
+        case dnnl_u8:
+            static_cast<uint8_t *>(base)[i] = static_cast<uint8_t>(saturate_round(v, dt));
+            break;
+        default: break;
+    }
+}
+
+} // namespace benchdnn

@@ -1,0 +1,148 @@
+// --reorder: layout and data type conversion (--sdt, --ddt, --stag, --dtag), with scales,
+// zero points and a sum post-op. Checked by addressing both layouts directly, never through
+// another reorder.
+#include <cmath>
+
+#include "attr.hpp"
+#include "compare.hpp"
+#include "data_types.hpp"
+#include "driver.hpp"
+#include "fill.hpp"
+#include "harness.hpp"
+#include "names.hpp"
+
+namespace benchdnn {
+namespace {
+
+struct reorder_cfg_t {
+    dnnl_data_type_t sdt, ddt;
+    std::string stag, dtag;
+    attr_desc_t attr;
+    dims_t dims;
+};
+
+class reorder_prb_t : public problem_t {
+public:
+    explicit reorder_prb_t(const reorder_cfg_t &c) : c_(c) {}
+
+    std::string repro() const override {
+        repro_t r("reorder");
+        r.knob("sdt", dt2str(c_.sdt), "f32")
+                .knob("ddt", dt2str(c_.ddt), "f32")
+                .knob("stag", c_.stag, "abx")
+                .knob("dtag", c_.dtag, "abx")
+                .raw(c_.attr.repro());
+        return r.str(dims2str(c_.dims));
+    }
+
+    std::string skip_reason() const override {
+        for (auto dt : {c_.sdt, c_.ddt})
+            if (!dt_supported(dt))
+                return std::string("data type ") + dt2str(dt) + " not handled by the tester";
+        if (c_.stag == "any") return "a reorder source needs a defined layout";
+        return {};
+    }
+
+    dnnl_status_t create_pd(dnnl_engine_t engine, pd_h &pd) override {
+        md_h src, dst;
+        dnnl_status_t st = make_md(src, c_.dims, c_.sdt, c_.stag);
+        if (st == dnnl_success) st = make_md(dst, c_.dims, c_.ddt, c_.dtag);
+        if (st != dnnl_success) return st;
+        bundle_.reset(new attr_bundle_t(c_.attr, c_.dims, [&](int) { return c_.dims; }));
+        return BENCHDNN_CALL_OP(*this, dnnl_reorder_primitive_desc_create, pd.out(), src.get(),
+                engine, dst.get(), engine, bundle_->get());
+    }
+
+    void prepare(const_dnnl_primitive_desc_t pd, args_t &args) override {
+        auto md_of = [&](int arg) {
+            return dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
+        };
+        const int64_t n = product(c_.dims);
+        // Quarter steps put exact ties in the rounding to integers; the range overflows s8
+        // and u8 so saturation is checked too.
+        fill_range_t r;
+        r.lo = -160;
+        r.hi = 160;
+        r.step = 0.25;
+        src_ = fill_values(n, clamp_range(r, c_.sdt), c_.sdt, 1);
+        args.add(DNNL_ARG_FROM, md_of(DNNL_ARG_FROM)).write(src_);
+        fill_range_t d;
+        prev_ = fill_values(n, clamp_range(d, c_.ddt), c_.ddt, 2);
+        args.add(DNNL_ARG_TO, md_of(DNNL_ARG_TO)).write(prev_);
+        bundle_->prepare(args);
+    }
+
+    // dst = (src_scale * (src - src_zp) [+ post-ops]) / dst_scale + dst_zp
+    bool check(const args_t &args, std::string &msg) override {
+        const int64_t n = product(c_.dims);
+        std::vector<double> exp(static_cast<size_t>(n));
+        int64_t pos[DNNL_MAX_NDIMS] = {0};
+        for (int64_t i = 0; i < n; ++i) {
+            logical_position(c_.dims, i, pos);
+            double v = bundle_->scale(DNNL_ARG_SRC, pos)
+                    * (src_[i] - bundle_->zero_point(DNNL_ARG_SRC, pos));
+            v = bundle_->apply_post_ops(v, pos, prev_[i]);
+            exp[i] = v / bundle_->scale(DNNL_ARG_DST, pos) + bundle_->zero_point(DNNL_ARG_DST, pos);
+        }
+        tolerance_t tol;
+        // Scaled values are computed in f32 by the library: allow its rounding.
+        const bool scaled = !c_.attr.is_default();
+        tol.eps = scaled ? 4 * dt_epsilon(dnnl_f32) : 0;
+        tol.int_diff = scaled ? 1 : 0;
+        return check_output(args.at(DNNL_ARG_TO), exp, tol, msg);
+    }
+
+private:
+    reorder_cfg_t c_;
+    std::unique_ptr<attr_bundle_t> bundle_;
+    std::vector<double> src_, prev_;
+};
+
+std::string checked_tag(const std::string &t) {
+    if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
+    return t;
+}
+
+class reorder_driver_t : public driver_t {
+public:
+    reorder_driver_t() { reset(); }
+
+    void reset() override {
+        sdt_ = ddt_ = {dnnl_f32};
+        stag_ = dtag_ = {"abx"};
+        common_.reset();
+    }
+
+    bool parse(const std::string &key, const std::string &v) override {
+        if (key == "--sdt") sdt_ = parse_list<dnnl_data_type_t>(v, str2dt);
+        else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
+        else if (key == "--stag") stag_ = parse_list<std::string>(v, checked_tag);
+        else if (key == "--dtag") dtag_ = parse_list<std::string>(v, checked_tag);
+        else return common_.parse(key, v);
+        return true;
+    }
+
+    void run(const std::string &desc) override {
+        dims_t dims = parse_dims(desc);
+        for (auto sdt : sdt_)
+            for (auto ddt : ddt_)
+                for (const auto &stag : stag_)
+                    for (const auto &dtag : dtag_)
+                        for (const auto &attr : common_.attrs)
+                            for (auto mb : common_.mb) {
+                                reorder_prb_t prb({sdt, ddt, stag, dtag, attr, apply_mb(dims, mb)});
+                                run_problem(prb);
+                            }
+    }
+
+private:
+    std::vector<dnnl_data_type_t> sdt_, ddt_;
+    std::vector<std::string> stag_, dtag_;
+    common_knobs_t common_;
+};
+
+} // namespace
+
+BENCHDNN_REGISTER_DRIVER("reorder", reorder_driver_t);
+
+} // namespace benchdnn

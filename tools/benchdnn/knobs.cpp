@@ -1,0 +1,151 @@
+#include "knobs.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "names.hpp"
+
+namespace benchdnn {
+
+std::vector<std::string> split(const std::string &s, char sep) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (;;) {
+        size_t p = s.find(sep, start);
+        out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+        if (p == std::string::npos) break;
+        start = p + 1;
+    }
+    return out;
+}
+
+double parse_number(const std::string &s, const char *what) {
+    try {
+        size_t used = 0;
+        double v = std::stod(s, &used);
+        if (used == s.size()) return v;
+    } catch (const std::exception &) {
+    }
+    throw std::invalid_argument(std::string("bad ") + what + " '" + s + "'");
+}
+
+bool parse_bool(const std::string &s) {
+    std::string l = lowercase(s);
+    if (l == "true" || l == "1" || l.empty()) return true;
+    if (l == "false" || l == "0") return false;
+    throw std::invalid_argument("expected true or false, got '" + s + "'");
+}
+
+dims_t parse_dims(const std::string &s) {
+    dims_t d;
+    for (const auto &item : split(s, 'x')) {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
+            throw std::invalid_argument("bad dimensions '" + s + "'");
+        d.push_back(std::stoll(item));
+    }
+    if (d.size() > DNNL_MAX_NDIMS)
+        throw std::invalid_argument("more than " + std::to_string(DNNL_MAX_NDIMS)
+                + " dimensions in '" + s + "'");
+    return d;
+}
+
+std::vector<dims_t> parse_dims_list(const std::string &s) {
+    std::vector<dims_t> out;
+    for (const auto &item : split(s, ':')) out.push_back(parse_dims(item));
+    return out;
+}
+
+std::string dims2str(const dims_t &d) {
+    std::string s;
+    for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
+    return s;
+}
+
+bool tag_known(const std::string &tag) {
+    dnnl_format_tag_t t;
+    return tag == "abx" || tag == "axb" || tag == "any" || str2tag(tag, t);
+}
+
+dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag) {
+    const int nd = static_cast<int>(dims.size());
+    if (tag == "abx" || tag == "axb") {
+        dims_t strides = dense_strides(dims);
+        if (tag == "axb" && nd >= 3) {
+            // Channels (dim 1) innermost, then spatial, then batch.
+            int64_t s = 1;
+            strides[1] = s;
+            s *= std::max<int64_t>(dims[1], 1);
+            for (int d = nd - 1; d >= 2; --d) {
+                strides[d] = s;
+                s *= std::max<int64_t>(dims[d], 1);
+            }
+            strides[0] = s;
+        }
+        return dnnl_memory_desc_create_with_strides(md.out(), nd, dims.data(), dt, strides.data());
+    }
+    dnnl_format_tag_t t = dnnl_format_tag_any;
+    if (tag != "any" && !str2tag(tag, t)) return dnnl_invalid_arguments;
+    return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, t);
+}
+
+void common_knobs_t::reset() {
+    post_ops_ = {""};
+    scales_ = {""};
+    zero_points_ = {""};
+    fpmath_ = {""};
+    mb = {0};
+    rebuild_attrs();
+}
+
+void common_knobs_t::rebuild_attrs() {
+    attrs.clear();
+    for (const auto &po : post_ops_)
+        for (const auto &sc : scales_)
+            for (const auto &zp : zero_points_)
+                for (const auto &fm : fpmath_) {
+                    attr_desc_t a;
+                    a.post_ops = parse_post_ops(po);
+                    a.post_ops_str = po;
+                    a.scales = parse_quant(sc, false);
+                    a.scales_str = sc;
+                    a.zero_points = parse_quant(zp, true);
+                    a.zero_points_str = zp;
+                    parse_fpmath(fm, a);
+                    attrs.push_back(a);
+                }
+}
+
+bool common_knobs_t::parse(const std::string &key, const std::string &value) {
+    auto list = [&](std::vector<std::string> &dst) {
+        auto items = split(value, ',');
+        auto saved = dst;
+        dst = items;
+        try {
+            rebuild_attrs();
+        } catch (...) {
+            dst = saved;
+            rebuild_attrs();
+            throw;
+        }
+    };
+    if (key == "--attr-post-ops") list(post_ops_);
+    else if (key == "--attr-scales") list(scales_);
+    else if (key == "--attr-zero-points") list(zero_points_);
+    else if (key == "--attr-fpmath") list(fpmath_);
+    else if (key == "--mb")
+        mb = parse_list<int64_t>(value, [](const std::string &s) {
+            double v = parse_number(s, "mini-batch");
+            if (v < 0) throw std::invalid_argument("negative mini-batch");
+            return static_cast<int64_t>(v);
+        });
+    else
+        return false;
+    return true;
+}
+
+dims_t apply_mb(dims_t d, int64_t mb) {
+    if (mb > 0 && !d.empty()) d[0] = mb;
+    return d;
+}
+
+} // namespace benchdnn

@@ -1,0 +1,51 @@
+// Knob values and problem descriptors as text: lists, shapes, layouts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attr.hpp"
+#include "dnnl_api.hpp"
+#include "test_mem.hpp"
+
+namespace benchdnn {
+
+// "a,b,c" -> {a, b, c}; an empty string is one empty element.
+std::vector<std::string> split(const std::string &s, char sep);
+
+template <typename T, typename F>
+std::vector<T> parse_list(const std::string &value, F parse_one) {
+    std::vector<T> out;
+    for (const auto &item : split(value, ',')) out.push_back(parse_one(item));
+    return out;
+}
+
+double parse_number(const std::string &s, const char *what);
+bool parse_bool(const std::string &s);
+
+// "2x16x3x3" -> {2, 16, 3, 3}; "2x3:2x5" -> two shapes.
+dims_t parse_dims(const std::string &s);
+std::vector<dims_t> parse_dims_list(const std::string &s);
+std::string dims2str(const dims_t &d);
+
+// Layouts: abx (plain, row-major), axb (channels last), any, or a dnnl_format_tag_t name.
+bool tag_known(const std::string &tag);
+dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag);
+
+// The knobs every driver shares: attributes and --mb. Lists multiply like other knobs.
+struct common_knobs_t {
+    std::vector<attr_desc_t> attrs;
+    std::vector<int64_t> mb;
+    common_knobs_t() { reset(); }
+    void reset();
+    bool parse(const std::string &key, const std::string &value);
+
+private:
+    std::vector<std::string> post_ops_, scales_, zero_points_, fpmath_;
+    void rebuild_attrs();
+};
+
+// dims with the first dimension replaced by mb when mb > 0.
+dims_t apply_mb(dims_t d, int64_t mb);
+
+} // namespace benchdnn
