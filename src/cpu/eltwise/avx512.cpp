@@ -288,6 +288,11 @@ ANYDNN_AVX512 void fwd_kernel(const void *src_, void *dst_, dim_t n, float alpha
             io<dt>::stream(dst + i, op(io<dt>::load(src + i)));
         _mm_sfence();
     } else {
+        for (; i + 32 <= n; i += 32) {
+            const vf x0 = io<dt>::load(src + i), x1 = io<dt>::load(src + i + 16);
+            io<dt>::store(dst + i, op(x0));
+            io<dt>::store(dst + i + 16, op(x1));
+        }
         for (; i + 16 <= n; i += 16)
             io<dt>::store(dst + i, op(io<dt>::load(src + i)));
     }
