@@ -181,9 +181,22 @@ flat_bcast_t analyze_flat_bcast(const memory_desc_t &dst, const memory_desc_t &o
         r.inner = 1;
         return r;
     }
-    if (dst.blocking.inner_nblks != 0 || op.blocking.inner_nblks != 0) return r;
     for (int d = 0; d < dst.ndims; ++d)
         if (op.dims[d] != 1 && op.dims[d] != dst.dims[d]) return r;
+    if (op.blocking.inner_nblks != 0) return r;
+    if (dst.blocking.inner_nblks == 1) {
+        // Per-channel operand against dst blocked once on that channel (nChw16c + 1xCx1x1).
+        const int c = static_cast<int>(dst.blocking.inner_idxs[0]);
+        for (int d = 0; d < dst.ndims; ++d)
+            if (d != c && op.dims[d] != 1) return r;
+        if (op.blocking.strides[c] != 1) return r;
+        r.ok = true;
+        r.block = dst.blocking.inner_blks[0];
+        r.period = dst.dims[c] / r.block;
+        r.inner = dst.blocking.strides[c];
+        return r;
+    }
+    if (dst.blocking.inner_nblks != 0) return r;
     int order[max_ndims];
     physical_order(dst, order);
     // The operand's dimensions must be one consecutive group of dst's order.

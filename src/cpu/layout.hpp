@@ -3,6 +3,8 @@
 // data, and zeroing the padding of blocked outputs.
 #pragma once
 
+#include <algorithm>
+
 #include "core/memory_desc.hpp"
 
 namespace anydnn {
@@ -43,12 +45,32 @@ struct run_plan_t {
 run_plan_t make_run_plan(const memory_desc_t &md, dim_t max_len = 512);
 
 // How an operand that broadcasts against a dense unpadded dst maps onto dst's flat physical
-// order: dst element i reads operand element ((i / inner) % period) of a dense operand.
-// Scalars have period 1. ok is false when the operand's own dims do not form one dense
-// group in dst's order.
+// order: dst element i reads operand element ((i / inner) % period) * block + i % block of a
+// dense operand. Scalars have period 1; block > 1 is a per-channel operand against dst
+// blocked on that channel. ok is false when the operand does not fit this pattern.
 struct flat_bcast_t {
     bool ok = false;
-    dim_t period = 1, inner = 1;
+    dim_t period = 1, inner = 1, block = 1;
+
+    dim_t index(dim_t i) const { return ((i / inner) % period) * block + i % block; }
+    // From dst element i, how many of the next `left` elements read consecutive operand
+    // elements (step 1) or one and the same (step 0).
+    dim_t segment(dim_t i, dim_t left, int &step) const {
+        if (block > 1) {
+            step = 1;
+            return std::min(left, block - i % block);
+        }
+        if (period == 1) {
+            step = 0;
+            return left;
+        }
+        if (inner == 1) {
+            step = 1;
+            return std::min(left, period - i % period);
+        }
+        step = 0;
+        return std::min(left, inner - i % inner);
+    }
 };
 flat_bcast_t analyze_flat_bcast(const memory_desc_t &dst, const memory_desc_t &op);
 

@@ -198,28 +198,19 @@ namespace {
 // out[k] = operand value for dst flat element flat + k (see flat_bcast_t).
 void load_flat(const memory_desc_t &md, const void *base, const flat_bcast_t &fb, dim_t flat,
         dim_t n, float *out) {
-    if (fb.period == 1) {
-        const float s = load_as_f32(md.data_type, base, flat_base(md));
-        for (dim_t k = 0; k < n; ++k)
-            out[k] = s;
-        return;
-    }
-    const dim_t off0 = md.offset0;
-    dim_t k = 0;
-    while (k < n) {
-        const dim_t i = flat + k;
-        const dim_t j = (i / fb.inner) % fb.period;
-        if (fb.inner == 1) {
-            const dim_t len = std::min(n - k, fb.period - j);
+    const dim_t off0 = flat_base(md);
+    for (dim_t k = 0; k < n;) {
+        int step;
+        const dim_t len = fb.segment(flat + k, n - k, step);
+        const dim_t j = fb.index(flat + k);
+        if (step == 1) {
             load_f32(md.data_type, base, off0 + j, 1, len, out + k);
-            k += len;
         } else {
-            const dim_t len = std::min(n - k, fb.inner - i % fb.inner);
             const float s = load_as_f32(md.data_type, base, off0 + j);
             for (dim_t t = 0; t < len; ++t)
                 out[k + t] = s;
-            k += len;
         }
+        k += len;
     }
 }
 

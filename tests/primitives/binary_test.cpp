@@ -373,6 +373,17 @@ TEST_F(binary_test, vector_path_takes_channel_broadcast_in_both_layouts) {
         c.impl = "cpu:binary:avx512";
         run(c);
     }
+    // Blocked dst without a channel tail; one block of channels is the edge case.
+    for (int64_t ch : {16, 48}) {
+        bin_case_t c;
+        c.alg = dnnl_binary_sub;
+        c.src0 = tagged({3, ch, 7, 5}, dnnl_nChw16c);
+        c.src1 = plain({1, ch, 1, 1}, dnnl_bf16);
+        c.dst = any({3, ch, 7, 5});
+        c.scale1 = 2.f;
+        c.impl = "cpu:binary:avx512";
+        run(c);
+    }
 }
 
 TEST_F(binary_test, src0_may_broadcast_too) {
@@ -521,6 +532,14 @@ TEST_F(binary_test, post_op_chain_sum_eltwise_binary_prelu) {
     c.dst = any(d);
     c.impl = "cpu:binary:ref";
     run(c);
+    // Blocked dst whose post-op operands follow its memory order.
+    c.src0 = c.src1 = tagged(d, dnnl_nChw16c);
+    c.dst = any(d);
+    c.po = {po_binary(dnnl_binary_add, plain({1, 16, 1, 1})), po_prelu(2), po_sum(1.f),
+            po_binary(dnnl_binary_mul, plain({1, 1, 1, 1}))};
+    if (avx512()) c.impl = "cpu:binary:avx512";
+    run(c);
+    c.impl = "";
     // A post-op operand that does not follow dst's memory order.
     c.src0 = plain(d);
     c.dst = plain(d);

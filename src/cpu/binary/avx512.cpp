@@ -1,6 +1,6 @@
 // AVX-512 binary for dense unpadded tensors where src0 and dst share a layout and src1 is
 // the same tensor shape, a scalar, or broadcast over one dense group of dst's dims
-// (per-channel in nchw or nhwc, per-row...). f32/bf16/f16 in any mix; all algorithms but
+// (per-channel in nchw, nhwc or nChw16c, per-row...). f32/bf16/f16 in any mix; all algorithms but
 // select; scales; post-ops that can follow dst's memory order.
 #include <immintrin.h>
 
@@ -131,24 +131,16 @@ ANYDNN_AVX512 void run_vs(const kernel_args_t &p, dim_t i0, float b_value,
 ANYDNN_AVX512 void compute(const kernel_args_t &p, dim_t i, dim_t n, dnnl_data_type_t out_dt,
         void *out, dim_t io) {
     const flat_bcast_t &fb = p.fb1;
-    dim_t k = 0;
-    while (k < n) {
+    for (dim_t k = 0; k < n;) {
         const dim_t idx = i + k;
-        dim_t len;
-        if (fb.period == 1) {
-            len = n - k;
-            run_vs(p, idx, load_as_f32(p.src1.dt, p.src1.base, 0) * p.scale1, out_dt, out,
-                    io + k, len);
-        } else if (fb.inner == 1) {
-            const dim_t j = idx % fb.period;
-            len = std::min(n - k, fb.period - j);
+        int step;
+        const dim_t len = fb.segment(idx, n - k, step);
+        const dim_t j = fb.index(idx);
+        if (step == 1)
             run_vv(p, idx, j, out_dt, out, io + k, len);
-        } else {
-            const dim_t j = (idx / fb.inner) % fb.period;
-            len = std::min(n - k, fb.inner - idx % fb.inner);
+        else
             run_vs(p, idx, load_as_f32(p.src1.dt, p.src1.base, j) * p.scale1, out_dt, out,
                     io + k, len);
-        }
         k += len;
     }
 }
@@ -210,7 +202,7 @@ struct binary_avx512_t : public primitive_t {
             return static_cast<const char *>(base) + off * data_type_size(md.data_type);
         };
         p.src0 = {c.src0.data_type, at(ctx.host_ptr(DNNL_ARG_SRC_0), c.src0, c.src0.offset0)};
-        const dim_t off1 = pd.fb1.period == 1 ? off_logical(c.src1, zeros) : c.src1.offset0;
+        const dim_t off1 = off_logical(c.src1, zeros);
         p.src1 = {c.src1.data_type, at(ctx.host_ptr(DNNL_ARG_SRC_1), c.src1, off1)};
         p.fb1 = pd.fb1;
         p.dst_dt = c.dst.data_type;
