@@ -514,6 +514,9 @@ layout_spec_t OIhw16i16o() {
 layout_spec_t OIhw4i16o4i() {
     return tag(dnnl_OIhw4i16o4i, "abcd", {{1, 4}, {0, 16}, {1, 4}});
 }
+layout_spec_t OIhw8i8o() {
+    return tag(dnnl_OIhw8i8o, "abcd", {{1, 8}, {0, 8}});
+}
 layout_spec_t Ohwi16o() {
     return tag(dnnl_Ohwi16o, "acdb", {{0, 16}});
 }
@@ -593,8 +596,16 @@ TEST(reorder, weights_layouts_match_reference) {
         run({dims, oihw(), Ohwi16o()});
         run({dims, Ohwi16o(), oihw()});
     }
-    const dims_t g = {2, 17, 18, 3, 3};
-    run({g, tag(dnnl_goihw, "abcde"), tag(dnnl_gOIhw16i16o, "abcde", {{2, 16}, {1, 16}})});
+    // Sizes that are multiples of the blocks (the double-blocked fast path) and ones that are not.
+    for (dims_t g : {dims_t{2, 17, 18, 3, 3}, dims_t{2, 32, 16, 3, 3}, dims_t{1, 16, 48, 1, 5}}) {
+        const layout_spec_t goihw = tag(dnnl_goihw, "abcde");
+        const layout_spec_t blocked = tag(dnnl_gOIhw16i16o, "abcde", {{2, 16}, {1, 16}});
+        run({g, goihw, blocked});
+        run({g, blocked, goihw});
+        run({g, goihw, blocked, dnnl_f32, dnnl_s8});
+    }
+    run({{48, 32, 3, 3}, oihw(), OIhw8i8o()});
+    run({{48, 32, 3, 3}, OIhw8i8o(), tag(dnnl_ohwi, "acdb")});
 }
 
 TEST(reorder, strided_and_submemory_views_match_reference) {
@@ -741,6 +752,8 @@ TEST(reorder, fast_paths_are_chosen_first) {
             "cpu:reorder:blocked16:avx512");
     EXPECT_EQ(first({{2, 17, 4, 4}, sub(nchw(), {2, 40, 4, 4}, {0, 5, 0, 0}), nChw16c()}),
             "cpu:reorder:blocked16:avx512");
+    EXPECT_EQ(first({{32, 48, 3, 3}, oihw(), OIhw16i16o()}), "cpu:reorder:blocked16:avx512");
+    EXPECT_EQ(first({{32, 48, 3, 3}, OIhw16i16o(), oihw()}), "cpu:reorder:blocked16:avx512");
 }
 
 // ---- Run-time dimensions, empty tensors -----------------------------------------------------

@@ -1,8 +1,9 @@
-// Plain layout <-> the same tensor blocked by 16 (or 8) on one dimension: nchw <-> nChw16c,
-// nhwc <-> nChw8c, oihw <-> Oihw16o... Where the plain side is contiguous along another
-// dimension, 16x16 tiles go through an AVX-512 transpose; where it is contiguous along the
-// blocked dimension, each point moves as one vector. Any pair of vector data types, with
-// common or per-blocked-dimension scales and zero points and the sum post-op.
+// Plain layout <-> the same tensor blocked by 16 (or 8) innermost on one dimension, and
+// possibly once more further out on others: nchw <-> nChw16c, nhwc <-> nChw8c,
+// oihw <-> OIhw16i16o... Where the plain side is contiguous along another dimension, 16x16
+// tiles go through an AVX-512 transpose; where it is contiguous along the blocked dimension,
+// each point moves as one vector. Any pair of vector data types, with common or
+// per-blocked-dimension scales and zero points and the sum post-op.
 #include <cstdint>
 
 #include "core/parallel.hpp"
@@ -27,8 +28,11 @@ struct plan_t {
     dim_t channels, nblocks; // of the blocked dimension c
     dim_t pc, cbs;           // P stride of c; B stride of one block of c
     dim_t len, ps, bs;       // run length and its P and B strides
+    // A run may continue along a second walk that only P has contiguous (OIhw16i16o: i after
+    // hw): point r sits at (r % len0) * bs + (r / len0) * bs_hi in B.
+    dim_t len0, bs_hi;
     int nouter;
-    dim_t osize[max_ndims], op[max_ndims], ob[max_ndims];
+    dim_t osize[2 * max_ndims], op[2 * max_ndims], ob[2 * max_ndims];
     dim_t chunk; // run elements per work item
 };
 
@@ -64,20 +68,38 @@ status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
             dnnl_unimplemented, "blocked16: %s to %s is not vectorised", dnnl_dt2str(src.data_type),
             dnnl_dt2str(dst.data_type));
     const int sn = src.blocking.inner_nblks, dn = dst.blocking.inner_nblks;
-    ANYDNN_REQUIRE((sn == 0 && dn == 1) || (sn == 1 && dn == 0), dnnl_unimplemented,
-            "blocked16: not plain <-> blocked once");
+    ANYDNN_REQUIRE((sn == 0) != (dn == 0), dnnl_unimplemented,
+            "blocked16: not a plain layout and a blocked one");
     plan_t &p = pd.plan;
     p.to_blocked = sn == 0;
     const memory_desc_t &P = p.to_blocked ? src : dst, &B = p.to_blocked ? dst : src;
-    p.b = static_cast<int>(B.blocking.inner_blks[0]);
-    const int c = static_cast<int>(B.blocking.inner_idxs[0]);
+    const auto &bb = B.blocking;
+    const int nb = bb.inner_nblks;
+    // The innermost block gives the vector lanes; blocks further out may split other
+    // dimensions (OIhw16i16o), each once and without padding.
+    p.b = static_cast<int>(bb.inner_blks[nb - 1]);
+    const int c = static_cast<int>(bb.inner_idxs[nb - 1]);
     pd.cdim = c;
-    ANYDNN_REQUIRE(p.b == 16 || p.b == 8, dnnl_unimplemented, "blocked16: block of %d", p.b);
+    ANYDNN_REQUIRE(
+            p.b == 16 || p.b == 8, dnnl_unimplemented, "blocked16: innermost block of %d", p.b);
     const int nd = src.ndims;
+    dim_t split[max_ndims], split_stride[max_ndims];
+    for (int i = 0; i < nd; ++i)
+        split[i] = 1;
+    dim_t istride = p.b;
+    for (int k = nb - 2; k >= 0; --k) {
+        const int i = static_cast<int>(bb.inner_idxs[k]);
+        ANYDNN_REQUIRE(i != c && split[i] == 1, dnnl_unimplemented,
+                "blocked16: dimension %d is blocked more than once", i);
+        split[i] = bb.inner_blks[k];
+        split_stride[i] = istride;
+        istride *= bb.inner_blks[k];
+    }
     for (int i = 0; i < nd; ++i) {
         const dim_t want = i == c ? (P.dims[i] + p.b - 1) / p.b * p.b : P.dims[i];
-        ANYDNN_REQUIRE(P.padded_dims[i] == P.dims[i] && B.padded_dims[i] == want,
-                dnnl_unimplemented, "blocked16: unexpected padding on dimension %d", i);
+        ANYDNN_REQUIRE(P.padded_dims[i] == P.dims[i] && B.padded_dims[i] == want
+                               && P.dims[i] % split[i] == 0,
+                dnnl_unimplemented, "blocked16: padding on dimension %d", i);
     }
     ANYDNN_REQUIRE(nelems(src) > 0, dnnl_unimplemented, "blocked16: empty tensor");
     ANYDNN_CHECK(init_args(pd, pd.q));
@@ -87,43 +109,51 @@ status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
     p.channels = P.dims[c];
     p.nblocks = (p.channels + p.b - 1) / p.b;
     p.pc = P.blocking.strides[c];
-    p.cbs = B.blocking.strides[c];
-    int others[max_ndims], nothers = 0;
-    for (int i = 0; i < nd; ++i)
-        if (i != c && P.dims[i] > 1) others[nothers++] = i;
-    // The run dimension: P's unit-stride one for a transpose, else B's fastest outer one.
+    p.cbs = bb.strides[c];
+    // Every other dimension as one or two (split) walks of (size, P stride, B stride).
+    struct walk_t {
+        dim_t size, ps, bs;
+    } w[2 * max_ndims];
+    int nw = 0;
+    for (int i = 0; i < nd; ++i) {
+        if (i == c || P.dims[i] == 1) continue;
+        const dim_t ps = P.blocking.strides[i];
+        if (split[i] == 1) {
+            w[nw++] = {P.dims[i], ps, bb.strides[i]};
+            continue;
+        }
+        w[nw++] = {split[i], ps, split_stride[i]};
+        if (P.dims[i] > split[i]) w[nw++] = {P.dims[i] / split[i], ps * split[i], bb.strides[i]};
+    }
+    // The run: P's unit-stride walk for a transpose, else B's fastest one.
     int s = -1;
     p.transpose = !(p.pc == 1 && p.channels > 1);
-    for (int k = 0; k < nothers; ++k) {
-        const int i = others[k];
+    for (int k = 0; k < nw; ++k) {
         if (p.transpose) {
-            if (P.blocking.strides[i] == 1) s = i;
-        } else if (s < 0 || B.blocking.strides[i] < B.blocking.strides[s]) {
-            s = i;
+            if (w[k].ps == 1) s = k;
+        } else if (s < 0 || w[k].bs < w[s].bs) {
+            s = k;
         }
     }
     if (p.transpose && s < 0) {
-        ANYDNN_REQUIRE(p.channels == 1 || nothers == 0, dnnl_unimplemented,
+        ANYDNN_REQUIRE(p.channels == 1 || nw == 0, dnnl_unimplemented,
                 "blocked16: plain side is contiguous along no dimension");
         p.transpose = false; // a single channel (or point): move points one by one
-        for (int k = 0; k < nothers; ++k)
-            if (s < 0 || B.blocking.strides[others[k]] < B.blocking.strides[s]) s = others[k];
+        for (int k = 0; k < nw; ++k)
+            if (s < 0 || w[k].bs < w[s].bs) s = k;
     }
-    bool merged[max_ndims] = {};
+    bool merged[2 * max_ndims] = {};
     if (s >= 0) {
-        p.len = P.dims[s];
-        p.ps = P.blocking.strides[s];
-        p.bs = B.blocking.strides[s];
+        p.len = w[s].size;
+        p.ps = w[s].ps;
+        p.bs = w[s].bs;
         merged[s] = true;
         for (bool grew = true; grew;) {
             grew = false;
-            for (int k = 0; k < nothers; ++k) {
-                const int i = others[k];
-                if (merged[i] || P.blocking.strides[i] != p.len * p.ps
-                        || B.blocking.strides[i] != p.len * p.bs)
-                    continue;
-                merged[i] = true;
-                p.len *= P.dims[i];
+            for (int k = 0; k < nw; ++k) {
+                if (merged[k] || w[k].ps != p.len * p.ps || w[k].bs != p.len * p.bs) continue;
+                merged[k] = true;
+                p.len *= w[k].size;
                 grew = true;
             }
         }
@@ -131,13 +161,22 @@ status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
         p.len = 1;
         p.ps = p.bs = 0;
     }
+    p.len0 = p.len;
+    p.bs_hi = 0;
+    // Short runs waste most of each 16-wide tile: extend them along P where B jumps.
+    for (int k = 0; k < nw && s >= 0 && p.len < 64; ++k) {
+        if (merged[k] || w[k].ps != p.len * p.ps) continue;
+        merged[k] = true;
+        p.bs_hi = w[k].bs;
+        p.len *= w[k].size;
+        break;
+    }
     p.nouter = 0;
-    for (int k = 0; k < nothers; ++k) {
-        const int i = others[k];
-        if (merged[i]) continue;
-        p.osize[p.nouter] = P.dims[i];
-        p.op[p.nouter] = P.blocking.strides[i];
-        p.ob[p.nouter] = B.blocking.strides[i];
+    for (int k = 0; k < nw; ++k) {
+        if (merged[k]) continue;
+        p.osize[p.nouter] = w[k].size;
+        p.op[p.nouter] = w[k].ps;
+        p.ob[p.nouter] = w[k].bs;
         ++p.nouter;
     }
     p.chunk = std::min<dim_t>(p.len, 1024);
@@ -209,6 +248,21 @@ ANYDNN_AVX512 inline void store_line(
     store<raw>(dt, p, v, m);
 }
 
+// Offsets in B of consecutive run points, from a starting point on.
+struct bwalk_t {
+    bwalk_t(const plan_t &p, dim_t r) : p(p), lo(r % p.len0), hi_off(r / p.len0 * p.bs_hi) {}
+    dim_t next() {
+        const dim_t off = hi_off + lo * p.bs;
+        if (++lo == p.len0) {
+            lo = 0;
+            hi_off += p.bs_hi;
+        }
+        return off;
+    }
+    const plan_t &p;
+    dim_t lo, hi_off;
+};
+
 template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
     const plan_t &p = *e.p;
     // item = ((outer position) * nblocks + block) * nchunks + chunk
@@ -243,21 +297,23 @@ template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
 
     avx512::qvec_t qv;
     if (!raw && (p.to_blocked || !p.transpose)) make_qvec(e, c0, true, cmask, qv);
+    bwalk_t bw(p, s0);
 
     if (!p.transpose) {
         // Each point of the run is one vector of channels.
         for (dim_t j = s0; j < s1; ++j) {
+            const dim_t bj = bw.next();
             if (p.to_blocked) {
                 __m512 v = load<raw>(pdt, psrc + j * p.ps * pes, cmask);
+                char *o = bdst + bj * bes;
                 if (!raw) {
-                    char *o = bdst + j * p.bs * bes;
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
                     v = avx512::quantize(qv, v, old);
                     if (clear_tail) v = _mm512_maskz_mov_ps(cmask, v);
                 }
-                store_line<raw>(bdt, bdst + j * p.bs * bes, v, bmask, e.stream);
+                store_line<raw>(bdt, o, v, bmask, e.stream);
             } else {
-                __m512 v = load<raw>(bdt, bsrc + j * p.bs * bes, cmask);
+                __m512 v = load<raw>(bdt, bsrc + bj * bes, cmask);
                 char *o = pdst + j * p.ps * pes;
                 if (!raw) {
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
@@ -280,7 +336,7 @@ template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
                               : _mm512_setzero_ps();
             avx512::transpose16(r);
             for (int j = 0; j < ns; ++j) {
-                char *o = bdst + (s + j) * p.bs * bes;
+                char *o = bdst + bw.next() * bes;
                 __m512 v = r[j];
                 if (!raw) {
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
@@ -291,8 +347,7 @@ template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
             }
         } else {
             for (int j = 0; j < 16; ++j)
-                r[j] = j < ns ? load<raw>(bdt, bsrc + (s + j) * p.bs * bes, cmask)
-                              : _mm512_setzero_ps();
+                r[j] = j < ns ? load<raw>(bdt, bsrc + bw.next() * bes, cmask) : _mm512_setzero_ps();
             avx512::transpose16(r);
             for (int i = 0; i < nc; ++i) {
                 char *o = pdst + (i * p.pc + s) * pes;
