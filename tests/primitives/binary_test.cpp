@@ -55,7 +55,7 @@ struct po_t {
     float alpha = 0.f, beta = 0.f; // eltwise
     float scale = 1.f; // sum
     int32_t zero_point = 0;
-    spec_t src1; // binary operand
+    spec_t src1, src2; // binary operands (src2: select's condition)
     int mask = 0; // prelu
 };
 
@@ -79,6 +79,11 @@ po_t po_binary(dnnl_alg_kind_t alg, spec_t src1) {
     p.kind = dnnl_binary;
     p.alg = alg;
     p.src1 = std::move(src1);
+    return p;
+}
+po_t po_select(spec_t src1, spec_t cond) {
+    po_t p = po_binary(dnnl_binary_select, std::move(src1));
+    p.src2 = std::move(cond);
     return p;
 }
 po_t po_prelu(int mask) {
@@ -129,8 +134,12 @@ struct binary_test : public engine_fixture {
                         break;
                     case dnnl_binary: {
                         dnnl_memory_desc_t md = make_md(p.src1);
-                        EXPECT_EQ(dnnl_post_ops_append_binary(ops, p.alg, md), dnnl_success);
+                        dnnl_memory_desc_t md2
+                                = p.alg == dnnl_binary_select ? make_md(p.src2) : nullptr;
+                        EXPECT_EQ(dnnl_post_ops_append_binary_v2(ops, p.alg, md, md2),
+                                dnnl_success);
                         dnnl_memory_desc_destroy(md);
+                        dnnl_memory_desc_destroy(md2);
                         break;
                     }
                     case dnnl_prelu:
@@ -197,7 +206,7 @@ struct binary_test : public engine_fixture {
             }
         }
 
-        std::vector<std::unique_ptr<tensor_t>> po_src(c.po.size());
+        std::vector<std::unique_ptr<tensor_t>> po_src(c.po.size()), po_cond(c.po.size());
         std::vector<dnnl_exec_arg_t> args = {{DNNL_ARG_SRC_0, src0.mem},
                 {DNNL_ARG_SRC_1, src1.mem}, {DNNL_ARG_DST, dst.mem}};
         if (select) args.push_back({DNNL_ARG_SRC_2, src2->mem});
@@ -210,6 +219,13 @@ struct binary_test : public engine_fixture {
             po_src[i].reset(new tensor_t(engine, md));
             po_src[i]->fill_random(seed + 10 + static_cast<uint32_t>(i));
             args.push_back({arg, po_src[i]->mem});
+            if (p.alg == dnnl_binary_select) {
+                const int arg2 = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i)) | DNNL_ARG_SRC_2;
+                po_cond[i].reset(new tensor_t(engine,
+                        dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg2)));
+                po_cond[i]->fill_random(seed + 30 + static_cast<uint32_t>(i));
+                args.push_back({arg2, po_cond[i]->mem});
+            }
         }
         std::unique_ptr<tensor_t> sc0, sc1;
         const spec_t scale_spec {{1}, dnnl_f32, dnnl_a};
@@ -248,10 +264,16 @@ struct binary_test : public engine_fixture {
                         switch (q.kind) {
                             case dnnl_sum: r += q.scale * (old[k] - q.zero_point); break;
                             case dnnl_eltwise: r = ref_eltwise(q.alg, r, q.alpha, q.beta); break;
-                            case dnnl_binary:
+                            case dnnl_binary: {
+                                float cond = 0.f;
+                                if (po_cond[i]) {
+                                    bcast_pos(po_cond[i]->lay, pos, p);
+                                    cond = po_cond[i]->get(p);
+                                }
                                 bcast_pos(po_src[i]->lay, pos, p);
-                                r = ref_binary(q.alg, r, po_src[i]->get(p), 0.f);
+                                r = ref_binary(q.alg, r, po_src[i]->get(p), cond);
                                 break;
+                            }
                             case dnnl_prelu: {
                                 bcast_pos(po_src[i]->lay, pos, p);
                                 const float w = po_src[i]->get(p);
@@ -544,6 +566,19 @@ TEST_F(binary_test, post_op_chain_sum_eltwise_binary_prelu) {
     c.src0 = plain(d);
     c.dst = plain(d);
     c.po = {po_binary(dnnl_binary_sub, tagged(d, dnnl_nhwc)), po_prelu(1 | 8)};
+    run(c);
+}
+
+TEST_F(binary_test, post_op_select_reads_its_condition) {
+    const dims_t d = {3, 8, 5};
+    bin_case_t c;
+    c.alg = dnnl_binary_add;
+    c.src0 = c.src1 = plain(d);
+    c.dst = plain(d);
+    c.po = {po_select(plain({1, 8, 1}), plain(d, dnnl_s8)), po_eltwise(dnnl_eltwise_abs)};
+    run(c);
+    c.src0 = tagged(d, dnnl_acb);
+    c.po = {po_select(plain(d), plain({3, 1, 5}, dnnl_u8))};
     run(c);
 }
 
