@@ -2,6 +2,7 @@
 // primitive's reference path and every post-op chain use these, vector kernels match them.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "oneapi/dnnl/dnnl.h"
@@ -72,11 +73,16 @@ inline float mish_tanh(float x, float *one_minus_t = nullptr) {
 
 } // namespace eltwise_detail
 
+// Always inlined: loops that fix `alg` at compile time lose the switch and vectorize.
+#define ANYDNN_ELTWISE_SCALAR inline __attribute__((always_inline))
+
 // dst = f(x) for algorithm `alg` (a *_use_dst_for_bwd variant computes its base alg).
-inline float eltwise_fwd_scalar(dnnl_alg_kind_t alg, float x, float alpha, float beta) {
+ANYDNN_ELTWISE_SCALAR float eltwise_fwd_scalar(dnnl_alg_kind_t alg, float x, float alpha, float beta) {
     using namespace eltwise_detail;
     switch (eltwise_base_alg(alg)) {
-        case dnnl_eltwise_relu: return x > 0.f ? x : alpha * x;
+        // max/min rather than a branch on x > 0: the same value (NaN included), and loops
+        // vectorize it without speculating the multiply.
+        case dnnl_eltwise_relu: return std::max(x, 0.f) + alpha * std::min(x, 0.f);
         case dnnl_eltwise_tanh: return std::tanh(x);
         case dnnl_eltwise_elu: return x > 0.f ? x : alpha * std::expm1(x);
         case dnnl_eltwise_square: return x * x;
@@ -109,7 +115,7 @@ inline float eltwise_fwd_scalar(dnnl_alg_kind_t alg, float x, float alpha, float
 
 // diff_src for algorithm `alg` from diff_dst and `s`: the forward's src, or its dst for the
 // *_use_dst_for_bwd variants.
-inline float eltwise_bwd_scalar(
+ANYDNN_ELTWISE_SCALAR float eltwise_bwd_scalar(
         dnnl_alg_kind_t alg, float dd, float s, float alpha, float beta) {
     using namespace eltwise_detail;
     switch (alg) {

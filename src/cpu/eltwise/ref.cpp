@@ -1,7 +1,9 @@
 // Reference eltwise, forward and backward: any blocked layouts (src and dst may differ), every
 // data type CPU eltwise takes, post-ops. Dense tensors of one layout are walked as flat
-// arrays; others element by element through their logical positions.
+// arrays (f32 ones with the algorithm fixed at compile time, fast enough to be the portable
+// path where AVX-512 is missing); others element by element through their logical positions.
 #include <algorithm>
+#include <type_traits>
 
 #include "core/data_types.hpp"
 #include "core/parallel.hpp"
@@ -37,6 +39,46 @@ void unravel(const memory_desc_t &md, dim_t i, dim_t *pos) {
 
 char *at(void *base, const memory_desc_t &md) {
     return static_cast<char *>(base) + md.offset0 * data_type_size(md.data_type);
+}
+
+// Calls f(std::integral_constant<alg>) so that loops over f32 arrays see the algorithm as a
+// constant: the per-element switch folds away and simple algorithms vectorize.
+template <typename F>
+bool with_constant_alg(dnnl_alg_kind_t alg, F f) {
+    switch (alg) {
+#define ANYDNN_CASE(a) \
+    case a: f(std::integral_constant<dnnl_alg_kind_t, a>()); return true;
+        ANYDNN_CASE(dnnl_eltwise_relu)
+        ANYDNN_CASE(dnnl_eltwise_tanh)
+        ANYDNN_CASE(dnnl_eltwise_elu)
+        ANYDNN_CASE(dnnl_eltwise_square)
+        ANYDNN_CASE(dnnl_eltwise_abs)
+        ANYDNN_CASE(dnnl_eltwise_sqrt)
+        ANYDNN_CASE(dnnl_eltwise_linear)
+        ANYDNN_CASE(dnnl_eltwise_soft_relu)
+        ANYDNN_CASE(dnnl_eltwise_hardsigmoid)
+        ANYDNN_CASE(dnnl_eltwise_logistic)
+        ANYDNN_CASE(dnnl_eltwise_exp)
+        ANYDNN_CASE(dnnl_eltwise_gelu_tanh)
+        ANYDNN_CASE(dnnl_eltwise_swish)
+        ANYDNN_CASE(dnnl_eltwise_log)
+        ANYDNN_CASE(dnnl_eltwise_clip)
+        ANYDNN_CASE(dnnl_eltwise_clip_v2)
+        ANYDNN_CASE(dnnl_eltwise_pow)
+        ANYDNN_CASE(dnnl_eltwise_gelu_erf)
+        ANYDNN_CASE(dnnl_eltwise_round)
+        ANYDNN_CASE(dnnl_eltwise_mish)
+        ANYDNN_CASE(dnnl_eltwise_hardswish)
+        ANYDNN_CASE(dnnl_eltwise_relu_use_dst_for_bwd)
+        ANYDNN_CASE(dnnl_eltwise_tanh_use_dst_for_bwd)
+        ANYDNN_CASE(dnnl_eltwise_elu_use_dst_for_bwd)
+        ANYDNN_CASE(dnnl_eltwise_sqrt_use_dst_for_bwd)
+        ANYDNN_CASE(dnnl_eltwise_logistic_use_dst_for_bwd)
+        ANYDNN_CASE(dnnl_eltwise_exp_use_dst_for_bwd)
+        ANYDNN_CASE(dnnl_eltwise_clip_v2_use_dst_for_bwd)
+#undef ANYDNN_CASE
+        default: return false;
+    }
 }
 
 struct ref_fwd_t;
@@ -78,7 +120,17 @@ struct ref_fwd_t : public primitive_t {
         const dim_t span = dense_span(src_md);
         const bool flat = span >= 0 && same_layout(src_md, dst_md)
                 && (po.empty() || (po.flat_ok() && !has_padding(dst_md)));
-        if (flat) {
+        if (flat && po.empty() && sdt == dnnl_f32 && ddt == dnnl_f32) {
+            const float *s = reinterpret_cast<const float *>(at(src, src_md));
+            float *t = reinterpret_cast<float *>(at(dst, dst_md));
+            const float alpha = d.alpha, beta = d.beta; // locals: stores to t cannot alias them
+            with_constant_alg(d.alg_kind, [&](auto alg) {
+                parallel_range(span, [&](dim_t start, dim_t end) {
+                    for (dim_t i = start; i < end; ++i)
+                        t[i] = eltwise_fwd_scalar(alg.value, s[i], alpha, beta);
+                });
+            });
+        } else if (flat) {
             const char *s = at(src, src_md);
             char *t = at(dst, dst_md);
             parallel_range(span, [&](dim_t start, dim_t end) {
@@ -151,7 +203,19 @@ struct ref_bwd_t : public primitive_t {
                                odt = ds_md.data_type;
 
         const dim_t span = dense_span(data_md);
-        if (span >= 0 && same_layout(data_md, dd_md) && same_layout(data_md, ds_md)) {
+        const bool flat = span >= 0 && same_layout(data_md, dd_md) && same_layout(data_md, ds_md);
+        if (flat && xdt == dnnl_f32 && gdt == dnnl_f32 && odt == dnnl_f32) {
+            const float *x = reinterpret_cast<const float *>(at(data, data_md));
+            const float *g = reinterpret_cast<const float *>(at(dd, dd_md));
+            float *o = reinterpret_cast<float *>(at(ds, ds_md));
+            const float alpha = d.alpha, beta = d.beta;
+            with_constant_alg(d.alg_kind, [&](auto alg) {
+                parallel_range(span, [&](dim_t start, dim_t end) {
+                    for (dim_t i = start; i < end; ++i)
+                        o[i] = eltwise_bwd_scalar(alg.value, g[i], x[i], alpha, beta);
+                });
+            });
+        } else if (flat) {
             const char *x = at(data, data_md);
             const char *g = at(dd, dd_md);
             char *o = at(ds, ds_md);
