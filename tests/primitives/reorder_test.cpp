@@ -582,6 +582,8 @@ TEST(reorder, long_runs_exercise_vector_tails) {
     run({{2, 35, 7, 9}, nChw16c(), nchw()});
     run({{1, 24, 10, 100}, nchw(), nChw8c()});
     run({{1, 24, 10, 100}, nChw8c(), nchw()});
+    run({{2, 40, 20, 30}, nhwc(), nChw16c()});
+    run({{2, 40, 20, 30}, nChw16c(), nhwc(), dnnl_f32, dnnl_s8});
     const dims_t d5 = {2, 19, 3, 4, 5};
     run({d5, tag(dnnl_ncdhw, "abcde"), tag(dnnl_nCdhw16c, "abcde", {{1, 16}})});
     run({d5, tag(dnnl_nCdhw16c, "abcde", {{1, 16}}), tag(dnnl_ndhwc, "acdeb")});

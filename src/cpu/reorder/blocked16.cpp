@@ -179,7 +179,8 @@ status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
         p.ob[p.nouter] = w[k].bs;
         ++p.nouter;
     }
-    p.chunk = std::min<dim_t>(p.len, 1024);
+    // Point by point, a chunk of all blocks' channels stays within L2 while it is read.
+    p.chunk = std::min<dim_t>(p.len, p.transpose ? 1024 : 128);
     return dnnl_success;
 }
 
@@ -265,12 +266,22 @@ struct bwalk_t {
 
 template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
     const plan_t &p = *e.p;
-    // item = ((outer position) * nblocks + block) * nchunks + chunk
+    // Transposes: item = ((outer position) * nblocks + block) * nchunks + chunk, so a thread
+    // reads a few channel rows along the run. Point by point, P holds all channels of a
+    // point together: blocks vary fastest so consecutive items reuse the lines just read.
     const dim_t nchunks = (p.len + p.chunk - 1) / p.chunk;
-    const dim_t ci = item % nchunks;
-    item /= nchunks;
-    const dim_t cb = item % p.nblocks;
-    item /= p.nblocks;
+    dim_t ci, cb;
+    if (p.transpose) {
+        ci = item % nchunks;
+        item /= nchunks;
+        cb = item % p.nblocks;
+        item /= p.nblocks;
+    } else {
+        cb = item % p.nblocks;
+        item /= p.nblocks;
+        ci = item % nchunks;
+        item /= nchunks;
+    }
     dim_t poff = 0, boff = 0;
     for (int k = p.nouter - 1; k >= 0; --k) {
         const dim_t x = item % p.osize[k];
