@@ -85,8 +85,7 @@ status_t quant_init(quant_t &q, const primitive_attr_t &attr, const memory_desc_
     }
     ANYDNN_REQUIRE(attr.precomputed_reductions.empty(), dnnl_unimplemented,
             "reorder: precomputed reductions are not supported");
-    ANYDNN_REQUIRE(is_zero_md(attr.dropout_mask_md), dnnl_unimplemented,
-            "reorder: dropout is not supported");
+    ANYDNN_REQUIRE(!attr.dropout_enabled, dnnl_unimplemented, "reorder: dropout is not supported");
     for (const auto &r : attr.rounding)
         ANYDNN_REQUIRE(r.second == dnnl_rounding_mode_environment, dnnl_unimplemented,
                 "reorder: stochastic rounding is not supported");
