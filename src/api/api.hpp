@@ -30,3 +30,10 @@ dnnl_status_t guarded(const char *where, F &&body) noexcept {
 
 #define ANYDNN_REQUIRE_NOT_NULL(p) \
     ANYDNN_REQUIRE((p) != nullptr, dnnl_invalid_arguments, "%s is null", #p)
+
+// Attributes a primitive descriptor may be created with: the user's own, or those returned by
+// dnnl_primitive_desc_get_attr.
+#define ANYDNN_REQUIRE_READABLE_ATTR(p) \
+    ANYDNN_REQUIRE(anydnn::registry_contains(anydnn::object_kind::attr, (p)) \
+                    || anydnn::registry_contains(anydnn::object_kind::attr_view, (p)), \
+            dnnl_invalid_arguments, "%s is not a live primitive attribute", #p)

@@ -44,7 +44,7 @@ DNNL_API dnnl_status_t dnnl_binary_primitive_desc_create_v2(
     return guarded(__func__, [&]() -> status_t {
         ANYDNN_REQUIRE_NOT_NULL(primitive_desc);
         ANYDNN_REQUIRE_LIVE(engine, engine);
-        if (attr) ANYDNN_REQUIRE_LIVE(attr, attr);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
         ANYDNN_REQUIRE(cpu::is_binary_alg(alg_kind), dnnl_invalid_arguments,
                 "alg kind %s is not a binary algorithm", dnnl_alg_kind2str(alg_kind));
         const bool select = alg_kind == dnnl_binary_select;

@@ -31,7 +31,7 @@ extern "C" DNNL_API dnnl_status_t dnnl_concat_primitive_desc_create(
     return guarded(__func__, [&]() -> status_t {
         ANYDNN_REQUIRE_NOT_NULL(concat_primitive_desc);
         ANYDNN_REQUIRE_LIVE(engine, engine);
-        if (attr) ANYDNN_REQUIRE_LIVE(attr, attr);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
         ANYDNN_REQUIRE(n >= 1 && n <= DNNL_ARG_MULTIPLE_DST - DNNL_ARG_MULTIPLE_SRC,
                 dnnl_invalid_arguments, "%d sources", n);
         ANYDNN_REQUIRE_NOT_NULL(src_descs);

@@ -55,7 +55,7 @@ DNNL_API dnnl_status_t dnnl_eltwise_forward_primitive_desc_create(
     return guarded(__func__, [&]() -> status_t {
         ANYDNN_REQUIRE_NOT_NULL(primitive_desc);
         ANYDNN_REQUIRE_LIVE(engine, engine);
-        if (attr) ANYDNN_REQUIRE_LIVE(attr, attr);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
         ANYDNN_REQUIRE(prop_kind == dnnl_forward_training || prop_kind == dnnl_forward_inference,
                 dnnl_invalid_arguments, "prop kind %s is not a forward one",
                 dnnl_prop_kind2str(prop_kind));
@@ -86,7 +86,7 @@ DNNL_API dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(
     return guarded(__func__, [&]() -> status_t {
         ANYDNN_REQUIRE_NOT_NULL(primitive_desc);
         ANYDNN_REQUIRE_LIVE(engine, engine);
-        if (attr) ANYDNN_REQUIRE_LIVE(attr, attr);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
         ANYDNN_CHECK(check_alg(alg_kind, alpha, beta));
         ANYDNN_REQUIRE(cpu::eltwise_has_bwd(alg_kind), dnnl_invalid_arguments,
                 "%s has no backward propagation", dnnl_alg_kind2str(alg_kind));

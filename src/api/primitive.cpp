@@ -94,7 +94,7 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_get_attr(
         const_dnnl_primitive_desc_t primitive_desc, const_dnnl_primitive_attr_t *attr) {
     ANYDNN_REQUIRE_LIVE(primitive_desc, primitive_desc);
     ANYDNN_REQUIRE_NOT_NULL(attr);
-    *attr = &primitive_desc->impl->attr;
+    *attr = &primitive_desc->attr;
     return dnnl_success;
 }
 

@@ -33,7 +33,7 @@ DNNL_API dnnl_status_t dnnl_reorder_primitive_desc_create(
         ANYDNN_REQUIRE_NOT_NULL(dst_desc);
         ANYDNN_REQUIRE_LIVE(engine, src_engine);
         ANYDNN_REQUIRE_LIVE(engine, dst_engine);
-        if (attr) ANYDNN_REQUIRE_LIVE(attr, attr);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
         ANYDNN_CHECK(check_md(*src_desc, "src"));
         ANYDNN_CHECK(check_md(*dst_desc, "dst"));
         ANYDNN_REQUIRE(src_desc->ndims == dst_desc->ndims, dnnl_invalid_arguments,

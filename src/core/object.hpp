@@ -9,6 +9,7 @@ namespace anydnn {
 
 enum class object_kind {
     engine, stream, memory, memory_desc, primitive_desc, primitive, attr, post_ops,
+    attr_view, // the attributes inside a primitive descriptor: readable, not destroyable
     graph_object,
 };
 

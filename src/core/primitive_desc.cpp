@@ -60,7 +60,12 @@ status_t primitive_desc_next_impl(dnnl_primitive_desc &pd) {
 
 } // namespace anydnn
 
+dnnl_primitive_desc::dnnl_primitive_desc() {
+    anydnn::registry_add(anydnn::object_kind::attr_view, &attr);
+}
+
 dnnl_primitive_desc::~dnnl_primitive_desc() {
+    anydnn::registry_remove(anydnn::object_kind::attr_view, &attr);
     anydnn::registry_remove(anydnn::object_kind::primitive_desc, this);
 }
 

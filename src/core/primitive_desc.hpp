@@ -100,5 +100,8 @@ struct dnnl_primitive_desc {
     std::string cache_blob_id; // dnnl_query_cache_blob_id, built on first query
     bool owned_by_primitive = false; // from get_primitive_desc: the user must not destroy it
 
+    dnnl_primitive_desc();
     ~dnnl_primitive_desc();
+    dnnl_primitive_desc(const dnnl_primitive_desc &) = delete;
+    dnnl_primitive_desc &operator=(const dnnl_primitive_desc &) = delete;
 };

@@ -262,3 +262,17 @@ TEST_F(relu_fixture, primitive_outlives_engine_handle) {
     EXPECT_EQ(dnnl_primitive_destroy(prim), dnnl_success);
     EXPECT_EQ(dnnl_stream_destroy(s), dnnl_success);
 }
+
+// Attributes read back from a primitive descriptor can build another one, and cannot be
+// destroyed by the user.
+TEST_F(relu_fixture, attr_from_primitive_desc_is_reusable) {
+    const_dnnl_primitive_attr_t attr = nullptr;
+    ASSERT_EQ(dnnl_primitive_desc_get_attr(pd, &attr), dnnl_success);
+    dnnl_primitive_desc_t again = nullptr;
+    EXPECT_EQ(dnnl_eltwise_forward_primitive_desc_create(&again, engine, dnnl_forward_inference,
+                      dnnl_eltwise_relu, md, md, 0.f, 0.f, attr),
+            dnnl_success);
+    EXPECT_EQ(dnnl_primitive_attr_destroy(const_cast<dnnl_primitive_attr_t>(attr)),
+            dnnl_invalid_arguments);
+    dnnl_primitive_desc_destroy(again);
+}
