@@ -13,6 +13,15 @@ namespace {
 // Which argument a memory-descriptor query names.
 int md_query_arg(dnnl_primitive_kind_t kind, dnnl_query_t what, int index) {
     const bool multi_src = kind == dnnl_sum || kind == dnnl_concat;
+    // Normalizations: inputs/outputs 1 and 2 are mean and variance; weights are scale, shift.
+    const bool norm = kind == dnnl_batch_normalization || kind == dnnl_layer_normalization
+            || kind == dnnl_group_normalization;
+    if (norm && (what == dnnl_query_src_md || what == dnnl_query_dst_md) && index >= 1)
+        return index == 1 ? DNNL_ARG_MEAN : index == 2 ? DNNL_ARG_VARIANCE : -1;
+    if (norm && what == dnnl_query_weights_md)
+        return index == 0 ? DNNL_ARG_SCALE : index == 1 ? DNNL_ARG_SHIFT : -1;
+    if (norm && what == dnnl_query_diff_weights_md)
+        return index == 0 ? DNNL_ARG_DIFF_SCALE : index == 1 ? DNNL_ARG_DIFF_SHIFT : -1;
     switch (what) {
         case dnnl_query_src_md:
             if (multi_src) return DNNL_ARG_MULTIPLE_SRC + index;
