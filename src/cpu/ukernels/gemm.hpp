@@ -1,0 +1,52 @@
+// The shared CPU GEMM: C[M,N] = alpha * A[M,K] * B[K,N] + beta * C, C in f32.
+// A and B have any element strides (so any transposition) and any of f32/bf16/f16/s8/u8
+// (converted to f32 while packing); computed on packed panels by a register-blocked
+// microkernel (AVX-512 when enabled, a portable C++ one otherwise), threaded over blocks of C.
+//
+// Used by matmul, inner product, convolution and dnnl_sgemm.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/memory_desc.hpp"
+
+namespace anydnn {
+namespace cpu {
+namespace ukernels {
+
+// One input matrix: element (r, c) is at ptr[r * rs + c * cs], of type dt.
+struct gemm_operand_t {
+    const void *ptr = nullptr;
+    dnnl_data_type_t dt = dnnl_f32;
+    dim_t rs = 0, cs = 0;
+};
+
+struct gemm_problem_t {
+    dim_t M = 0, N = 0, K = 0;
+    gemm_operand_t a; // M x K
+    gemm_operand_t b; // K x N
+    float *c = nullptr; // element (m, n) at c[m * ldc + n]
+    dim_t ldc = 0;
+    float alpha = 1.f, beta = 0.f; // beta == 0: C is never read (may hold NaN)
+    // Called once per finished block of C (all of K accumulated), from the thread that
+    // computed it; blocks are disjoint, so it may post-process them in place.
+    std::function<void(dim_t m0, dim_t n0, dim_t mb, dim_t nb)> epilogue;
+    // Threads to use: 0 = max_threads(); 1 inside a caller's own parallel region.
+    int nthr = 0;
+};
+
+// Runs the GEMM; never fails (scratch for packing is allocated per thread per call).
+void gemm(const gemm_problem_t &p);
+
+// Convenience for f32 operands: row-major unless transposed ('N'/'T'), lda/ldb row pitches.
+void sgemm_rowmajor(char transa, char transb, dim_t M, dim_t N, dim_t K, float alpha,
+        const float *A, dim_t lda, const float *B, dim_t ldb, float beta, float *C,
+        dim_t ldc, int nthr = 0);
+
+// Which microkernel gemm() uses now ("avx512", "generic"); for implementation names.
+const char *gemm_isa_name();
+
+} // namespace ukernels
+} // namespace cpu
+} // namespace anydnn
