@@ -80,21 +80,6 @@ DNNL_API dnnl_status_t dnnl_deconvolution_backward_weights_primitive_desc_create
     return not_implemented_yet(primitive_desc, "deconvolution_backward_weights");
 }
 
-DNNL_API dnnl_status_t dnnl_shuffle_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc, int axis,
-        dnnl_dim_t group_size, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "shuffle_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc, int axis,
-        dnnl_dim_t group_size, const_dnnl_primitive_desc_t hint_fwd_pd,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "shuffle_backward");
-}
-
 DNNL_API dnnl_status_t dnnl_softmax_forward_primitive_desc_create(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t src_desc,
@@ -128,37 +113,6 @@ DNNL_API dnnl_status_t dnnl_pooling_backward_primitive_desc_create(
     return not_implemented_yet(primitive_desc, "pooling_backward");
 }
 
-DNNL_API dnnl_status_t dnnl_prelu_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,
-        const_dnnl_memory_desc_t dst_desc, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "prelu_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_prelu_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_weights_desc,
-        const_dnnl_memory_desc_t diff_dst_desc, const_dnnl_primitive_desc_t hint_fwd_pd,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "prelu_backward");
-}
-
-DNNL_API dnnl_status_t dnnl_lrn_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-        dnnl_engine_t engine, dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc, dnnl_dim_t local_size,
-        float alpha, float beta, float k, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "lrn_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_lrn_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_alg_kind_t alg_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_memory_desc_t src_desc, dnnl_dim_t local_size, float alpha, float beta, float k,
-        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "lrn_backward");
-}
-
 DNNL_API dnnl_status_t dnnl_batch_normalization_forward_primitive_desc_create(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc, float epsilon,
@@ -172,21 +126,6 @@ DNNL_API dnnl_status_t dnnl_batch_normalization_backward_primitive_desc_create(
         const_dnnl_memory_desc_t src_desc, float epsilon, unsigned flags,
         const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
     return not_implemented_yet(primitive_desc, "batch_normalization_backward");
-}
-
-DNNL_API dnnl_status_t dnnl_group_normalization_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc, dnnl_dim_t groups,
-        float epsilon, unsigned flags, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "group_normalization_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_memory_desc_t src_desc, dnnl_dim_t groups, float epsilon, unsigned flags,
-        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "group_normalization_backward");
 }
 
 DNNL_API dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create(

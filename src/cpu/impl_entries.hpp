@@ -20,5 +20,13 @@ impl_entry_t reorder_memcpy_entry(); // cpu/reorder/memcpy.cpp
 impl_entry_t reorder_convert_entry(); // cpu/reorder/convert.cpp
 impl_entry_t reorder_blocked16_entry(); // cpu/reorder/blocked16.cpp
 impl_entry_t reorder_ref_entry(); // cpu/reorder/ref.cpp
+impl_entry_t shuffle_dense_entry(); // cpu/shuffle/shuffle.cpp
+impl_entry_t shuffle_ref_entry(); // cpu/shuffle/shuffle.cpp
+impl_entry_t prelu_flat_entry(); // cpu/prelu/prelu.cpp
+impl_entry_t prelu_ref_entry(); // cpu/prelu/prelu.cpp
+impl_entry_t lrn_plain_entry(); // cpu/lrn/lrn.cpp
+impl_entry_t lrn_ref_entry(); // cpu/lrn/lrn.cpp
+impl_entry_t gnorm_plain_entry(); // cpu/gnorm/gnorm.cpp
+impl_entry_t gnorm_ref_entry(); // cpu/gnorm/gnorm.cpp
 } // namespace cpu
 } // namespace anydnn

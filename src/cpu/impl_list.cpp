@@ -17,12 +17,20 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> sum = {sum_simple_entry(), sum_ref_entry()};
     static const std::vector<impl_entry_t> concat
             = {concat_memcpy_entry(), concat_ref_entry()};
+    static const std::vector<impl_entry_t> shuffle = {shuffle_dense_entry(), shuffle_ref_entry()};
+    static const std::vector<impl_entry_t> prelu = {prelu_flat_entry(), prelu_ref_entry()};
+    static const std::vector<impl_entry_t> lrn = {lrn_plain_entry(), lrn_ref_entry()};
+    static const std::vector<impl_entry_t> gnorm = {gnorm_plain_entry(), gnorm_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
         case dnnl_binary: return binary;
         case dnnl_sum: return sum;
         case dnnl_concat: return concat;
+        case dnnl_shuffle: return shuffle;
+        case dnnl_prelu: return prelu;
+        case dnnl_lrn: return lrn;
+        case dnnl_group_normalization: return gnorm;
         default: return none;
     }
 }

@@ -1,0 +1,112 @@
+// dnnl_prelu_{forward,backward}_primitive_desc_create: argument checks and the descriptor.
+#include <cstring>
+
+#include "api/api.hpp"
+#include "core/primitive_desc.hpp"
+
+using namespace anydnn;
+
+namespace {
+
+status_t check_tensor(const memory_desc_t *md, const char *name) {
+    ANYDNN_REQUIRE(md != nullptr, dnnl_invalid_arguments, "%s descriptor is null", name);
+    ANYDNN_REQUIRE(md->ndims >= 1 && md->ndims <= DNNL_MAX_NDIMS, dnnl_invalid_arguments,
+            "%s has %d dimensions", name, md->ndims);
+    ANYDNN_REQUIRE(md->data_type != dnnl_data_type_undef, dnnl_invalid_arguments,
+            "%s has no data type", name);
+    for (int d = 0; d < md->ndims; ++d)
+        ANYDNN_REQUIRE(md->dims[d] >= 0, dnnl_invalid_arguments,
+                "%s has a negative or runtime dimension", name);
+    return dnnl_success;
+}
+
+bool same_dims(const memory_desc_t &a, const memory_desc_t &b) {
+    return a.ndims == b.ndims
+            && std::memcmp(a.dims, b.dims, sizeof(dnnl_dim_t) * a.ndims) == 0;
+}
+
+// Weights broadcast to src: same rank, each extent equal to src's or one.
+status_t check_weights(const memory_desc_t &src, const memory_desc_t &wei, const char *name) {
+    ANYDNN_REQUIRE(wei.ndims == src.ndims, dnnl_invalid_arguments,
+            "%s has %d dimensions, src %d", name, wei.ndims, src.ndims);
+    for (int d = 0; d < src.ndims; ++d)
+        ANYDNN_REQUIRE(wei.dims[d] == src.dims[d] || wei.dims[d] == 1, dnnl_invalid_arguments,
+                "%s dimension %d (%lld) neither matches src (%lld) nor is one", name, d,
+                static_cast<long long>(wei.dims[d]), static_cast<long long>(src.dims[d]));
+    return dnnl_success;
+}
+
+} // namespace
+
+extern "C" {
+
+DNNL_API dnnl_status_t dnnl_prelu_forward_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
+        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,
+        const_dnnl_memory_desc_t dst_desc, const_dnnl_primitive_attr_t attr) {
+    return guarded(__func__, [&]() -> status_t {
+        ANYDNN_REQUIRE_NOT_NULL(primitive_desc);
+        ANYDNN_REQUIRE_LIVE(engine, engine);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
+        ANYDNN_REQUIRE(prop_kind == dnnl_forward_training || prop_kind == dnnl_forward_inference,
+                dnnl_invalid_arguments, "prop kind %s is not a forward one",
+                dnnl_prop_kind2str(prop_kind));
+        ANYDNN_CHECK(check_tensor(src_desc, "src"));
+        ANYDNN_CHECK(check_tensor(weights_desc, "weights"));
+        ANYDNN_CHECK(check_tensor(dst_desc, "dst"));
+        ANYDNN_REQUIRE(same_dims(*src_desc, *dst_desc), dnnl_invalid_arguments,
+                "src and dst dimensions differ");
+        ANYDNN_CHECK(check_weights(*src_desc, *weights_desc, "weights"));
+
+        prelu_desc_t d {};
+        d.prop_kind = prop_kind;
+        d.src_md = *src_desc;
+        d.weights_md = *weights_desc;
+        d.dst_md = *dst_desc;
+        d.diff_src_md = zero_md();
+        d.diff_weights_md = zero_md();
+        d.diff_dst_md = zero_md();
+        return primitive_desc_create(primitive_desc, d, attr, engine, nullptr);
+    });
+}
+
+DNNL_API dnnl_status_t dnnl_prelu_backward_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
+        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,
+        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_weights_desc,
+        const_dnnl_memory_desc_t diff_dst_desc, const_dnnl_primitive_desc_t hint_fwd_pd,
+        const_dnnl_primitive_attr_t attr) {
+    return guarded(__func__, [&]() -> status_t {
+        ANYDNN_REQUIRE_NOT_NULL(primitive_desc);
+        ANYDNN_REQUIRE_LIVE(engine, engine);
+        if (attr) ANYDNN_REQUIRE_READABLE_ATTR(attr);
+        ANYDNN_CHECK(check_tensor(src_desc, "src"));
+        ANYDNN_CHECK(check_tensor(weights_desc, "weights"));
+        ANYDNN_CHECK(check_tensor(diff_src_desc, "diff_src"));
+        ANYDNN_CHECK(check_tensor(diff_weights_desc, "diff_weights"));
+        ANYDNN_CHECK(check_tensor(diff_dst_desc, "diff_dst"));
+        ANYDNN_REQUIRE(same_dims(*src_desc, *diff_src_desc)
+                        && same_dims(*src_desc, *diff_dst_desc),
+                dnnl_invalid_arguments, "src, diff_src and diff_dst dimensions differ");
+        ANYDNN_CHECK(check_weights(*src_desc, *weights_desc, "weights"));
+        ANYDNN_REQUIRE(same_dims(*weights_desc, *diff_weights_desc), dnnl_invalid_arguments,
+                "weights and diff_weights dimensions differ");
+        ANYDNN_REQUIRE(hint_fwd_pd != nullptr, dnnl_invalid_arguments,
+                "backward prelu needs hint_fwd_pd");
+        ANYDNN_REQUIRE_LIVE(primitive_desc, hint_fwd_pd);
+        ANYDNN_REQUIRE(hint_fwd_pd->impl && hint_fwd_pd->impl->kind() == dnnl_prelu,
+                dnnl_invalid_arguments, "hint_fwd_pd is not a prelu primitive descriptor");
+
+        prelu_desc_t d {};
+        d.prop_kind = dnnl_backward;
+        d.src_md = *src_desc;
+        d.weights_md = *weights_desc;
+        d.dst_md = zero_md();
+        d.diff_src_md = *diff_src_desc;
+        d.diff_weights_md = *diff_weights_desc;
+        d.diff_dst_md = *diff_dst_desc;
+        return primitive_desc_create(primitive_desc, d, attr, engine, hint_fwd_pd);
+    });
+}
+
+} // extern "C"

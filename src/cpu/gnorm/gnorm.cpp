@@ -1,0 +1,356 @@
+// Group normalization, forward (training/inference, global stats, scale, shift, post-ops in
+// the reference) and backward (data; scale and shift gradients). Statistics per (mb, group)
+// cover C/G channels and every spatial point. Work items are (mb, group) pairs; `plain`
+// addresses plain layouts by strides (contiguous f32 rows get a direct loop), `ref` walks any
+// blocked layout through logical positions.
+#include <algorithm>
+#include <cmath>
+
+#include "core/data_types.hpp"
+#include "core/parallel.hpp"
+#include "core/primitive.hpp"
+#include "cpu/eltwise/layout.hpp"
+#include "cpu/impl_entries.hpp"
+#include "cpu/post_ops.hpp"
+
+namespace anydnn {
+namespace cpu {
+
+namespace {
+
+const group_normalization_desc_t &gnorm_of(const primitive_desc_t &pd) {
+    return std::get<group_normalization_desc_t>(pd.desc);
+}
+bool is_fwd(const group_normalization_desc_t &d) {
+    return d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference;
+}
+bool float_type(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
+}
+
+// Element offset of (n, c, sp) with sp the row-major index over spatial dims.
+struct addr_t {
+    const memory_desc_t *md;
+    bool plain;
+    dim_t sp_stride = 1;
+    dim_t off(dim_t n, dim_t c, dim_t sp, dim_t *pos_out = nullptr) const {
+        const int nd = md->ndims;
+        if (plain && !pos_out)
+            return md->offset0 + n * md->blocking.strides[0] + c * md->blocking.strides[1]
+                    + sp * sp_stride;
+        dim_t pos[max_ndims];
+        dim_t *p = pos_out ? pos_out : pos;
+        p[0] = n;
+        p[1] = c;
+        for (int k = nd - 1; k >= 2; --k) {
+            p[k] = sp % md->dims[k];
+            sp /= md->dims[k];
+        }
+        return off_logical(*md, p);
+    }
+};
+
+// Whether the spatial dims of a plain layout collapse into one strided index.
+bool spatial_flat(const memory_desc_t &md, dim_t &stride) {
+    const int nd = md.ndims;
+    stride = nd > 2 ? md.blocking.strides[nd - 1] : 1;
+    for (int k = nd - 2; k >= 2; --k)
+        if (md.dims[k] > 1
+                && md.blocking.strides[k] != md.blocking.strides[k + 1] * md.dims[k + 1])
+            return false;
+    return true;
+}
+
+template <bool plain_only>
+struct gnorm_t;
+
+template <bool plain_only>
+struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t<plain_only>> {
+    using base = primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t<plain_only>>;
+    using base::base;
+    const char *name() const override {
+        return plain_only ? "cpu:gnorm:plain" : "cpu:gnorm:ref";
+    }
+
+    post_ops_chain_t post_ops;
+    bool plain = false;
+    dim_t sp_stride[3] = {1, 1, 1}; // src, dst or diff_dst, diff_src
+
+    static status_t init(gnorm_pd_t &pd) {
+        const auto &d = gnorm_of(pd);
+        const bool fwd = is_fwd(d);
+        unsigned ignore = attr_skip::scratchpad;
+        if (fwd && !plain_only) ignore |= attr_skip::post_ops;
+        ANYDNN_REQUIRE(pd.attr.has_default_values(ignore), dnnl_unimplemented,
+                fwd && !plain_only ? "attributes other than post-ops are not supported"
+                                   : "attributes are not supported");
+        memory_desc_t src = d.src_md;
+        if (src.format_kind == dnnl_format_kind_any && pd.hint) {
+            src = pd.hint->arg_md(DNNL_ARG_SRC);
+            src.data_type = d.src_md.data_type;
+        }
+        ANYDNN_REQUIRE(src.format_kind == dnnl_blocked, dnnl_unimplemented,
+                "src must have a blocked layout");
+        memory_desc_t t1, t2 = zero_md();
+        if (fwd) {
+            t1 = d.dst_md;
+            eltwise::resolve_any(t1, src);
+        } else {
+            t1 = d.diff_dst_md;
+            eltwise::resolve_any(t1, src);
+            t2 = d.diff_src_md;
+            eltwise::resolve_any(t2, t1);
+        }
+        const memory_desc_t *mds[3] = {&src, &t1, fwd ? nullptr : &t2};
+        for (int i = 0; i < 3; ++i) {
+            if (!mds[i]) continue;
+            const memory_desc_t &md = *mds[i];
+            ANYDNN_REQUIRE(md.format_kind == dnnl_blocked, dnnl_unimplemented,
+                    "tensors must have a blocked layout");
+            ANYDNN_REQUIRE(!has_runtime_dims_or_strides(md), dnnl_unimplemented,
+                    "runtime dimensions or strides are not supported");
+            const bool out_fwd = fwd && i == 1;
+            const dnnl_data_type_t dt = md.data_type;
+            ANYDNN_REQUIRE(float_type(dt) || (out_fwd && (dt == dnnl_s8 || dt == dnnl_u8)),
+                    dnnl_unimplemented, "data type %s not supported here", dnnl_dt2str(dt));
+            const bool flat = is_plain(md) && spatial_flat(md, pd.sp_stride[i]);
+            if (plain_only)
+                ANYDNN_REQUIRE(flat, dnnl_unimplemented,
+                        "a tensor is not plain with collapsible spatial dims");
+            pd.plain = (i == 0 ? true : pd.plain) && flat;
+        }
+        pd.args[DNNL_ARG_SRC] = src;
+        const bool global = d.flags & dnnl_use_global_stats;
+        if (fwd) {
+            pd.args[DNNL_ARG_DST] = t1;
+            if (global || d.prop_kind == dnnl_forward_training) {
+                pd.args[DNNL_ARG_MEAN] = d.stat_md;
+                pd.args[DNNL_ARG_VARIANCE] = d.stat_md;
+            }
+            if (d.flags & dnnl_use_shift) pd.args[DNNL_ARG_SHIFT] = d.scaleshift_md;
+            ANYDNN_CHECK(pd.post_ops.init(pd.attr, t1));
+            pd.post_ops.add_args(pd.args);
+        } else {
+            pd.args[DNNL_ARG_DIFF_DST] = t1;
+            pd.args[DNNL_ARG_DIFF_SRC] = t2;
+            pd.args[DNNL_ARG_MEAN] = d.stat_md;
+            pd.args[DNNL_ARG_VARIANCE] = d.stat_md;
+            if (d.prop_kind == dnnl_backward) {
+                if (d.flags & dnnl_use_scale) pd.args[DNNL_ARG_DIFF_SCALE] = d.scaleshift_md;
+                if (d.flags & dnnl_use_shift) pd.args[DNNL_ARG_DIFF_SHIFT] = d.scaleshift_md;
+            }
+        }
+        if (d.flags & dnnl_use_scale) pd.args[DNNL_ARG_SCALE] = d.scaleshift_md;
+        return dnnl_success;
+    }
+};
+
+template <bool plain_only>
+struct gnorm_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd = static_cast<const gnorm_pd_t<plain_only> &>(this->pd());
+        return is_fwd(gnorm_of(pd)) ? fwd(pd, ctx) : bwd(pd, ctx);
+    }
+
+    struct shape_t {
+        dim_t N, C, G, Cg, SP;
+        explicit shape_t(const memory_desc_t &md, dim_t groups)
+            : N(md.dims[0]), C(md.dims[1]), G(groups), Cg(md.dims[1] / groups), SP(1) {
+            for (int k = 2; k < md.ndims; ++k)
+                SP *= md.dims[k];
+        }
+    };
+
+    static status_t fwd(const gnorm_pd_t<plain_only> &pd, const exec_ctx_t &ctx) {
+        const auto &d = gnorm_of(pd);
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &dmd = pd.arg_md(DNNL_ARG_DST);
+        if (nelems(smd) == 0) return dnnl_success;
+        const shape_t sh(smd, d.groups);
+        const addr_t sa {&smd, pd.plain, pd.sp_stride[0]}, da {&dmd, pd.plain, pd.sp_stride[1]};
+        const void *s = ctx.host_ptr(DNNL_ARG_SRC);
+        void *t = ctx.host_ptr(DNNL_ARG_DST);
+        const float *scale = ctx.host_ptr<const float>(DNNL_ARG_SCALE);
+        const float *shift = ctx.host_ptr<const float>(DNNL_ARG_SHIFT);
+        float *mean = ctx.host_ptr<float>(DNNL_ARG_MEAN);
+        float *var = ctx.host_ptr<float>(DNNL_ARG_VARIANCE);
+        const bool global = d.flags & dnnl_use_global_stats;
+        const bool save = !global && mean && var;
+        const auto sdt = smd.data_type, ddt = dmd.data_type;
+        const auto &po = pd.post_ops;
+        const auto po_args = po.bind(ctx);
+        const size_t dsize = data_type_size(ddt);
+        // Contiguous f32 rows over spatial points (nchw-like): direct pointer loops.
+        const bool rows = pd.plain && sdt == dnnl_f32 && pd.sp_stride[0] == 1;
+        const dim_t M = sh.Cg * sh.SP;
+
+        parallel_range(sh.N * sh.G, [&](dim_t a, dim_t b) {
+            dim_t pos[max_ndims];
+            for (dim_t w = a; w < b; ++w) {
+                const dim_t n = w / sh.G, g = w % sh.G, c0 = g * sh.Cg;
+                double mu, v;
+                if (global) {
+                    mu = mean[w];
+                    v = var[w];
+                } else {
+                    double sum = 0, sq = 0;
+                    for (dim_t c = c0; c < c0 + sh.Cg; ++c) {
+                        if (rows) {
+                            const float *x = static_cast<const float *>(s) + sa.off(n, c, 0);
+                            float fs = 0.f;
+                            for (dim_t i = 0; i < sh.SP; ++i)
+                                fs += x[i];
+                            sum += fs;
+                        } else {
+                            for (dim_t i = 0; i < sh.SP; ++i)
+                                sum += load_as_f32(sdt, s, sa.off(n, c, i));
+                        }
+                    }
+                    mu = M ? sum / M : 0;
+                    for (dim_t c = c0; c < c0 + sh.Cg; ++c) {
+                        if (rows) {
+                            const float *x = static_cast<const float *>(s) + sa.off(n, c, 0);
+                            const float m = static_cast<float>(mu);
+                            float fs = 0.f;
+                            for (dim_t i = 0; i < sh.SP; ++i)
+                                fs += (x[i] - m) * (x[i] - m);
+                            sq += fs;
+                        } else {
+                            for (dim_t i = 0; i < sh.SP; ++i) {
+                                const double x = load_as_f32(sdt, s, sa.off(n, c, i)) - mu;
+                                sq += x * x;
+                            }
+                        }
+                    }
+                    v = M ? sq / M : 0;
+                    if (save) {
+                        mean[w] = static_cast<float>(mu);
+                        var[w] = static_cast<float>(v);
+                    }
+                }
+                const double rstd = 1.0 / std::sqrt(v + d.epsilon);
+                for (dim_t c = c0; c < c0 + sh.Cg; ++c) {
+                    const float sc = static_cast<float>((scale ? scale[c] : 1.f) * rstd);
+                    const float sf = static_cast<float>((shift ? shift[c] : 0.f) - mu * sc);
+                    if (rows && ddt == dnnl_f32 && pd.sp_stride[1] == 1 && po.empty()) {
+                        const float *x = static_cast<const float *>(s) + sa.off(n, c, 0);
+                        float *y = static_cast<float *>(t) + da.off(n, c, 0);
+                        for (dim_t i = 0; i < sh.SP; ++i)
+                            y[i] = sc * x[i] + sf;
+                        continue;
+                    }
+                    for (dim_t i = 0; i < sh.SP; ++i) {
+                        float val = sc * load_as_f32(sdt, s, sa.off(n, c, i)) + sf;
+                        if (!po.empty()) {
+                            const dim_t to = da.off(n, c, i, pos);
+                            po.apply(po_args, &val, 1, pos, 1,
+                                    static_cast<char *>(t) + to * dsize, 1);
+                            store_from_f32(ddt, t, to, val);
+                        } else {
+                            store_from_f32(ddt, t, da.off(n, c, i), val);
+                        }
+                    }
+                }
+            }
+        }, 1);
+        zero_padding(dmd, t);
+        return dnnl_success;
+    }
+
+    static status_t bwd(const gnorm_pd_t<plain_only> &pd, const exec_ctx_t &ctx) {
+        const auto &d = gnorm_of(pd);
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC),
+                            &gmd = pd.arg_md(DNNL_ARG_DIFF_DST),
+                            &omd = pd.arg_md(DNNL_ARG_DIFF_SRC);
+        const shape_t sh(smd, d.groups);
+        const void *s = ctx.host_ptr(DNNL_ARG_SRC);
+        const void *gp = ctx.host_ptr(DNNL_ARG_DIFF_DST);
+        void *o = ctx.host_ptr(DNNL_ARG_DIFF_SRC);
+        const float *scale = ctx.host_ptr<const float>(DNNL_ARG_SCALE);
+        const float *mean = ctx.host_ptr<const float>(DNNL_ARG_MEAN);
+        const float *var = ctx.host_ptr<const float>(DNNL_ARG_VARIANCE);
+        float *dscale = ctx.host_ptr<float>(DNNL_ARG_DIFF_SCALE);
+        float *dshift = ctx.host_ptr<float>(DNNL_ARG_DIFF_SHIFT);
+        if (nelems(smd) == 0) {
+            // Gradients of an empty batch are zero.
+            for (dim_t c = 0; c < sh.C; ++c) {
+                if (dscale) dscale[c] = 0.f;
+                if (dshift) dshift[c] = 0.f;
+            }
+            return dnnl_success;
+        }
+        const addr_t sa {&smd, pd.plain, pd.sp_stride[0]}, ga {&gmd, pd.plain, pd.sp_stride[1]},
+                oa {&omd, pd.plain, pd.sp_stride[2]};
+        const auto sdt = smd.data_type, gdt = gmd.data_type, odt = omd.data_type;
+        const bool global = d.flags & dnnl_use_global_stats;
+        const dim_t M = sh.Cg * sh.SP;
+        auto rstd_of = [&](dim_t w) { return 1.0 / std::sqrt(double(var[w]) + d.epsilon); };
+
+        // Scale and shift gradients: per channel, over mb and spatial points.
+        if (dscale || dshift) {
+            parallel_range(sh.C, [&](dim_t a, dim_t b) {
+                for (dim_t c = a; c < b; ++c) {
+                    double ds = 0, db = 0;
+                    for (dim_t n = 0; n < sh.N; ++n) {
+                        const dim_t w = n * sh.G + c / sh.Cg;
+                        const double mu = mean[w], r = rstd_of(w);
+                        for (dim_t i = 0; i < sh.SP; ++i) {
+                            const double dy = load_as_f32(gdt, gp, ga.off(n, c, i));
+                            ds += dy * (load_as_f32(sdt, s, sa.off(n, c, i)) - mu) * r;
+                            db += dy;
+                        }
+                    }
+                    if (dscale) dscale[c] = static_cast<float>(ds);
+                    if (dshift) dshift[c] = static_cast<float>(db);
+                }
+            }, 1);
+        }
+        parallel_range(sh.N * sh.G, [&](dim_t a, dim_t b) {
+            for (dim_t w = a; w < b; ++w) {
+                const dim_t n = w / sh.G, g = w % sh.G, c0 = g * sh.Cg;
+                const double mu = mean[w], r = rstd_of(w);
+                // Group means of dy*gamma and of dy*gamma*xhat.
+                double m1 = 0, m2 = 0;
+                if (!global) {
+                    for (dim_t c = c0; c < c0 + sh.Cg; ++c) {
+                        const double gam = scale ? scale[c] : 1.0;
+                        for (dim_t i = 0; i < sh.SP; ++i) {
+                            const double dy = gam * load_as_f32(gdt, gp, ga.off(n, c, i));
+                            m1 += dy;
+                            m2 += dy * (load_as_f32(sdt, s, sa.off(n, c, i)) - mu) * r;
+                        }
+                    }
+                    m1 /= M;
+                    m2 /= M;
+                }
+                for (dim_t c = c0; c < c0 + sh.Cg; ++c) {
+                    const double gam = scale ? scale[c] : 1.0;
+                    for (dim_t i = 0; i < sh.SP; ++i) {
+                        const double dy = gam * load_as_f32(gdt, gp, ga.off(n, c, i));
+                        double v = dy;
+                        if (!global) {
+                            const double xh = (load_as_f32(sdt, s, sa.off(n, c, i)) - mu) * r;
+                            v = dy - m1 - xh * m2;
+                        }
+                        store_from_f32(odt, o, oa.off(n, c, i), static_cast<float>(v * r));
+                    }
+                }
+            }
+        }, 1);
+        zero_padding(omd, o);
+        return dnnl_success;
+    }
+};
+
+} // namespace
+
+impl_entry_t gnorm_plain_entry() {
+    return make_impl_entry<gnorm_pd_t<true>>("cpu:gnorm:plain");
+}
+impl_entry_t gnorm_ref_entry() {
+    return make_impl_entry<gnorm_pd_t<false>>("cpu:gnorm:ref");
+}
+
+} // namespace cpu
+} // namespace anydnn

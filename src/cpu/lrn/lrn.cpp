@@ -1,0 +1,239 @@
+// Local response normalization, forward and backward (recomputed, no workspace):
+//   across channels: dst = src * (k + alpha / ls * sum over c' in [c - h, c + h] src^2)^-beta
+//   within a channel: the sum runs over a ls^nsp box of spatial neighbours, divided by ls^nsp,
+// with h = (ls - 1) / 2 and windows clipped at the edges. Window sums come from prefix sums
+// (in double) along each channel line or, within a channel, from separable box passes over
+// each spatial plane. `plain` addresses tensors by strides; `ref` through logical positions
+// (any blocked layout).
+#include <algorithm>
+#include <cmath>
+
+#include "core/data_types.hpp"
+#include "core/parallel.hpp"
+#include "core/primitive.hpp"
+#include "cpu/eltwise/layout.hpp"
+#include "cpu/impl_entries.hpp"
+
+namespace anydnn {
+namespace cpu {
+
+namespace {
+
+const lrn_desc_t &lrn_of(const primitive_desc_t &pd) { return std::get<lrn_desc_t>(pd.desc); }
+bool is_fwd(const lrn_desc_t &d) { return d.prop_kind != dnnl_backward_data; }
+bool float_type(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
+}
+
+// N, C and up to three spatial extents (missing ones are 1).
+struct geom_t {
+    dim_t N, C, D = 1, H = 1, W = 1;
+    int nsp;
+    explicit geom_t(const memory_desc_t &md) : N(md.dims[0]), C(md.dims[1]), nsp(md.ndims - 2) {
+        if (nsp >= 1) W = md.dims[md.ndims - 1];
+        if (nsp >= 2) H = md.dims[md.ndims - 2];
+        if (nsp >= 3) D = md.dims[2];
+    }
+    dim_t sp() const { return D * H * W; }
+};
+
+// Element offset of (n, c, d, h, w): strides for plain layouts, else the logical mapping.
+struct addr_t {
+    const memory_desc_t *md;
+    bool plain;
+    dim_t off(dim_t n, dim_t c, dim_t d, dim_t h, dim_t w) const {
+        const int nd = md->ndims;
+        dim_t pos[max_ndims] = {n, c};
+        if (nd >= 3) pos[nd - 1] = w;
+        if (nd >= 4) pos[nd - 2] = h;
+        if (nd >= 5) pos[2] = d;
+        if (!plain) return off_logical(*md, pos);
+        const dim_t *s = md->blocking.strides;
+        dim_t o = md->offset0;
+        for (int k = 0; k < nd; ++k)
+            o += pos[k] * s[k];
+        return o;
+    }
+};
+
+// In place: a[i] = sum of a[j] for |j - i| <= h, along a line of n elements `stride` apart.
+void box_line(double *a, dim_t n, dim_t stride, dim_t h, double *pre) {
+    pre[0] = 0;
+    for (dim_t i = 0; i < n; ++i)
+        pre[i + 1] = pre[i] + a[i * stride];
+    for (dim_t i = 0; i < n; ++i) {
+        const dim_t lo = std::max<dim_t>(0, i - h), hi = std::min<dim_t>(n - 1, i + h);
+        a[i * stride] = pre[hi + 1] - pre[lo];
+    }
+}
+
+// Box sums over a D x H x W plane (row-major), separable along each spatial dim.
+void box_plane(double *a, const geom_t &g, dim_t h, double *pre) {
+    const dim_t D = g.D, H = g.H, W = g.W;
+    for (dim_t i = 0; i < D * H; ++i)
+        box_line(a + i * W, W, 1, h, pre);
+    if (g.nsp >= 2)
+        for (dim_t d = 0; d < D; ++d)
+            for (dim_t w = 0; w < W; ++w)
+                box_line(a + d * H * W + w, H, W, h, pre);
+    if (g.nsp >= 3)
+        for (dim_t i = 0; i < H * W; ++i)
+            box_line(a + i, D, H * W, h, pre);
+}
+
+template <bool plain_only>
+struct lrn_t;
+
+template <bool plain_only>
+struct lrn_pd_t : public primitive_desc_impl_t<lrn_pd_t<plain_only>, lrn_t<plain_only>> {
+    using base = primitive_desc_impl_t<lrn_pd_t<plain_only>, lrn_t<plain_only>>;
+    using base::base;
+    const char *name() const override { return plain_only ? "cpu:lrn:plain" : "cpu:lrn:ref"; }
+
+    int nthr = 1;
+    dim_t per_thread = 0; // doubles of scratch per thread
+
+    static status_t init(lrn_pd_t &pd) {
+        const auto &d = lrn_of(pd);
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::scratchpad), dnnl_unimplemented,
+                "lrn takes no attributes");
+        memory_desc_t src = d.src_md;
+        if (src.format_kind == dnnl_format_kind_any && pd.hint)
+            src = pd.hint->arg_md(DNNL_ARG_SRC);
+        ANYDNN_REQUIRE(src.format_kind == dnnl_blocked, dnnl_unimplemented,
+                "src must have a blocked layout");
+        src.data_type = d.src_md.data_type;
+        std::vector<std::pair<int, memory_desc_t>> mds = {{DNNL_ARG_SRC, src}};
+        if (is_fwd(d)) {
+            memory_desc_t dst = d.dst_md;
+            eltwise::resolve_any(dst, src);
+            mds.push_back({DNNL_ARG_DST, dst});
+        } else {
+            memory_desc_t dd = d.diff_dst_md, ds = d.diff_src_md;
+            eltwise::resolve_any(dd, src);
+            eltwise::resolve_any(ds, dd);
+            mds.push_back({DNNL_ARG_DIFF_DST, dd});
+            mds.push_back({DNNL_ARG_DIFF_SRC, ds});
+        }
+        for (const auto &a : mds) {
+            ANYDNN_REQUIRE(a.second.format_kind == dnnl_blocked, dnnl_unimplemented,
+                    "tensors must have a blocked layout");
+            ANYDNN_REQUIRE(!has_runtime_dims_or_strides(a.second), dnnl_unimplemented,
+                    "runtime dimensions or strides are not supported");
+            ANYDNN_REQUIRE(float_type(a.second.data_type), dnnl_unimplemented,
+                    "lrn takes f32, bf16 or f16 (got %s)", dnnl_dt2str(a.second.data_type));
+            if (plain_only)
+                ANYDNN_REQUIRE(is_plain(a.second), dnnl_unimplemented,
+                        "a tensor has a blocked (not plain) layout");
+            pd.args[a.first] = a.second;
+        }
+        const geom_t g(src);
+        pd.nthr = max_threads();
+        const dim_t len = d.alg_kind == dnnl_lrn_across_channels
+                ? 4 * g.C + 1
+                : 3 * g.sp() + std::max({g.D, g.H, g.W}) + 1;
+        pd.per_thread = len;
+        pd.scratchpad_size = size_t(pd.nthr) * len * sizeof(double);
+        return dnnl_success;
+    }
+};
+
+template <bool plain_only>
+struct lrn_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd = static_cast<const lrn_pd_t<plain_only> &>(this->pd());
+        const auto &d = lrn_of(pd);
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC);
+        if (nelems(smd) == 0) return dnnl_success;
+        const bool fwd = is_fwd(d);
+        const memory_desc_t &omd = pd.arg_md(fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC);
+        const memory_desc_t &gmd = pd.arg_md(fwd ? DNNL_ARG_SRC : DNNL_ARG_DIFF_DST);
+        const bool plain = is_plain(smd) && is_plain(omd) && is_plain(gmd);
+        const addr_t sa {&smd, plain}, oa {&omd, plain}, ga {&gmd, plain};
+        const void *s = ctx.host_ptr(DNNL_ARG_SRC);
+        const void *gp = fwd ? nullptr : ctx.host_ptr(DNNL_ARG_DIFF_DST);
+        void *o = ctx.host_ptr(fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC);
+        const auto sdt = smd.data_type, gdt = gmd.data_type, odt = omd.data_type;
+        const geom_t g(smd);
+        const dim_t h = (d.local_size - 1) / 2;
+        const bool across = d.alg_kind == dnnl_lrn_across_channels;
+        double summands = 1;
+        for (int i = 0; i < (across ? 1 : g.nsp); ++i)
+            summands *= double(d.local_size);
+        const double k = d.k, a = d.alpha / summands, beta = d.beta;
+        double *scratch = static_cast<double *>(ctx.scratchpad);
+        const dim_t nwork = across ? g.N * g.sp() : g.N * g.C;
+        const dim_t len = across ? g.C : g.sp();
+
+        parallel(std::min<dim_t>(pd.nthr, nwork), [&](int ithr, int nt) {
+            double *x = scratch + size_t(ithr) * pd.per_thread;
+            double *sum = x + len, *t = sum + len, *pre = t + len;
+            dim_t start, end;
+            balance211(nwork, nt, ithr, start, end);
+            for (dim_t wi = start; wi < end; ++wi) {
+                // The elements of this line (across) or plane (within), in order.
+                const dim_t n = wi / (across ? g.sp() : g.C);
+                const dim_t r = wi % (across ? g.sp() : g.C);
+                auto coords = [&](dim_t i, dim_t &c, dim_t &dd, dim_t &hh, dim_t &ww) {
+                    const dim_t sp = across ? r : i;
+                    c = across ? i : r;
+                    dd = sp / (g.H * g.W);
+                    hh = (sp / g.W) % g.H;
+                    ww = sp % g.W;
+                };
+                for (dim_t i = 0; i < len; ++i) {
+                    dim_t c, dd, hh, ww;
+                    coords(i, c, dd, hh, ww);
+                    x[i] = load_as_f32(sdt, s, sa.off(n, c, dd, hh, ww));
+                    sum[i] = x[i] * x[i];
+                }
+                if (across) box_line(sum, len, 1, h, pre);
+                else box_plane(sum, g, h, pre);
+                for (dim_t i = 0; i < len; ++i)
+                    sum[i] = k + a * sum[i];
+                if (fwd) {
+                    for (dim_t i = 0; i < len; ++i) {
+                        dim_t c, dd, hh, ww;
+                        coords(i, c, dd, hh, ww);
+                        store_from_f32(odt, o, oa.off(n, c, dd, hh, ww),
+                                static_cast<float>(x[i] * std::pow(sum[i], -beta)));
+                    }
+                    continue;
+                }
+                // diff_src = dy S^-b - 2ab x * (window sum of dy x S^(-b-1)).
+                for (dim_t i = 0; i < len; ++i) {
+                    dim_t c, dd, hh, ww;
+                    coords(i, c, dd, hh, ww);
+                    const double gy = load_as_f32(gdt, gp, ga.off(n, c, dd, hh, ww));
+                    const double p = std::pow(sum[i], -beta);
+                    t[i] = gy * x[i] * p / sum[i];
+                    sum[i] = gy * p; // first term kept in place of S
+                }
+                if (across) box_line(t, len, 1, h, pre);
+                else box_plane(t, g, h, pre);
+                for (dim_t i = 0; i < len; ++i) {
+                    dim_t c, dd, hh, ww;
+                    coords(i, c, dd, hh, ww);
+                    store_from_f32(odt, o, oa.off(n, c, dd, hh, ww),
+                            static_cast<float>(sum[i] - 2 * a * beta * x[i] * t[i]));
+                }
+            }
+        });
+        zero_padding(omd, o);
+        return dnnl_success;
+    }
+};
+
+} // namespace
+
+impl_entry_t lrn_plain_entry() {
+    return make_impl_entry<lrn_pd_t<true>>("cpu:lrn:plain");
+}
+impl_entry_t lrn_ref_entry() {
+    return make_impl_entry<lrn_pd_t<false>>("cpu:lrn:ref");
+}
+
+} // namespace cpu
+} // namespace anydnn

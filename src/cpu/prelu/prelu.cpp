@@ -1,0 +1,388 @@
+// PReLU, forward and backward: dst = src > 0 ? src : w * src with w broadcast to src.
+// `flat` walks dense unpadded src/dst in memory order when the weights map onto that order
+// by a simple period (scalar, per-channel, per-channel+spatial, full...), AVX-512 for f32;
+// backward reduces diff_weights into per-thread partials. `ref` handles any blocked layouts
+// through logical positions.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/data_types.hpp"
+#include "core/parallel.hpp"
+#include "core/primitive.hpp"
+#include "cpu/eltwise/layout.hpp"
+#include "cpu/impl_entries.hpp"
+#include "runtime/cpu/isa.hpp"
+
+namespace anydnn {
+namespace cpu {
+
+namespace {
+
+const prelu_desc_t &prelu_of(const primitive_desc_t &pd) {
+    return std::get<prelu_desc_t>(pd.desc);
+}
+bool is_fwd(const prelu_desc_t &d) { return d.prop_kind != dnnl_backward; }
+
+bool fwd_type(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16 || dt == dnnl_s8
+            || dt == dnnl_u8 || dt == dnnl_s32;
+}
+bool bwd_type(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
+}
+
+status_t check_md(const memory_desc_t &md, const char *name) {
+    ANYDNN_REQUIRE(md.format_kind == dnnl_blocked, dnnl_unimplemented,
+            "%s must have a blocked layout", name);
+    ANYDNN_REQUIRE(!has_runtime_dims_or_strides(md), dnnl_unimplemented,
+            "%s has runtime dimensions or strides", name);
+    return dnnl_success;
+}
+
+// Resolves every descriptor: data tensors follow src, weights any becomes plain (row-major).
+status_t init_common(primitive_desc_t &pd) {
+    const auto &d = prelu_of(pd);
+    ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::scratchpad), dnnl_unimplemented,
+            "prelu takes no attributes");
+    memory_desc_t src = d.src_md, wei = d.weights_md;
+    if (src.format_kind == dnnl_format_kind_any) {
+        if (pd.hint) src = pd.hint->arg_md(DNNL_ARG_SRC);
+        else src = md_like(wei, src.ndims, src.dims, src.data_type); // row-major fallback
+        if (src.format_kind != dnnl_blocked) {
+            memory_desc_t none = zero_md();
+            src = md_like(none, d.src_md.ndims, d.src_md.dims, d.src_md.data_type);
+        }
+        src.data_type = d.src_md.data_type;
+    }
+    if (wei.format_kind == dnnl_format_kind_any) {
+        memory_desc_t none = zero_md();
+        wei = md_like(none, wei.ndims, wei.dims, wei.data_type);
+    }
+    ANYDNN_CHECK(check_md(src, "src"));
+    ANYDNN_CHECK(check_md(wei, "weights"));
+    pd.args[DNNL_ARG_SRC] = src;
+    pd.args[DNNL_ARG_WEIGHTS] = wei;
+    if (is_fwd(d)) {
+        memory_desc_t dst = d.dst_md;
+        eltwise::resolve_any(dst, src);
+        ANYDNN_CHECK(check_md(dst, "dst"));
+        ANYDNN_REQUIRE(fwd_type(src.data_type) && fwd_type(wei.data_type)
+                        && fwd_type(dst.data_type),
+                dnnl_unimplemented, "data types %s/%s -> %s not supported",
+                dnnl_dt2str(src.data_type), dnnl_dt2str(wei.data_type),
+                dnnl_dt2str(dst.data_type));
+        pd.args[DNNL_ARG_DST] = dst;
+    } else {
+        memory_desc_t dd = d.diff_dst_md, ds = d.diff_src_md, dw = d.diff_weights_md;
+        eltwise::resolve_any(dd, src);
+        eltwise::resolve_any(ds, src);
+        eltwise::resolve_any(dw, wei);
+        ANYDNN_CHECK(check_md(dd, "diff_dst"));
+        ANYDNN_CHECK(check_md(ds, "diff_src"));
+        ANYDNN_CHECK(check_md(dw, "diff_weights"));
+        ANYDNN_REQUIRE(bwd_type(src.data_type) && bwd_type(wei.data_type)
+                        && bwd_type(dd.data_type) && bwd_type(ds.data_type)
+                        && bwd_type(dw.data_type),
+                dnnl_unimplemented, "backward prelu takes f32, bf16 or f16");
+        pd.args[DNNL_ARG_DIFF_DST] = dd;
+        pd.args[DNNL_ARG_DIFF_SRC] = ds;
+        pd.args[DNNL_ARG_DIFF_WEIGHTS] = dw;
+    }
+    return dnnl_success;
+}
+
+char *base_of(void *p, const memory_desc_t &md) {
+    return static_cast<char *>(p) + md.offset0 * data_type_size(md.data_type);
+}
+
+// ---------------------------------------------------------------------------------------
+// Flat path.
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void fwd_seg_avx512(
+        const float *s, const float *w, int step, float *t, dim_t n) {
+    const __m512 zero = _mm512_setzero_ps();
+    dim_t i = 0;
+    if (step == 0) {
+        const __m512 wv = _mm512_set1_ps(w[0]);
+        for (; i + 16 <= n; i += 16) {
+            const __m512 x = _mm512_loadu_ps(s + i);
+            const __mmask16 neg = _mm512_cmp_ps_mask(x, zero, _CMP_LE_OQ);
+            _mm512_storeu_ps(t + i, _mm512_mask_mul_ps(x, neg, x, wv));
+        }
+        if (i < n) {
+            const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+            const __m512 x = _mm512_maskz_loadu_ps(m, s + i);
+            const __mmask16 neg = _mm512_cmp_ps_mask(x, zero, _CMP_LE_OQ);
+            _mm512_mask_storeu_ps(t + i, m, _mm512_mask_mul_ps(x, neg, x, wv));
+        }
+        return;
+    }
+    for (; i + 16 <= n; i += 16) {
+        const __m512 x = _mm512_loadu_ps(s + i);
+        const __mmask16 neg = _mm512_cmp_ps_mask(x, zero, _CMP_LE_OQ);
+        _mm512_storeu_ps(t + i, _mm512_mask_mul_ps(x, neg, x, _mm512_loadu_ps(w + i)));
+    }
+    if (i < n) {
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m512 x = _mm512_maskz_loadu_ps(m, s + i);
+        const __mmask16 neg = _mm512_cmp_ps_mask(x, zero, _CMP_LE_OQ);
+        _mm512_mask_storeu_ps(
+                t + i, m, _mm512_mask_mul_ps(x, neg, x, _mm512_maskz_loadu_ps(m, w + i)));
+    }
+}
+
+void fwd_seg_scalar(const float *s, const float *w, int step, float *t, dim_t n) {
+    for (dim_t i = 0; i < n; ++i) {
+        const float x = s[i];
+        t[i] = x > 0.f ? x : x * w[step * i];
+    }
+}
+
+struct flat_t;
+
+struct flat_pd_t : public primitive_desc_impl_t<flat_pd_t, flat_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override { return "cpu:prelu:flat"; }
+
+    flat_bcast_t map;
+    int nthr = 1;
+
+    static status_t init(flat_pd_t &pd) {
+        ANYDNN_CHECK(init_common(pd));
+        const auto &d = prelu_of(pd);
+        const memory_desc_t &src = pd.args[DNNL_ARG_SRC];
+        const memory_desc_t &wei = pd.args[DNNL_ARG_WEIGHTS];
+        ANYDNN_REQUIRE(is_dense_unpadded(src), dnnl_unimplemented, "src is not dense");
+        ANYDNN_REQUIRE(is_dense_unpadded(wei), dnnl_unimplemented, "weights are not dense");
+        const int other = is_fwd(d) ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;
+        ANYDNN_REQUIRE(same_layout(src, pd.args[other]), dnnl_unimplemented,
+                "src and dst layouts differ");
+        if (!is_fwd(d)) {
+            ANYDNN_REQUIRE(same_layout(src, pd.args[DNNL_ARG_DIFF_SRC]), dnnl_unimplemented,
+                    "src and diff_src layouts differ");
+            ANYDNN_REQUIRE(same_layout(wei, pd.args[DNNL_ARG_DIFF_WEIGHTS]),
+                    dnnl_unimplemented, "weights and diff_weights layouts differ");
+        }
+        pd.map = analyze_flat_bcast(src, wei);
+        ANYDNN_REQUIRE(pd.map.ok, dnnl_unimplemented,
+                "weights do not map onto src's memory order by a period");
+        if (!is_fwd(d)) {
+            pd.nthr = max_threads();
+            const dim_t nw = nelems(wei);
+            const size_t bytes = size_t(pd.nthr) * nw * sizeof(float);
+            ANYDNN_REQUIRE(bytes <= (size_t(64) << 20), dnnl_unimplemented,
+                    "diff_weights partials would need %zu bytes", bytes);
+            pd.scratchpad_size = bytes;
+        }
+        return dnnl_success;
+    }
+};
+
+constexpr dim_t chunk = 512;
+
+struct flat_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd = static_cast<const flat_pd_t &>(this->pd());
+        return is_fwd(prelu_of(pd)) ? fwd(pd, ctx) : bwd(pd, ctx);
+    }
+
+    static status_t fwd(const flat_pd_t &pd, const exec_ctx_t &ctx) {
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &wmd = pd.arg_md(DNNL_ARG_WEIGHTS),
+                            &dmd = pd.arg_md(DNNL_ARG_DST);
+        const dim_t n = nelems(smd);
+        if (n == 0) return dnnl_success;
+        const char *s = base_of(ctx.host_ptr(DNNL_ARG_SRC), smd);
+        const char *w = base_of(ctx.host_ptr(DNNL_ARG_WEIGHTS), wmd);
+        char *t = base_of(ctx.host_ptr(DNNL_ARG_DST), dmd);
+        const auto sdt = smd.data_type, wdt = wmd.data_type, ddt = dmd.data_type;
+        const bool all_f32 = sdt == dnnl_f32 && wdt == dnnl_f32 && ddt == dnnl_f32;
+        const bool avx512 = isa_enabled(dnnl_cpu_isa_avx512_core);
+        const flat_bcast_t &map = pd.map;
+        parallel_range(n, [&](dim_t start, dim_t end) {
+            float sv[chunk], wv[chunk], tv[chunk];
+            for (dim_t i = start; i < end;) {
+                int step;
+                dim_t len = map.segment(i, std::min(chunk, end - i), step);
+                const dim_t wi = map.index(i);
+                if (all_f32) {
+                    const float *sp = reinterpret_cast<const float *>(s) + i;
+                    const float *wp = reinterpret_cast<const float *>(w) + wi;
+                    float *tp = reinterpret_cast<float *>(t) + i;
+                    if (avx512) fwd_seg_avx512(sp, wp, step, tp, len);
+                    else fwd_seg_scalar(sp, wp, step, tp, len);
+                } else {
+                    for (dim_t k = 0; k < len; ++k) {
+                        sv[k] = load_as_f32(sdt, s, i + k);
+                        wv[k] = load_as_f32(wdt, w, wi + step * k);
+                    }
+                    fwd_seg_scalar(sv, wv, 1, tv, len);
+                    for (dim_t k = 0; k < len; ++k)
+                        store_from_f32(ddt, t, i + k, tv[k]);
+                }
+                i += len;
+            }
+        });
+        return dnnl_success;
+    }
+
+    static status_t bwd(const flat_pd_t &pd, const exec_ctx_t &ctx) {
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &wmd = pd.arg_md(DNNL_ARG_WEIGHTS),
+                            &ddmd = pd.arg_md(DNNL_ARG_DIFF_DST),
+                            &dsmd = pd.arg_md(DNNL_ARG_DIFF_SRC),
+                            &dwmd = pd.arg_md(DNNL_ARG_DIFF_WEIGHTS);
+        const dim_t n = nelems(smd), nw = nelems(wmd);
+        if (n == 0) return dnnl_success;
+        const char *s = base_of(ctx.host_ptr(DNNL_ARG_SRC), smd);
+        const char *w = base_of(ctx.host_ptr(DNNL_ARG_WEIGHTS), wmd);
+        const char *g = base_of(ctx.host_ptr(DNNL_ARG_DIFF_DST), ddmd);
+        char *ds = base_of(ctx.host_ptr(DNNL_ARG_DIFF_SRC), dsmd);
+        char *dw = base_of(ctx.host_ptr(DNNL_ARG_DIFF_WEIGHTS), dwmd);
+        float *part = static_cast<float *>(ctx.scratchpad);
+        const auto sdt = smd.data_type, wdt = wmd.data_type, gdt = ddmd.data_type,
+                   odt = dsmd.data_type, dwdt = dwmd.data_type;
+        const flat_bcast_t &map = pd.map;
+        const int nthr = std::max(1,
+                static_cast<int>(std::min<dim_t>(pd.nthr, std::max<dim_t>(1, n / 4096))));
+        // Zeroed up front: the runtime may start fewer threads than asked for.
+        std::fill(part, part + size_t(nthr) * nw, 0.f);
+        parallel(nthr, [&](int ithr, int nt) {
+            float *acc = part + size_t(ithr) * nw;
+            dim_t start, end;
+            balance211(n, nt, ithr, start, end);
+            for (dim_t i = start; i < end; ++i) {
+                const dim_t wi = map.index(i);
+                const float x = load_as_f32(sdt, s, i), dy = load_as_f32(gdt, g, i);
+                const float wv = load_as_f32(wdt, w, wi);
+                store_from_f32(odt, ds, i, x > 0.f ? dy : dy * wv);
+                if (!(x > 0.f)) acc[wi] += dy * x;
+            }
+        });
+        parallel_range(nw, [&](dim_t a, dim_t b) {
+            for (dim_t j = a; j < b; ++j) {
+                float v = 0.f;
+                for (int t = 0; t < nthr; ++t)
+                    v += part[size_t(t) * nw + j];
+                store_from_f32(dwdt, dw, j, v);
+            }
+        }, 1024);
+        return dnnl_success;
+    }
+};
+
+// ---------------------------------------------------------------------------------------
+// Reference.
+
+struct ref_t;
+
+struct ref_pd_t : public primitive_desc_impl_t<ref_pd_t, ref_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override { return "cpu:prelu:ref"; }
+    static status_t init(ref_pd_t &pd) { return init_common(pd); }
+};
+
+void unravel(const dim_t *dims, int nd, dim_t i, dim_t *pos) {
+    for (int d = nd - 1; d >= 0; --d) {
+        pos[d] = i % dims[d];
+        i /= dims[d];
+    }
+}
+
+struct ref_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd = this->pd();
+        const auto &d = prelu_of(pd);
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &wmd = pd.arg_md(DNNL_ARG_WEIGHTS);
+        const int nd = smd.ndims;
+        const dim_t n = nelems(smd);
+        if (n == 0) return dnnl_success;
+        const void *s = ctx.host_ptr(DNNL_ARG_SRC);
+        const void *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
+        auto wpos = [&](const dim_t *pos, dim_t *wp) {
+            for (int k = 0; k < nd; ++k)
+                wp[k] = wmd.dims[k] == 1 ? 0 : pos[k];
+        };
+        if (is_fwd(d)) {
+            const memory_desc_t &dmd = pd.arg_md(DNNL_ARG_DST);
+            void *t = ctx.host_ptr(DNNL_ARG_DST);
+            parallel_range(n, [&](dim_t a, dim_t b) {
+                dim_t pos[max_ndims], wp[max_ndims];
+                for (dim_t i = a; i < b; ++i) {
+                    unravel(smd.dims, nd, i, pos);
+                    wpos(pos, wp);
+                    const float x = load_as_f32(smd.data_type, s, off_logical(smd, pos));
+                    const float wv = load_as_f32(wmd.data_type, w, off_logical(wmd, wp));
+                    store_from_f32(dmd.data_type, t, off_logical(dmd, pos), x > 0.f ? x : x * wv);
+                }
+            });
+            zero_padding(dmd, t);
+            return dnnl_success;
+        }
+        const memory_desc_t &gmd = pd.arg_md(DNNL_ARG_DIFF_DST),
+                            &dsmd = pd.arg_md(DNNL_ARG_DIFF_SRC),
+                            &dwmd = pd.arg_md(DNNL_ARG_DIFF_WEIGHTS);
+        const void *g = ctx.host_ptr(DNNL_ARG_DIFF_DST);
+        void *ds = ctx.host_ptr(DNNL_ARG_DIFF_SRC);
+        void *dw = ctx.host_ptr(DNNL_ARG_DIFF_WEIGHTS);
+        parallel_range(n, [&](dim_t a, dim_t b) {
+            dim_t pos[max_ndims], wp[max_ndims];
+            for (dim_t i = a; i < b; ++i) {
+                unravel(smd.dims, nd, i, pos);
+                wpos(pos, wp);
+                const float x = load_as_f32(smd.data_type, s, off_logical(smd, pos));
+                const float dy = load_as_f32(gmd.data_type, g, off_logical(gmd, pos));
+                const float wv = load_as_f32(wmd.data_type, w, off_logical(wmd, wp));
+                store_from_f32(dsmd.data_type, ds, off_logical(dsmd, pos), x > 0.f ? dy : dy * wv);
+            }
+        });
+        // diff_weights: each weight element sums over the dims it is broadcast along.
+        dim_t rdims[max_ndims];
+        int ridx[max_ndims], nr = 0;
+        dim_t nred = 1;
+        for (int k = 0; k < nd; ++k)
+            if (wmd.dims[k] == 1 && smd.dims[k] > 1) {
+                ridx[nr] = k;
+                rdims[nr++] = smd.dims[k];
+                nred *= smd.dims[k];
+            }
+        const dim_t nw = nelems(wmd);
+        parallel_range(nw, [&](dim_t a, dim_t b) {
+            dim_t pos[max_ndims], rp[max_ndims];
+            for (dim_t j = a; j < b; ++j) {
+                unravel(wmd.dims, nd, j, pos);
+                const dim_t wo = off_logical(dwmd, pos);
+                double acc = 0;
+                for (dim_t r = 0; r < nred; ++r) {
+                    unravel(rdims, nr, r, rp);
+                    for (int q = 0; q < nr; ++q)
+                        pos[ridx[q]] = rp[q];
+                    const float x = load_as_f32(smd.data_type, s, off_logical(smd, pos));
+                    if (x > 0.f) continue;
+                    acc += double(x) * load_as_f32(gmd.data_type, g, off_logical(gmd, pos));
+                }
+                store_from_f32(dwmd.data_type, dw, wo, static_cast<float>(acc));
+            }
+        }, 1);
+        zero_padding(dsmd, ds);
+        zero_padding(dwmd, dw);
+        return dnnl_success;
+    }
+};
+
+} // namespace
+
+impl_entry_t prelu_flat_entry() {
+    return make_impl_entry<flat_pd_t>("cpu:prelu:flat");
+}
+impl_entry_t prelu_ref_entry() {
+    return make_impl_entry<ref_pd_t>("cpu:prelu:ref");
+}
+
+} // namespace cpu
+} // namespace anydnn
