@@ -5,6 +5,7 @@
 // blocked layout through logical positions.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/data_types.hpp"
 #include "core/parallel.hpp"
@@ -75,6 +76,9 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t
     post_ops_chain_t post_ops;
     bool plain = false;
     dim_t sp_stride[3] = {1, 1, 1}; // src, dst or diff_dst, diff_src
+    // f32 tensors of one plain layout: a group is contiguous runs over spatial points (rows,
+    // nchw-like) or over its channels (channels last).
+    bool runs = false, rows = false;
 
     static status_t init(gnorm_pd_t &pd) {
         const auto &d = gnorm_of(pd);
@@ -141,9 +145,33 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t
             }
         }
         if (d.flags & dnnl_use_scale) pd.args[DNNL_ARG_SCALE] = d.scaleshift_md;
+        bool same = pd.plain && pd.post_ops.empty();
+        for (int i = 0; i < 3; ++i)
+            if (mds[i])
+                same = same && mds[i]->data_type == dnnl_f32 && same_layout(*mds[i], src);
+        pd.rows = pd.sp_stride[0] == 1;
+        pd.runs = same && (pd.rows || src.blocking.strides[1] == 1);
+        if (pd.runs && !fwd && d.prop_kind == dnnl_backward)
+            pd.scratchpad_size = size_t(2 * src.dims[0] * src.dims[1]) * sizeof(double);
         return dnnl_success;
     }
 };
+
+// Calls f(offset, first channel, channel step, length) for each contiguous run of group
+// (n, g): one per channel over spatial points (rows), or one per spatial point over the
+// group's channels.
+template <typename F>
+void for_runs(const memory_desc_t &md, bool rows, dim_t sp_stride, dim_t n, dim_t c0,
+        dim_t Cg, dim_t SP, F f) {
+    const dim_t base = n * md.blocking.strides[0];
+    if (rows) {
+        for (dim_t c = c0; c < c0 + Cg; ++c)
+            f(base + c * md.blocking.strides[1], c, 0, SP);
+    } else {
+        for (dim_t i = 0; i < SP; ++i)
+            f(base + c0 + i * sp_stride, c0, 1, Cg);
+    }
+}
 
 template <bool plain_only>
 struct gnorm_t : public primitive_t {
@@ -151,7 +179,177 @@ struct gnorm_t : public primitive_t {
 
     status_t execute(const exec_ctx_t &ctx) const override {
         const auto &pd = static_cast<const gnorm_pd_t<plain_only> &>(this->pd());
+        if (pd.runs) return is_fwd(gnorm_of(pd)) ? fwd_runs(pd, ctx) : bwd_runs(pd, ctx);
         return is_fwd(gnorm_of(pd)) ? fwd(pd, ctx) : bwd(pd, ctx);
+    }
+
+    static const float *f32_base(const exec_ctx_t &ctx, int arg, const memory_desc_t &md) {
+        return ctx.host_ptr<const float>(arg) + md.offset0;
+    }
+
+    static status_t fwd_runs(const gnorm_pd_t<plain_only> &pd, const exec_ctx_t &ctx) {
+        const auto &d = gnorm_of(pd);
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &dmd = pd.arg_md(DNNL_ARG_DST);
+        if (nelems(smd) == 0) return dnnl_success;
+        const shape_t sh(smd, d.groups);
+        const float *x = f32_base(ctx, DNNL_ARG_SRC, smd);
+        float *y = ctx.host_ptr<float>(DNNL_ARG_DST) + dmd.offset0;
+        const float *scale = ctx.host_ptr<const float>(DNNL_ARG_SCALE);
+        const float *shift = ctx.host_ptr<const float>(DNNL_ARG_SHIFT);
+        float *mean = ctx.host_ptr<float>(DNNL_ARG_MEAN);
+        float *var = ctx.host_ptr<float>(DNNL_ARG_VARIANCE);
+        const bool global = d.flags & dnnl_use_global_stats;
+        const bool save = !global && mean && var;
+        const double M = double(sh.Cg * sh.SP);
+        parallel(std::min<dim_t>(max_threads(), sh.N * sh.G), [&](int ithr, int nt) {
+            dim_t a, b;
+            balance211(sh.N * sh.G, nt, ithr, a, b);
+            std::vector<float> ka(sh.Cg), kb(sh.Cg); // per-channel factors of the group
+            for (dim_t w = a; w < b; ++w) {
+                const dim_t n = w / sh.G, c0 = (w % sh.G) * sh.Cg;
+                double mu, v;
+                if (global) {
+                    mu = mean[w];
+                    v = var[w];
+                } else {
+                    double sum = 0, sq = 0;
+                    for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
+                            [&](dim_t off, dim_t, int, dim_t len) {
+                                float p = 0.f;
+                                for (dim_t k = 0; k < len; ++k)
+                                    p += x[off + k];
+                                sum += p;
+                            });
+                    mu = sum / M;
+                    const float m = static_cast<float>(mu);
+                    for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
+                            [&](dim_t off, dim_t, int, dim_t len) {
+                                float p = 0.f;
+                                for (dim_t k = 0; k < len; ++k)
+                                    p += (x[off + k] - m) * (x[off + k] - m);
+                                sq += p;
+                            });
+                    v = sq / M;
+                    if (save) {
+                        mean[w] = static_cast<float>(mu);
+                        var[w] = static_cast<float>(v);
+                    }
+                }
+                const double rstd = 1.0 / std::sqrt(v + d.epsilon);
+                for (dim_t c = 0; c < sh.Cg; ++c) {
+                    ka[c] = static_cast<float>((scale ? scale[c0 + c] : 1.f) * rstd);
+                    kb[c] = static_cast<float>((shift ? shift[c0 + c] : 0.f) - mu * ka[c]);
+                }
+                const float *pa = ka.data(), *pb = kb.data();
+                for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
+                        [&](dim_t off, dim_t c, int step, dim_t len) {
+                            if (step == 0) {
+                                const float sa = pa[c - c0], sb = pb[c - c0];
+                                for (dim_t k = 0; k < len; ++k)
+                                    y[off + k] = sa * x[off + k] + sb;
+                            } else {
+                                for (dim_t k = 0; k < len; ++k)
+                                    y[off + k] = pa[k] * x[off + k] + pb[k];
+                            }
+                        });
+            }
+        });
+        return dnnl_success;
+    }
+
+    static status_t bwd_runs(const gnorm_pd_t<plain_only> &pd, const exec_ctx_t &ctx) {
+        const auto &d = gnorm_of(pd);
+        const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC);
+        const shape_t sh(smd, d.groups);
+        float *dscale = ctx.host_ptr<float>(DNNL_ARG_DIFF_SCALE);
+        float *dshift = ctx.host_ptr<float>(DNNL_ARG_DIFF_SHIFT);
+        if (nelems(smd) == 0) return bwd(pd, ctx);
+        const float *x = f32_base(ctx, DNNL_ARG_SRC, smd);
+        const float *g = f32_base(ctx, DNNL_ARG_DIFF_DST, pd.arg_md(DNNL_ARG_DIFF_DST));
+        float *o = ctx.host_ptr<float>(DNNL_ARG_DIFF_SRC) + pd.arg_md(DNNL_ARG_DIFF_SRC).offset0;
+        const float *scale = ctx.host_ptr<const float>(DNNL_ARG_SCALE);
+        const float *mean = ctx.host_ptr<const float>(DNNL_ARG_MEAN);
+        const float *var = ctx.host_ptr<const float>(DNNL_ARG_VARIANCE);
+        const bool global = d.flags & dnnl_use_global_stats;
+        const bool grads = dscale || dshift;
+        // Per (mb, channel) partial sums of dy * xhat and dy, reduced over mb at the end.
+        double *ps = static_cast<double *>(ctx.scratchpad);
+        double *pb = grads ? ps + sh.N * sh.C : nullptr;
+        const double M = double(sh.Cg * sh.SP);
+        parallel(std::min<dim_t>(max_threads(), sh.N * sh.G), [&](int ithr, int nt) {
+            dim_t a, b;
+            balance211(sh.N * sh.G, nt, ithr, a, b);
+            std::vector<float> gam(sh.Cg), k1(sh.Cg), s_dyx(sh.Cg), s_dy(sh.Cg);
+            for (dim_t w = a; w < b; ++w) {
+                const dim_t n = w / sh.G, c0 = (w % sh.G) * sh.Cg;
+                const float mu = mean[w];
+                const double r = 1.0 / std::sqrt(double(var[w]) + d.epsilon);
+                for (dim_t c = 0; c < sh.Cg; ++c) {
+                    gam[c] = scale ? scale[c0 + c] : 1.f;
+                    s_dyx[c] = s_dy[c] = 0.f;
+                }
+                // Per-channel sums of dy * (x - mean) and dy over this group's elements.
+                float *sx = s_dyx.data(), *sy = s_dy.data();
+                for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
+                        [&](dim_t off, dim_t c, int step, dim_t len) {
+                            if (step == 0) {
+                                float p = 0.f, q = 0.f;
+                                for (dim_t k = 0; k < len; ++k) {
+                                    p += g[off + k] * (x[off + k] - mu);
+                                    q += g[off + k];
+                                }
+                                sx[c - c0] += p;
+                                sy[c - c0] += q;
+                            } else {
+                                for (dim_t k = 0; k < len; ++k) {
+                                    sx[k] += g[off + k] * (x[off + k] - mu);
+                                    sy[k] += g[off + k];
+                                }
+                            }
+                        });
+                double m1 = 0, m2 = 0;
+                for (dim_t c = 0; c < sh.Cg; ++c) {
+                    m1 += double(gam[c]) * sy[c];
+                    m2 += double(gam[c]) * sx[c] * r;
+                    if (grads) {
+                        ps[n * sh.C + c0 + c] = double(sx[c]) * r;
+                        pb[n * sh.C + c0 + c] = sy[c];
+                    }
+                }
+                m1 /= M;
+                m2 /= M;
+                // diff_src = r * (gamma dy - m1 - xhat m2) = A_c dy + B x + C0.
+                const float B = global ? 0.f : static_cast<float>(-r * r * m2);
+                const float C0 = global ? 0.f : static_cast<float>(-r * m1 + r * r * m2 * mu);
+                for (dim_t c = 0; c < sh.Cg; ++c)
+                    k1[c] = static_cast<float>(r * gam[c]);
+                const float *pk = k1.data();
+                for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
+                        [&](dim_t off, dim_t c, int step, dim_t len) {
+                            if (step == 0) {
+                                const float A = pk[c - c0];
+                                for (dim_t k = 0; k < len; ++k)
+                                    o[off + k] = A * g[off + k] + B * x[off + k] + C0;
+                            } else {
+                                for (dim_t k = 0; k < len; ++k)
+                                    o[off + k] = pk[k] * g[off + k] + B * x[off + k] + C0;
+                            }
+                        });
+            }
+        });
+        if (grads)
+            parallel_range(sh.C, [&](dim_t a, dim_t b) {
+                for (dim_t c = a; c < b; ++c) {
+                    double s1 = 0, s2 = 0;
+                    for (dim_t n = 0; n < sh.N; ++n) {
+                        s1 += ps[n * sh.C + c];
+                        s2 += pb[n * sh.C + c];
+                    }
+                    if (dscale) dscale[c] = static_cast<float>(s1);
+                    if (dshift) dshift[c] = static_cast<float>(s2);
+                }
+            }, 256);
+        return dnnl_success;
     }
 
     struct shape_t {

@@ -81,6 +81,75 @@ void box_plane(double *a, const geom_t &g, dim_t h, double *pre) {
             box_line(a + i, D, H * W, h, pre);
 }
 
+// s^-beta in f32, with the usual beta = 0.75 as two square roots.
+inline float pow_neg(float s, float beta) {
+    if (beta == 0.75f) {
+        const float r = 1.f / std::sqrt(s);
+        return r * std::sqrt(r);
+    }
+    if (beta == 0.5f) return 1.f / std::sqrt(s);
+    if (beta == 1.f) return 1.f / s;
+    return std::pow(s, -beta);
+}
+
+// Whether the spatial dims of md collapse into one contiguous index (nchw-like).
+bool spatial_contiguous(const memory_desc_t &md) {
+    const int nd = md.ndims;
+    if (!is_plain(md) || nd < 3) return false;
+    dim_t expect = 1;
+    for (int k = nd - 1; k >= 2; --k) {
+        if (md.dims[k] > 1 && md.blocking.strides[k] != expect) return false;
+        expect *= md.dims[k];
+    }
+    return true;
+}
+
+// Forward across channels, f32, spatial points contiguous: blocks of points move together
+// through the channels, the window sum recomputed from ls planes (vectorizes along points).
+void fwd_across_rows(const lrn_desc_t &d, const memory_desc_t &smd, const memory_desc_t &dmd,
+        const float *src, float *dst, double a) {
+    const dim_t N = smd.dims[0], C = smd.dims[1];
+    dim_t SP = 1;
+    for (int k = 2; k < smd.ndims; ++k)
+        SP *= smd.dims[k];
+    const dim_t sN = smd.blocking.strides[0], sC = smd.blocking.strides[1];
+    const dim_t h = (d.local_size - 1) / 2;
+    constexpr dim_t B = 512;
+    const dim_t nblk = (SP + B - 1) / B;
+    const float k = d.k, af = static_cast<float>(a), beta = d.beta;
+    const float *x0 = src + smd.offset0;
+    float *y0 = dst + dmd.offset0;
+    parallel_range(N * nblk, [&](dim_t start, dim_t end) {
+        float acc[B];
+        for (dim_t t = start; t < end; ++t) {
+            const dim_t n = t / nblk, s0 = (t % nblk) * B, len = std::min(B, SP - s0);
+            const float *x = x0 + n * sN + s0;
+            float *y = y0 + n * sN + s0;
+            for (dim_t c = 0; c < C; ++c) {
+                const dim_t lo = std::max<dim_t>(0, c - h), hi = std::min<dim_t>(C - 1, c + h);
+                for (dim_t i = 0; i < len; ++i)
+                    acc[i] = 0.f;
+                for (dim_t cc = lo; cc <= hi; ++cc) {
+                    const float *xc = x + cc * sC;
+                    for (dim_t i = 0; i < len; ++i)
+                        acc[i] += xc[i] * xc[i];
+                }
+                const float *xc = x + c * sC;
+                float *yc = y + c * sC;
+                if (beta == 0.75f) {
+                    for (dim_t i = 0; i < len; ++i) {
+                        const float r = 1.f / std::sqrt(k + af * acc[i]);
+                        yc[i] = xc[i] * r * std::sqrt(r);
+                    }
+                } else {
+                    for (dim_t i = 0; i < len; ++i)
+                        yc[i] = xc[i] * pow_neg(k + af * acc[i], beta);
+                }
+            }
+        }
+    }, 1);
+}
+
 template <bool plain_only>
 struct lrn_t;
 
@@ -163,6 +232,11 @@ struct lrn_t : public primitive_t {
         for (int i = 0; i < (across ? 1 : g.nsp); ++i)
             summands *= double(d.local_size);
         const double k = d.k, a = d.alpha / summands, beta = d.beta;
+        if (plain_only && fwd && across && sdt == dnnl_f32 && odt == dnnl_f32 && same_layout(smd, omd)
+                && spatial_contiguous(smd)) {
+            fwd_across_rows(d, smd, omd, static_cast<const float *>(s), static_cast<float *>(o), a);
+            return dnnl_success;
+        }
         double *scratch = static_cast<double *>(ctx.scratchpad);
         const dim_t nwork = across ? g.N * g.sp() : g.N * g.C;
         const dim_t len = across ? g.C : g.sp();
@@ -198,7 +272,7 @@ struct lrn_t : public primitive_t {
                         dim_t c, dd, hh, ww;
                         coords(i, c, dd, hh, ww);
                         store_from_f32(odt, o, oa.off(n, c, dd, hh, ww),
-                                static_cast<float>(x[i] * std::pow(sum[i], -beta)));
+                                static_cast<float>(x[i] * pow_neg(float(sum[i]), float(beta))));
                     }
                     continue;
                 }
@@ -207,7 +281,7 @@ struct lrn_t : public primitive_t {
                     dim_t c, dd, hh, ww;
                     coords(i, c, dd, hh, ww);
                     const double gy = load_as_f32(gdt, gp, ga.off(n, c, dd, hh, ww));
-                    const double p = std::pow(sum[i], -beta);
+                    const double p = pow_neg(float(sum[i]), float(beta));
                     t[i] = gy * x[i] * p / sum[i];
                     sum[i] = gy * p; // first term kept in place of S
                 }

@@ -246,6 +246,8 @@ struct flat_t : public primitive_t {
         const auto sdt = smd.data_type, wdt = wmd.data_type, gdt = ddmd.data_type,
                    odt = dsmd.data_type, dwdt = dwmd.data_type;
         const flat_bcast_t &map = pd.map;
+        const bool all_f32 = sdt == dnnl_f32 && wdt == dnnl_f32 && gdt == dnnl_f32
+                && odt == dnnl_f32;
         const int nthr = std::max(1,
                 static_cast<int>(std::min<dim_t>(pd.nthr, std::max<dim_t>(1, n / 4096))));
         // Zeroed up front: the runtime may start fewer threads than asked for.
@@ -254,12 +256,49 @@ struct flat_t : public primitive_t {
             float *acc = part + size_t(ithr) * nw;
             dim_t start, end;
             balance211(n, nt, ithr, start, end);
-            for (dim_t i = start; i < end; ++i) {
+            for (dim_t i = start; i < end;) {
+                int step;
+                const dim_t len = map.segment(i, end - i, step);
                 const dim_t wi = map.index(i);
-                const float x = load_as_f32(sdt, s, i), dy = load_as_f32(gdt, g, i);
-                const float wv = load_as_f32(wdt, w, wi);
-                store_from_f32(odt, ds, i, x > 0.f ? dy : dy * wv);
-                if (!(x > 0.f)) acc[wi] += dy * x;
+                if (all_f32 && step == 0) {
+                    // One weight for the run: a blocked sum keeps the f32 error small.
+                    const float *x = reinterpret_cast<const float *>(s) + i;
+                    const float *dy = reinterpret_cast<const float *>(g) + i;
+                    float *o = reinterpret_cast<float *>(ds) + i;
+                    const float wv = reinterpret_cast<const float *>(w)[wi];
+                    double a = 0;
+                    for (dim_t k0 = 0; k0 < len; k0 += 256) {
+                        const dim_t kn = std::min(len, k0 + 256);
+                        float p = 0.f;
+                        for (dim_t k = k0; k < kn; ++k) {
+                            const bool pos = x[k] > 0.f;
+                            o[k] = pos ? dy[k] : dy[k] * wv;
+                            p += pos ? 0.f : dy[k] * x[k];
+                        }
+                        a += p;
+                    }
+                    acc[wi] += static_cast<float>(a);
+                } else if (all_f32) {
+                    const float *x = reinterpret_cast<const float *>(s) + i;
+                    const float *dy = reinterpret_cast<const float *>(g) + i;
+                    float *o = reinterpret_cast<float *>(ds) + i;
+                    const float *wv = reinterpret_cast<const float *>(w) + wi;
+                    float *ac = acc + wi;
+                    for (dim_t k = 0; k < len; ++k) {
+                        const bool pos = x[k] > 0.f;
+                        o[k] = pos ? dy[k] : dy[k] * wv[k];
+                        ac[k] += pos ? 0.f : dy[k] * x[k];
+                    }
+                } else {
+                    for (dim_t k = 0; k < len; ++k) {
+                        const float x = load_as_f32(sdt, s, i + k);
+                        const float dy = load_as_f32(gdt, g, i + k);
+                        const float wv = load_as_f32(wdt, w, wi + step * k);
+                        store_from_f32(odt, ds, i + k, x > 0.f ? dy : dy * wv);
+                        if (!(x > 0.f)) acc[wi + step * k] += dy * x;
+                    }
+                }
+                i += len;
             }
         });
         parallel_range(nw, [&](dim_t a, dim_t b) {

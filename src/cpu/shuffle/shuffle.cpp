@@ -63,9 +63,14 @@ template <typename T>
 void gather(const char *in, char *out, const dim_t *perm, dim_t C, dim_t start, dim_t end) {
     const T *s = reinterpret_cast<const T *>(in);
     T *t = reinterpret_cast<T *>(out);
+    // Walks (outer, channel) pairs without a division per element.
+    dim_t base = (start / C) * C, c = start % C;
     for (dim_t r = start; r < end; ++r) {
-        const dim_t o = r / C, c = r % C;
-        t[r] = s[o * C + perm[c]];
+        t[r] = s[base + perm[c]];
+        if (++c == C) {
+            c = 0;
+            base += C;
+        }
     }
 }
 
