@@ -150,7 +150,7 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t
             if (mds[i])
                 same = same && mds[i]->data_type == dnnl_f32 && same_layout(*mds[i], src);
         pd.rows = pd.sp_stride[0] == 1;
-        pd.runs = same && (pd.rows || src.blocking.strides[1] == 1);
+        pd.runs = plain_only && same && (pd.rows || src.blocking.strides[1] == 1);
         if (pd.runs && !fwd && d.prop_kind == dnnl_backward)
             pd.scratchpad_size = size_t(2 * src.dims[0] * src.dims[1]) * sizeof(double);
         return dnnl_success;

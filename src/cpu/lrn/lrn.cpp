@@ -150,6 +150,55 @@ void fwd_across_rows(const lrn_desc_t &d, const memory_desc_t &smd, const memory
     }, 1);
 }
 
+// Backward across channels, same layouts as fwd_across_rows: per block of points, S and
+// t = dy x S^(-beta-1) for every channel, then diff_src from window sums of t. `buf` holds
+// 2 * C * B floats.
+void bwd_across_rows(const lrn_desc_t &d, const memory_desc_t &smd, const float *src,
+        const float *dd, float *ds, double a, float *buf, dim_t C, dim_t SP, dim_t B,
+        dim_t n, dim_t s0, dim_t len) {
+    const dim_t sN = smd.blocking.strides[0], sC = smd.blocking.strides[1];
+    const dim_t h = (d.local_size - 1) / 2;
+    const float k = d.k, af = static_cast<float>(a), beta = d.beta;
+    const float coef = static_cast<float>(2 * a * d.beta);
+    const dim_t base = smd.offset0 + n * sN + s0;
+    const float *x = src + base, *g = dd + base;
+    float *o = ds + base;
+    float *P = buf, *T = buf + C * B; // S^-beta and t per channel
+    for (dim_t c = 0; c < C; ++c) {
+        const dim_t lo = std::max<dim_t>(0, c - h), hi = std::min<dim_t>(C - 1, c + h);
+        float *pc = P + c * B, *tc = T + c * B;
+        for (dim_t i = 0; i < len; ++i)
+            pc[i] = 0.f;
+        for (dim_t cc = lo; cc <= hi; ++cc) {
+            const float *xc = x + cc * sC;
+            for (dim_t i = 0; i < len; ++i)
+                pc[i] += xc[i] * xc[i];
+        }
+        const float *xc = x + c * sC, *gc = g + c * sC;
+        for (dim_t i = 0; i < len; ++i) {
+            const float S = k + af * pc[i];
+            const float p = pow_neg(S, beta);
+            pc[i] = p;
+            tc[i] = gc[i] * xc[i] * p / S;
+        }
+    }
+    for (dim_t c = 0; c < C; ++c) {
+        const dim_t lo = std::max<dim_t>(0, c - h), hi = std::min<dim_t>(C - 1, c + h);
+        const float *xc = x + c * sC, *gc = g + c * sC, *pc = P + c * B;
+        float *oc = o + c * sC;
+        for (dim_t i = 0; i < len; ++i)
+            oc[i] = gc[i] * pc[i];
+        for (dim_t cc = lo; cc <= hi; ++cc) {
+            const float *tc = T + cc * B;
+            for (dim_t i = 0; i < len; ++i)
+                oc[i] -= coef * xc[i] * tc[i];
+        }
+    }
+    (void)SP;
+}
+
+constexpr dim_t rows_block = 256; // points per block of the backward rows kernel
+
 template <bool plain_only>
 struct lrn_t;
 
@@ -199,7 +248,7 @@ struct lrn_pd_t : public primitive_desc_impl_t<lrn_pd_t<plain_only>, lrn_t<plain
         const geom_t g(src);
         pd.nthr = max_threads();
         const dim_t len = d.alg_kind == dnnl_lrn_across_channels
-                ? 4 * g.C + 1
+                ? std::max(4 * g.C + 1, g.C * rows_block) // doubles: 2 C B floats fit
                 : 3 * g.sp() + std::max({g.D, g.H, g.W}) + 1;
         pd.per_thread = len;
         pd.scratchpad_size = size_t(pd.nthr) * len * sizeof(double);
@@ -238,6 +287,23 @@ struct lrn_t : public primitive_t {
             return dnnl_success;
         }
         double *scratch = static_cast<double *>(ctx.scratchpad);
+        if (plain_only && !fwd && across && sdt == dnnl_f32 && gdt == dnnl_f32 && odt == dnnl_f32
+                && same_layout(smd, omd) && same_layout(smd, gmd) && spatial_contiguous(smd)) {
+            const dim_t B = rows_block, nblk = (g.sp() + B - 1) / B;
+            const dim_t total = g.N * nblk;
+            parallel(std::min<dim_t>(pd.nthr, total), [&](int ithr, int nt) {
+                float *buf = reinterpret_cast<float *>(scratch + size_t(ithr) * pd.per_thread);
+                dim_t start, end;
+                balance211(total, nt, ithr, start, end);
+                for (dim_t t = start; t < end; ++t) {
+                    const dim_t n = t / nblk, s0 = (t % nblk) * B;
+                    bwd_across_rows(d, smd, static_cast<const float *>(s),
+                            static_cast<const float *>(gp), static_cast<float *>(o), a, buf, g.C,
+                            g.sp(), B, n, s0, std::min(B, g.sp() - s0));
+                }
+            });
+            return dnnl_success;
+        }
         const dim_t nwork = across ? g.N * g.sp() : g.N * g.C;
         const dim_t len = across ? g.C : g.sp();
 
