@@ -80,21 +80,6 @@ DNNL_API dnnl_status_t dnnl_deconvolution_backward_weights_primitive_desc_create
     return not_implemented_yet(primitive_desc, "deconvolution_backward_weights");
 }
 
-DNNL_API dnnl_status_t dnnl_softmax_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t src_desc,
-        const_dnnl_memory_desc_t dst_desc, int softmax_axis, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "softmax_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_softmax_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_alg_kind_t alg_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_memory_desc_t dst_desc, int softmax_axis,
-        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "softmax_backward");
-}
-
 DNNL_API dnnl_status_t dnnl_pooling_forward_primitive_desc_create(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t src_desc,
@@ -126,40 +111,6 @@ DNNL_API dnnl_status_t dnnl_batch_normalization_backward_primitive_desc_create(
         const_dnnl_memory_desc_t src_desc, float epsilon, unsigned flags,
         const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
     return not_implemented_yet(primitive_desc, "batch_normalization_backward");
-}
-
-DNNL_API dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc,
-        const_dnnl_memory_desc_t stat_desc, float epsilon, unsigned flags,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "layer_normalization_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t stat_desc, float epsilon,
-        unsigned flags, const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "layer_normalization_backward");
-}
-
-DNNL_API dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create_v2(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc,
-        const_dnnl_memory_desc_t stat_desc, dnnl_data_type_t scale_shift_data_type, float epsilon,
-        unsigned flags, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "layer_normalization_forward_v2");
-}
-
-DNNL_API dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t stat_desc,
-        dnnl_data_type_t diff_scale_shift_data_type, dnnl_data_type_t scale_shift_data_type,
-        float epsilon, unsigned flags, const_dnnl_primitive_desc_t hint_fwd_pd,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "layer_normalization_backward_v2");
 }
 
 DNNL_API dnnl_status_t dnnl_inner_product_forward_primitive_desc_create(

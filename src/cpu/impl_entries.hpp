@@ -28,5 +28,11 @@ impl_entry_t lrn_plain_entry(); // cpu/lrn/lrn.cpp
 impl_entry_t lrn_ref_entry(); // cpu/lrn/lrn.cpp
 impl_entry_t gnorm_plain_entry(); // cpu/gnorm/gnorm.cpp
 impl_entry_t gnorm_ref_entry(); // cpu/gnorm/gnorm.cpp
+impl_entry_t softmax_dense_fwd_entry(); // cpu/softmax/dense.cpp
+impl_entry_t softmax_dense_bwd_entry(); // cpu/softmax/dense.cpp
+impl_entry_t softmax_ref_fwd_entry(); // cpu/softmax/ref.cpp
+impl_entry_t softmax_ref_bwd_entry(); // cpu/softmax/ref.cpp
+impl_entry_t lnorm_dense_entry(); // cpu/lnorm/impls.cpp
+impl_entry_t lnorm_ref_entry(); // cpu/lnorm/impls.cpp
 } // namespace cpu
 } // namespace anydnn

@@ -21,6 +21,9 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> prelu = {prelu_flat_entry(), prelu_ref_entry()};
     static const std::vector<impl_entry_t> lrn = {lrn_plain_entry(), lrn_ref_entry()};
     static const std::vector<impl_entry_t> gnorm = {gnorm_plain_entry(), gnorm_ref_entry()};
+    static const std::vector<impl_entry_t> softmax = {softmax_dense_fwd_entry(),
+            softmax_dense_bwd_entry(), softmax_ref_fwd_entry(), softmax_ref_bwd_entry()};
+    static const std::vector<impl_entry_t> lnorm = {lnorm_dense_entry(), lnorm_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
@@ -31,6 +34,8 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_prelu: return prelu;
         case dnnl_lrn: return lrn;
         case dnnl_group_normalization: return gnorm;
+        case dnnl_softmax: return softmax;
+        case dnnl_layer_normalization: return lnorm;
         default: return none;
     }
 }
