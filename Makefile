@@ -22,7 +22,8 @@ build: setup
 	cmake --build build -j $(JOBS)
 
 build-asan: setup
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
 	cmake --build build-asan -j $(JOBS)
 
 demo: build

@@ -2,6 +2,7 @@
 // from crossing the C ABI.
 #pragma once
 
+#include <cstring>
 #include <new>
 
 #include "core/object.hpp"
@@ -19,6 +20,16 @@ dnnl_status_t guarded(const char *where, F &&body) noexcept {
     } catch (...) {
         return fail(dnnl_runtime_error, where, "unexpected internal exception");
     }
+}
+
+// C callers can pass any int where an enum is expected: read such arguments as plain ints
+// (loading an out-of-range enum value is undefined in C++) and check them before use.
+template <typename E>
+int raw_value(const E &e) {
+    static_assert(sizeof(E) == sizeof(int), "an enum of int size");
+    int v;
+    std::memcpy(&v, &e, sizeof(v));
+    return v;
 }
 
 } // namespace anydnn

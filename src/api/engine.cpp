@@ -7,15 +7,16 @@ using namespace anydnn;
 extern "C" {
 
 DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
-    return kind == dnnl_cpu ? 1 : 0;
+    return raw_value(kind) == dnnl_cpu ? 1 : 0;
 }
 
 DNNL_API dnnl_status_t dnnl_engine_create(
         dnnl_engine_t *engine, dnnl_engine_kind_t kind, size_t index) {
     return guarded(__func__, [&] {
         ANYDNN_REQUIRE_NOT_NULL(engine);
-        ANYDNN_REQUIRE(kind == dnnl_cpu || kind == dnnl_gpu, dnnl_invalid_arguments,
-                "engine kind %d is not cpu or gpu", static_cast<int>(kind));
+        const int k = raw_value(kind);
+        ANYDNN_REQUIRE(k == dnnl_cpu || k == dnnl_gpu, dnnl_invalid_arguments,
+                "engine kind %d is not cpu or gpu", k);
         ANYDNN_REQUIRE(index < dnnl_engine_get_count(kind), dnnl_invalid_arguments,
                 "no %s engine with index %zu (there are %zu)", dnnl_engine_kind2str(kind),
                 index, dnnl_engine_get_count(kind));

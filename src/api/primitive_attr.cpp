@@ -16,16 +16,6 @@ using namespace anydnn;
 
 namespace {
 
-// C callers can pass any int where an enum is expected: enums with a small range are read
-// as plain ints (no load of an out-of-range enum value) and checked before use.
-template <typename E>
-int raw_value(const E &e) {
-    static_assert(sizeof(E) == sizeof(int), "an enum of int size");
-    int v;
-    std::memcpy(&v, &e, sizeof(v));
-    return v;
-}
-
 bool valid_dt(dnnl_data_type_t dt) {
     return dt >= dnnl_f16 && dt <= dnnl_s64;
 }

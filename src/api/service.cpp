@@ -15,7 +15,7 @@ using namespace anydnn;
 
 namespace {
 
-bool valid_fpmath(dnnl_fpmath_mode_t mode) {
+bool valid_fpmath(int mode) {
     switch (mode) {
         case dnnl_fpmath_mode_strict:
         case dnnl_fpmath_mode_bf16:
@@ -74,8 +74,8 @@ DNNL_API dnnl_status_t dnnl_get_default_fpmath_mode(dnnl_fpmath_mode_t *mode) {
 }
 
 DNNL_API dnnl_status_t dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t mode) {
-    ANYDNN_REQUIRE(valid_fpmath(mode), dnnl_invalid_arguments, "unknown fpmath mode %d",
-            static_cast<int>(mode));
+    ANYDNN_REQUIRE(valid_fpmath(raw_value(mode)), dnnl_invalid_arguments,
+            "unknown fpmath mode %d", raw_value(mode));
     default_fpmath() = mode;
     return dnnl_success;
 }
@@ -106,7 +106,8 @@ DNNL_API dnnl_status_t dnnl_set_jit_profiling_jitdumpdir(const char *dir) {
 }
 
 DNNL_API dnnl_status_t dnnl_set_max_cpu_isa(dnnl_cpu_isa_t isa) {
-    return cpu::set_max_isa(isa);
+    // ISA values are bit masks: compare as unsigned, never load an unlisted enum value.
+    return cpu::set_max_isa(static_cast<unsigned>(raw_value(isa)));
 }
 
 DNNL_API dnnl_cpu_isa_t dnnl_get_effective_cpu_isa(void) {
@@ -114,7 +115,7 @@ DNNL_API dnnl_cpu_isa_t dnnl_get_effective_cpu_isa(void) {
 }
 
 DNNL_API dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints) {
-    return cpu::set_isa_hints(isa_hints);
+    return cpu::set_isa_hints(static_cast<unsigned>(raw_value(isa_hints)));
 }
 
 DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void) {

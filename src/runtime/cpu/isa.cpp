@@ -95,17 +95,16 @@ dnnl_cpu_isa_t effective_isa() {
     return static_cast<dnnl_cpu_isa_t>(static_cast<unsigned>(detected_isa()) & s.cap);
 }
 
-status_t set_max_isa(dnnl_cpu_isa_t isa) {
+status_t set_max_isa(unsigned isa) {
     bool known = false;
     for (const auto &n : env_names)
-        known = known || n.isa == isa;
-    ANYDNN_REQUIRE(known, dnnl_invalid_arguments, "unknown cpu isa 0x%x",
-            static_cast<unsigned>(isa));
+        known = known || static_cast<unsigned>(n.isa) == isa;
+    ANYDNN_REQUIRE(known, dnnl_invalid_arguments, "unknown cpu isa 0x%x", isa);
     auto &s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     ANYDNN_REQUIRE(!s.locked, dnnl_invalid_arguments,
             "the cpu isa is already in use: set the cap before creating primitives");
-    s.cap = isa == dnnl_cpu_isa_default ? no_cap : static_cast<unsigned>(isa);
+    s.cap = isa == static_cast<unsigned>(dnnl_cpu_isa_default) ? no_cap : isa;
     return dnnl_success;
 }
 
@@ -119,12 +118,12 @@ dnnl_cpu_isa_hints_t isa_hints() {
     return static_cast<dnnl_cpu_isa_hints_t>(hints.load());
 }
 
-status_t set_isa_hints(dnnl_cpu_isa_hints_t h) {
+status_t set_isa_hints(unsigned h) {
     ANYDNN_REQUIRE(h == dnnl_cpu_isa_no_hints || h == dnnl_cpu_isa_prefer_ymm,
-            dnnl_invalid_arguments, "unknown cpu isa hints %d", static_cast<int>(h));
+            dnnl_invalid_arguments, "unknown cpu isa hints %u", h);
     ANYDNN_REQUIRE(!hints_locked, dnnl_runtime_error,
             "cpu isa hints are already in use");
-    hints = h;
+    hints = static_cast<int>(h);
     return dnnl_success;
 }
 
