@@ -197,6 +197,38 @@ void bwd_across_rows(const lrn_desc_t &d, const memory_desc_t &smd, const float 
     (void)SP;
 }
 
+// Across channels with channels contiguous (channels last), f32: one line of C values per
+// point; `buf` holds 2 C floats. Forward when dd is null.
+void across_line(const lrn_desc_t &d, const float *x, const float *g, float *o, dim_t C,
+        double a, float *buf) {
+    const dim_t h = (d.local_size - 1) / 2;
+    const float k = d.k, af = static_cast<float>(a), beta = d.beta;
+    float *P = buf, *T = buf + C;
+    for (dim_t c = 0; c < C; ++c) {
+        const dim_t lo = std::max<dim_t>(0, c - h), hi = std::min<dim_t>(C - 1, c + h);
+        float sum = 0.f;
+        for (dim_t cc = lo; cc <= hi; ++cc)
+            sum += x[cc] * x[cc];
+        const float S = k + af * sum;
+        const float p = pow_neg(S, beta);
+        if (!g) {
+            o[c] = x[c] * p;
+            continue;
+        }
+        P[c] = p;
+        T[c] = g[c] * x[c] * p / S;
+    }
+    if (!g) return;
+    const float coef = static_cast<float>(2 * a * d.beta);
+    for (dim_t c = 0; c < C; ++c) {
+        const dim_t lo = std::max<dim_t>(0, c - h), hi = std::min<dim_t>(C - 1, c + h);
+        float t = 0.f;
+        for (dim_t cc = lo; cc <= hi; ++cc)
+            t += T[cc];
+        o[c] = g[c] * P[c] - coef * x[c] * t;
+    }
+}
+
 constexpr dim_t rows_block = 256; // points per block of the backward rows kernel
 
 template <bool plain_only>
@@ -287,6 +319,32 @@ struct lrn_t : public primitive_t {
             return dnnl_success;
         }
         double *scratch = static_cast<double *>(ctx.scratchpad);
+        if (plain_only && across && sdt == dnnl_f32 && gdt == dnnl_f32 && odt == dnnl_f32
+                && same_layout(smd, omd) && same_layout(smd, gmd) && smd.ndims >= 3
+                && smd.blocking.strides[1] == 1 && is_plain(smd)) {
+            // Channels last: every point's channels are one contiguous line.
+            const dim_t total = g.N * g.sp();
+            const dim_t *st = smd.blocking.strides;
+            const int nd = smd.ndims;
+            parallel(std::min<dim_t>(pd.nthr, total), [&](int ithr, int nt) {
+                float *buf = reinterpret_cast<float *>(scratch + size_t(ithr) * pd.per_thread);
+                dim_t start, end;
+                balance211(total, nt, ithr, start, end);
+                for (dim_t t = start; t < end; ++t) {
+                    // Offset of point t: mb, then spatial dims row-major.
+                    dim_t r = t, off = smd.offset0;
+                    for (int k2 = nd - 1; k2 >= 2; --k2) {
+                        off += (r % smd.dims[k2]) * st[k2];
+                        r /= smd.dims[k2];
+                    }
+                    off += r * st[0];
+                    across_line(d, static_cast<const float *>(s) + off,
+                            fwd ? nullptr : static_cast<const float *>(gp) + off,
+                            static_cast<float *>(o) + off, g.C, a, buf);
+                }
+            });
+            return dnnl_success;
+        }
         if (plain_only && !fwd && across && sdt == dnnl_f32 && gdt == dnnl_f32 && odt == dnnl_f32
                 && same_layout(smd, omd) && same_layout(smd, gmd) && spatial_contiguous(smd)) {
             const dim_t B = rows_block, nblk = (g.sp() + B - 1) / B;
