@@ -301,27 +301,6 @@ DNNL_API dnnl_status_t dnnl_matmul_primitive_desc_create(dnnl_primitive_desc_t *
     return not_implemented_yet(primitive_desc, "matmul");
 }
 
-DNNL_API dnnl_status_t dnnl_resampling_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        dnnl_alg_kind_t alg_kind, const float *factors, const_dnnl_memory_desc_t src_desc,
-        const_dnnl_memory_desc_t dst_desc, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "resampling_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_resampling_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_alg_kind_t alg_kind,
-        const float *factors, const_dnnl_memory_desc_t diff_src_desc,
-        const_dnnl_memory_desc_t diff_dst_desc, const_dnnl_primitive_desc_t hint_fwd_pd,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "resampling_backward");
-}
-
-DNNL_API dnnl_status_t dnnl_reduction_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-        dnnl_engine_t engine, dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t src_desc,
-        const_dnnl_memory_desc_t dst_desc, float p, float eps, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "reduction");
-}
-
 DNNL_API dnnl_status_t dnnl_sgemm(char transa, char transb, dnnl_dim_t M, dnnl_dim_t N,
         dnnl_dim_t K, float alpha, const float *A, dnnl_dim_t lda, const float *B, dnnl_dim_t ldb,
         float beta, float *C, dnnl_dim_t ldc) {

@@ -24,6 +24,10 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> softmax = {softmax_dense_fwd_entry(),
             softmax_dense_bwd_entry(), softmax_ref_fwd_entry(), softmax_ref_bwd_entry()};
     static const std::vector<impl_entry_t> lnorm = {lnorm_dense_entry(), lnorm_ref_entry()};
+    static const std::vector<impl_entry_t> resampling = {resampling_simple_fwd_entry(),
+            resampling_ref_fwd_entry(), resampling_ref_bwd_entry()};
+    static const std::vector<impl_entry_t> reduction
+            = {reduction_simple_entry(), reduction_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
@@ -36,6 +40,8 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_group_normalization: return gnorm;
         case dnnl_softmax: return softmax;
         case dnnl_layer_normalization: return lnorm;
+        case dnnl_resampling: return resampling;
+        case dnnl_reduction: return reduction;
         default: return none;
     }
 }
