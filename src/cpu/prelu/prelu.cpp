@@ -134,6 +134,33 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void fwd_seg_avx51
     }
 }
 
+// Backward over one segment, f32: o = x > 0 ? dy : dy * w; step 0 returns the sum of
+// dy * x over x <= 0 (one weight), step 1 adds it per element into acc.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) float bwd_seg_avx512(
+        const float *x, const float *g, const float *w, int step, float *o, float *acc,
+        dim_t n) {
+    const __m512 zero = _mm512_setzero_ps();
+    __m512 sum = zero;
+    const __m512 w0 = _mm512_set1_ps(w[0]);
+    for (dim_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? __mmask16(0xffff)
+                                        : static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m512 xv = _mm512_maskz_loadu_ps(m, x + i);
+        const __m512 gv = _mm512_maskz_loadu_ps(m, g + i);
+        const __m512 wv = step == 0 ? w0 : _mm512_maskz_loadu_ps(m, w + i);
+        const __mmask16 neg = _mm512_mask_cmp_ps_mask(m, xv, zero, _CMP_LE_OQ);
+        _mm512_mask_storeu_ps(o + i, m, _mm512_mask_mul_ps(gv, neg, gv, wv));
+        const __m512 t = _mm512_maskz_mul_ps(neg, gv, xv);
+        if (step == 0) {
+            sum = _mm512_add_ps(sum, t);
+        } else {
+            _mm512_mask_storeu_ps(
+                    acc + i, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, acc + i), t));
+        }
+    }
+    return _mm512_reduce_add_ps(sum);
+}
+
 void fwd_seg_scalar(const float *s, const float *w, int step, float *t, dim_t n) {
     for (dim_t i = 0; i < n; ++i) {
         const float x = s[i];
@@ -248,6 +275,7 @@ struct flat_t : public primitive_t {
         const flat_bcast_t &map = pd.map;
         const bool all_f32 = sdt == dnnl_f32 && wdt == dnnl_f32 && gdt == dnnl_f32
                 && odt == dnnl_f32;
+        const bool avx512 = isa_enabled(dnnl_cpu_isa_avx512_core);
         const int nthr = std::max(1,
                 static_cast<int>(std::min<dim_t>(pd.nthr, std::max<dim_t>(1, n / 4096))));
         // Zeroed up front: the runtime may start fewer threads than asked for.
@@ -260,7 +288,20 @@ struct flat_t : public primitive_t {
                 int step;
                 const dim_t len = map.segment(i, end - i, step);
                 const dim_t wi = map.index(i);
-                if (all_f32 && step == 0) {
+                if (all_f32 && avx512) {
+                    const float *x = reinterpret_cast<const float *>(s) + i;
+                    const float *dy = reinterpret_cast<const float *>(g) + i;
+                    float *o = reinterpret_cast<float *>(ds) + i;
+                    const float *wv = reinterpret_cast<const float *>(w) + wi;
+                    // Blocks of 1024 keep the f32 partial sums short.
+                    double a = 0;
+                    for (dim_t k0 = 0; k0 < len; k0 += 1024) {
+                        const dim_t kn = std::min<dim_t>(1024, len - k0);
+                        a += bwd_seg_avx512(x + k0, dy + k0, wv + step * k0, step, o + k0,
+                                acc + wi + step * k0, kn);
+                    }
+                    if (step == 0) acc[wi] += static_cast<float>(a);
+                } else if (all_f32 && step == 0) {
                     // One weight for the run: a blocked sum keeps the f32 error small.
                     const float *x = reinterpret_cast<const float *>(s) + i;
                     const float *dy = reinterpret_cast<const float *>(g) + i;
