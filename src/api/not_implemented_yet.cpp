@@ -294,13 +294,6 @@ DNNL_API dnnl_status_t dnnl_lbr_augru_backward_primitive_desc_create(
     return not_implemented_yet(primitive_desc, "lbr_augru_backward");
 }
 
-DNNL_API dnnl_status_t dnnl_matmul_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-        dnnl_engine_t engine, const_dnnl_memory_desc_t src_desc,
-        const_dnnl_memory_desc_t weights_desc, const_dnnl_memory_desc_t bias_desc,
-        const_dnnl_memory_desc_t dst_desc, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "matmul");
-}
-
 DNNL_API dnnl_status_t dnnl_sgemm(char transa, char transb, dnnl_dim_t M, dnnl_dim_t N,
         dnnl_dim_t K, float alpha, const float *A, dnnl_dim_t lda, const float *B, dnnl_dim_t ldb,
         float beta, float *C, dnnl_dim_t ldc) {

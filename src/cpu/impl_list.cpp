@@ -28,6 +28,7 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
             resampling_ref_fwd_entry(), resampling_ref_bwd_entry()};
     static const std::vector<impl_entry_t> reduction
             = {reduction_simple_entry(), reduction_ref_entry()};
+    static const std::vector<impl_entry_t> matmul = {matmul_gemm_entry(), matmul_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
@@ -42,6 +43,7 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_layer_normalization: return lnorm;
         case dnnl_resampling: return resampling;
         case dnnl_reduction: return reduction;
+        case dnnl_matmul: return matmul;
         default: return none;
     }
 }

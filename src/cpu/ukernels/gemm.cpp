@@ -139,7 +139,7 @@ inline float cvt(T v) {
 
 // A block (mc x kc) into MR-row panels: panel p holds rows p*MR.., ap[k*MR + i].
 template <typename T>
-void pack_a_t(const T *a, dim_t rs, dim_t cs, dim_t mc, dim_t kc, int mr, float *ap) {
+void pack_a_t(const T *a, dim_t rs, dim_t cs, dim_t mc, dim_t kc, int mr, float zp, float *ap) {
     for (dim_t ir = 0; ir < mc; ir += mr) {
         const int rows = static_cast<int>(std::min<dim_t>(mr, mc - ir));
         float *dst = ap + ir * kc;
@@ -147,19 +147,19 @@ void pack_a_t(const T *a, dim_t rs, dim_t cs, dim_t mc, dim_t kc, int mr, float 
             for (int i = 0; i < rows; ++i) {
                 const T *src = a + (ir + i) * rs;
                 for (dim_t k = 0; k < kc; ++k)
-                    dst[k * mr + i] = cvt(src[k]);
+                    dst[k * mr + i] = cvt(src[k]) - zp;
             }
         } else {
             for (dim_t k = 0; k < kc; ++k)
                 for (int i = 0; i < rows; ++i)
-                    dst[k * mr + i] = cvt(a[(ir + i) * rs + k * cs]);
+                    dst[k * mr + i] = cvt(a[(ir + i) * rs + k * cs]) - zp;
         }
     }
 }
 
 // B block (kc x nc) into 32-column panels: panel p at bp + p*kc*32, bp[k*32 + j], zero-padded.
 template <typename T>
-void pack_b_t(const T *b, dim_t rs, dim_t cs, dim_t kc, dim_t nc, float *bp) {
+void pack_b_t(const T *b, dim_t rs, dim_t cs, dim_t kc, dim_t nc, float zp, float *bp) {
     for (dim_t jr = 0; jr < nc; jr += NR) {
         const int cols = static_cast<int>(std::min<dim_t>(NR, nc - jr));
         float *dst = bp + jr * kc;
@@ -168,7 +168,7 @@ void pack_b_t(const T *b, dim_t rs, dim_t cs, dim_t kc, dim_t nc, float *bp) {
                 const T *src = b + k * rs + jr;
                 float *d = dst + k * NR;
                 for (int j = 0; j < cols; ++j)
-                    d[j] = cvt(src[j]);
+                    d[j] = cvt(src[j]) - zp;
                 for (int j = cols; j < NR; ++j)
                     d[j] = 0.f;
             }
@@ -180,7 +180,7 @@ void pack_b_t(const T *b, dim_t rs, dim_t cs, dim_t kc, dim_t nc, float *bp) {
             for (int j = 0; j < cols; ++j) {
                 const T *src = b + (jr + j) * cs;
                 for (dim_t k = 0; k < kc; ++k)
-                    dst[k * NR + j] = cvt(src[k * rs]);
+                    dst[k * NR + j] = cvt(src[k * rs]) - zp;
             }
         }
     }
@@ -218,7 +218,7 @@ void pack_a(const gemm_operand_t &a, dim_t m0, dim_t k0, dim_t mc, dim_t kc, int
     dispatch_dt(a.dt, [&](auto tag) {
         using T = decltype(tag);
         const T *base = static_cast<const T *>(a.ptr) + m0 * a.rs + k0 * a.cs;
-        pack_a_t(base, a.rs, a.cs, mc, kc, mr, ap);
+        pack_a_t(base, a.rs, a.cs, mc, kc, mr, a.zp, ap);
     });
 }
 
@@ -226,7 +226,7 @@ void pack_b(const gemm_operand_t &b, dim_t k0, dim_t n0, dim_t kc, dim_t nc, flo
     dispatch_dt(b.dt, [&](auto tag) {
         using T = decltype(tag);
         const T *base = static_cast<const T *>(b.ptr) + k0 * b.rs + n0 * b.cs;
-        pack_b_t(base, b.rs, b.cs, kc, nc, bp);
+        pack_b_t(base, b.rs, b.cs, kc, nc, b.zp, bp);
     });
 }
 

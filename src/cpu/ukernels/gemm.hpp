@@ -15,11 +15,13 @@ namespace anydnn {
 namespace cpu {
 namespace ukernels {
 
-// One input matrix: element (r, c) is at ptr[r * rs + c * cs], of type dt.
+// One input matrix: element (r, c) is at ptr[r * rs + c * cs], of type dt; the GEMM reads
+// it as float(element) - zp (zero points of quantized operands).
 struct gemm_operand_t {
     const void *ptr = nullptr;
     dnnl_data_type_t dt = dnnl_f32;
     dim_t rs = 0, cs = 0;
+    float zp = 0.f;
 };
 
 struct gemm_problem_t {

@@ -1,0 +1,61 @@
+// What matmul and inner product implementations share: attribute checks (scales, zero
+// points, post-ops) and the output stage applied to f32 dot products (scales, bias,
+// post-ops, dst scale and zero point, conversion to dst's type).
+#pragma once
+
+#include <vector>
+
+#include "core/primitive.hpp"
+#include "cpu/post_ops.hpp"
+
+namespace anydnn {
+namespace cpu {
+namespace matmul {
+
+// Matmul descriptor checks: ndims and data types, `format_kind any` resolved to plain
+// row-major layouts (src, weights, bias and dst come back resolved).
+status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_t &wei,
+        memory_desc_t &bias, memory_desc_t &dst);
+// Whether the problem is quantized (u8/s8 src): zero points are allowed then.
+bool is_int8(const memory_desc_t &src);
+
+// Scales on src (mask 0), weights (mask 0 or per-N `wei_n_mask`), dst (mask 0); zero points
+// (mask 0) on the arguments in zp_args; the post-op chain against dst. Adds their memories to
+// args. dnnl_unimplemented with a reason for anything else.
+status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int wei_n_mask,
+        const std::vector<int> &zp_args, post_ops_chain_t &po,
+        std::map<int, memory_desc_t> &args);
+
+// The float value of a zero point (0 when the attribute has none).
+status_t read_zero_point(const exec_ctx_t &ctx, const primitive_attr_t &attr, int arg,
+        float &value);
+
+// The output stage of one execution, bound from the context.
+struct out_stage_t {
+    const post_ops_chain_t *po = nullptr;
+    post_ops_chain_t::exec_args_t po_args;
+    float src_scale = 1.f, wei_scale = 1.f;
+    std::vector<float> wei_scales; // per output channel when not empty
+    float dst_scale_inv = 1.f, dst_zp = 0.f;
+    const void *bias = nullptr; // element offsets come with each row
+    dnnl_data_type_t bias_dt = dnnl_f32;
+    dim_t bias_stride_n = 0; // 0: broadcast along N
+    void *dst = nullptr; // offset0 applied by the caller in dst offsets
+    dnnl_data_type_t dst_dt = dnnl_f32;
+    dim_t dst_stride_n = 1;
+    int n_axis = 1; // dst dimension that N runs along
+
+    // Binds scales (per-N weights scales need N), zero point of dst and post-op sources.
+    status_t bind(const exec_ctx_t &ctx, const primitive_attr_t &attr,
+            const post_ops_chain_t &chain, dim_t N);
+    // Whether rows need no work beyond the GEMM (f32 dst written in place).
+    bool trivial() const;
+    // v[j] is the dot product for dst element (pos..., n0 + j) (pos[n_axis] = n0), stored at
+    // dst offset dst_off + j * dst_stride_n; bias read at bias_off + j * bias_stride_n.
+    void row(float *v, dim_t nb, const dim_t *pos, dim_t n0, dim_t bias_off,
+            dim_t dst_off) const;
+};
+
+} // namespace matmul
+} // namespace cpu
+} // namespace anydnn

@@ -1,0 +1,120 @@
+// Reference matmul: one dot product per dst element, any blocked layout, every supported type
+// and attribute; the fallback when the GEMM path does not apply.
+#include "core/data_types.hpp"
+#include "core/parallel.hpp"
+#include "cpu/impl_entries.hpp"
+#include "cpu/matmul/common.hpp"
+
+namespace anydnn {
+namespace cpu {
+
+namespace {
+
+const matmul_desc_t &matmul_of(const primitive_desc_t &pd) {
+    return std::get<matmul_desc_t>(pd.desc);
+}
+
+struct ref_t;
+
+struct ref_pd_t : public primitive_desc_impl_t<ref_pd_t, ref_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override { return "cpu:matmul:ref"; }
+    post_ops_chain_t po;
+
+    static status_t init(ref_pd_t &pd) {
+        memory_desc_t src, wei, bias, dst;
+        ANYDNN_CHECK(matmul::resolve_matmul(matmul_of(pd), src, wei, bias, dst));
+        ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims, dnnl_unimplemented,
+                "src, weights and dst ranks differ");
+        ANYDNN_REQUIRE(!has_runtime_dims_or_strides(dst) || pd.attr.post_ops.entries.empty(),
+                dnnl_unimplemented, "post-ops with runtime dst dimensions");
+        std::vector<int> zp_args;
+        if (matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+        else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8)
+            zp_args = {DNNL_ARG_DST};
+        ANYDNN_CHECK(matmul::init_attr(
+                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, pd.po, pd.args));
+        pd.args[DNNL_ARG_SRC] = src;
+        pd.args[DNNL_ARG_WEIGHTS] = wei;
+        if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;
+        pd.args[DNNL_ARG_DST] = dst;
+        return dnnl_success;
+    }
+};
+
+struct ref_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd_ = static_cast<const ref_pd_t &>(pd());
+        const memory_desc_t &src = ctx.md(DNNL_ARG_SRC);
+        const memory_desc_t &wei = ctx.md(DNNL_ARG_WEIGHTS);
+        const memory_desc_t &dst = ctx.md(DNNL_ARG_DST);
+        const bool has_bias = pd_.args.count(DNNL_ARG_BIAS) != 0;
+        const memory_desc_t &bias = has_bias ? ctx.md(DNNL_ARG_BIAS) : dst;
+        const int nd = dst.ndims;
+        const dim_t N = dst.dims[nd - 1], K = src.dims[nd - 1];
+        ANYDNN_REQUIRE(src.dims[nd - 2] == dst.dims[nd - 2] && wei.dims[nd - 2] == K
+                        && wei.dims[nd - 1] == N,
+                dnnl_invalid_arguments, "src, weights and dst sizes do not agree");
+        const dim_t total = nelems(dst);
+        if (total == 0) return dnnl_success;
+
+        matmul::out_stage_t out;
+        ANYDNN_CHECK(out.bind(ctx, pd_.attr, pd_.po, N));
+        out.dst = ctx.host_ptr(DNNL_ARG_DST);
+        out.dst_dt = dst.data_type;
+        out.n_axis = nd - 1;
+        if (has_bias) {
+            out.bias = ctx.host_ptr(DNNL_ARG_BIAS);
+            out.bias_dt = bias.data_type;
+        }
+        float za = 0.f, zb = 0.f;
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_SRC, za));
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_WEIGHTS, zb));
+        const void *s = ctx.host_ptr(DNNL_ARG_SRC), *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
+
+        parallel_range(total, [&](dim_t start, dim_t end) {
+            dim_t pos[max_ndims], sp[max_ndims], wp[max_ndims], bp[max_ndims];
+            for (dim_t e = start; e < end; ++e) {
+                dim_t rem = e;
+                for (int d = nd - 1; d >= 0; --d) {
+                    pos[d] = rem % dst.dims[d];
+                    rem /= dst.dims[d];
+                }
+                for (int d = 0; d < nd - 2; ++d) {
+                    sp[d] = src.dims[d] == 1 ? 0 : pos[d];
+                    wp[d] = wei.dims[d] == 1 ? 0 : pos[d];
+                }
+                sp[nd - 2] = pos[nd - 2];
+                wp[nd - 1] = pos[nd - 1];
+                double acc = 0;
+                for (dim_t k = 0; k < K; ++k) {
+                    sp[nd - 1] = k;
+                    wp[nd - 2] = k;
+                    const double a = load_as_f32(src.data_type, s, off_logical(src, sp)) - za;
+                    const double b = load_as_f32(wei.data_type, w, off_logical(wei, wp)) - zb;
+                    acc += a * b;
+                }
+                dim_t boff = 0;
+                if (has_bias) {
+                    for (int d = 0; d < nd; ++d)
+                        bp[d] = bias.dims[d] == 1 ? 0 : pos[d];
+                    boff = off_logical(bias, bp);
+                }
+                float v = static_cast<float>(acc);
+                out.row(&v, 1, pos, pos[nd - 1], boff, off_logical(dst, pos));
+            }
+        }, 64);
+        return dnnl_success;
+    }
+};
+
+} // namespace
+
+impl_entry_t matmul_ref_entry() {
+    return make_impl_entry<ref_pd_t>("cpu:matmul:ref");
+}
+
+} // namespace cpu
+} // namespace anydnn
