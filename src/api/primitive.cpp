@@ -39,13 +39,28 @@ int md_query_arg(dnnl_primitive_kind_t kind, dnnl_query_t what, int index) {
     }
 }
 
+// Normalizations in forward training write mean and variance unless they are given them.
+bool stats_are_outputs(const primitive_desc_t &pd) {
+    const dnnl_primitive_kind_t k = pd.kind();
+    if (k != dnnl_batch_normalization && k != dnnl_layer_normalization
+            && k != dnnl_group_normalization)
+        return false;
+    unsigned flags = 0;
+    if (op_prop_kind(pd.desc) != dnnl_forward_training
+            || op_query(pd.desc, dnnl_query_flags, 0, &flags) != dnnl_success)
+        return false;
+    return !(flags & dnnl_use_global_stats);
+}
+
 int count_args(const primitive_desc_t &pd, bool outputs) {
     dnnl_prop_kind_t prop = op_prop_kind(pd.desc);
+    const bool stats_out = stats_are_outputs(pd);
     int n = 0;
     for (const auto &a : pd.args) {
         if (a.first == DNNL_ARG_SCRATCHPAD || a.first >= DNNL_ARG_ATTR_SCALES) continue;
         if (is_zero_md(a.second)) continue;
-        if (is_output_arg(a.first, prop) == outputs) ++n;
+        const bool is_stat = a.first == DNNL_ARG_MEAN || a.first == DNNL_ARG_VARIANCE;
+        if ((is_output_arg(a.first, prop) || (stats_out && is_stat)) == outputs) ++n;
     }
     return n;
 }

@@ -434,6 +434,9 @@ TEST_F(lnorm_test, bad_arguments) {
     dnnl_memory_desc_query(mean_md, dnnl_query_ndims_s32, &nd);
     EXPECT_EQ(nd, 1);
     EXPECT_EQ(dnnl_memory_desc_get_size(shift_md), 3 * sizeof(float));
+    // Forward training writes dst, mean and variance; reads src, scale and shift.
+    EXPECT_EQ(dnnl_primitive_desc_query_s32(pd, dnnl_query_num_of_outputs_s32, 0), 3);
+    EXPECT_EQ(dnnl_primitive_desc_query_s32(pd, dnnl_query_num_of_inputs_s32, 0), 3);
     dnnl_primitive_desc_destroy(pd);
     dnnl_memory_desc_destroy(a);
     dnnl_memory_desc_destroy(one);
