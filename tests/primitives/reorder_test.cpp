@@ -731,8 +731,52 @@ TEST(reorder, sum_post_op_adds_scaled_destination) {
         run({dims, nchw(), nChw16c(), dnnl_f32, dnnl_f32, q});
         run({dims, nChw16c(), nchw(), dnnl_s8, dnnl_f32, q});
         run({dims, nhwc(), nChw16c(), dnnl_bf16, dnnl_bf16, q});
+        run({dims, nChw16c(), nChw16c(), dnnl_f32, dnnl_f32, q});
+        run({dims, nChw8c(), nChw8c(), dnnl_s8, dnnl_f32, q});
         run({dims, oihw(), OIhw16i16o(), dnnl_f32, dnnl_f32, q});
     }
+}
+
+TEST(reorder, host_scalar_scale_applies_to_every_element) {
+    engine_t eng;
+    const dims_t dims = {2, 20, 3, 5};
+    auto src = make_layout(nchw(), dims, dnnl_f32);
+    auto dst = make_layout(nChw16c(), dims, dnnl_s8);
+    dnnl_primitive_attr_t attr = nullptr;
+    ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+    ASSERT_EQ(dnnl_primitive_attr_set_scales_v2(attr, DNNL_ARG_SRC, 0, 0, nullptr, dnnl_f32, 1),
+            dnnl_success);
+    dnnl_primitive_desc_t pd = nullptr;
+    ASSERT_EQ(
+            dnnl_reorder_primitive_desc_create(&pd, src->md, eng.engine, dst->md, eng.engine, attr),
+            dnnl_success);
+    dnnl_primitive_attr_destroy(attr);
+    dnnl_memory_desc_t smd;
+    ASSERT_EQ(dnnl_memory_desc_create_host_scalar(&smd, dnnl_f32), dnnl_success);
+    float scale = 0.5f;
+    dnnl_memory_t scale_mem = nullptr;
+    ASSERT_EQ(dnnl_memory_create_host_scalar(&scale_mem, smd, &scale), dnnl_success);
+    buffer_t sbuf(src->md, src->bytes, eng.engine), dbuf(dst->md, dst->bytes, eng.engine);
+    int64_t linear = 0;
+    for_each(dims, [&](const int64_t *pos) {
+        put(dnnl_f32, sbuf.ptr(), src->off(pos), source_value(linear++, dnnl_f32));
+    });
+    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, sbuf.mem}, {DNNL_ARG_DST, dbuf.mem},
+            {DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, scale_mem}};
+    do {
+        dnnl_primitive_t prim = nullptr;
+        ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+        std::memset(dbuf.ptr(), 0x5a, dst->bytes);
+        ASSERT_EQ(dnnl_primitive_execute(prim, eng.stream, 3, args), dnnl_success);
+        dnnl_primitive_destroy(prim);
+        for_each(dims, [&](const int64_t *pos) {
+            const float x = static_cast<float>(get(dnnl_f32, sbuf.ptr(), src->off(pos)));
+            ASSERT_EQ(get(dnnl_s8, dbuf.ptr(), dst->off(pos)), stored(dnnl_s8, x * scale));
+        });
+    } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
+    dnnl_memory_destroy(scale_mem);
+    dnnl_memory_desc_destroy(smd);
+    dnnl_primitive_desc_destroy(pd);
 }
 
 // ---- Which implementation runs --------------------------------------------------------------

@@ -223,31 +223,39 @@ ANYDNN_AVX512 void make_qvec(
     v.sum_zp_v = _mm512_set1_ps(q.sum_zp);
 }
 
-template <bool raw>
-ANYDNN_AVX512 inline __m512 load(dnnl_data_type_t dt, const char *p, __mmask16 m) {
-    return raw ? avx512::load_raw(dt, p, m) : avx512::load_f32(dt, p, m);
-}
+// Element moves of one kernel instance: src elements of type S to dst elements of type D,
+// through f32 lanes, or as raw bits when nothing converts them. S = D = undef is the
+// generic instance, which reads the types at run time (less common pairs, fewer copies of
+// this code).
+template <dnnl_data_type_t S, dnnl_data_type_t D, bool raw> struct io_t {
+    static constexpr bool generic = S == dnnl_data_type_undef;
+    dnnl_data_type_t sdt, ddt;
 
-template <bool raw>
-ANYDNN_AVX512 inline void store(dnnl_data_type_t dt, char *p, __m512 v, __mmask16 m) {
-    if (raw)
-        avx512::store_raw(dt, p, v, m);
-    else
-        avx512::store_f32(dt, p, v, m);
-}
-
-// A store of 16 lanes; full 64-byte lines of a streamed dst skip the cache (no read for
-// ownership of lines that are entirely overwritten).
-template <bool raw>
-ANYDNN_AVX512 inline void store_line(
-        dnnl_data_type_t dt, char *p, __m512 v, __mmask16 m, bool stream) {
-    if (stream && m == 0xffff && (reinterpret_cast<uintptr_t>(p) & 63) == 0
-            && (dt == dnnl_f32 || (raw && dt == dnnl_s32))) {
-        _mm512_stream_ps(reinterpret_cast<float *>(p), v);
-        return;
+    ANYDNN_AVX512 __m512 load(const char *p, __mmask16 m) const {
+        if constexpr (raw)
+            return avx512::load_bits<avx512::dt_bytes(S)>(p, m);
+        else if constexpr (generic)
+            return avx512::load_f32(sdt, p, m);
+        else
+            return avx512::load_as<S>(p, m);
     }
-    store<raw>(dt, p, v, m);
-}
+    // Full 64-byte lines of a streamed dst skip the cache (no read for ownership of lines
+    // that are entirely overwritten).
+    ANYDNN_AVX512 void store(char *p, __m512 v, __mmask16 m, bool stream) const {
+        const bool wide =
+                generic ? ddt == dnnl_f32 : avx512::dt_bytes(D) == 4 && (raw || D == dnnl_f32);
+        if (wide && stream && m == 0xffff && (reinterpret_cast<uintptr_t>(p) & 63) == 0) {
+            _mm512_stream_ps(reinterpret_cast<float *>(p), v);
+            return;
+        }
+        if constexpr (raw)
+            avx512::store_bits<avx512::dt_bytes(D)>(p, v, m);
+        else if constexpr (generic)
+            avx512::store_f32(ddt, p, v, m);
+        else
+            avx512::store_as<D>(p, v, m);
+    }
+};
 
 // Offsets in B of consecutive run points, from a starting point on.
 struct bwalk_t {
@@ -260,11 +268,24 @@ struct bwalk_t {
         }
         return off;
     }
+    // The next n points are equally spaced (no jump to the next outer part in between).
+    bool linear(int n) const {
+        return lo + n <= p.len0;
+    }
+    dim_t peek() const {
+        return hi_off + lo * p.bs;
+    }
+    void skip(int n) {
+        for (int k = 0; k < n; ++k)
+            next();
+    }
     const plan_t &p;
     dim_t lo, hi_off;
 };
 
-template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
+template <dnnl_data_type_t S, dnnl_data_type_t D, bool raw>
+ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
+    const io_t<S, D, raw> io{e.sdt, e.ddt};
     const plan_t &p = *e.p;
     // Transposes: item = ((outer position) * nblocks + block) * nchunks + chunk, so a thread
     // reads a few channel rows along the run. Point by point, P holds all channels of a
@@ -297,7 +318,6 @@ template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
     boff += cb * p.cbs;
     const dim_t s0 = ci * p.chunk, s1 = std::min(p.len, s0 + p.chunk);
 
-    const dnnl_data_type_t pdt = p.to_blocked ? e.sdt : e.ddt, bdt = p.to_blocked ? e.ddt : e.sdt;
     const size_t pes = p.to_blocked ? e.ses : e.des, bes = p.to_blocked ? e.des : e.ses;
     const char *psrc = e.src + poff * pes;
     const char *bsrc = e.src + boff * bes;
@@ -311,26 +331,48 @@ template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
     bwalk_t bw(p, s0);
 
     if (!p.transpose) {
-        // Each point of the run is one vector of channels.
+        // Each point of the run is one vector of channels. Plain copies of runs without a
+        // jump in B go four points at a time at fixed strides.
+        if (raw && bw.linear(static_cast<int>(s1 - s0))) {
+            const dim_t pstep = p.ps * pes, bstep = p.bs * bes;
+            const char *in = p.to_blocked ? psrc + s0 * pstep : bsrc + bw.peek() * bes;
+            char *out = p.to_blocked ? bdst + bw.peek() * bes : pdst + s0 * pstep;
+            const dim_t istep = p.to_blocked ? pstep : bstep;
+            const dim_t ostep = p.to_blocked ? bstep : pstep;
+            const __mmask16 omask = p.to_blocked ? bmask : cmask;
+            dim_t j = s0;
+            for (; j + 4 <= s1; j += 4, in += 4 * istep, out += 4 * ostep) {
+                const __m512 v0 = io.load(in, cmask), v1 = io.load(in + istep, cmask);
+                const __m512 v2 = io.load(in + 2 * istep, cmask);
+                const __m512 v3 = io.load(in + 3 * istep, cmask);
+                io.store(out, v0, omask, e.stream);
+                io.store(out + ostep, v1, omask, e.stream);
+                io.store(out + 2 * ostep, v2, omask, e.stream);
+                io.store(out + 3 * ostep, v3, omask, e.stream);
+            }
+            for (; j < s1; ++j, in += istep, out += ostep)
+                io.store(out, io.load(in, cmask), omask, e.stream);
+            return;
+        }
         for (dim_t j = s0; j < s1; ++j) {
             const dim_t bj = bw.next();
             if (p.to_blocked) {
-                __m512 v = load<raw>(pdt, psrc + j * p.ps * pes, cmask);
+                __m512 v = io.load(psrc + j * p.ps * pes, cmask);
                 char *o = bdst + bj * bes;
                 if (!raw) {
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
                     v = avx512::quantize(qv, v, old);
                     if (clear_tail) v = _mm512_maskz_mov_ps(cmask, v);
                 }
-                store_line<raw>(bdt, o, v, bmask, e.stream);
+                io.store(o, v, bmask, e.stream);
             } else {
-                __m512 v = load<raw>(bdt, bsrc + bj * bes, cmask);
+                __m512 v = io.load(bsrc + bj * bes, cmask);
                 char *o = pdst + j * p.ps * pes;
                 if (!raw) {
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
                     v = avx512::quantize(qv, v, old);
                 }
-                store_line<raw>(pdt, o, v, cmask, e.stream);
+                io.store(o, v, cmask, e.stream);
             }
         }
         return;
@@ -340,42 +382,118 @@ template <bool raw> ANYDNN_AVX512 void run_item(const exec_t &e, dim_t item) {
     for (dim_t s = s0; s < s1; s += 16) {
         const int ns = static_cast<int>(std::min<dim_t>(16, s1 - s));
         const __mmask16 smask = static_cast<__mmask16>((1u << ns) - 1);
-        if (p.to_blocked) {
-            // Rows are channels along the run; after the transpose, rows are run points.
+        const bool full = ns == 16 && nc == p.b && bw.linear(16);
+        if (p.to_blocked && full) {
+            // Whole tile: unmasked loads, stores at a fixed stride.
+#pragma GCC unroll 16
             for (int i = 0; i < 16; ++i)
-                r[i] = i < nc ? load<raw>(pdt, psrc + (i * p.pc + s) * pes, smask)
-                              : _mm512_setzero_ps();
+                r[i] = i < p.b ? io.load(psrc + (i * p.pc + s) * pes, 0xffff) : _mm512_setzero_ps();
             avx512::transpose16(r);
+            char *o = bdst + bw.peek() * bes;
+            const dim_t step = p.bs * bes;
+            bw.skip(16);
+#pragma GCC unroll 16
+            for (int j = 0; j < 16; ++j, o += step) {
+                __m512 v = r[j];
+                if (!raw)
+                    v = avx512::quantize(qv, v, qv.sum ? avx512::load_f32(old_dt, o, bmask) : v);
+                io.store(o, v, bmask, e.stream);
+            }
+        } else if (p.to_blocked) {
+            // Rows are channels along the run; after the transpose, rows are run points.
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; ++i)
+                r[i] = i < nc ? io.load(psrc + (i * p.pc + s) * pes, smask) : _mm512_setzero_ps();
+            avx512::transpose16(r);
+            // A partial tile: its rows go through memory (a variable index would keep every
+            // tile's registers on the stack).
+            alignas(64) float rows[16][16];
+#pragma GCC unroll 16
+            for (int j = 0; j < 16; ++j)
+                _mm512_store_ps(rows[j], r[j]);
             for (int j = 0; j < ns; ++j) {
                 char *o = bdst + bw.next() * bes;
-                __m512 v = r[j];
+                __m512 v = _mm512_load_ps(rows[j]);
                 if (!raw) {
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, cmask) : v;
                     v = avx512::quantize(qv, v, old);
                     if (clear_tail) v = _mm512_maskz_mov_ps(cmask, v);
                 }
-                store_line<raw>(bdt, o, v, bmask, e.stream);
+                io.store(o, v, bmask, e.stream);
             }
-        } else {
-            for (int j = 0; j < 16; ++j)
-                r[j] = j < ns ? load<raw>(bdt, bsrc + bw.next() * bes, cmask) : _mm512_setzero_ps();
+        } else if (full) {
+            const char *in = bsrc + bw.peek() * bes;
+            const dim_t step = p.bs * bes;
+            bw.skip(16);
+#pragma GCC unroll 16
+            for (int j = 0; j < 16; ++j, in += step)
+                r[j] = io.load(in, bmask);
             avx512::transpose16(r);
-            for (int i = 0; i < nc; ++i) {
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; ++i) {
+                if (i == 8 && p.b == 8) break;
                 char *o = pdst + (i * p.pc + s) * pes;
                 __m512 v = r[i];
+                if (!raw) {
+                    make_qvec(e, c0 + i, false, cmask, qv);
+                    v = avx512::quantize(qv, v, qv.sum ? avx512::load_f32(old_dt, o, 0xffff) : v);
+                }
+                io.store(o, v, 0xffff, e.stream);
+            }
+        } else {
+#pragma GCC unroll 16
+            for (int j = 0; j < 16; ++j)
+                r[j] = j < ns ? io.load(bsrc + bw.next() * bes, cmask) : _mm512_setzero_ps();
+            avx512::transpose16(r);
+            alignas(64) float rows[16][16];
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; ++i)
+                _mm512_store_ps(rows[i], r[i]);
+            for (int i = 0; i < nc; ++i) {
+                char *o = pdst + (i * p.pc + s) * pes;
+                __m512 v = _mm512_load_ps(rows[i]);
                 if (!raw) {
                     make_qvec(e, c0 + i, false, cmask, qv);
                     __m512 old = qv.sum ? avx512::load_f32(old_dt, o, smask) : v;
                     v = avx512::quantize(qv, v, old);
                 }
-                store_line<raw>(pdt, o, v, smask, e.stream);
+                io.store(o, v, smask, e.stream);
             }
         }
     }
 }
 
-ANYDNN_AVX512 void store_fence() {
-    _mm_sfence();
+// A thread's share of the work items.
+template <dnnl_data_type_t S, dnnl_data_type_t D, bool raw>
+ANYDNN_AVX512 void run_items(const exec_t &e, dim_t start, dim_t end) {
+    for (dim_t it = start; it < end; ++it)
+        run_item<S, D, raw>(e, it);
+    if (e.stream) _mm_sfence();
+}
+
+using items_fn_t = void (*)(const exec_t &, dim_t, dim_t);
+
+// The kernel instance for a type pair: raw moves by element size, the frequent conversions
+// typed, the rest generic.
+items_fn_t pick(dnnl_data_type_t s, dnnl_data_type_t d, bool raw) {
+    if (raw) {
+        switch (data_type_size(s)) {
+        case 4: return run_items<dnnl_f32, dnnl_f32, true>;
+        case 2: return run_items<dnnl_bf16, dnnl_bf16, true>;
+        default: return run_items<dnnl_u8, dnnl_u8, true>;
+        }
+    }
+    constexpr auto f32 = dnnl_f32;
+    if (s == f32 && d == f32) return run_items<f32, f32, false>;
+    if (s == f32 && d == dnnl_bf16) return run_items<f32, dnnl_bf16, false>;
+    if (s == dnnl_bf16 && d == f32) return run_items<dnnl_bf16, f32, false>;
+    if (s == f32 && d == dnnl_f16) return run_items<f32, dnnl_f16, false>;
+    if (s == dnnl_f16 && d == f32) return run_items<dnnl_f16, f32, false>;
+    if (s == f32 && d == dnnl_s8) return run_items<f32, dnnl_s8, false>;
+    if (s == dnnl_s8 && d == f32) return run_items<dnnl_s8, f32, false>;
+    if (s == f32 && d == dnnl_u8) return run_items<f32, dnnl_u8, false>;
+    if (s == dnnl_u8 && d == f32) return run_items<dnnl_u8, f32, false>;
+    return run_items<dnnl_data_type_undef, dnnl_data_type_undef, false>;
 }
 
 status_t blocked16_t::execute(const exec_ctx_t &ctx) const {
@@ -404,16 +522,11 @@ status_t blocked16_t::execute(const exec_ctx_t &ctx) const {
     const dim_t work = items * p.chunk * p.b;
     const int nthr =
             static_cast<int>(std::min<dim_t>(max_threads(), std::max<dim_t>(1, work / 32768)));
+    const items_fn_t run = pick(e.sdt, e.ddt, raw);
     parallel(nthr, [&](int ithr, int nt) {
         dim_t start, end;
         balance211(items, nt, ithr, start, end);
-        for (dim_t it = start; it < end; ++it) {
-            if (raw)
-                run_item<true>(e, it);
-            else
-                run_item<false>(e, it);
-        }
-        if (e.stream) store_fence();
+        run(e, start, end);
     });
     return dnnl_success;
 }

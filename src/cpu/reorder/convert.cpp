@@ -36,9 +36,10 @@ struct convert_pd_t : public primitive_desc_impl_t<convert_pd_t, convert_t> {
                 dnnl_unimplemented, "convert: nothing to convert");
         ANYDNN_REQUIRE(pd.q.masks_within(0), dnnl_unimplemented,
                 "convert: only common scales and zero points");
-        // Zero points would turn dst's zero padding into non-zero values.
-        ANYDNN_REQUIRE(!pd.q.has_zero_points() || padded_nelems(d.dst_md) == nelems(d.dst_md),
-                dnnl_unimplemented, "convert: zero points on a padded layout");
+        // Zero points (and the sum's) would turn dst's zero padding into non-zero values.
+        const bool padded = padded_nelems(d.dst_md) != nelems(d.dst_md);
+        ANYDNN_REQUIRE(!padded || !(pd.q.has_zero_points() || pd.q.sum), dnnl_unimplemented,
+                "convert: zero points or sum on a padded layout");
         return dnnl_success;
     }
 
@@ -50,23 +51,62 @@ struct convert_t : public primitive_t {
     status_t execute(const exec_ctx_t &ctx) const override;
 };
 
-ANYDNN_AVX512 void convert_range(const char *src, dnnl_data_type_t sdt, char *dst,
-        dnnl_data_type_t ddt, dnnl_data_type_t old_dt, const avx512::qvec_t &q, bool stream,
-        dim_t start, dim_t end) {
-    const size_t ss = data_type_size(sdt), ds = data_type_size(ddt);
-    for (dim_t i = start; i < end; i += 16) {
+// One thread's elements [start, end) from type S to type D.
+template <dnnl_data_type_t S, dnnl_data_type_t D>
+ANYDNN_AVX512 void convert_range(const char *src, char *dst, dnnl_data_type_t old_dt,
+        const avx512::qvec_t &q, bool quant, bool stream, dim_t start, dim_t end) {
+    constexpr int ss = avx512::dt_bytes(S), ds = avx512::dt_bytes(D);
+    dim_t i = start;
+    if (!quant && !stream) {
+        // Plain conversion: four vectors per step, the tail below.
+        for (; i + 64 <= end; i += 64) {
+            const __m512 v0 = avx512::load_as<S>(src + i * ss, 0xffff);
+            const __m512 v1 = avx512::load_as<S>(src + (i + 16) * ss, 0xffff);
+            const __m512 v2 = avx512::load_as<S>(src + (i + 32) * ss, 0xffff);
+            const __m512 v3 = avx512::load_as<S>(src + (i + 48) * ss, 0xffff);
+            avx512::store_as<D>(dst + i * ds, v0, 0xffff);
+            avx512::store_as<D>(dst + (i + 16) * ds, v1, 0xffff);
+            avx512::store_as<D>(dst + (i + 32) * ds, v2, 0xffff);
+            avx512::store_as<D>(dst + (i + 48) * ds, v3, 0xffff);
+        }
+    }
+    for (; i < end; i += 16) {
         const __mmask16 m = end - i >= 16 ? 0xffff : (1u << (end - i)) - 1;
-        __m512 v = avx512::load_f32(sdt, src + i * ss, m);
-        __m512 old = q.sum ? avx512::load_f32(old_dt, dst + i * ds, m) : v;
-        v = avx512::quantize(q, v, old);
+        __m512 v = avx512::load_as<S>(src + i * ss, m);
         char *o = dst + i * ds;
+        if (quant) v = avx512::quantize(q, v, q.sum ? avx512::load_f32(old_dt, o, m) : v);
         // Whole 64-byte lines of a dst too big for the cache are streamed past it.
-        if (stream && m == 0xffff && ddt == dnnl_f32 && (reinterpret_cast<uintptr_t>(o) & 63) == 0)
+        if (D == dnnl_f32 && stream && m == 0xffff && (reinterpret_cast<uintptr_t>(o) & 63) == 0)
             _mm512_stream_ps(reinterpret_cast<float *>(o), v);
         else
-            avx512::store_f32(ddt, o, v, m);
+            avx512::store_as<D>(o, v, m);
     }
     if (stream) _mm_sfence();
+}
+
+using range_fn_t = void (*)(
+        const char *, char *, dnnl_data_type_t, const avx512::qvec_t &, bool, bool, dim_t, dim_t);
+
+template <dnnl_data_type_t S> range_fn_t pick_for_src(dnnl_data_type_t d) {
+    switch (d) {
+    case dnnl_f32: return convert_range<S, dnnl_f32>;
+    case dnnl_bf16: return convert_range<S, dnnl_bf16>;
+    case dnnl_f16: return convert_range<S, dnnl_f16>;
+    case dnnl_s32: return convert_range<S, dnnl_s32>;
+    case dnnl_s8: return convert_range<S, dnnl_s8>;
+    default: return convert_range<S, dnnl_u8>;
+    }
+}
+
+range_fn_t pick(dnnl_data_type_t s, dnnl_data_type_t d) {
+    switch (s) {
+    case dnnl_f32: return pick_for_src<dnnl_f32>(d);
+    case dnnl_bf16: return pick_for_src<dnnl_bf16>(d);
+    case dnnl_f16: return pick_for_src<dnnl_f16>(d);
+    case dnnl_s32: return pick_for_src<dnnl_s32>(d);
+    case dnnl_s8: return pick_for_src<dnnl_s8>(d);
+    default: return pick_for_src<dnnl_u8>(d);
+    }
 }
 
 ANYDNN_AVX512 status_t convert_execute(const convert_pd_t &pd, const exec_ctx_t &ctx) {
@@ -95,11 +135,12 @@ ANYDNN_AVX512 status_t convert_execute(const convert_pd_t &pd, const exec_ctx_t 
     const bool stream = !q.sum && size_in_bytes(dmd) >= streaming_threshold();
     // Thread ranges start on multiples of 64 elements so no two threads share a cache line.
     const dim_t blocks = (n + 63) / 64;
+    const range_fn_t run = pick(smd.data_type, dmd.data_type);
+    const bool quant = !q.trivial();
     parallel_range(
             blocks,
             [&](dim_t b0, dim_t b1) {
-                const dim_t i0 = b0 * 64, i1 = std::min(n, b1 * 64);
-                convert_range(src, smd.data_type, dst, dmd.data_type, q.sum_dt, qv, stream, i0, i1);
+                run(src, dst, q.sum_dt, qv, quant, stream, b0 * 64, std::min(n, b1 * 64));
             },
             256);
     return dnnl_success;
