@@ -63,7 +63,8 @@ std::string dims2str(const dims_t &d) {
 
 bool tag_known(const std::string &tag) {
     dnnl_format_tag_t t;
-    return tag == "abx" || tag == "axb" || tag == "any" || str2tag(tag, t);
+    return tag == "abx" || tag == "axb" || tag == "any" || tag == "aBx16b" || tag == "aBx8b"
+            || str2tag(tag, t);
 }
 
 dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag) {
@@ -84,7 +85,14 @@ dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const s
         return dnnl_memory_desc_create_with_strides(md.out(), nd, dims.data(), dt, strides.data());
     }
     dnnl_format_tag_t t = dnnl_format_tag_any;
-    if (tag != "any" && !str2tag(tag, t)) return dnnl_invalid_arguments;
+    std::string name = tag;
+    if ((tag == "aBx16b" || tag == "aBx8b") && nd >= 2) {
+        // Rank-independent blocked-channel tags: aBc16b, aBcd16b, ...
+        name = "aB";
+        for (int d = 2; d < nd; ++d) name += static_cast<char>('a' + d);
+        name += tag.substr(3);
+    }
+    if (tag != "any" && !str2tag(name, t)) return dnnl_invalid_arguments;
     return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, t);
 }
 
