@@ -294,24 +294,4 @@ DNNL_API dnnl_status_t dnnl_lbr_augru_backward_primitive_desc_create(
     return not_implemented_yet(primitive_desc, "lbr_augru_backward");
 }
 
-DNNL_API dnnl_status_t dnnl_sgemm(char transa, char transb, dnnl_dim_t M, dnnl_dim_t N,
-        dnnl_dim_t K, float alpha, const float *A, dnnl_dim_t lda, const float *B, dnnl_dim_t ldb,
-        float beta, float *C, dnnl_dim_t ldc) {
-    return not_implemented_yet(nullptr, "sgemm");
-}
-
-DNNL_API dnnl_status_t dnnl_gemm_u8s8s32(char transa, char transb, char offsetc, dnnl_dim_t M,
-        dnnl_dim_t N, dnnl_dim_t K, float alpha, const uint8_t *A, dnnl_dim_t lda, uint8_t ao,
-        const int8_t *B, dnnl_dim_t ldb, int8_t bo, float beta, int32_t *C, dnnl_dim_t ldc,
-        const int32_t *co) {
-    return not_implemented_yet(nullptr, "gemm_u8s8s32");
-}
-
-DNNL_API dnnl_status_t dnnl_gemm_s8s8s32(char transa, char transb, char offsetc, dnnl_dim_t M,
-        dnnl_dim_t N, dnnl_dim_t K, float alpha, const int8_t *A, dnnl_dim_t lda, int8_t ao,
-        const int8_t *B, dnnl_dim_t ldb, int8_t bo, float beta, int32_t *C, dnnl_dim_t ldc,
-        const int32_t *co) {
-    return not_implemented_yet(nullptr, "gemm_s8s8s32");
-}
-
 } // extern "C"

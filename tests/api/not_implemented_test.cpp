@@ -35,7 +35,15 @@ TEST(not_implemented, convolution_reports_unimplemented_with_reason) {
     dnnl_engine_destroy(engine);
 }
 
-TEST(not_implemented, gemm_reports_unimplemented) {
-    float a = 1, b = 1, c = 0;
-    EXPECT_EQ(dnnl_sgemm('N', 'N', 1, 1, 1, 1.f, &a, 1, &b, 1, 0.f, &c, 1), dnnl_unimplemented);
+TEST(not_implemented, rnn_reports_unimplemented) {
+    dnnl_engine_t engine = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&engine, dnnl_cpu, 0), dnnl_success);
+    dnnl_primitive_desc_t pd = nullptr;
+    EXPECT_EQ(dnnl_vanilla_rnn_forward_primitive_desc_create(&pd, engine,
+                      dnnl_forward_inference, dnnl_eltwise_tanh,
+                      dnnl_unidirectional_left2right, nullptr, nullptr, nullptr, nullptr,
+                      nullptr, nullptr, nullptr, 0, 0.f, 0.f, nullptr),
+            dnnl_unimplemented);
+    EXPECT_EQ(pd, nullptr);
+    dnnl_engine_destroy(engine);
 }
