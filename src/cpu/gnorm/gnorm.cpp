@@ -3,6 +3,8 @@
 // cover C/G channels and every spatial point. Work items are (mb, group) pairs; `plain`
 // addresses plain layouts by strides (contiguous f32 rows get a direct loop), `ref` walks any
 // blocked layout through logical positions.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "cpu/eltwise/layout.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/post_ops.hpp"
+#include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
 namespace cpu {
@@ -157,6 +160,47 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t
     }
 };
 
+// Sums over one contiguous f32 run: x, (x - m)^2, and for backward dy * (x - m) with dy.
+// AVX-512 versions keep 16 partial sums; the portable ones are plain loops.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void run_sums_avx512(
+        const float *x, const float *g, float m, dim_t n, float &s1, float &s2) {
+    __m512 a = _mm512_setzero_ps(), b = _mm512_setzero_ps();
+    const __m512 mv = _mm512_set1_ps(m);
+    for (dim_t i = 0; i < n; i += 16) {
+        const __mmask16 k = n - i >= 16 ? __mmask16(0xffff)
+                                        : static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m512 d = _mm512_maskz_sub_ps(k, _mm512_maskz_loadu_ps(k, x + i), mv);
+        if (g) {
+            const __m512 gv = _mm512_maskz_loadu_ps(k, g + i);
+            a = _mm512_fmadd_ps(gv, d, a);
+            b = _mm512_add_ps(b, gv);
+        } else {
+            a = _mm512_add_ps(a, d);
+            b = _mm512_fmadd_ps(d, d, b);
+        }
+    }
+    s1 = _mm512_reduce_add_ps(a);
+    s2 = _mm512_reduce_add_ps(b);
+}
+
+// g null: s1 = sum (x - m), s2 = sum (x - m)^2; else s1 = sum g (x - m), s2 = sum g.
+void run_sums(const float *x, const float *g, float m, dim_t n, float &s1, float &s2) {
+    if (isa_enabled(dnnl_cpu_isa_avx512_core)) return run_sums_avx512(x, g, m, n, s1, s2);
+    float a = 0.f, b = 0.f;
+    for (dim_t i = 0; i < n; ++i) {
+        const float d = x[i] - m;
+        if (g) {
+            a += g[i] * d;
+            b += g[i];
+        } else {
+            a += d;
+            b += d * d;
+        }
+    }
+    s1 = a;
+    s2 = b;
+}
+
 // Calls f(offset, first channel, channel step, length) for each contiguous run of group
 // (n, g): one per channel over spatial points (rows), or one per spatial point over the
 // group's channels.
@@ -215,19 +259,17 @@ struct gnorm_t : public primitive_t {
                     double sum = 0, sq = 0;
                     for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
                             [&](dim_t off, dim_t, int, dim_t len) {
-                                float p = 0.f;
-                                for (dim_t k = 0; k < len; ++k)
-                                    p += x[off + k];
+                                float p, q;
+                                run_sums(x + off, nullptr, 0.f, len, p, q);
                                 sum += p;
                             });
                     mu = sum / M;
                     const float m = static_cast<float>(mu);
                     for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
                             [&](dim_t off, dim_t, int, dim_t len) {
-                                float p = 0.f;
-                                for (dim_t k = 0; k < len; ++k)
-                                    p += (x[off + k] - m) * (x[off + k] - m);
-                                sq += p;
+                                float p, q;
+                                run_sums(x + off, nullptr, m, len, p, q);
+                                sq += q;
                             });
                     v = sq / M;
                     if (save) {
@@ -293,11 +335,8 @@ struct gnorm_t : public primitive_t {
                 for_runs(smd, pd.rows, pd.sp_stride[0], n, c0, sh.Cg, sh.SP,
                         [&](dim_t off, dim_t c, int step, dim_t len) {
                             if (step == 0) {
-                                float p = 0.f, q = 0.f;
-                                for (dim_t k = 0; k < len; ++k) {
-                                    p += g[off + k] * (x[off + k] - mu);
-                                    q += g[off + k];
-                                }
+                                float p, q;
+                                run_sums(x + off, g + off, mu, len, p, q);
                                 sx[c - c0] += p;
                                 sy[c - c0] += q;
                             } else {
