@@ -47,7 +47,6 @@ struct blocked16_pd_t : public primitive_desc_impl_t<blocked16_pd_t, blocked16_t
 
     quant_t q;
     plan_t plan;
-    int cdim;
 };
 
 struct blocked16_t : public primitive_t {
@@ -79,7 +78,6 @@ status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
     // dimensions (OIhw16i16o), each once and without padding.
     p.b = static_cast<int>(bb.inner_blks[nb - 1]);
     const int c = static_cast<int>(bb.inner_idxs[nb - 1]);
-    pd.cdim = c;
     ANYDNN_REQUIRE(
             p.b == 16 || p.b == 8, dnnl_unimplemented, "blocked16: innermost block of %d", p.b);
     const int nd = src.ndims;

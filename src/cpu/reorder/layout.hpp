@@ -20,6 +20,24 @@ struct layout_t {
         return x / blk[d] * strides[d] + inner[inner_start[d] + x % blk[d]];
     }
 
+    // base + dim_off(d, x0 + k) for k in [0, n), walked without divisions.
+    void row_offsets(int d, dim_t x0, int n, dim_t base, dim_t *out) const {
+        if (blk[d] == 1) {
+            for (int k = 0; k < n; ++k)
+                out[k] = base + (x0 + k) * strides[d];
+            return;
+        }
+        const dim_t *in = inner.data() + inner_start[d];
+        dim_t r = x0 % blk[d], outer = base + x0 / blk[d] * strides[d];
+        for (int k = 0; k < n; ++k) {
+            out[k] = outer + in[r];
+            if (++r == blk[d]) {
+                r = 0;
+                outer += strides[d];
+            }
+        }
+    }
+
     int ndims;
     dim_t dims[max_ndims];
     dim_t padded[max_ndims];

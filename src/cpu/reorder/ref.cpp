@@ -196,16 +196,14 @@ status_t ref_t::execute(const exec_ctx_t &ctx) const {
             }
             for (dim_t x0 = 0; x0 < row; x0 += chunk) {
                 const int n = static_cast<int>(std::min<dim_t>(chunk, row - x0));
-                for (int k = 0; k < n; ++k)
-                    doff[k] = dbase + D.dim_off(L, x0 + k);
+                D.row_offsets(L, x0, n, dbase, doff);
                 // Padding of dst (rows outside the tensor, or the tail of this row).
                 const int nv = inside ? static_cast<int>(
                                        std::max<dim_t>(0, std::min<dim_t>(n, valid - x0)))
                                       : 0;
                 if (nv < n) zero_elems(dst, esize, doff + nv, n - nv);
                 if (nv == 0) continue;
-                for (int k = 0; k < nv; ++k)
-                    soff[k] = sbase + S.dim_off(L, x0 + k);
+                S.row_offsets(L, x0, nv, sbase, soff);
                 if (raw) {
                     switch (esize) {
                     case 1: copy_raw<uint8_t>(src, soff, dst, doff, nv); break;
