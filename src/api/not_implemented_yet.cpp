@@ -80,39 +80,6 @@ DNNL_API dnnl_status_t dnnl_deconvolution_backward_weights_primitive_desc_create
     return not_implemented_yet(primitive_desc, "deconvolution_backward_weights");
 }
 
-DNNL_API dnnl_status_t dnnl_pooling_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t src_desc,
-        const_dnnl_memory_desc_t dst_desc, const dnnl_dims_t strides, const dnnl_dims_t kernel,
-        const dnnl_dims_t dilation, const dnnl_dims_t padding_l, const dnnl_dims_t padding_r,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "pooling_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_pooling_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_alg_kind_t alg_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const dnnl_dims_t strides, const dnnl_dims_t kernel, const dnnl_dims_t dilation,
-        const dnnl_dims_t padding_l, const dnnl_dims_t padding_r,
-        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "pooling_backward");
-}
-
-DNNL_API dnnl_status_t dnnl_batch_normalization_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc, float epsilon,
-        unsigned flags, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "batch_normalization_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_batch_normalization_backward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_memory_desc_t src_desc, float epsilon, unsigned flags,
-        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "batch_normalization_backward");
-}
-
 DNNL_API dnnl_status_t dnnl_inner_product_forward_primitive_desc_create(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,

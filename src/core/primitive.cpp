@@ -25,6 +25,14 @@ std::string cache_key(const primitive_desc_t &pd) {
     std::string key = s.bytes();
     key += op_serialize(pd.desc);
     key += attr_serialize(pd.attr);
+    // Resolved layouts: a backward desc with `any` tensors resolves them from its forward
+    // hint, which the op desc does not hold.
+    serializer_t a;
+    for (const auto &e : pd.args) {
+        a.write(e.first);
+        a.write(md_hash(e.second));
+    }
+    key += a.bytes();
     return key;
 }
 

@@ -41,5 +41,11 @@ impl_entry_t reduction_simple_entry(); // cpu/reduction/simple.cpp
 impl_entry_t reduction_ref_entry(); // cpu/reduction/ref.cpp
 impl_entry_t matmul_gemm_entry(); // cpu/matmul/gemm.cpp
 impl_entry_t matmul_ref_entry(); // cpu/matmul/ref.cpp
+impl_entry_t pooling_avx512_fwd_entry(); // cpu/pooling/avx512.cpp
+impl_entry_t pooling_avx512_bwd_entry(); // cpu/pooling/avx512.cpp
+impl_entry_t pooling_ref_fwd_entry(); // cpu/pooling/ref.cpp
+impl_entry_t pooling_ref_bwd_entry(); // cpu/pooling/ref.cpp
+impl_entry_t bnorm_avx512_entry(); // cpu/bnorm/avx512.cpp
+impl_entry_t bnorm_ref_entry(); // cpu/bnorm/ref.cpp
 } // namespace cpu
 } // namespace anydnn

@@ -29,6 +29,10 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> reduction
             = {reduction_simple_entry(), reduction_ref_entry()};
     static const std::vector<impl_entry_t> matmul = {matmul_gemm_entry(), matmul_ref_entry()};
+    static const std::vector<impl_entry_t> pooling = {pooling_avx512_fwd_entry(),
+            pooling_avx512_bwd_entry(), pooling_ref_fwd_entry(), pooling_ref_bwd_entry()};
+    static const std::vector<impl_entry_t> batch_normalization
+            = {bnorm_avx512_entry(), bnorm_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
@@ -44,6 +48,8 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_resampling: return resampling;
         case dnnl_reduction: return reduction;
         case dnnl_matmul: return matmul;
+        case dnnl_pooling: return pooling;
+        case dnnl_batch_normalization: return batch_normalization;
         default: return none;
     }
 }
