@@ -1,0 +1,221 @@
+// --matmul: dst = src x weights (+ bias) with attributes; "MxK:KxN" or batched
+// "BxMxK:BxKxN" (batch dims of one broadcast), --dt=f32|bf16|u8:s8:s32 (SRC:WEI:DST),
+// --stag/--wtag/--dtag, --bia-dt=undef|f32 (bias of shape 1x..xN).
+#include <array>
+#include <cmath>
+
+#include "compare.hpp"
+#include "data_types.hpp"
+#include "driver.hpp"
+#include "fill.hpp"
+#include "harness.hpp"
+#include "names.hpp"
+
+namespace benchdnn {
+namespace {
+
+struct matmul_cfg_t {
+    dnnl_data_type_t sdt, wdt, ddt, bdt;
+    std::string stag, wtag, dtag;
+    attr_desc_t attr;
+    dims_t sd, wd;
+};
+
+class matmul_prb_t : public problem_t {
+public:
+    explicit matmul_prb_t(const matmul_cfg_t &c) : c_(c) {
+        const int nd = static_cast<int>(c_.sd.size());
+        dd_ = c_.sd;
+        for (int i = 0; i < nd - 2; ++i)
+            dd_[i] = std::max(c_.sd[i], c_.wd[i]);
+        dd_[nd - 1] = c_.wd[nd - 1];
+        bd_.assign(nd, 1);
+        bd_[nd - 1] = dd_[nd - 1];
+    }
+
+    std::string repro() const override {
+        std::string dt = dt2str(c_.sdt);
+        if (c_.wdt != c_.sdt || c_.ddt != c_.sdt)
+            dt += std::string(":") + dt2str(c_.wdt) + ":" + dt2str(c_.ddt);
+        repro_t r("matmul");
+        r.knob("dt", dt, "f32")
+                .knob("stag", c_.stag, "any")
+                .knob("wtag", c_.wtag, "any")
+                .knob("dtag", c_.dtag, "any")
+                .knob("bia-dt", dt2str(c_.bdt), "undef")
+                .raw(c_.attr.repro());
+        return r.str(dims2str(c_.sd) + ":" + dims2str(c_.wd));
+    }
+
+    std::string skip_reason() const override {
+        for (auto t : {c_.sdt, c_.wdt, c_.ddt})
+            if (!dt_supported(t)) return "data type not handled by the tester";
+        return {};
+    }
+
+    double flops() const override {
+        const int nd = static_cast<int>(dd_.size());
+        return 2.0 * product(dd_) * c_.sd[nd - 1];
+    }
+
+    bool with_bias() const { return c_.bdt != dnnl_data_type_undef; }
+
+    dnnl_status_t create_pd(dnnl_engine_t engine, pd_h &pd) override {
+        md_h s, w, b, t;
+        dnnl_status_t st = make_md(s, c_.sd, c_.sdt, c_.stag);
+        if (st == dnnl_success) st = make_md(w, c_.wd, c_.wdt, c_.wtag);
+        if (st == dnnl_success) st = make_md(t, dd_, c_.ddt, c_.dtag);
+        if (st == dnnl_success && with_bias()) st = make_md(b, bd_, c_.bdt, "abx");
+        if (st != dnnl_success) return st;
+        const dims_t sd = c_.sd, wd = c_.wd, dd = dd_;
+        bundle_.reset(new attr_bundle_t(c_.attr, dd, [=](int arg) {
+            return arg == DNNL_ARG_SRC ? sd : arg == DNNL_ARG_WEIGHTS ? wd : dd;
+        }));
+        return BENCHDNN_CALL_OP(*this, dnnl_matmul_primitive_desc_create, pd.out(), engine,
+                s.get(), w.get(), b.get(), t.get(), bundle_->get());
+    }
+
+    void prepare(const_dnnl_primitive_desc_t pd, args_t &args) override {
+        auto md_of = [&](int arg) {
+            return dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
+        };
+        fill_range_t r;
+        r.lo = -4;
+        r.hi = 4;
+        r.step = 0.25;
+        fill_range_t ri = r;
+        ri.integers = true;
+        ri.step = 0;
+        auto range = [&](dnnl_data_type_t t) { return clamp_range(dt_is_int(t) ? ri : r, t); };
+        src_ = fill_values(product(c_.sd), range(c_.sdt), c_.sdt, 1);
+        wei_ = fill_values(product(c_.wd), range(c_.wdt), c_.wdt, 2);
+        dst_ = fill_values(product(dd_), range(c_.ddt), c_.ddt, 3);
+        args.add(DNNL_ARG_SRC, md_of(DNNL_ARG_SRC)).write(src_);
+        args.add(DNNL_ARG_WEIGHTS, md_of(DNNL_ARG_WEIGHTS)).write(wei_);
+        if (with_bias()) {
+            bia_ = fill_values(product(bd_), range(c_.bdt), c_.bdt, 4);
+            args.add(DNNL_ARG_BIAS, md_of(DNNL_ARG_BIAS)).write(bia_);
+        }
+        args.add(DNNL_ARG_DST, md_of(DNNL_ARG_DST)).write(dst_);
+        bundle_->prepare(args);
+    }
+
+    bool check(const args_t &args, std::string &msg) override {
+        const int nd = static_cast<int>(dd_.size());
+        const int64_t M = dd_[nd - 2], N = dd_[nd - 1], K = c_.sd[nd - 1];
+        std::vector<double> exp(dst_.size()), mag(dst_.size());
+        std::vector<int64_t> pos(nd), sp(nd), wp(nd), zero(nd, 0);
+        const double zs = bundle_->zero_point(DNNL_ARG_SRC, zero.data());
+        const double zw = bundle_->zero_point(DNNL_ARG_WEIGHTS, zero.data());
+        for (size_t x = 0; x < exp.size(); ++x) {
+            logical_position(dd_, static_cast<int64_t>(x), pos.data());
+            for (int i = 0; i < nd - 2; ++i) {
+                sp[i] = c_.sd[i] == 1 ? 0 : pos[i];
+                wp[i] = c_.wd[i] == 1 ? 0 : pos[i];
+            }
+            sp[nd - 2] = pos[nd - 2];
+            wp[nd - 1] = pos[nd - 1];
+            double acc = 0, m = 0;
+            for (int64_t k = 0; k < K; ++k) {
+                sp[nd - 1] = k;
+                wp[nd - 2] = k;
+                const double v = (src_[linear_index(c_.sd, sp.data())] - zs)
+                        * (wei_[linear_index(c_.wd, wp.data())] - zw);
+                acc += v;
+                m += std::fabs(v);
+            }
+            const double scale = bundle_->scale(DNNL_ARG_SRC, sp.data())
+                    * bundle_->scale(DNNL_ARG_WEIGHTS, wp.data());
+            double v = acc * scale + (with_bias() ? bia_[pos[nd - 1]] : 0.0);
+            mag[x] = m * std::fabs(scale) + std::fabs(v);
+            v = bundle_->apply_post_ops(v, pos.data(), dst_[x]);
+            exp[x] = v / bundle_->scale(DNNL_ARG_DST, zero.data())
+                    + bundle_->zero_point(DNNL_ARG_DST, zero.data());
+        }
+        (void)M;
+        (void)N;
+        tolerance_t tol;
+        tol.eps = 2e-6;
+        tol.int_diff = 1;
+        return check_output(args.at(DNNL_ARG_DST), exp, tol, msg, &mag);
+    }
+
+private:
+    matmul_cfg_t c_;
+    dims_t dd_, bd_;
+    std::unique_ptr<attr_bundle_t> bundle_;
+    std::vector<double> src_, wei_, dst_, bia_;
+};
+
+class matmul_driver_t : public driver_t {
+public:
+    matmul_driver_t() { reset(); }
+
+    void reset() override {
+        dt_ = {{dnnl_f32, dnnl_f32, dnnl_f32}};
+        stag_ = wtag_ = dtag_ = {"any"};
+        bdt_ = {dnnl_data_type_undef};
+        common_.reset();
+    }
+
+    bool parse(const std::string &key, const std::string &v) override {
+        auto tags = [](const std::string &s) {
+            return parse_list<std::string>(s, [](const std::string &t) {
+                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
+                return t;
+            });
+        };
+        if (key == "--dt" || key == "--cfg")
+            dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
+                const auto parts = split(s, ':');
+                if (parts.size() == 1) {
+                    const auto t = str2dt(parts[0]);
+                    return std::array<dnnl_data_type_t, 3> {t, t, t};
+                }
+                if (parts.size() != 3)
+                    throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
+                return std::array<dnnl_data_type_t, 3> {
+                        str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
+            });
+        else if (key == "--stag") stag_ = tags(v);
+        else if (key == "--wtag") wtag_ = tags(v);
+        else if (key == "--dtag") dtag_ = tags(v);
+        else if (key == "--bia-dt" || key == "--bia_dt")
+            bdt_ = parse_list<dnnl_data_type_t>(v, [](const std::string &s) {
+                return s == "undef" ? dnnl_data_type_undef : str2dt(s);
+            });
+        else return common_.parse(key, v);
+        return true;
+    }
+
+    void run(const std::string &text) override {
+        const auto shapes = parse_dims_list(text);
+        if (shapes.size() < 2) throw std::invalid_argument("matmul takes MxK:KxN");
+        const dims_t &sd = shapes[0], &wd = shapes[1];
+        const size_t nd = sd.size();
+        if (nd < 2 || wd.size() != nd || sd[nd - 1] != wd[nd - 2])
+            throw std::invalid_argument("matmul shapes do not agree: " + text);
+        for (const auto &dt : dt_)
+            for (auto bdt : bdt_)
+                for (const auto &st : stag_)
+                    for (const auto &wt : wtag_)
+                        for (const auto &dtg : dtag_)
+                            for (const auto &attr : common_.attrs) {
+                                matmul_prb_t prb(
+                                        {dt[0], dt[1], dt[2], bdt, st, wt, dtg, attr, sd, wd});
+                                run_problem(prb);
+                            }
+    }
+
+private:
+    std::vector<std::array<dnnl_data_type_t, 3>> dt_;
+    std::vector<std::string> stag_, wtag_, dtag_;
+    std::vector<dnnl_data_type_t> bdt_;
+    common_knobs_t common_;
+};
+
+} // namespace
+
+BENCHDNN_REGISTER_DRIVER("matmul", matmul_driver_t);
+
+} // namespace benchdnn
