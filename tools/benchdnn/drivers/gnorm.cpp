@@ -140,10 +140,12 @@ public:
         dd_ = fill_values(n, clamp_range(sr, c_.sdt), c_.sdt, 4);
         args.add(DNNL_ARG_DIFF_DST, md_of(DNNL_ARG_DIFF_DST)).write(dd_);
         args.add(DNNL_ARG_DIFF_SRC, md_of(DNNL_ARG_DIFF_SRC)).write(zeros);
-        if (c_.dir == dir_t::bwd_dw) {
-            const std::vector<double> cz(C_, 0);
-            if (c_.flags & dnnl_use_scale) args.add(DNNL_ARG_DIFF_SCALE, md_of(DNNL_ARG_DIFF_SCALE)).write(cz);
-            if (c_.flags & dnnl_use_shift) args.add(DNNL_ARG_DIFF_SHIFT, md_of(DNNL_ARG_DIFF_SHIFT)).write(cz);
+        // Scale/shift gradients wherever the primitive has them (some libraries list them
+        // for BWD_D too).
+        const std::vector<double> cz(C_, 0);
+        for (int arg : {DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT}) {
+            const_dnnl_memory_desc_t m = md_of(arg);
+            if (m && dnnl_memory_desc_get_size(m) > 0) args.add(arg, m).write(cz);
         }
     }
 
@@ -188,7 +190,7 @@ public:
             mag[i] = (std::fabs(d) + std::fabs(m1[w]) + std::fabs(xh * m2[w])) * rstd(w);
         }
         if (!check_output(args.at(DNNL_ARG_DIFF_SRC), exp, tol, msg, &mag)) return false;
-        if (c_.dir != dir_t::bwd_dw) return true;
+        if (c_.dir != dir_t::bwd_dw) return true; // gradients of BWD_D are not defined
         std::vector<double> ds(C_, 0), db(C_, 0), dsm(C_, 0), dbm(C_, 0);
         for (int64_t i = 0; i < n; ++i) {
             const int64_t w = w_of(i), c = c_of(i);

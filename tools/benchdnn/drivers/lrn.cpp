@@ -69,9 +69,22 @@ public:
         src_ = fill_values(product(c_.dims), clamp_range(r, c_.dt), c_.dt, 1);
         const std::vector<double> zeros(src_.size(), 0);
         args.add(DNNL_ARG_SRC, md_of(DNNL_ARG_SRC)).write(src_);
-        // A workspace, where the library asks for one.
+        // A workspace, where the library asks for one: backward reads what forward wrote.
         const_dnnl_memory_desc_t ws = dnnl_primitive_desc_query_md(pd, dnnl_query_workspace_md, 0);
-        if (ws && dnnl_memory_desc_get_size(ws) > 0) args.add(DNNL_ARG_WORKSPACE, ws);
+        const bool has_ws = ws && dnnl_memory_desc_get_size(ws) > 0;
+        if (has_ws) args.add(DNNL_ARG_WORKSPACE, ws);
+        if (has_ws && c_.dir == dir_t::bwd_d) {
+            test_mem_t fdst(dnnl_primitive_desc_query_md(hint_.get(), dnnl_query_dst_md, 0),
+                    test_engine());
+            dnnl_primitive_t fwd = nullptr;
+            BENCHDNN_CHECK(dnnl_primitive_create(&fwd, hint_.get()));
+            const dnnl_exec_arg_t fa[] = {{DNNL_ARG_SRC, args.at(DNNL_ARG_SRC).get()},
+                    {DNNL_ARG_DST, fdst.get()}, {DNNL_ARG_WORKSPACE, args.at(DNNL_ARG_WORKSPACE).get()}};
+            const dnnl_status_t st = dnnl_primitive_execute(fwd, test_stream(), 3, fa);
+            dnnl_stream_wait(test_stream());
+            dnnl_primitive_destroy(fwd);
+            BENCHDNN_CHECK(st);
+        }
         if (c_.dir != dir_t::bwd_d) {
             args.add(DNNL_ARG_DST, md_of(DNNL_ARG_DST)).write(zeros);
             return;
