@@ -33,6 +33,8 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
             pooling_avx512_bwd_entry(), pooling_ref_fwd_entry(), pooling_ref_bwd_entry()};
     static const std::vector<impl_entry_t> batch_normalization
             = {bnorm_avx512_entry(), bnorm_ref_entry()};
+    static const std::vector<impl_entry_t> convolution = {convolution_ref_entry()};
+    static const std::vector<impl_entry_t> deconvolution = {deconvolution_ref_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
@@ -50,6 +52,8 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_matmul: return matmul;
         case dnnl_pooling: return pooling;
         case dnnl_batch_normalization: return batch_normalization;
+        case dnnl_convolution: return convolution;
+        case dnnl_deconvolution: return deconvolution;
         default: return none;
     }
 }

@@ -6,32 +6,20 @@
 
 #include "oneapi/dnnl/dnnl.h"
 
-TEST(not_implemented, convolution_reports_unimplemented_with_reason) {
+TEST(not_implemented, lbr_augru_reports_unimplemented_with_reason) {
     dnnl_engine_t engine = nullptr;
     ASSERT_EQ(dnnl_engine_create(&engine, dnnl_cpu, 0), dnnl_success);
-    dnnl_dims_t src_dims = {1, 3, 5, 5}, wei_dims = {4, 3, 3, 3}, dst_dims = {1, 4, 3, 3};
-    dnnl_memory_desc_t src = nullptr, wei = nullptr, dst = nullptr;
-    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&src, 4, src_dims, dnnl_f32, dnnl_nchw),
-            dnnl_success);
-    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&wei, 4, wei_dims, dnnl_f32, dnnl_oihw),
-            dnnl_success);
-    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&dst, 4, dst_dims, dnnl_f32, dnnl_nchw),
-            dnnl_success);
-    dnnl_dims_t strides = {1, 1}, dil = {0, 0}, pad = {0, 0};
     dnnl_primitive_desc_t pd = reinterpret_cast<dnnl_primitive_desc_t>(&engine);
     ASSERT_EQ(dnnl_set_verbose(1), dnnl_success);
     ::testing::internal::CaptureStdout();
-    EXPECT_EQ(dnnl_convolution_forward_primitive_desc_create(&pd, engine,
-                      dnnl_forward_inference, dnnl_convolution_direct, src, wei, nullptr, dst,
-                      strides, dil, pad, pad, nullptr),
+    EXPECT_EQ(dnnl_lbr_augru_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+                      dnnl_unidirectional_left2right, nullptr, nullptr, nullptr, nullptr,
+                      nullptr, nullptr, nullptr, nullptr, 0, nullptr),
             dnnl_unimplemented);
     std::string out = ::testing::internal::GetCapturedStdout();
     ASSERT_EQ(dnnl_set_verbose(0), dnnl_success);
     EXPECT_EQ(pd, nullptr);
-    EXPECT_NE(out.find("convolution_forward is not implemented yet"), std::string::npos) << out;
-    dnnl_memory_desc_destroy(src);
-    dnnl_memory_desc_destroy(wei);
-    dnnl_memory_desc_destroy(dst);
+    EXPECT_NE(out.find("lbr_augru_forward is not implemented yet"), std::string::npos) << out;
     dnnl_engine_destroy(engine);
 }
 
