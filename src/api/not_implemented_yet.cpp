@@ -22,30 +22,6 @@ dnnl_status_t not_implemented_yet(dnnl_primitive_desc_t *primitive_desc, const c
 
 extern "C" {
 
-DNNL_API dnnl_status_t dnnl_inner_product_forward_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,
-        const_dnnl_memory_desc_t bias_desc, const_dnnl_memory_desc_t dst_desc,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "inner_product_forward");
-}
-
-DNNL_API dnnl_status_t dnnl_inner_product_backward_data_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
-        const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t weights_desc,
-        const_dnnl_memory_desc_t diff_dst_desc, const_dnnl_primitive_desc_t hint_fwd_pd,
-        const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "inner_product_backward_data");
-}
-
-DNNL_API dnnl_status_t dnnl_inner_product_backward_weights_primitive_desc_create(
-        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
-        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t diff_weights_desc,
-        const_dnnl_memory_desc_t diff_bias_desc, const_dnnl_memory_desc_t diff_dst_desc,
-        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) {
-    return not_implemented_yet(primitive_desc, "inner_product_backward_weights");
-}
-
 DNNL_API dnnl_status_t dnnl_vanilla_rnn_forward_primitive_desc_create(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         const dnnl_alg_kind_t activation, const dnnl_rnn_direction_t direction,
