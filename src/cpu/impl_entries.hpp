@@ -35,6 +35,7 @@ impl_entry_t softmax_ref_bwd_entry(); // cpu/softmax/ref.cpp
 impl_entry_t lnorm_dense_entry(); // cpu/lnorm/impls.cpp
 impl_entry_t lnorm_ref_entry(); // cpu/lnorm/impls.cpp
 impl_entry_t resampling_simple_fwd_entry(); // cpu/resampling/simple.cpp
+impl_entry_t resampling_simple_bwd_entry(); // cpu/resampling/simple.cpp
 impl_entry_t resampling_ref_fwd_entry(); // cpu/resampling/ref.cpp
 impl_entry_t resampling_ref_bwd_entry(); // cpu/resampling/ref.cpp
 impl_entry_t reduction_simple_entry(); // cpu/reduction/simple.cpp

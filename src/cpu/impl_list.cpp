@@ -24,8 +24,9 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> softmax = {softmax_dense_fwd_entry(),
             softmax_dense_bwd_entry(), softmax_ref_fwd_entry(), softmax_ref_bwd_entry()};
     static const std::vector<impl_entry_t> lnorm = {lnorm_dense_entry(), lnorm_ref_entry()};
-    static const std::vector<impl_entry_t> resampling = {resampling_simple_fwd_entry(),
-            resampling_ref_fwd_entry(), resampling_ref_bwd_entry()};
+    static const std::vector<impl_entry_t> resampling
+            = {resampling_simple_fwd_entry(), resampling_simple_bwd_entry(),
+                    resampling_ref_fwd_entry(), resampling_ref_bwd_entry()};
     static const std::vector<impl_entry_t> reduction
             = {reduction_simple_entry(), reduction_ref_entry()};
     static const std::vector<impl_entry_t> matmul = {matmul_gemm_entry(), matmul_ref_entry()};

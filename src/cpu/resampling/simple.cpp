@@ -1,7 +1,8 @@
-// Fast forward resampling for src and dst of one dense layout: ncx (rows along W gathered
+// Fast resampling for tensors of one dense layout: ncx (rows along W gathered
 // through the per-position tap tables), nxc and nCx8c/nCx16c (channel vectors combined with
 // the weights of up to eight taps). Any forward data type, computed in f32, post-ops;
-// AVX-512 code generation where the CPU has it.
+// backward gathers each diff_src element's readers. AVX-512 code generation where the CPU
+// has it.
 #include <algorithm>
 
 #include "core/data_types.hpp"
@@ -235,6 +236,143 @@ void rows_generic(const ctx_t &c, dim_t start, dim_t end) {
     rows(c, start, end);
 }
 
+// Backward: one diff_src row (every iw of (n, c or c block, id, ih)), each element gathering
+// the diff_dst positions that read it (channel vectors for nxc / blocked).
+__attribute__((always_inline)) inline void bwd_rows(const ctx_t &c, dim_t start, dim_t end) {
+    const geometry_t &g = *c.g;
+    const bool vec = c.fmt != fmt_t::ncx;
+    const dim_t V = vec ? c.vlen : 1;
+    float out[4096];
+    for (dim_t r = start; r < end; ++r) {
+        const dim_t ih = r % g.in[1], id = (r / g.in[1]) % g.in[0];
+        const dim_t nc = r / (g.in[1] * g.in[0]);
+        const dim_t cb = nc % c.ncb, n = nc / c.ncb;
+        const dim_t base = n * c.ds[0] + cb * c.ds[1]; // diff_dst
+        for (dim_t iw = 0; iw < g.in[2]; ++iw) {
+            for (dim_t k = 0; k < V; ++k)
+                out[k] = 0.f;
+            for (dim_t a = g.bwd_off[0][id]; a < g.bwd_off[0][id + 1]; ++a)
+                for (dim_t b = g.bwd_off[1][ih]; b < g.bwd_off[1][ih + 1]; ++b) {
+                    const float wab = g.bwd[0][a].second * g.bwd[1][b].second;
+                    const dim_t off_ab = base + g.bwd[0][a].first * c.ds[2]
+                            + g.bwd[1][b].first * c.ds[3];
+                    for (dim_t e = g.bwd_off[2][iw]; e < g.bwd_off[2][iw + 1]; ++e) {
+                        const float w = wab * g.bwd[2][e].second;
+                        const dim_t off = off_ab + g.bwd[2][e].first * c.ds[4];
+                        if (c.ddt == dnnl_f32) {
+                            const float *x = reinterpret_cast<const float *>(c.src) + off;
+                            for (dim_t k = 0; k < V; ++k)
+                                out[k] += w * x[k];
+                        } else {
+                            for (dim_t k = 0; k < V; ++k)
+                                out[k] += w * load_as_f32(c.ddt, c.src, off + k);
+                        }
+                    }
+                }
+            const dim_t to = n * c.ss[0] + cb * c.ss[1] + id * c.ss[2] + ih * c.ss[3]
+                    + iw * c.ss[4];
+            if (c.sdt == dnnl_f32) {
+                float *t = reinterpret_cast<float *>(c.dst) + to;
+                for (dim_t k = 0; k < V; ++k)
+                    t[k] = out[k];
+            } else {
+                for (dim_t k = 0; k < V; ++k)
+                    store_from_f32(c.sdt, c.dst, to + k, out[k]);
+            }
+        }
+    }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void bwd_rows_avx512(
+        const ctx_t &c, dim_t start, dim_t end) {
+    bwd_rows(c, start, end);
+}
+void bwd_rows_generic(const ctx_t &c, dim_t start, dim_t end) {
+    bwd_rows(c, start, end);
+}
+
+// Strides of (n, c or c block, d, h, w); missing spatial dims have stride 0.
+void dhw_strides(const memory_desc_t &md, dim_t *s) {
+    const int nsp = md.ndims - 2;
+    s[0] = md.blocking.strides[0];
+    s[1] = md.blocking.strides[1];
+    s[2] = s[3] = s[4] = 0;
+    for (int k = 0; k < nsp; ++k)
+        s[5 - nsp + k] = md.blocking.strides[2 + k];
+}
+
+struct simple_bwd_t;
+
+struct simple_bwd_pd_t : public primitive_desc_impl_t<simple_bwd_pd_t, simple_bwd_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override {
+        return isa_enabled(dnnl_cpu_isa_avx512_core) ? "cpu:resampling:simple:avx512"
+                                                     : "cpu:resampling:simple";
+    }
+
+    fmt_t fmt = fmt_t::ncx;
+    dim_t vlen = 1;
+
+    static status_t init(simple_bwd_pd_t &pd) {
+        ANYDNN_REQUIRE(!is_fwd(desc_of(pd)), dnnl_unimplemented, "not a backward resampling");
+        memory_desc_t ds, dd;
+        ANYDNN_CHECK(resolve(pd, ds, dd));
+        ANYDNN_CHECK(check_attr(pd.attr, false));
+        ANYDNN_REQUIRE(find_format(ds, dd, pd.fmt, pd.vlen), dnnl_unimplemented,
+                "diff_src and diff_dst are not both ncx, nxc, nCx8c or nCx16c");
+        ANYDNN_REQUIRE(pd.vlen <= 4096, dnnl_unimplemented, "more than 4096 channels in nxc");
+        pd.args[DNNL_ARG_DIFF_SRC] = ds;
+        pd.args[DNNL_ARG_DIFF_DST] = dd;
+        return dnnl_success;
+    }
+};
+
+struct simple_bwd_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t init() override {
+        geo_.reset(new geometry_t(pd().arg_md(DNNL_ARG_DIFF_SRC),
+                pd().arg_md(DNNL_ARG_DIFF_DST), desc_of(pd()).alg_kind, true));
+        return dnnl_success;
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd = static_cast<const simple_bwd_pd_t &>(this->pd());
+        const memory_desc_t &ds_md = pd.arg_md(DNNL_ARG_DIFF_SRC);
+        const memory_desc_t &dd_md = pd.arg_md(DNNL_ARG_DIFF_DST);
+        if (nelems(ds_md) == 0) return dnnl_success;
+        const geometry_t &g = *geo_;
+        // In this context src is diff_dst (read) and dst is diff_src (written); ss and sdt
+        // describe diff_src, ds and ddt diff_dst.
+        ctx_t c {};
+        c.g = &g;
+        c.sdt = ds_md.data_type;
+        c.ddt = dd_md.data_type;
+        c.src = static_cast<const char *>(ctx.host_ptr(DNNL_ARG_DIFF_DST))
+                + dd_md.offset0 * data_type_size(c.ddt);
+        c.dst = static_cast<char *>(ctx.host_ptr(DNNL_ARG_DIFF_SRC))
+                + ds_md.offset0 * data_type_size(c.sdt);
+        c.fmt = pd.fmt;
+        c.vlen = pd.vlen;
+        c.ncb = pd.fmt == fmt_t::blocked ? (g.c + pd.vlen - 1) / pd.vlen
+                : pd.fmt == fmt_t::nxc   ? 1
+                                         : g.c;
+        dhw_strides(ds_md, c.ss);
+        dhw_strides(dd_md, c.ds);
+        const dim_t nrows = g.mb * c.ncb * g.in[0] * g.in[1];
+        const dim_t per_row = g.in[2] * c.vlen * 4;
+        const bool avx512 = isa_enabled(dnnl_cpu_isa_avx512_core);
+        parallel_range(nrows, [&](dim_t start, dim_t end) {
+            if (avx512) bwd_rows_avx512(c, start, end);
+            else bwd_rows_generic(c, start, end);
+        }, std::max<dim_t>(1, 8192 / std::max<dim_t>(1, per_row)));
+        return dnnl_success;
+    }
+
+private:
+    std::unique_ptr<geometry_t> geo_;
+};
+
 struct simple_fwd_t : public primitive_t {
     using primitive_t::primitive_t;
 
@@ -296,6 +434,9 @@ private:
 
 impl_entry_t resampling_simple_fwd_entry() {
     return make_impl_entry<simple_fwd_pd_t>("cpu:resampling:simple");
+}
+impl_entry_t resampling_simple_bwd_entry() {
+    return make_impl_entry<simple_bwd_pd_t>("cpu:resampling:simple");
 }
 
 } // namespace cpu
