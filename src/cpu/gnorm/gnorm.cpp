@@ -184,8 +184,10 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void run_sums_avx5
 }
 
 // g null: s1 = sum (x - m), s2 = sum (x - m)^2; else s1 = sum g (x - m), s2 = sum g.
-void run_sums(const float *x, const float *g, float m, dim_t n, float &s1, float &s2) {
-    if (isa_enabled(dnnl_cpu_isa_avx512_core)) return run_sums_avx512(x, g, m, n, s1, s2);
+// The ISA is looked up once per process: this runs once per short run.
+inline void run_sums(const float *x, const float *g, float m, dim_t n, float &s1, float &s2) {
+    static const bool avx512 = isa_enabled(dnnl_cpu_isa_avx512_core);
+    if (avx512 && n >= 64) return run_sums_avx512(x, g, m, n, s1, s2);
     float a = 0.f, b = 0.f;
     for (dim_t i = 0; i < n; ++i) {
         const float d = x[i] - m;
