@@ -637,6 +637,7 @@ TEST(reorder, tensors_larger_than_the_cache_match_reference) {
     run({dims, nchw(), nChw16c()}, false);
     run({dims, nChw16c(), nchw()}, false);
     run({dims, nchw(), nchw(), dnnl_bf16, dnnl_f32}, false);
+    run({dims, nchw(), nchw()}, false);
 }
 
 // ---- Data types ---------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <utility>
 
 namespace anydnn {
@@ -71,11 +73,31 @@ bool same_dense_layout(const memory_desc_t &a, const memory_desc_t &b) {
     return true;
 }
 
+namespace {
+
+// Bytes of one last-level cache instance: sysfs describes what this machine (or virtual
+// machine) shares, where the CPUID-based sysconf value can count a whole host's caches.
+size_t llc_bytes() {
+    if (FILE *f = std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
+        unsigned long long v = 0;
+        char unit = 0;
+        const int got = std::fscanf(f, "%llu%c", &v, &unit);
+        std::fclose(f);
+        if (got >= 1 && v > 0) {
+            if (unit == 'K') v <<= 10;
+            if (unit == 'M') v <<= 20;
+            return static_cast<size_t>(v);
+        }
+    }
+    const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return llc > 0 ? static_cast<size_t>(llc) : size_t(32) << 20;
+}
+
+} // namespace
+
 size_t streaming_threshold() {
-    static const size_t bytes = [] {
-        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-        return static_cast<size_t>(llc > 0 ? llc : 32l << 20);
-    }();
+    // Once src and dst together overflow the cache, dst's lines would not survive anyway.
+    static const size_t bytes = llc_bytes() / 2;
     return bytes;
 }
 

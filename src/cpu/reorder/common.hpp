@@ -24,7 +24,8 @@ dim_t padded_nelems(const memory_desc_t &md);
 // buffers can be walked as one flat array of padded_nelems elements.
 bool same_dense_layout(const memory_desc_t &a, const memory_desc_t &b);
 
-// Bytes of dst past which kernels write with non-temporal stores (the last-level cache).
+// Bytes of dst past which kernels write with non-temporal stores (half the last-level
+// cache).
 size_t streaming_threshold();
 
 // Reads the attributes and declares src, dst and the quantization arrays in pd.args.

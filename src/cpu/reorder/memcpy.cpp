@@ -1,16 +1,37 @@
-// Same type, same dense layout, no attributes: one parallel memcpy of the whole buffer
-// (padding included, which the source holds as zeros).
+// Same type, same dense layout, no attributes: one parallel copy of the whole buffer
+// (padding included, which the source holds as zeros). Buffers past the streaming threshold
+// are copied with non-temporal AVX-512 stores, which skip reading dst lines before
+// overwriting them (the C library's memcpy may not, depending on what it takes the cache for).
+#include <cstdint>
 #include <cstring>
 
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/reorder/common.hpp"
+#include "cpu/reorder/vec_avx512.hpp"
+#include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
 namespace cpu {
 namespace reorder {
 
 namespace {
+
+ANYDNN_AVX512 void copy_streaming(char *dst, const char *src, size_t n) {
+    const size_t head = std::min(n, (64 - reinterpret_cast<uintptr_t>(dst) % 64) % 64);
+    std::memcpy(dst, src, head);
+    size_t i = head;
+    for (; i + 256 <= n; i += 256) {
+        const __m512 a = _mm512_loadu_ps(src + i), b = _mm512_loadu_ps(src + i + 64);
+        const __m512 c = _mm512_loadu_ps(src + i + 128), d = _mm512_loadu_ps(src + i + 192);
+        _mm512_stream_ps(reinterpret_cast<float *>(dst + i), a);
+        _mm512_stream_ps(reinterpret_cast<float *>(dst + i + 64), b);
+        _mm512_stream_ps(reinterpret_cast<float *>(dst + i + 128), c);
+        _mm512_stream_ps(reinterpret_cast<float *>(dst + i + 192), d);
+    }
+    _mm_sfence();
+    std::memcpy(dst + i, src + i, n - i);
+}
 
 struct memcpy_t;
 
@@ -44,6 +65,7 @@ struct memcpy_t : public primitive_t {
         if (bytes == 0) return dnnl_success;
         const char *src = ctx.host_ptr<const char>(DNNL_ARG_SRC) + smd.offset0 * esize;
         char *dst = ctx.host_ptr<char>(DNNL_ARG_DST) + dmd.offset0 * esize;
+        const bool stream = isa_enabled(dnnl_cpu_isa_avx512_core) && bytes >= streaming_threshold();
         // Split on cache lines; small copies stay on the calling thread.
         const dim_t lines = static_cast<dim_t>((bytes + 63) / 64);
         parallel_range(
@@ -51,7 +73,10 @@ struct memcpy_t : public primitive_t {
                 [&](dim_t start, dim_t end) {
                     size_t b0 = static_cast<size_t>(start) * 64;
                     size_t b1 = std::min(bytes, static_cast<size_t>(end) * 64);
-                    std::memcpy(dst + b0, src + b0, b1 - b0);
+                    if (stream)
+                        copy_streaming(dst + b0, src + b0, b1 - b0);
+                    else
+                        std::memcpy(dst + b0, src + b0, b1 - b0);
                 },
                 2048);
         return dnnl_success;
