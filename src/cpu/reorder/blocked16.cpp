@@ -7,180 +7,14 @@
 #include <cstdint>
 
 #include "core/parallel.hpp"
-#include "cpu/impl_entries.hpp"
-#include "cpu/reorder/common.hpp"
+#include "cpu/reorder/blocked16.hpp"
 #include "cpu/reorder/vec_avx512.hpp"
-#include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
 namespace cpu {
 namespace reorder {
 
 namespace {
-
-// How the copy is walked, decided once from the two layouts. "P" is the plain side, "B" the
-// blocked one; the run dimension s (dimensions merged where both sides allow) is the one
-// tiles advance along.
-struct plan_t {
-    bool to_blocked;         // src is P
-    bool transpose;          // P is contiguous along s (else along c)
-    int b;                   // block size
-    dim_t channels, nblocks; // of the blocked dimension c
-    dim_t pc, cbs;           // P stride of c; B stride of one block of c
-    dim_t len, ps, bs;       // run length and its P and B strides
-    // A run may continue along a second walk that only P has contiguous (OIhw16i16o: i after
-    // hw): point r sits at (r % len0) * bs + (r / len0) * bs_hi in B.
-    dim_t len0, bs_hi;
-    int nouter;
-    dim_t osize[2 * max_ndims], op[2 * max_ndims], ob[2 * max_ndims];
-    dim_t chunk; // run elements per work item
-};
-
-struct blocked16_t;
-
-struct blocked16_pd_t : public primitive_desc_impl_t<blocked16_pd_t, blocked16_t> {
-    using primitive_desc_impl_t::primitive_desc_impl_t;
-    const char *name() const override {
-        return "cpu:reorder:blocked16:avx512";
-    }
-    static status_t init(blocked16_pd_t &pd);
-
-    quant_t q;
-    plan_t plan;
-};
-
-struct blocked16_t : public primitive_t {
-    using primitive_t::primitive_t;
-    status_t execute(const exec_ctx_t &ctx) const override;
-};
-
-status_t blocked16_pd_t::init(blocked16_pd_t &pd) {
-    const auto &d = reorder_desc(pd);
-    const memory_desc_t &src = d.src_md, &dst = d.dst_md;
-    ANYDNN_REQUIRE(isa_enabled(dnnl_cpu_isa_avx512_core), dnnl_unimplemented,
-            "blocked16: needs avx512_core");
-    ANYDNN_REQUIRE(src.format_kind == dnnl_blocked && dst.format_kind == dnnl_blocked,
-            dnnl_unimplemented, "blocked16: layouts are not blocked");
-    ANYDNN_REQUIRE(!has_runtime_dims_or_strides(src) && !has_runtime_dims_or_strides(dst),
-            dnnl_unimplemented, "blocked16: run-time dimensions");
-    ANYDNN_REQUIRE(is_vector_type(src.data_type) && is_vector_type(dst.data_type),
-            dnnl_unimplemented, "blocked16: %s to %s is not vectorised", dnnl_dt2str(src.data_type),
-            dnnl_dt2str(dst.data_type));
-    const int sn = src.blocking.inner_nblks, dn = dst.blocking.inner_nblks;
-    ANYDNN_REQUIRE((sn == 0) != (dn == 0), dnnl_unimplemented,
-            "blocked16: not a plain layout and a blocked one");
-    plan_t &p = pd.plan;
-    p.to_blocked = sn == 0;
-    const memory_desc_t &P = p.to_blocked ? src : dst, &B = p.to_blocked ? dst : src;
-    const auto &bb = B.blocking;
-    const int nb = bb.inner_nblks;
-    // The innermost block gives the vector lanes; blocks further out may split other
-    // dimensions (OIhw16i16o), each once and without padding.
-    p.b = static_cast<int>(bb.inner_blks[nb - 1]);
-    const int c = static_cast<int>(bb.inner_idxs[nb - 1]);
-    ANYDNN_REQUIRE(
-            p.b == 16 || p.b == 8, dnnl_unimplemented, "blocked16: innermost block of %d", p.b);
-    const int nd = src.ndims;
-    dim_t split[max_ndims], split_stride[max_ndims];
-    for (int i = 0; i < nd; ++i)
-        split[i] = 1;
-    dim_t istride = p.b;
-    for (int k = nb - 2; k >= 0; --k) {
-        const int i = static_cast<int>(bb.inner_idxs[k]);
-        ANYDNN_REQUIRE(i != c && split[i] == 1, dnnl_unimplemented,
-                "blocked16: dimension %d is blocked more than once", i);
-        split[i] = bb.inner_blks[k];
-        split_stride[i] = istride;
-        istride *= bb.inner_blks[k];
-    }
-    for (int i = 0; i < nd; ++i) {
-        const dim_t want = i == c ? (P.dims[i] + p.b - 1) / p.b * p.b : P.dims[i];
-        ANYDNN_REQUIRE(P.padded_dims[i] == P.dims[i] && B.padded_dims[i] == want
-                               && P.dims[i] % split[i] == 0,
-                dnnl_unimplemented, "blocked16: padding on dimension %d", i);
-    }
-    ANYDNN_REQUIRE(nelems(src) > 0, dnnl_unimplemented, "blocked16: empty tensor");
-    ANYDNN_CHECK(init_args(pd, pd.q));
-    ANYDNN_REQUIRE(pd.q.masks_within(1 << c), dnnl_unimplemented,
-            "blocked16: scales or zero points vary along a dimension other than %d", c);
-
-    p.channels = P.dims[c];
-    p.nblocks = (p.channels + p.b - 1) / p.b;
-    p.pc = P.blocking.strides[c];
-    p.cbs = bb.strides[c];
-    // Every other dimension as one or two (split) walks of (size, P stride, B stride).
-    struct walk_t {
-        dim_t size, ps, bs;
-    } w[2 * max_ndims];
-    int nw = 0;
-    for (int i = 0; i < nd; ++i) {
-        if (i == c || P.dims[i] == 1) continue;
-        const dim_t ps = P.blocking.strides[i];
-        if (split[i] == 1) {
-            w[nw++] = {P.dims[i], ps, bb.strides[i]};
-            continue;
-        }
-        w[nw++] = {split[i], ps, split_stride[i]};
-        if (P.dims[i] > split[i]) w[nw++] = {P.dims[i] / split[i], ps * split[i], bb.strides[i]};
-    }
-    // The run: P's unit-stride walk for a transpose, else B's fastest one.
-    int s = -1;
-    p.transpose = !(p.pc == 1 && p.channels > 1);
-    for (int k = 0; k < nw; ++k) {
-        if (p.transpose) {
-            if (w[k].ps == 1) s = k;
-        } else if (s < 0 || w[k].bs < w[s].bs) {
-            s = k;
-        }
-    }
-    if (p.transpose && s < 0) {
-        ANYDNN_REQUIRE(p.channels == 1 || nw == 0, dnnl_unimplemented,
-                "blocked16: plain side is contiguous along no dimension");
-        p.transpose = false; // a single channel (or point): move points one by one
-        for (int k = 0; k < nw; ++k)
-            if (s < 0 || w[k].bs < w[s].bs) s = k;
-    }
-    bool merged[2 * max_ndims] = {};
-    if (s >= 0) {
-        p.len = w[s].size;
-        p.ps = w[s].ps;
-        p.bs = w[s].bs;
-        merged[s] = true;
-        for (bool grew = true; grew;) {
-            grew = false;
-            for (int k = 0; k < nw; ++k) {
-                if (merged[k] || w[k].ps != p.len * p.ps || w[k].bs != p.len * p.bs) continue;
-                merged[k] = true;
-                p.len *= w[k].size;
-                grew = true;
-            }
-        }
-    } else {
-        p.len = 1;
-        p.ps = p.bs = 0;
-    }
-    p.len0 = p.len;
-    p.bs_hi = 0;
-    // Short runs waste most of each 16-wide tile: extend them along P where B jumps.
-    for (int k = 0; k < nw && s >= 0 && p.len < 64; ++k) {
-        if (merged[k] || w[k].ps != p.len * p.ps) continue;
-        merged[k] = true;
-        p.bs_hi = w[k].bs;
-        p.len *= w[k].size;
-        break;
-    }
-    p.nouter = 0;
-    for (int k = 0; k < nw; ++k) {
-        if (merged[k]) continue;
-        p.osize[p.nouter] = w[k].size;
-        p.op[p.nouter] = w[k].ps;
-        p.ob[p.nouter] = w[k].bs;
-        ++p.nouter;
-    }
-    // Point by point, a chunk of all blocks' channels stays within L2 while it is read.
-    p.chunk = std::min<dim_t>(p.len, p.transpose ? 1024 : 128);
-    return dnnl_success;
-}
 
 // One execution: pointers, types and quantization values, and the work item body.
 struct exec_t {
@@ -494,6 +328,8 @@ items_fn_t pick(dnnl_data_type_t s, dnnl_data_type_t d, bool raw) {
     return run_items<dnnl_data_type_undef, dnnl_data_type_undef, false>;
 }
 
+} // namespace
+
 status_t blocked16_t::execute(const exec_ctx_t &ctx) const {
     const auto &pd = static_cast<const blocked16_pd_t &>(this->pd());
     const plan_t &p = pd.plan;
@@ -529,12 +365,6 @@ status_t blocked16_t::execute(const exec_ctx_t &ctx) const {
     return dnnl_success;
 }
 
-} // namespace
 } // namespace reorder
-
-impl_entry_t reorder_blocked16_entry() {
-    return make_impl_entry<reorder::blocked16_pd_t>("cpu:reorder:blocked16:avx512");
-}
-
 } // namespace cpu
 } // namespace anydnn
