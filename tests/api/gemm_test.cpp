@@ -44,7 +44,9 @@ TEST(gemm_api, sgemm_every_transposition_alpha_beta) {
                                 << ta << tb << " " << M << "x" << N << "x" << K;
                     }
                 // Padding between rows of C is left alone.
-                if (ldc > N) EXPECT_EQ(C[N], C0[N]);
+                if (ldc > N) {
+                    EXPECT_EQ(C[N], C0[N]);
+                }
             }
 }
 

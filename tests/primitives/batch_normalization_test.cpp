@@ -259,8 +259,9 @@ TEST_F(bnorm, forward_training_and_inference_every_flag_layout_and_impl) {
     check_fwd({shapes[1], "abx", dnnl_f32, dnnl_use_global_stats | dnnl_fuse_norm_relu}, dnnl_forward_training, dnnl_f32, &impls);
     EXPECT_NE(std::find(impls.begin(), impls.end(), "cpu:bnorm:ref"), impls.end());
     dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
-    if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core)
+    if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core) {
         EXPECT_NE(std::find(impls.begin(), impls.end(), "cpu:bnorm:avx512"), impls.end());
+    }
 }
 
 TEST_F(bnorm, forward_low_precision_and_s8_inference) {

@@ -584,8 +584,9 @@ TEST_P(eltwise_alg, forward_matches_formula_on_every_layout_and_impl) {
         EXPECT_TRUE(contains(ran, "cpu:eltwise:ref")) << sc.name;
         const bool one_dense_layout = sc.src.kind == sc.dst.kind && sc.src.strides.empty()
                 && sc.dst.strides.empty();
-        if (has_avx512() && one_dense_layout)
+        if (has_avx512() && one_dense_layout) {
             EXPECT_TRUE(contains(ran, "cpu:eltwise:avx512")) << sc.name;
+        }
     }
 }
 
@@ -686,7 +687,9 @@ TEST(eltwise, queries_report_alg_alpha_beta_and_impl) {
     EXPECT_EQ(dnnl_primitive_desc_query(pd, dnnl_query_beta_f32, 0, &beta), dnnl_success);
     EXPECT_EQ(alpha, -1.f);
     EXPECT_EQ(beta, 2.f);
-    if (has_avx512()) EXPECT_EQ(impl_name(pd), "cpu:eltwise:avx512");
+    if (has_avx512()) {
+        EXPECT_EQ(impl_name(pd), "cpu:eltwise:avx512");
+    }
     dnnl_primitive_desc_destroy(pd);
     dnnl_memory_desc_destroy(md);
 }

@@ -242,8 +242,9 @@ TEST_F(pooling, forward_every_alg_layout_and_impl_f32) {
                     check_fwd(p, alg, prop, dnnl_f32, dnnl_f32, tag, &impls);
     EXPECT_NE(std::find(impls.begin(), impls.end(), "cpu:pooling:ref"), impls.end());
     dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
-    if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core)
+    if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core) {
         EXPECT_NE(std::find(impls.begin(), impls.end(), "cpu:pooling:avx512"), impls.end());
+    }
 }
 
 TEST_F(pooling, forward_low_precision_and_integer_types) {

@@ -91,7 +91,8 @@ struct reduction : public engine_fixture {
             int64_t pos[DNNL_MAX_NDIMS] = {};
             int64_t k = 0;
             if (src.lay.nelems()) do {
-                    src.set(pos, (k++ % 5 == 0 ? -1.f : 1.f) * (1.f + 0.125f * (k % 3)));
+                    src.set(pos, (k % 5 == 0 ? -1.f : 1.f) * (1.f + 0.125f * ((k + 1) % 3)));
+                    ++k;
                 } while (next_pos(pos, src.lay.dims, nd));
         }
         // Reference per dst element.
