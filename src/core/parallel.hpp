@@ -31,17 +31,25 @@ void parallel(int nthr, F f) {
     f(omp_get_thread_num(), omp_get_num_threads());
 }
 
-// Splits [0, n) into contiguous ranges: f(start, end) per thread. Small work stays serial.
+// Splits [0, n) over at most `max_nthr` threads, each given at least `min_per_thread` items:
+// f(ithr, start, end) for every thread that has work. Small work stays serial.
 template <typename F>
-void parallel_range(dim_t n, F f, dim_t min_per_thread = 4096) {
+void parallel_split(dim_t n, int max_nthr, dim_t min_per_thread, F f) {
     if (n <= 0) return;
-    int nthr = static_cast<int>(std::min<dim_t>(max_threads(),
+    const int nthr = static_cast<int>(std::min<dim_t>(std::min(max_threads(), max_nthr),
             std::max<dim_t>(1, n / std::max<dim_t>(1, min_per_thread))));
     parallel(nthr, [&](int ithr, int nt) {
         dim_t start, end;
         balance211(n, nt, ithr, start, end);
-        if (start < end) f(start, end);
+        if (start < end) f(ithr, start, end);
     });
+}
+
+// Splits [0, n) into contiguous ranges: f(start, end) per thread.
+template <typename F>
+void parallel_range(dim_t n, F f, dim_t min_per_thread = 4096) {
+    parallel_split(n, max_threads(), min_per_thread,
+            [&](int, dim_t start, dim_t end) { f(start, end); });
 }
 
 } // namespace anydnn

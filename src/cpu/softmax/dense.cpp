@@ -39,17 +39,10 @@ T *at(void *base, const memory_desc_t &md) {
             static_cast<char *>(base) + md.offset0 * data_type_size(md.data_type));
 }
 
-// Rows [start, end) of thread ithr.
+// Rows [start, end) of thread ithr; at least 8 K elements of work per thread.
 template <typename F>
 void for_rows(dim_t nrows, dim_t C, int max_nthr, F f) {
-    const dim_t min_rows = std::max<dim_t>(1, 8192 / std::max<dim_t>(1, C));
-    const int nthr = static_cast<int>(std::min<dim_t>(std::min(max_threads(), max_nthr),
-            std::max<dim_t>(1, nrows / min_rows)));
-    parallel(nthr, [&](int ithr, int nt) {
-        dim_t start, end;
-        balance211(nrows, nt, ithr, start, end);
-        if (start < end) f(ithr, start, end);
-    });
+    parallel_split(nrows, max_nthr, std::max<dim_t>(1, 8192 / std::max<dim_t>(1, C)), f);
 }
 
 struct dense_fwd_t;

@@ -41,13 +41,7 @@ struct row_walker_t {
 
 template <typename F>
 void for_rows(dim_t nrows, int max_nthr, F f) {
-    const int nthr = static_cast<int>(
-            std::min<dim_t>(std::min(max_threads(), max_nthr), std::max<dim_t>(1, nrows)));
-    parallel(nthr, [&](int ithr, int nt) {
-        dim_t start, end;
-        balance211(nrows, nt, ithr, start, end);
-        if (start < end) f(ithr, start, end);
-    });
+    parallel_split(nrows, max_nthr, 1, f);
 }
 
 struct ref_fwd_t;
