@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/op_desc.hpp"
+#include "core/parallel.hpp"
 #include "core/primitive_desc.hpp"
 
 namespace anydnn {
@@ -32,6 +33,18 @@ status_t resolve_fwd(const primitive_desc_t &pd, memory_desc_t &src, memory_desc
 // takes diff_dst's. f32, bf16, f16; no attributes.
 status_t resolve_bwd(const primitive_desc_t &pd, memory_desc_t &dst, memory_desc_t &diff_dst,
         memory_desc_t &diff_src);
+
+// Records the backward arguments and the per-thread row buffers every backward
+// implementation uses (three rows of f32 per thread).
+template <typename pd_type>
+void set_bwd_args(pd_type &pd, int axis, const memory_desc_t &dst,
+        const memory_desc_t &diff_dst, const memory_desc_t &diff_src) {
+    pd.args[DNNL_ARG_DST] = dst;
+    pd.args[DNNL_ARG_DIFF_DST] = diff_dst;
+    pd.args[DNNL_ARG_DIFF_SRC] = diff_src;
+    pd.nthr = max_threads();
+    pd.scratchpad_size = size_t(pd.nthr) * size_t(3 * dst.dims[axis] + 16) * sizeof(float);
+}
 
 } // namespace softmax
 } // namespace cpu

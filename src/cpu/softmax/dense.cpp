@@ -154,11 +154,7 @@ struct dense_bwd_pd_t : public primitive_desc_impl_t<dense_bwd_pd_t, dense_bwd_t
         ANYDNN_CHECK(check_rows(dst, d.axis, "dst"));
         ANYDNN_REQUIRE(same_layout(dst, diff_dst) && same_layout(dst, diff_src),
                 dnnl_unimplemented, "dst, diff_dst and diff_src layouts differ");
-        pd.args[DNNL_ARG_DST] = dst;
-        pd.args[DNNL_ARG_DIFF_DST] = diff_dst;
-        pd.args[DNNL_ARG_DIFF_SRC] = diff_src;
-        pd.nthr = max_threads();
-        pd.scratchpad_size = size_t(pd.nthr) * size_t(3 * dst.dims[d.axis] + 16) * sizeof(float);
+        set_bwd_args(pd, d.axis, dst, diff_dst, diff_src);
         return dnnl_success;
     }
 };

@@ -142,11 +142,7 @@ struct ref_bwd_pd_t : public primitive_desc_impl_t<ref_bwd_pd_t, ref_bwd_t> {
         const auto &d = desc_of(pd);
         memory_desc_t dst, diff_dst, diff_src;
         ANYDNN_CHECK(resolve_bwd(pd, dst, diff_dst, diff_src));
-        pd.args[DNNL_ARG_DST] = dst;
-        pd.args[DNNL_ARG_DIFF_DST] = diff_dst;
-        pd.args[DNNL_ARG_DIFF_SRC] = diff_src;
-        pd.nthr = max_threads();
-        pd.scratchpad_size = size_t(pd.nthr) * size_t(3 * dst.dims[d.axis] + 16) * sizeof(float);
+        set_bwd_args(pd, d.axis, dst, diff_dst, diff_src);
         return dnnl_success;
     }
 };
