@@ -1,0 +1,50 @@
+// dnnl_graph_allocator: the application's memory call-backs. Every buffer the graph API
+// allocates on an engine (tensors it owns, temporaries, primitive scratchpads) goes through
+// the engine's allocator; device runtimes add their call-backs here.
+#pragma once
+
+#include <cstddef>
+
+#include "core/engine.hpp"
+#include "graph/object.hpp"
+
+struct dnnl_graph_allocator : public anydnn::graph::graph_object_t {
+    dnnl_graph_allocator(dnnl_graph_host_allocate_f host_malloc,
+            dnnl_graph_host_deallocate_f host_free)
+        : graph_object_t(anydnn::graph::handle_kind::allocator)
+        , host_malloc(host_malloc)
+        , host_free(host_free) {}
+
+    dnnl_graph_host_allocate_f host_malloc; // null: the library's aligned allocation
+    dnnl_graph_host_deallocate_f host_free;
+};
+
+namespace anydnn {
+namespace graph {
+
+// The allocator of an engine made with dnnl_graph_make_engine_with_allocator (null: the
+// default). Kept beside the engine, by its process-unique id, so the core engine object
+// stays free of graph types.
+void set_engine_allocator(const engine_t &engine, const dnnl_graph_allocator &alloc);
+std::shared_ptr<const dnnl_graph_allocator> engine_allocator(const engine_t &engine);
+
+// Buffers that the graph API owns on one engine, through its allocator.
+struct engine_allocation_t {
+    engine_allocation_t() = default;
+    engine_allocation_t(const engine_allocation_t &) = delete;
+    engine_allocation_t &operator=(const engine_allocation_t &) = delete;
+    ~engine_allocation_t() { release(); }
+
+    // Allocates `size` bytes (64-byte aligned) on `engine`; out_of_memory when refused.
+    status_t allocate(engine_t *engine, size_t size);
+    void release();
+    void *get() const { return ptr_; }
+
+private:
+    engine_ref_t engine_;
+    std::shared_ptr<const dnnl_graph_allocator> allocator_;
+    void *ptr_ = nullptr;
+};
+
+} // namespace graph
+} // namespace anydnn

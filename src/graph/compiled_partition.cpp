@@ -1,0 +1,109 @@
+#include "graph/compiled_partition.hpp"
+
+#include <algorithm>
+
+#include "core/stream.hpp"
+#include "graph/allocator.hpp"
+#include "graph/tensor.hpp"
+
+namespace anydnn {
+namespace graph {
+
+namespace {
+
+// Memory objects over the buffers of one execution, destroyed with it.
+struct memories_t {
+    ~memories_t() {
+        for (auto m : list)
+            dnnl_memory_destroy(m);
+    }
+    status_t make(const memory_desc_t &md, engine_t *engine, void *ptr, dnnl_memory_t &m) {
+        ANYDNN_CHECK(dnnl_memory_create(&m, &md, engine, ptr));
+        list.push_back(m);
+        return dnnl_success;
+    }
+    std::vector<dnnl_memory_t> list;
+};
+
+// The tensor given for port `lt`, checked against the compiled description.
+status_t find_tensor(const lt_t &lt, size_t n, const const_dnnl_graph_tensor_t *ts,
+        const char *what, const dnnl_graph_tensor *&found) {
+    found = nullptr;
+    for (size_t i = 0; i < n && !found; ++i)
+        if (ts[i]->lt.id == lt.id) found = ts[i];
+    ANYDNN_REQUIRE(found, dnnl_invalid_arguments, "no %s tensor for logical tensor %zu", what,
+            lt.id);
+    ANYDNN_REQUIRE(found->lt.data_type == lt.data_type, dnnl_invalid_arguments,
+            "%s tensor %zu is %s, compiled for %s", what, lt.id,
+            dnnl_dt2str(found->lt.data_type), dnnl_dt2str(lt.data_type));
+    if (known_shape(found->lt) && !found->is_scalar())
+        ANYDNN_REQUIRE(lt_dims(found->lt) == lt_dims(lt), dnnl_invalid_arguments,
+                "%s tensor %zu is %s, compiled for %s", what, lt.id,
+                dims_str(lt_dims(found->lt)).c_str(), dims_str(lt_dims(lt)).c_str());
+    ANYDNN_REQUIRE(found->data() || lt_mem_size(lt) == 0, dnnl_invalid_arguments,
+            "%s tensor %zu has no buffer", what, lt.id);
+    return dnnl_success;
+}
+
+} // namespace
+
+status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
+        const const_dnnl_graph_tensor_t *in, size_t nout, const const_dnnl_graph_tensor_t *out,
+        const_dnnl_graph_tensor_t scratchpad) const {
+    engine_t *e = engine.get();
+    ANYDNN_REQUIRE(stream->engine()->kind() == e->kind()
+                    && stream->engine()->index() == e->index(),
+            dnnl_invalid_arguments, "the stream is not on the engine the partition was compiled for");
+    ANYDNN_REQUIRE(nin == inputs.size() && nout == outputs.size(), dnnl_invalid_arguments,
+            "compiled for %zu inputs and %zu outputs, got %zu and %zu", inputs.size(),
+            outputs.size(), nin, nout);
+    std::vector<void *> base(storages.size(), nullptr);
+    engine_allocation_t temp;
+    char *temp_ptr = nullptr;
+    if (temp_size() > 0) {
+        if (scratchpad && scratchpad->handle && lt_mem_size(scratchpad->lt) >= temp_size()) {
+            temp_ptr = static_cast<char *>(scratchpad->handle);
+        } else {
+            ANYDNN_CHECK(temp.allocate(e, temp_size()));
+            temp_ptr = static_cast<char *>(temp.get());
+        }
+    }
+    for (size_t s = 0; s < storages.size(); ++s) {
+        const dnnl_graph_tensor *t = nullptr;
+        switch (storages[s].kind) {
+            case storage_kind::input:
+                ANYDNN_CHECK(find_tensor(inputs[storages[s].index], nin, in, "input", t));
+                base[s] = t->data();
+                break;
+            case storage_kind::output:
+                ANYDNN_CHECK(find_tensor(outputs[storages[s].index], nout, out, "output", t));
+                base[s] = t->data();
+                break;
+            case storage_kind::temp: base[s] = temp_ptr + storages[s].index; break;
+            case storage_kind::constant:
+                base[s] = const_cast<uint8_t *>(constants[storages[s].index].data());
+                break;
+        }
+    }
+    memories_t mems;
+    std::vector<dnnl_memory_t> view_mem(views.size(), nullptr);
+    for (size_t v = 0; v < views.size(); ++v)
+        ANYDNN_CHECK(mems.make(views[v].md, e, base[views[v].storage], view_mem[v]));
+    std::vector<dnnl_exec_arg_t> args;
+    for (const auto &step : steps) {
+        args.clear();
+        for (const auto &a : step.args)
+            args.push_back({a.first, view_mem[a.second]});
+        if (!is_zero_md(step.scratchpad_md)) {
+            dnnl_memory_t m = nullptr;
+            ANYDNN_CHECK(mems.make(step.scratchpad_md, e, temp_ptr + values_size, m));
+            args.push_back({DNNL_ARG_SCRATCHPAD, m});
+        }
+        ANYDNN_CHECK(dnnl_primitive_execute(
+                step.prim.get(), stream, static_cast<int>(args.size()), args.data()));
+    }
+    return dnnl_success;
+}
+
+} // namespace graph
+} // namespace anydnn

@@ -1,0 +1,102 @@
+// Lowering a partition onto primitives: shared pieces of lower.cpp and lower_ops.cpp.
+#pragma once
+
+#include <map>
+#include <set>
+
+#include "graph/compiled_partition.hpp"
+#include "graph/op_schema.hpp"
+
+namespace anydnn {
+namespace graph {
+
+// Attributes of one primitive (scratchpad owned by us) with its post-op chain.
+struct prim_attr_t {
+    prim_attr_t();
+    ~prim_attr_t();
+    prim_attr_t(const prim_attr_t &) = delete;
+    prim_attr_t &operator=(const prim_attr_t &) = delete;
+    dnnl_primitive_attr_t get(); // post-ops attached
+    dnnl_primitive_attr_t attr = nullptr;
+    dnnl_post_ops_t post_ops = nullptr;
+    int n_post_ops = 0;
+};
+
+// eltwise algorithm and parameters of a unary op; false when it has none.
+bool eltwise_of(const op_t &op, dnnl_alg_kind_t &alg, float &alpha, float &beta);
+// binary algorithm of a two-input op; false when it has none.
+bool binary_of(dnnl_graph_op_kind_t kind, dnnl_alg_kind_t &alg);
+
+// Memory descriptor views.
+memory_desc_t make_md(const dims_t &dims, dnnl_data_type_t dt, const dims_t &strides);
+memory_desc_t dense_md(const dims_t &dims, dnnl_data_type_t dt);
+memory_desc_t expand_md(const memory_desc_t &md, int ndims); // leading 1s
+memory_desc_t permute_md(const memory_desc_t &md, const std::vector<int> &perm);
+memory_desc_t nxc_to_ncx(const memory_desc_t &md); // logical NCX view of NXC data
+bool is_row_major_dense(const memory_desc_t &md);
+dims_t md_dims(const memory_desc_t &md);
+
+struct lowering_t {
+    lowering_t(const partition_impl_t &part, engine_t *engine, compiled_impl_t &out)
+        : part(part), engine(engine), out(out) {}
+
+    status_t run(); // after lts are resolved
+
+    const partition_impl_t &part;
+    engine_t *engine;
+    compiled_impl_t &out;
+    std::map<size_t, lt_t> lts; // every value of the partition, resolved
+    std::vector<std::shared_ptr<op_t>> ops; // with resolved shapes
+    std::map<size_t, std::vector<const op_t *>> consumers;
+    std::map<size_t, const op_t *> producer;
+    std::set<const op_t *> done, deferred;
+    std::map<size_t, size_t> storage_of_value;
+
+    bool is_output_port(size_t id) const;
+    size_t storage(size_t value_id);
+    size_t view(size_t value_id, const memory_desc_t &md);
+    size_t view(size_t value_id) { return view(value_id, md(value_id)); }
+    size_t constant(const void *data, size_t bytes, const memory_desc_t &md);
+    memory_desc_t md(size_t value_id) const;
+    bool available(size_t value_id) const;
+
+    // Creates the primitive and records the step; takes ownership of pd.
+    status_t emit(dnnl_primitive_desc_t pd, std::vector<std::pair<int, size_t>> args,
+            const op_t &op);
+    status_t lower(const op_t &op);
+
+    // A primitive with post-ops: the anchor's dst, and the chain folded into it.
+    struct fold_t {
+        size_t out_value;
+        dnnl_data_type_t dst_dt;
+        std::vector<const op_t *> absorbed;
+        std::vector<std::pair<int, size_t>> args;
+    };
+    // Folds eltwise / binary consumers (and a final Quantize / TypeCast when allow_quant)
+    // into attr; dst_view maps a logical dst-shaped md to what the primitive sees.
+    status_t fold_post_ops(const op_t &anchor, prim_attr_t &attr, fold_t &f, bool allow_quant,
+            memory_desc_t (*dst_view)(const memory_desc_t &));
+    // Dequantize ops feeding a matmul / convolution input that can be folded into scales.
+    const op_t *foldable_dequantize(const op_t &anchor, size_t input) const;
+    status_t apply_dequantize(const op_t &dq, int arg, int mask, prim_attr_t &attr,
+            std::vector<std::pair<int, size_t>> &args);
+    status_t apply_quantize(const op_t &q, prim_attr_t &attr,
+            std::vector<std::pair<int, size_t>> &args);
+
+    // Per-family lowerings (lower_ops.cpp); fuse: try folding neighbours.
+    status_t lower_matmul(const op_t &op, bool fuse);
+    status_t lower_conv(const op_t &op, bool fuse);
+    status_t lower_eltwise(const op_t &op, bool fuse);
+    status_t lower_binary(const op_t &op, bool fuse);
+    status_t lower_softmax(const op_t &op);
+    status_t lower_norm(const op_t &op);
+    status_t lower_pool(const op_t &op);
+    status_t lower_reduce(const op_t &op);
+    status_t lower_reorder_like(const op_t &op);
+    status_t lower_concat(const op_t &op);
+    status_t lower_interpolate(const op_t &op);
+    status_t lower_prelu(const op_t &op);
+};
+
+} // namespace graph
+} // namespace anydnn
