@@ -1,7 +1,8 @@
 # Entry points: `make demo` and `make test` set up a fresh Debian 12 machine (as root),
 # build into build/ and run. Everything else is CMake.
 JOBS ?= $(shell nproc)
-DEBIAN_PACKAGES := cmake g++ make python3 libgtest-dev pkg-config
+DEBIAN_PACKAGES := cmake g++ make python3 libgtest-dev pkg-config \
+  opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd
 BUILD_TYPE ?= Release
 
 .PHONY: all setup build build-asan demo test test-asan test-release install clean

@@ -1,13 +1,18 @@
 // dnnl_engine_* entry points.
 #include "api/api.hpp"
 #include "runtime/cpu/cpu_engine.hpp"
+#include "runtime/ocl/ocl_engine.hpp"
 
 using namespace anydnn;
 
 extern "C" {
 
 DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
-    return raw_value(kind) == dnnl_cpu ? 1 : 0;
+    switch (raw_value(kind)) {
+        case dnnl_cpu: return 1;
+        case dnnl_gpu: return ocl::engine_devices().size();
+        default: return 0;
+    }
 }
 
 DNNL_API dnnl_status_t dnnl_engine_create(
@@ -20,7 +25,15 @@ DNNL_API dnnl_status_t dnnl_engine_create(
         ANYDNN_REQUIRE(index < dnnl_engine_get_count(kind), dnnl_invalid_arguments,
                 "no %s engine with index %zu (there are %zu)", dnnl_engine_kind2str(kind),
                 index, dnnl_engine_get_count(kind));
-        auto *e = new cpu::cpu_engine_t();
+        engine_t *e = nullptr;
+        if (k == dnnl_cpu) {
+            e = new cpu::cpu_engine_t();
+        } else {
+            ocl::ocl_engine_t *g = nullptr;
+            ANYDNN_CHECK(ocl::ocl_engine_t::create(
+                    &g, ocl::engine_devices()[index], nullptr, index));
+            e = g;
+        }
         registry_add(object_kind::engine, e);
         *engine = e;
         return dnnl_success;

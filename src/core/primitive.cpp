@@ -97,7 +97,7 @@ status_t primitive_create(dnnl_primitive **out, const dnnl_primitive_desc *cpd) 
 }
 
 status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nargs,
-        const dnnl_exec_arg_t *args) {
+        const dnnl_exec_arg_t *args, const stream_run_t &run) {
     const primitive_t &impl = *prim->impl;
     const primitive_desc_t &pd = impl.pd();
     ANYDNN_REQUIRE(nargs >= 0 && (nargs == 0 || args), dnnl_invalid_arguments,
@@ -112,37 +112,43 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
                 "argument %d: not a live memory object", args[i].arg);
         ANYDNN_REQUIRE(ctx.arg(args[i].arg) == nullptr, dnnl_invalid_arguments,
                 "argument %d passed twice", args[i].arg);
+        // Only reorders move data between engines; other kernels read their engine's memory.
+        ANYDNN_REQUIRE(!m->engine() || pd.kind() == dnnl_reorder
+                        || m->engine()->runtime() == prim->engine->runtime(),
+                dnnl_invalid_arguments, "%s: argument %s is memory of another kind of engine",
+                pd.name(), arg_name(args[i].arg).c_str());
         ctx.args.emplace_back(args[i].arg, m);
     }
     ANYDNN_CHECK(check_args(pd, ctx));
 
-    // Scratchpad: the user's memory in user mode, else a buffer for this execution.
-    void *owned_scratchpad = nullptr;
+    // Scratchpad: the user's memory in user mode, else a buffer of the engine for this
+    // execution (device buffers are freed by the runtime once the commands using them end).
+    std::unique_ptr<memory_storage_t> owned_scratchpad;
     if (pd.scratchpad_size > 0) {
         if (pd.attr.scratchpad_mode == dnnl_scratchpad_mode_user) {
             memory_t *m = ctx.arg(DNNL_ARG_SCRATCHPAD);
-            ANYDNN_REQUIRE(m && size_in_bytes(m->md()) >= pd.scratchpad_size && m->host_ptr(),
+            ANYDNN_REQUIRE(m && size_in_bytes(m->md()) >= pd.scratchpad_size && m->storage()
+                            && m->storage()->data_handle(),
                     dnnl_invalid_arguments, "%s: user scratchpad missing or too small",
                     pd.name());
-            ctx.scratchpad = m->host_ptr();
+            ctx.scratchpad_storage = m->storage();
         } else {
             size_t bytes = (pd.scratchpad_size + 63) / 64 * 64;
-            owned_scratchpad = std::aligned_alloc(64, bytes);
-            ANYDNN_REQUIRE(owned_scratchpad, dnnl_out_of_memory,
-                    "scratchpad of %zu bytes", bytes);
-            ctx.scratchpad = owned_scratchpad;
+            ANYDNN_CHECK(stream->engine()->create_memory_storage(
+                    owned_scratchpad, bytes, DNNL_MEMORY_ALLOCATE));
+            ctx.scratchpad_storage = owned_scratchpad.get();
         }
+        ctx.scratchpad = ctx.scratchpad_storage->host_ptr();
     }
 
     bool timed = verbose_on(verbose_flag::exec);
     double start = timed ? now_ms() : 0.0;
-    status_t st = stream->execute(impl, ctx);
+    status_t st = run ? run(impl, ctx) : stream->execute(impl, ctx);
     if (timed && st == dnnl_success) {
         stream->wait();
         verbose_print("primitive,exec",
                 primitive_desc_info(pd) + "," + std::to_string(now_ms() - start));
     }
-    std::free(owned_scratchpad);
     return st;
 }
 

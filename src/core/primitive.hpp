@@ -2,6 +2,7 @@
 // the C object dnnl_primitive that the user holds.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@ struct exec_ctx_t {
     stream_t *stream = nullptr;
     std::vector<std::pair<int, memory_t *>> args; // few entries: linear search is fastest
     void *scratchpad = nullptr; // host pointer on CPU engines
+    const memory_storage_t *scratchpad_storage = nullptr; // on every engine
 
     memory_t *arg(int a) const {
         for (const auto &e : args)
@@ -57,9 +59,11 @@ status_t primitive_desc_impl_t<pd_type, primitive_type>::create_primitive(
 
 // Creates (or finds in the cache) the primitive for a primitive descriptor.
 status_t primitive_create(dnnl_primitive **prim, const dnnl_primitive_desc *pd);
-// Validates `args` against the primitive and runs it on `stream`.
+// Validates `args` against the primitive and runs it on `stream` (through `run` when given:
+// interop executions pass their events that way).
+using stream_run_t = std::function<status_t(const primitive_t &, const exec_ctx_t &)>;
 status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nargs,
-        const dnnl_exec_arg_t *args);
+        const dnnl_exec_arg_t *args, const stream_run_t &run = nullptr);
 
 } // namespace anydnn
 

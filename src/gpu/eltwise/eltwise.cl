@@ -1,0 +1,51 @@
+// Eltwise forward and backward. Build options: ALG, the tensors' types (SRC, DST, DIFF_SRC,
+// DIFF_DST: see gpu/kernel_layout.hpp), DENSE when every tensor has one dense layout without
+// padding (then one work-item per element, no index arithmetic).
+#include "cl/common.h"
+#include "cl/eltwise.h"
+
+#ifdef FWD
+kernel void eltwise_fwd_dense(const global SRC_DATA_T *src, global DST_DATA_T *dst,
+        long offset_src, long offset_dst, long n, float alpha, float beta) {
+    long i = get_global_id(0);
+    if (i >= n) return;
+    STORE_DST(dst, offset_dst + i, eltwise_fwd(ALG, LOAD_SRC(src, offset_src + i), alpha, beta));
+}
+
+// One work-item per padded element: padding of dst is written as zero.
+kernel void eltwise_fwd_generic(const global SRC_DATA_T *src, global DST_DATA_T *dst,
+        tensor_layout_t src_l, tensor_layout_t dst_l, long n, float alpha, float beta,
+        long8 logical_dims) {
+    long i = get_global_id(0);
+    if (i >= n) return;
+    long idx[MAX_NDIMS];
+    layout_index(&dst_l, i, idx);
+    const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
+            logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
+    bool pad = false;
+    for (int d = 0; d < dst_l.ndims; ++d) pad = pad || idx[d] >= lim[d];
+    float v = pad ? 0.f : eltwise_fwd(ALG, LOAD_SRC(src, layout_offset(&src_l, idx)), alpha, beta);
+    STORE_DST(dst, layout_offset(&dst_l, idx), v);
+}
+#endif
+
+#ifdef BWD
+kernel void eltwise_bwd_generic(const global SRC_DATA_T *data,
+        const global DIFF_DST_DATA_T *diff_dst, global DIFF_SRC_DATA_T *diff_src,
+        tensor_layout_t data_l, tensor_layout_t dd_l, tensor_layout_t ds_l, long n, float alpha,
+        float beta, long8 logical_dims) {
+    long i = get_global_id(0);
+    if (i >= n) return;
+    long idx[MAX_NDIMS];
+    layout_index(&ds_l, i, idx);
+    const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
+            logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
+    bool pad = false;
+    for (int d = 0; d < ds_l.ndims; ++d) pad = pad || idx[d] >= lim[d];
+    float v = 0.f;
+    if (!pad)
+        v = eltwise_bwd(ALG, LOAD_DIFF_DST(diff_dst, layout_offset(&dd_l, idx)),
+                LOAD_SRC(data, layout_offset(&data_l, idx)), alpha, beta);
+    STORE_DIFF_SRC(diff_src, layout_offset(&ds_l, idx), v);
+}
+#endif

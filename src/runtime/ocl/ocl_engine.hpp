@@ -1,0 +1,58 @@
+// An OpenCL engine: one device and a context (the application's, or one we create). Streams
+// wrap command queues, memory is a cl_mem buffer by default or USM (Intel USM, else SVM).
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/memory.hpp"
+#include "runtime/ocl/device_info.hpp"
+
+namespace anydnn {
+namespace ocl {
+
+struct ocl_engine_t : public engine_t {
+    // Retains device and context; creates a context when `context` is null.
+    static status_t create(ocl_engine_t **engine, cl_device_id device, cl_context context,
+            size_t index);
+
+    cl_device_id device() const { return device_; }
+    cl_context context() const { return context_; }
+    const device_info_t &info() const { return info_; }
+    // An in-order queue of ours for map/unmap and copies outside any user stream.
+    status_t service_queue(cl_command_queue &queue);
+
+    status_t create_stream(dnnl_stream **stream, unsigned flags) override;
+    // Buffer memory: handle is DNNL_MEMORY_ALLOCATE, DNNL_MEMORY_NONE or a cl_mem.
+    status_t create_memory_storage(
+            std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
+    // USM memory: handle is DNNL_MEMORY_ALLOCATE, DNNL_MEMORY_NONE or a USM/SVM pointer.
+    status_t create_usm_storage(
+            std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle);
+    const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
+
+protected:
+    ~ocl_engine_t() override;
+
+private:
+    ocl_engine_t(cl_device_id device, cl_context context, size_t index);
+    cl_device_id device_;
+    cl_context context_;
+    device_info_t info_;
+    std::mutex mutex_;
+    cl_command_queue service_queue_ = nullptr;
+};
+
+// The OpenCL devices that back dnnl_gpu engines: GPUs when there are any, else accelerators
+// and CPU devices. ANYDNN_OCL_DEVICE=<platform>:<device> or a name substring picks one.
+const std::vector<cl_device_id> &engine_devices();
+
+// The GPU implementation lists (src/gpu/impl_list.cpp).
+const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind);
+
+// The OpenCL engine behind `e`, or null when it is another runtime's.
+ocl_engine_t *as_ocl(engine_t *e);
+
+} // namespace ocl
+} // namespace anydnn

@@ -1,0 +1,107 @@
+// The OpenCL side of the GPU compute interface (src/gpu/compute.hpp).
+#include <map>
+#include <mutex>
+
+#include "gpu/compute.hpp"
+#include "runtime/ocl/ocl_engine.hpp"
+#include "runtime/ocl/ocl_memory.hpp"
+#include "runtime/ocl/ocl_stream.hpp"
+#include "runtime/ocl/program_cache.hpp"
+
+namespace anydnn {
+namespace ocl {
+
+namespace {
+
+// Kernel arguments are state of the cl_kernel: one launch at a time sets and enqueues them.
+struct ocl_kernel_t : public gpu::kernel_t {
+    ocl_kernel_t(cl_kernel k, size_t max_wg) : kernel_(k), max_wg_(max_wg) {}
+    ~ocl_kernel_t() override { cl_api()->clReleaseKernel(kernel_); }
+
+    status_t launch(stream_t *stream, const gpu::kernel_args_t &args,
+            const gpu::nd_range_t &range) const override {
+        auto *s = static_cast<ocl_stream_t *>(stream);
+        ANYDNN_REQUIRE(s->engine()->runtime() == runtime_kind_t::ocl, dnnl_invalid_arguments,
+                "an OpenCL kernel launched on a stream of another runtime");
+        std::lock_guard<std::mutex> lock(mutex_);
+        const cl_api_t &cl = *cl_api();
+        cl_uint i = 0;
+        for (const auto &a : args.args()) {
+            if (a.local_bytes) {
+                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel_, i, a.local_bytes, nullptr));
+            } else if (!a.bytes.empty()) {
+                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel_, i, a.bytes.size(), a.bytes.data()));
+            } else if (a.storage) {
+                auto *st = static_cast<const ocl_storage_t *>(a.storage);
+                ANYDNN_CHECK(st->set_kernel_arg(kernel_, i));
+            } else {
+                cl_mem null_mem = nullptr;
+                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel_, i, sizeof(cl_mem), &null_mem));
+            }
+            ++i;
+        }
+        for (int d = 0; d < range.ndims; ++d)
+            if (range.global[d] == 0) return dnnl_success; // nothing to run
+        return s->enqueue_kernel(kernel_, static_cast<cl_uint>(range.ndims), range.global,
+                range.has_local() ? range.local : nullptr);
+    }
+    size_t max_work_group_size() const override { return max_wg_; }
+
+private:
+    cl_kernel kernel_;
+    size_t max_wg_;
+    mutable std::mutex mutex_;
+};
+
+} // namespace
+
+} // namespace ocl
+
+namespace gpu {
+
+status_t create_kernel(engine_t *engine, const char *source_name, const std::string &options,
+        const char *name, std::shared_ptr<kernel_t> &kernel) {
+    ocl::ocl_engine_t *e = ocl::as_ocl(engine);
+    ANYDNN_REQUIRE(e, dnnl_unimplemented, "kernels need a GPU runtime engine");
+    const char *source = kernel_source(source_name);
+    ANYDNN_REQUIRE(source, dnnl_runtime_error, "no kernel source %s", source_name);
+    cl_program program = nullptr;
+    ANYDNN_CHECK(ocl::get_program(e, source, "-cl-std=CL1.2 " + options, &program));
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = ocl::cl_api()->clCreateKernel(program, name, &err);
+    ocl::cl_api()->clReleaseProgram(program); // the kernel keeps it alive
+    ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clCreateKernel(%s): %s", name,
+            ocl::cl_error_name(err));
+    size_t max_wg = 1;
+    ocl::cl_api()->clGetKernelWorkGroupInfo(k, e->device(), CL_KERNEL_WORK_GROUP_SIZE,
+            sizeof(max_wg), &max_wg, nullptr);
+    kernel = std::make_shared<ocl::ocl_kernel_t>(k, max_wg);
+    return dnnl_success;
+}
+
+const device_caps_t &engine_caps(engine_t *engine) {
+    // Filled once per engine from the probed device information.
+    static std::mutex mutex;
+    static std::map<uint64_t, device_caps_t> caps;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = caps.find(engine->id());
+    if (it != caps.end()) return it->second;
+    device_caps_t c;
+    if (ocl::ocl_engine_t *e = ocl::as_ocl(engine)) {
+        const ocl::device_info_t &d = e->info();
+        c.name = d.name;
+        c.compute_units = d.compute_units;
+        c.max_work_group_size = d.max_work_group_size;
+        c.local_mem_size = d.local_mem_size;
+        c.fp16 = d.fp16;
+        c.fp64 = d.fp64;
+        c.subgroups = d.khr_subgroups || d.intel_subgroups;
+        c.intel_subgroups = d.intel_subgroups;
+        c.nvidia_ptx = d.nvidia_ptx;
+        c.is_cpu = d.type & CL_DEVICE_TYPE_CPU;
+    }
+    return caps.emplace(engine->id(), c).first->second;
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,299 @@
+#include "runtime/ocl/program_cache.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "oneapi/dnnl/dnnl_version.h"
+#include "runtime/ocl/ocl_engine.hpp"
+
+namespace anydnn {
+namespace ocl {
+
+namespace {
+
+std::mutex cache_mutex;
+std::map<std::pair<uint64_t, std::string>, cl_program> memory_cache; // (engine, key)
+program_cache_stats_t stats;
+
+uint64_t fnv1a(const std::string &s, uint64_t h) {
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::string cache_key(ocl_engine_t *engine, const char *source, const std::string &options) {
+    const device_info_t &d = engine->info();
+    std::string all = std::string(source) + '\0' + options + '\0' + d.name + '\0'
+            + d.platform_name + '\0' + d.device_version + '\0' + d.driver_version + '\0'
+            + DNNL_VERSION_HASH + '\0' + std::to_string(DNNL_VERSION_MAJOR) + "."
+            + std::to_string(DNNL_VERSION_MINOR) + "." + std::to_string(DNNL_VERSION_PATCH);
+    char hex[40];
+    std::snprintf(hex, sizeof(hex), "%016llx%016llx",
+            static_cast<unsigned long long>(fnv1a(all, 14695981039346656037ull)),
+            static_cast<unsigned long long>(fnv1a(all, 0x9e3779b97f4a7c15ull)));
+    return hex;
+}
+
+// The disk cache directory (created on demand), or empty when disabled.
+std::string disk_dir() {
+    const char *env = std::getenv("ONEDNN_KERNEL_CACHE_DIR");
+    std::string dir;
+    if (env) {
+        if (!*env || std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0) return {};
+        dir = env;
+    } else if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+        dir = std::string(xdg) + "/anydnn/kernels";
+    } else if (const char *home = std::getenv("HOME"); home && *home) {
+        dir = std::string(home) + "/.cache/anydnn/kernels";
+    } else {
+        return {};
+    }
+    // mkdir -p, quietly: a cache that cannot be written is only slower.
+    for (size_t pos = 1; pos <= dir.size(); ++pos)
+        if (pos == dir.size() || dir[pos] == '/') ::mkdir(dir.substr(0, pos).c_str(), 0755);
+    return dir;
+}
+
+bool read_file(const std::string &path, std::vector<unsigned char> &bytes) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return false;
+    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    return !bytes.empty();
+}
+
+void write_file(const std::string &path, const std::vector<unsigned char> &bytes) {
+    // Write a private temporary file and rename it: readers never see half a binary.
+    std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        if (!f) return;
+        f.write(reinterpret_cast<const char *>(bytes.data()),
+                static_cast<std::streamsize>(bytes.size()));
+        if (!f) {
+            std::remove(tmp.c_str());
+            return;
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+}
+
+cl_program load_binary(ocl_engine_t *engine, const std::vector<unsigned char> &bin,
+        const std::string &options) {
+    const cl_api_t &cl = *cl_api();
+    cl_device_id dev = engine->device();
+    const unsigned char *ptr = bin.data();
+    size_t size = bin.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program p = cl.clCreateProgramWithBinary(
+            engine->context(), 1, &dev, &size, &ptr, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+        if (p) cl.clReleaseProgram(p);
+        return nullptr;
+    }
+    if (cl.clBuildProgram(p, 1, &dev, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+        cl.clReleaseProgram(p);
+        return nullptr;
+    }
+    return p;
+}
+
+std::string build_log(cl_program p, cl_device_id dev) {
+    size_t size = 0;
+    cl_api()->clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    cl_api()->clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    return log;
+}
+
+status_t build_from_source(ocl_engine_t *engine, const char *source,
+        const std::string &options, cl_program *out) {
+    const cl_api_t &cl = *cl_api();
+    cl_device_id dev = engine->device();
+    cl_int err = CL_SUCCESS;
+    cl_program p = cl.clCreateProgramWithSource(engine->context(), 1, &source, nullptr, &err);
+    ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clCreateProgramWithSource: %s",
+            cl_error_name(err));
+    err = cl.clBuildProgram(p, 1, &dev, options.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+        std::string log = build_log(p, dev);
+        cl.clReleaseProgram(p);
+        return fail(dnnl_runtime_error, __func__, "OpenCL build failed (%s) with options '%s': %s",
+                cl_error_name(err), options.c_str(), log.substr(0, 2000).c_str());
+    }
+    *out = p;
+    return dnnl_success;
+}
+
+std::vector<unsigned char> program_binary(cl_program p) {
+    size_t size = 0;
+    if (cl_api()->clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr)
+                    != CL_SUCCESS
+            || size == 0)
+        return {};
+    std::vector<unsigned char> bin(size);
+    unsigned char *ptr = bin.data();
+    if (cl_api()->clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr)
+            != CL_SUCCESS)
+        return {};
+    return bin;
+}
+
+} // namespace
+
+status_t get_program(ocl_engine_t *engine, const char *source, const std::string &options,
+        cl_program *program) {
+    const std::string key = cache_key(engine, source, options);
+    const auto mkey = std::make_pair(engine->id(), key);
+    {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        auto it = memory_cache.find(mkey);
+        if (it != memory_cache.end()) {
+            cl_api()->clRetainProgram(it->second);
+            *program = it->second;
+            ++stats.memory_hits;
+            return dnnl_success;
+        }
+    }
+    cl_program p = nullptr;
+    const std::string dir = disk_dir();
+    const std::string path = dir.empty() ? std::string() : dir + "/" + key + ".bin";
+    std::vector<unsigned char> bin;
+    if (!path.empty() && read_file(path, bin)) p = load_binary(engine, bin, options);
+    bool loaded = p != nullptr;
+    if (!p) {
+        ANYDNN_CHECK(build_from_source(engine, source, options, &p));
+        if (!path.empty()) {
+            bin = program_binary(p);
+            if (!bin.empty()) write_file(path, bin);
+        }
+    }
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    (loaded ? stats.loaded : stats.built) += 1;
+    auto ins = memory_cache.emplace(mkey, p);
+    if (!ins.second) { // another thread built it meanwhile
+        cl_api()->clReleaseProgram(p);
+        p = ins.first->second;
+    }
+    cl_api()->clRetainProgram(p);
+    *program = p;
+    return dnnl_success;
+}
+
+std::string cache_blob_id(cl_device_id device) {
+    device_info_t d;
+    if (probe_device(device, d) != dnnl_success) return {};
+    return "anydnn-ocl-programs:" + d.name + "|" + d.platform_name + "|" + d.device_version
+            + "|" + d.driver_version + "|" + DNNL_VERSION_HASH;
+}
+
+namespace {
+
+void put_u64(std::string &out, uint64_t v) { out.append(reinterpret_cast<const char *>(&v), 8); }
+
+bool get_u64(const uint8_t *&p, const uint8_t *end, uint64_t &v) {
+    if (end - p < 8) return false;
+    std::memcpy(&v, p, 8);
+    p += 8;
+    return true;
+}
+
+bool get_bytes(const uint8_t *&p, const uint8_t *end, std::string &s) {
+    uint64_t n = 0;
+    if (!get_u64(p, end, n) || static_cast<uint64_t>(end - p) < n) return false;
+    s.assign(reinterpret_cast<const char *>(p), n);
+    p += n;
+    return true;
+}
+
+} // namespace
+
+// Layout: id, count, then per program: key, options, binary (each length-prefixed).
+status_t export_programs(ocl_engine_t *engine, std::string &blob) {
+    const std::string id = cache_blob_id(engine->device());
+    std::vector<std::pair<std::string, cl_program>> programs;
+    {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        for (const auto &e : memory_cache)
+            if (e.first.first == engine->id()) {
+                cl_api()->clRetainProgram(e.second);
+                programs.emplace_back(e.first.second, e.second);
+            }
+    }
+    blob.clear();
+    put_u64(blob, id.size());
+    blob += id;
+    put_u64(blob, programs.size());
+    for (auto &p : programs) {
+        std::vector<unsigned char> bin = program_binary(p.second);
+        size_t size = 0;
+        cl_api()->clGetProgramBuildInfo(
+                p.second, engine->device(), CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size);
+        std::string options(size, '\0');
+        cl_api()->clGetProgramBuildInfo(p.second, engine->device(), CL_PROGRAM_BUILD_OPTIONS,
+                size, options.data(), nullptr);
+        while (!options.empty() && options.back() == '\0') options.pop_back();
+        cl_api()->clReleaseProgram(p.second);
+        put_u64(blob, p.first.size());
+        blob += p.first;
+        put_u64(blob, options.size());
+        blob += options;
+        put_u64(blob, bin.size());
+        blob.append(reinterpret_cast<const char *>(bin.data()), bin.size());
+    }
+    return dnnl_success;
+}
+
+status_t import_programs(ocl_engine_t *engine, const uint8_t *blob, size_t size) {
+    const uint8_t *p = blob, *end = blob + size;
+    std::string id;
+    uint64_t count = 0;
+    ANYDNN_REQUIRE(get_bytes(p, end, id) && get_u64(p, end, count), dnnl_invalid_arguments,
+            "the engine cache blob is truncated");
+    ANYDNN_REQUIRE(id == cache_blob_id(engine->device()), dnnl_invalid_arguments,
+            "the engine cache blob was made for another device, driver or library version");
+    for (uint64_t i = 0; i < count; ++i) {
+        std::string key, options, bin;
+        ANYDNN_REQUIRE(get_bytes(p, end, key) && get_bytes(p, end, options)
+                        && get_bytes(p, end, bin),
+                dnnl_invalid_arguments, "the engine cache blob is truncated");
+        std::vector<unsigned char> bytes(bin.begin(), bin.end());
+        cl_program prog = load_binary(engine, bytes, options);
+        ANYDNN_REQUIRE(prog, dnnl_invalid_arguments,
+                "the device refused a program binary of the engine cache blob");
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        auto ins = memory_cache.emplace(std::make_pair(engine->id(), key), prog);
+        if (!ins.second) cl_api()->clReleaseProgram(prog);
+    }
+    return dnnl_success;
+}
+
+void program_cache_drop_engine(uint64_t engine_id) {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    for (auto it = memory_cache.begin(); it != memory_cache.end();) {
+        if (it->first.first == engine_id) {
+            cl_api()->clReleaseProgram(it->second);
+            it = memory_cache.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+program_cache_stats_t program_cache_stats() {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    return stats;
+}
+
+} // namespace ocl
+} // namespace anydnn
