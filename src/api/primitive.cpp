@@ -39,6 +39,28 @@ int md_query_arg(dnnl_primitive_kind_t kind, dnnl_query_t what, int index) {
     }
 }
 
+// RNN: src 0..3 = layer, iter, iter_c, attention; dst 0..2 = layer, iter, iter_c; weights
+// are layer, iter, then peephole, projection and bias in that order, each present one
+// taking the next index (as oneDNN numbers them).
+int rnn_md_query_arg(const primitive_desc_t &pd, dnnl_query_t what, int index) {
+    const bool diff = what == dnnl_query_diff_weights_md;
+    if (what != dnnl_query_weights_md && !diff) {
+        if ((what == dnnl_query_src_md || what == dnnl_query_diff_src_md) && index == 3)
+            return what == dnnl_query_src_md ? DNNL_ARG_SRC_3 : DNNL_ARG_DIFF_SRC_3;
+        return md_query_arg(dnnl_rnn, what, index);
+    }
+    if (index < 0) return -1;
+    if (index <= 1) return (diff ? DNNL_ARG_DIFF_WEIGHTS_0 : DNNL_ARG_WEIGHTS_0) + index;
+    const int base = diff ? DNNL_ARG_DIFF_WEIGHTS_0 : DNNL_ARG_WEIGHTS_0;
+    const int order[] = {base + 2, base + 3, diff ? DNNL_ARG_DIFF_BIAS : DNNL_ARG_BIAS};
+    int next = 2;
+    for (int arg : order) {
+        if (is_zero_md(pd.arg_md(arg))) continue;
+        if (next++ == index) return arg;
+    }
+    return -1;
+}
+
 // Normalizations in forward training write mean and variance unless they are given them.
 bool stats_are_outputs(const primitive_desc_t &pd) {
     const dnnl_primitive_kind_t k = pd.kind();
@@ -194,7 +216,8 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t pri
         default: break;
     }
     if (what > dnnl_query_some_md && what <= dnnl_query_exec_arg_md) {
-        int arg = md_query_arg(impl.kind(), what, index);
+        int arg = impl.kind() == dnnl_rnn ? rnn_md_query_arg(impl, what, index)
+                                          : md_query_arg(impl.kind(), what, index);
         *static_cast<const_dnnl_memory_desc_t *>(result) = &impl.arg_md(arg);
         return dnnl_success;
     }

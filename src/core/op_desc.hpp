@@ -267,13 +267,31 @@ struct inner_product_desc_t {
     }
 };
 
+// The tensors of an RNN, in the order rnn_desc_t::mds and diff_mds hold them; a zero md
+// marks an absent optional tensor.
+enum rnn_tensor_t : int {
+    rnn_src_layer,
+    rnn_src_iter,
+    rnn_src_iter_c,
+    rnn_attention,
+    rnn_weights_layer,
+    rnn_weights_iter,
+    rnn_weights_peephole,
+    rnn_weights_projection,
+    rnn_bias,
+    rnn_dst_layer,
+    rnn_dst_iter,
+    rnn_dst_iter_c,
+    rnn_tensor_count
+};
+
 struct rnn_desc_t {
     static constexpr dnnl_primitive_kind_t kind = dnnl_rnn;
     dnnl_prop_kind_t prop_kind;
     dnnl_alg_kind_t cell_kind;
     dnnl_rnn_direction_t direction;
     // Forward tensors, then their gradients, in the same order.
-    std::vector<memory_desc_t> mds, diff_mds; // indexed by rnn_tensor_t (src/cpu/rnn)
+    std::vector<memory_desc_t> mds, diff_mds; // rnn_tensor_count each, by rnn_tensor_t
     unsigned flags;
     dnnl_alg_kind_t activation_kind;
     float alpha, beta;

@@ -53,5 +53,6 @@ impl_entry_t deconvolution_ref_entry(); // cpu/convolution/ref.cpp
 impl_entry_t ip_gemm_fwd_entry(); // cpu/inner_product/gemm.cpp
 impl_entry_t ip_gemm_bwd_data_entry(); // cpu/inner_product/gemm.cpp
 impl_entry_t ip_gemm_bwd_weights_entry(); // cpu/inner_product/gemm.cpp
+impl_entry_t rnn_gemm_entry(); // cpu/rnn/gemm_impl.cpp
 } // namespace cpu
 } // namespace anydnn

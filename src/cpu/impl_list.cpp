@@ -38,6 +38,7 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> deconvolution = {deconvolution_ref_entry()};
     static const std::vector<impl_entry_t> inner_product = {ip_gemm_fwd_entry(),
             ip_gemm_bwd_data_entry(), ip_gemm_bwd_weights_entry()};
+    static const std::vector<impl_entry_t> rnn = {rnn_gemm_entry()};
     switch (kind) {
         case dnnl_reorder: return reorder;
         case dnnl_eltwise: return eltwise;
@@ -58,6 +59,7 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_convolution: return convolution;
         case dnnl_deconvolution: return deconvolution;
         case dnnl_inner_product: return inner_product;
+        case dnnl_rnn: return rnn;
         default: return none;
     }
 }

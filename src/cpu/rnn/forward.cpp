@@ -1,0 +1,162 @@
+// Forward pass of the CPU RNN (see drivers.hpp and conf.hpp for the buffer layout).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/parallel.hpp"
+#include "cpu/rnn/cells.hpp"
+#include "cpu/rnn/drivers.hpp"
+
+namespace anydnn {
+namespace cpu {
+namespace rnn {
+
+void load_bias(const conf_t &c, const plain_t &bias, dim_t l, dim_t d, float *out) {
+    if (!bias.present()) {
+        std::fill(out, out + c.GB * c.DHC, 0.f);
+        return;
+    }
+    for (dim_t g = 0; g < c.GB; ++g)
+        bias.load(bias.off(l, d, g, 0), c.DHC, out + g * c.DHC);
+}
+
+void load_peephole(const conf_t &c, const plain_t &peep, dim_t l, dim_t d, float *out) {
+    if (!peep.present()) return;
+    for (dim_t g = 0; g < 3; ++g)
+        peep.load(peep.off(l, d, g, 0), c.DHC, out + g * c.DHC);
+}
+
+namespace {
+
+// src_layer into each stack's input rows (processing order); initial states.
+void load_inputs(const conf_t &c, const tensors_t &t, float *ws) {
+    const dim_t N = c.N, T = c.T;
+    const plain_t &src = t.fwd[rnn_src_layer];
+    parallel_split(c.D * T * N, max_threads(), 64, [&](int, dim_t s, dim_t e) {
+        for (dim_t r = s; r < e; ++r) {
+            const dim_t d = r / (T * N), k = (r / N) % T, n = r % N;
+            src.load(src.off(c.time_of(d, k), n, 0), c.SLC,
+                    ws + c.x0(d) + size_t((k * N + n) * c.SLC));
+        }
+    });
+    const plain_t &si = t.fwd[rnn_src_iter], &sic = t.fwd[rnn_src_iter_c];
+    for (dim_t l = 0; l < c.L; ++l)
+        for (dim_t d = 0; d < c.D; ++d)
+            for (dim_t n = 0; n < N; ++n) {
+                float *h = ws + c.h(l, d, 0) + n * c.DIC;
+                if (si.present())
+                    si.load(si.off(l, d, n, 0), c.DIC, h);
+                else
+                    std::fill(h, h + c.DIC, 0.f);
+                if (!c.lstm) continue;
+                float *cs = ws + c.c(l, d, 0) + n * c.DHC;
+                if (sic.present())
+                    sic.load(sic.off(l, d, n, 0), c.DHC, cs);
+                else
+                    std::fill(cs, cs + c.DHC, 0.f);
+            }
+}
+
+void store_outputs(const conf_t &c, const tensors_t &t, const float *ws, float *row) {
+    const dim_t N = c.N, T = c.T, DIC = c.DIC, top = c.L - 1;
+    const plain_t &dst = t.fwd[rnn_dst_layer];
+    // Step of time `tm` in stack d.
+    auto step = [&](dim_t d, dim_t tm) { return c.time_of(d, tm); };
+    for (dim_t tm = 0; tm < T; ++tm)
+        for (dim_t n = 0; n < N; ++n) {
+            const float *h0 = ws + c.h(top, 0, step(0, tm) + 1) + n * DIC;
+            if (c.direction == dnnl_bidirectional_concat) {
+                const float *h1 = ws + c.h(top, 1, step(1, tm) + 1) + n * DIC;
+                dst.store(dst.off(tm, n, 0), DIC, h0);
+                dst.store(dst.off(tm, n, DIC), DIC, h1);
+            } else if (c.direction == dnnl_bidirectional_sum) {
+                const float *h1 = ws + c.h(top, 1, step(1, tm) + 1) + n * DIC;
+                for (dim_t j = 0; j < DIC; ++j)
+                    row[j] = h0[j] + h1[j];
+                dst.store(dst.off(tm, n, 0), DIC, row);
+            } else {
+                dst.store(dst.off(tm, n, 0), DIC, h0);
+            }
+        }
+    const plain_t &di = t.fwd[rnn_dst_iter], &dic = t.fwd[rnn_dst_iter_c];
+    for (dim_t l = 0; l < c.L; ++l)
+        for (dim_t d = 0; d < c.D; ++d)
+            for (dim_t n = 0; n < N; ++n) {
+                if (di.present())
+                    di.store(di.off(l, d, n, 0), DIC, ws + c.h(l, d, T) + n * DIC);
+                if (dic.present())
+                    dic.store(dic.off(l, d, n, 0), c.DHC, ws + c.c(l, d, T) + n * c.DHC);
+            }
+}
+
+void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, dim_t l,
+        dim_t d) {
+    const dim_t N = c.N, T = c.T, H = c.DHC, GC = c.gate_cols();
+    float *bias = fs + c.fs_bias, *peep = fs + c.fs_peep, *git = fs + c.fs_git;
+    float *att = fs + c.fs_att;
+    load_bias(c, t.fwd[rnn_bias], l, d, bias);
+    load_peephole(c, t.fwd[rnn_weights_peephole], l, d, peep);
+    const wmat_t wl = weights_of(t.fwd[rnn_weights_layer], l, d);
+    const wmat_t wi = weights_of(t.fwd[rnn_weights_iter], l, d);
+    const float *in = l == 0 ? ws + c.x0(d) : ws + c.h(l - 1, d, 1);
+    gemm_rows(T * N, GC, c.in_cols(l), in, c.in_cols(l), wl.b(), ws + c.gates(l, d, 0), GC,
+            0.f);
+    const plain_t &attention = t.fwd[rnn_attention];
+    for (dim_t k = 0; k < T; ++k) {
+        step_fwd_t s;
+        s.c = &c;
+        s.g = ws + c.gates(l, d, k);
+        s.hprev = ws + c.h(l, d, k);
+        float *hnext = ws + c.h(l, d, k + 1);
+        s.hout = c.projection ? ws + c.per_step(c.ws_hp, l, d, k) : hnext;
+        s.bias = bias;
+        s.peep = peep;
+        if (c.lstm) {
+            s.cprev = ws + c.c(l, d, k);
+            s.cout = ws + c.c(l, d, k + 1);
+        }
+        if (c.augru) {
+            const dim_t tm = c.time_of(d, k);
+            for (dim_t n = 0; n < N; ++n)
+                attention.load(attention.off(tm, n, 0), 1, att + n);
+            s.att = att;
+        }
+        if (c.vanilla || c.lstm) {
+            gemm_rows(N, GC, c.SIC, s.hprev, c.DIC, wi.b(), s.g, GC, 1.f);
+            if (c.vanilla)
+                vanilla_fwd(s);
+            else
+                lstm_fwd(s);
+        } else if (!c.lbr) {
+            s.rh = ws + c.per_step(c.ws_rh, l, d, k);
+            gemm_rows(N, 2 * H, c.SIC, s.hprev, c.DIC, wi.b(0), s.g, GC, 1.f);
+            gru_fwd_gates(s);
+            gemm_rows(N, H, H, s.rh, H, wi.b(2 * H), s.g + 2 * H, GC, 1.f);
+            gru_fwd_state(s);
+        } else {
+            s.git = git;
+            s.hu = ws + c.per_step(c.ws_hu, l, d, k);
+            gemm_rows(N, GC, c.SIC, s.hprev, c.DIC, wi.b(), git, GC, 0.f);
+            lbr_fwd(s);
+        }
+        if (c.projection) {
+            const wmat_t wp = weights_of(t.fwd[rnn_weights_projection], l, d);
+            gemm_rows(N, c.DIC, H, s.hout, H, wp.b(), hnext, c.DIC, 0.f);
+        }
+    }
+}
+
+} // namespace
+
+void run_forward(const conf_t &c, const tensors_t &t, float *ws, float *fs) {
+    load_inputs(c, t, ws);
+    for (dim_t l = 0; l < c.L; ++l)
+        for (dim_t d = 0; d < c.D; ++d)
+            run_stack_layer(c, t, ws, fs, l, d);
+    std::vector<float> row(size_t(c.DIC)); // bidirectional sum of one output row
+    store_outputs(c, t, ws, row.data());
+}
+
+} // namespace rnn
+} // namespace cpu
+} // namespace anydnn

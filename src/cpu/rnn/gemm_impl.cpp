@@ -1,0 +1,72 @@
+// cpu:rnn:gemm — every cell kind, direction and layer count, forward (training and
+// inference) and backward, f32 and bf16 tensors computed in f32: gate GEMMs on the shared
+// GEMM, element-wise cells threaded over the batch.
+#include "core/primitive.hpp"
+#include "cpu/impl_entries.hpp"
+#include "cpu/rnn/conf.hpp"
+#include "cpu/rnn/drivers.hpp"
+
+namespace anydnn {
+namespace cpu {
+
+namespace {
+
+using namespace rnn;
+
+const int fwd_args[rnn_tensor_count] = {DNNL_ARG_SRC_LAYER, DNNL_ARG_SRC_ITER,
+        DNNL_ARG_SRC_ITER_C, DNNL_ARG_AUGRU_ATTENTION, DNNL_ARG_WEIGHTS_LAYER,
+        DNNL_ARG_WEIGHTS_ITER, DNNL_ARG_WEIGHTS_PEEPHOLE, DNNL_ARG_WEIGHTS_PROJECTION,
+        DNNL_ARG_BIAS, DNNL_ARG_DST_LAYER, DNNL_ARG_DST_ITER, DNNL_ARG_DST_ITER_C};
+const int diff_args[rnn_tensor_count] = {DNNL_ARG_DIFF_SRC_LAYER, DNNL_ARG_DIFF_SRC_ITER,
+        DNNL_ARG_DIFF_SRC_ITER_C, DNNL_ARG_DIFF_AUGRU_ATTENTION, DNNL_ARG_DIFF_WEIGHTS_LAYER,
+        DNNL_ARG_DIFF_WEIGHTS_ITER, DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE,
+        DNNL_ARG_DIFF_WEIGHTS_PROJECTION, DNNL_ARG_DIFF_BIAS, DNNL_ARG_DIFF_DST_LAYER,
+        DNNL_ARG_DIFF_DST_ITER, DNNL_ARG_DIFF_DST_ITER_C};
+
+struct rnn_gemm_t;
+
+struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override { return "cpu:rnn:gemm"; }
+
+    conf_t conf;
+
+    static status_t init(rnn_gemm_pd_t &pd) {
+        ANYDNN_REQUIRE(pd.attr.has_default_values(), dnnl_unimplemented,
+                "attributes (quantization, scales) are not supported by cpu:rnn:gemm");
+        ANYDNN_CHECK(init_conf(pd.conf, desc_of(pd)));
+        return init_args(pd, pd.conf);
+    }
+};
+
+struct rnn_gemm_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const auto &pd = static_cast<const rnn_gemm_pd_t &>(this->pd());
+        const conf_t &c = pd.conf;
+        tensors_t t;
+        for (int k = 0; k < rnn_tensor_count; ++k) {
+            if (!is_zero_md(pd.arg_md(fwd_args[k])))
+                t.fwd[k] = plain_t(pd.arg_md(fwd_args[k]), ctx.host_ptr(fwd_args[k]));
+            if (c.backward && !is_zero_md(pd.arg_md(diff_args[k])))
+                t.diff[k] = plain_t(pd.arg_md(diff_args[k]), ctx.host_ptr(diff_args[k]));
+        }
+        float *scratch = static_cast<float *>(ctx.scratchpad);
+        if (c.backward) {
+            run_backward(c, t, ctx.host_ptr<const float>(DNNL_ARG_WORKSPACE), scratch);
+        } else if (c.training) {
+            run_forward(c, t, ctx.host_ptr<float>(DNNL_ARG_WORKSPACE), scratch);
+        } else {
+            run_forward(c, t, scratch, scratch + c.ws_floats);
+        }
+        return dnnl_success;
+    }
+};
+
+} // namespace
+
+impl_entry_t rnn_gemm_entry() { return make_impl_entry<rnn_gemm_pd_t>("cpu:rnn:gemm"); }
+
+} // namespace cpu
+} // namespace anydnn
