@@ -269,6 +269,18 @@ const op_t *lowering_t::foldable_dequantize(const op_t &anchor, size_t input) co
     return dq;
 }
 
+const op_t *lowering_t::foldable_bias_add(const op_t &anchor, int channel) const {
+    if (anchor.inputs.size() > 2) return nullptr;
+    const size_t out_id = anchor.outputs[0].id;
+    if (is_output_port(out_id)) return nullptr;
+    const auto &users = consumers.at(out_id);
+    if (users.size() != 1 || users[0]->kind != dnnl_graph_op_bias_add) return nullptr;
+    const op_t *b = users[0];
+    const int nd = lts.at(out_id).ndims;
+    if (b->inputs[0].id != out_id || lts.at(b->inputs[1].id).ndims != 1) return nullptr;
+    return channel_axis(*b, nd) == channel ? b : nullptr;
+}
+
 status_t lowering_t::apply_dequantize(const op_t &dq, int arg, int mask, prim_attr_t &attr,
         std::vector<std::pair<int, size_t>> &args) {
     const std::vector<float> scales = dq.f32s(dnnl_graph_op_attr_scales);
@@ -308,8 +320,6 @@ status_t lowering_t::apply_quantize(
 
 status_t lowering_t::fold_post_ops(const op_t &anchor, prim_attr_t &attr, fold_t &f,
         bool allow_quant, memory_desc_t (*dst_view)(const memory_desc_t &)) {
-    f.out_value = anchor.outputs[0].id;
-    f.dst_dt = anchor.outputs[0].data_type;
     const dims_t dst_dims = lt_dims(lts.at(f.out_value));
     const int nd = static_cast<int>(dst_dims.size());
     while (!is_output_port(f.out_value)) {

@@ -72,12 +72,14 @@ struct lowering_t {
         std::vector<const op_t *> absorbed;
         std::vector<std::pair<int, size_t>> args;
     };
-    // Folds eltwise / binary consumers (and a final Quantize / TypeCast when allow_quant)
-    // into attr; dst_view maps a logical dst-shaped md to what the primitive sees.
+    // Folds eltwise / binary consumers of f.out_value (and a final Quantize / TypeCast when
+    // allow_quant) into attr; dst_view maps a logical dst-shaped md to what the primitive sees.
     status_t fold_post_ops(const op_t &anchor, prim_attr_t &attr, fold_t &f, bool allow_quant,
             memory_desc_t (*dst_view)(const memory_desc_t &));
     // Dequantize ops feeding a matmul / convolution input that can be folded into scales.
     const op_t *foldable_dequantize(const op_t &anchor, size_t input) const;
+    // A BiasAdd reading the anchor's output along `channel`, which becomes its bias.
+    const op_t *foldable_bias_add(const op_t &anchor, int channel) const;
     status_t apply_dequantize(const op_t &dq, int arg, int mask, prim_attr_t &attr,
             std::vector<std::pair<int, size_t>> &args);
     status_t apply_quantize(const op_t &q, prim_attr_t &attr,

@@ -1,5 +1,6 @@
 // Lowering of each op family onto one primitive (see lower.hpp).
 #include <algorithm>
+#include <cstdint>
 
 #include "graph/lower.hpp"
 
@@ -47,6 +48,12 @@ status_t lowering_t::lower_matmul(const op_t &op, bool fuse) {
     const int wnd = lts.at(op.inputs[1].id).ndims;
     ANYDNN_REQUIRE(lts.at(op.inputs[0].id).ndims >= 2 && wnd >= 2, dnnl_unimplemented,
             "op %zu: MatMul with a 1D operand is not supported", op.id);
+    const op_t *bias_op = fuse ? foldable_bias_add(op, nd - 1) : nullptr;
+    if (bias_op) {
+        f.absorbed.push_back(bias_op);
+        f.out_value = bias_op->outputs[0].id;
+        f.dst_dt = bias_op->outputs[0].data_type;
+    }
     if (fuse) {
         for (size_t i = 0; i < 2; ++i)
             if (deferred.count(foldable_dequantize(op, i))) dq[i] = foldable_dequantize(op, i);
@@ -87,12 +94,15 @@ status_t lowering_t::lower_matmul(const op_t &op, bool fuse) {
         args.push_back({DNNL_ARG_WEIGHTS, view(wei_id, wei)});
         args.push_back({DNNL_ARG_DST, view(f.out_value, dst)});
         memory_desc_t bias = zero_md();
-        if (op.inputs.size() > 2) {
-            bias = expand_md(md(op.inputs[2].id), nd);
-            args.push_back({DNNL_ARG_BIAS, view(op.inputs[2].id, bias)});
+        const size_t bias_id = bias_op ? bias_op->inputs[1].id
+                : op.inputs.size() > 2 ? op.inputs[2].id
+                                       : SIZE_MAX;
+        if (bias_id != SIZE_MAX) {
+            bias = expand_md(md(bias_id), nd);
+            args.push_back({DNNL_ARG_BIAS, view(bias_id, bias)});
         }
         st = dnnl_matmul_primitive_desc_create(&pd, engine, &src, &wei,
-                op.inputs.size() > 2 ? &bias : nullptr, &dst, attr.get());
+                bias_id != SIZE_MAX ? &bias : nullptr, &dst, attr.get());
         if (st == dnnl_success) {
             ANYDNN_CHECK(emit(pd, args, op));
             for (const op_t *a : f.absorbed)
@@ -126,6 +136,13 @@ status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
     fold_t f {op.outputs[0].id, op.outputs[0].data_type, {}, {}};
     const op_t *dq[2] = {nullptr, nullptr};
     status_t st = dnnl_success;
+    const int nd = lts.at(op.outputs[0].id).ndims;
+    const op_t *bias_op = fuse ? foldable_bias_add(op, is_nxc ? nd - 1 : 1) : nullptr;
+    if (bias_op) {
+        f.absorbed.push_back(bias_op);
+        f.out_value = bias_op->outputs[0].id;
+        f.dst_dt = bias_op->outputs[0].data_type;
+    }
     if (fuse) {
         for (size_t i = 0; i < 2; ++i)
             if (deferred.count(foldable_dequantize(op, i))) dq[i] = foldable_dequantize(op, i);
@@ -190,11 +207,14 @@ status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
         args.push_back({DNNL_ARG_WEIGHTS, view(wei_id, wei)});
         args.push_back({DNNL_ARG_DST, view(f.out_value, dst)});
         memory_desc_t bias = zero_md();
-        if (op.inputs.size() > 2) {
-            bias = md(op.inputs[2].id);
-            args.push_back({DNNL_ARG_BIAS, view(op.inputs[2].id, bias)});
+        const size_t bias_id = bias_op ? bias_op->inputs[1].id
+                : op.inputs.size() > 2 ? op.inputs[2].id
+                                       : SIZE_MAX;
+        if (bias_id != SIZE_MAX) {
+            bias = md(bias_id);
+            args.push_back({DNNL_ARG_BIAS, view(bias_id, bias)});
         }
-        const memory_desc_t *bias_p = op.inputs.size() > 2 ? &bias : nullptr;
+        const memory_desc_t *bias_p = bias_id != SIZE_MAX ? &bias : nullptr;
         dnnl_primitive_desc_t pd = nullptr;
         st = transpose ? dnnl_deconvolution_forward_primitive_desc_create(&pd, engine,
                                  dnnl_forward_inference, dnnl_deconvolution_direct, &src, &wei,

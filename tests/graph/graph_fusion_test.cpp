@@ -329,7 +329,8 @@ namespace {
 
 // Scaled dot-product attention: Q K^T / sqrt(d) + mask, softmax, times V. K and V have
 // kv_heads heads shared by groups of query heads (GQA when kv_heads < heads).
-fusion_case_t sdpa_case(int64_t heads, int64_t kv_heads, int64_t S, int64_t D, bool mask) {
+fusion_case_t sdpa_case(int64_t heads, int64_t kv_heads, int64_t S, int64_t D, bool mask,
+        bool host_scalar_scale = false) {
     const int64_t G = heads / kv_heads;
     fusion_case_t c;
     const lt_dims q_dims {1, kv_heads, G, S, D}, kv_dims {1, kv_heads, 1, S, D};
@@ -349,7 +350,11 @@ fusion_case_t sdpa_case(int64_t heads, int64_t kv_heads, int64_t S, int64_t D, b
     c.build = [=](graph &g) {
         op qk(1, op::kind::MatMul, {lt(0, q_dims), lt(1, kv_dims)}, {lt(5, s_dims)});
         qk.set_attr(op::attr::transpose_b, true);
-        op scale(2, op::kind::Divide, {lt(5, s_dims), lt(3, {1})}, {lt(6, s_dims)});
+        const logical_tensor scale_lt = host_scalar_scale
+                ? logical_tensor(3, dt::f32, lt_dims {}, logical_tensor::layout_type::strided,
+                        logical_tensor::property_type::host_scalar)
+                : lt(3, {1});
+        op scale(2, op::kind::Divide, {lt(5, s_dims), scale_lt}, {lt(6, s_dims)});
         op add(3, op::kind::Add, {lt(6, s_dims), lt(4, {1, 1, 1, S, S})}, {lt(7, s_dims)});
         op sm(4, op::kind::SoftMax, {lt(mask ? 7 : 6, s_dims)}, {lt(8, s_dims)});
         sm.set_attr(op::attr::axis, int64_t(-1));
@@ -415,8 +420,8 @@ TEST(graph_fusion, sdpa_causal_mask_matches_reference) {
     expect_close(keep.get<float>(9), ref_sdpa(c, 2, 2, 7, 8, true), 1e-4f, "reference");
 }
 
-TEST(graph_fusion, sdpa_grouped_query_attention_matches_reference) {
-    auto c = sdpa_case(4, 2, 6, 8, true);
+TEST(graph_fusion, sdpa_grouped_query_attention_with_host_scalar_scale_matches_reference) {
+    auto c = sdpa_case(4, 2, 6, 8, true, true);
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     runner_t keep(eng);
     auto counts = compare_policies(c, 1e-5f, &keep);
