@@ -40,6 +40,8 @@ impl_entry_t resampling_ref_fwd_entry(); // cpu/resampling/ref.cpp
 impl_entry_t resampling_ref_bwd_entry(); // cpu/resampling/ref.cpp
 impl_entry_t reduction_simple_entry(); // cpu/reduction/simple.cpp
 impl_entry_t reduction_ref_entry(); // cpu/reduction/ref.cpp
+impl_entry_t matmul_bf16_avx512bf16_entry(); // cpu/matmul/lowp.cpp
+impl_entry_t matmul_int8_vnni_entry(); // cpu/matmul/lowp.cpp
 impl_entry_t matmul_gemm_entry(); // cpu/matmul/gemm.cpp
 impl_entry_t matmul_ref_entry(); // cpu/matmul/ref.cpp
 impl_entry_t pooling_avx512_fwd_entry(); // cpu/pooling/avx512.cpp

@@ -29,7 +29,8 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
                     resampling_ref_fwd_entry(), resampling_ref_bwd_entry()};
     static const std::vector<impl_entry_t> reduction
             = {reduction_simple_entry(), reduction_ref_entry()};
-    static const std::vector<impl_entry_t> matmul = {matmul_gemm_entry(), matmul_ref_entry()};
+    static const std::vector<impl_entry_t> matmul = {matmul_bf16_avx512bf16_entry(),
+            matmul_int8_vnni_entry(), matmul_gemm_entry(), matmul_ref_entry()};
     static const std::vector<impl_entry_t> pooling = {pooling_avx512_fwd_entry(),
             pooling_avx512_bwd_entry(), pooling_ref_fwd_entry(), pooling_ref_bwd_entry()};
     static const std::vector<impl_entry_t> batch_normalization

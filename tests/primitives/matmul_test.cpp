@@ -321,9 +321,9 @@ TEST_F(matmul_test, bf16_and_f16) {
     for (auto dt : {dnnl_bf16, dnnl_f16}) {
         case_t c {plain({20, 50}, dt), plain({50, 40}, dt), plain({1, 40}, dnnl_f32),
                 plain({20, 40}, dt), {}};
-        EXPECT_EQ(run(c), 2);
+        EXPECT_GE(run(c), 2); // + the bf16 / int8 kernels where the ISA has them
         case_t c2 {plain({20, 50}, dt), plain({50, 40}, dt), {}, plain({20, 40}, dnnl_f32), {}};
-        EXPECT_EQ(run(c2), 2);
+        EXPECT_GE(run(c2), 2);
     }
 }
 
@@ -337,13 +337,13 @@ TEST_F(matmul_test, int8_with_zero_points_and_scales) {
             c.a.dst_scale = 8.f;
             c.a.dst_zp = 3;
         }
-        EXPECT_EQ(run(c), 2);
+        EXPECT_GE(run(c), 2); // + the bf16 / int8 kernels where the ISA has them
     }
     case_t c {plain({9, 70}, dnnl_s8), plain({70, 33}, dnnl_s8), plain({1, 33}, dnnl_f32),
             plain({9, 33}, dnnl_f32), {}};
     c.a.src_scale = 0.5f;
     c.a.wei_scale_per_n = true;
-    EXPECT_EQ(run(c), 2);
+    EXPECT_GE(run(c), 2); // + the bf16 / int8 kernels where the ISA has them
 }
 
 TEST_F(matmul_test, runtime_dimensions) {

@@ -1,0 +1,123 @@
+// What the bf16 and int8 GEMMs share: how threads split C, one scratch allocation, the copy
+// of A into contiguous k-padded rows, the plain packing of one B panel and the packed
+// weights layout.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+
+#include "core/parallel.hpp"
+#include "cpu/ukernels/gemm_lowp.hpp"
+
+namespace anydnn {
+namespace cpu {
+namespace ukernels {
+namespace lowp {
+
+constexpr int NR = lowp_panel_cols;
+constexpr int MR = 6; // rows per microkernel tile: 6 x 4 accumulators + 4 B vectors
+
+inline dim_t div_up(dim_t a, dim_t b) {
+    return (a + b - 1) / b;
+}
+
+// Work items are (panel, chunk of row tiles) pairs, handed out in order to whichever thread
+// asks next: on a shared machine a descheduled thread does not hold the others up at the
+// end as a static split would. Consecutive items of one thread usually share the panel.
+struct plan_t {
+    int nthr = 1;
+    dim_t tiles = 0, panels = 0, chunks = 1;
+};
+inline plan_t make_plan(dim_t M, dim_t N, dim_t K, int nthr) {
+    plan_t pl;
+    pl.tiles = div_up(M, MR);
+    pl.panels = div_up(N, NR);
+    // Below ~1 M multiply-adds a second thread costs more than it brings.
+    if (double(M) * N * K < double(1 << 20)) nthr = 1;
+    pl.nthr = static_cast<int>(std::max<dim_t>(1, std::min<dim_t>(nthr, pl.tiles * pl.panels)));
+    // At least ~8 items per thread, so the last one to finish waits little.
+    const dim_t want = 8 * dim_t(pl.nthr);
+    pl.chunks = pl.nthr == 1 ? 1 : std::min(pl.tiles, std::max<dim_t>(1, div_up(want, pl.panels)));
+    return pl;
+}
+
+// f(ithr, panel, first tile, end tile, whether the panel differs from this thread's last).
+template <typename F>
+void for_each_item(const plan_t &pl, F f) {
+    std::atomic<dim_t> next {0};
+    const dim_t items = pl.panels * pl.chunks;
+    parallel(pl.nthr, [&](int ithr, int) {
+        dim_t last = -1;
+        for (dim_t i = next++; i < items; i = next++) {
+            const dim_t pn = i / pl.chunks;
+            dim_t t0, t1;
+            balance211(pl.tiles, static_cast<int>(pl.chunks), static_cast<int>(i % pl.chunks),
+                    t0, t1);
+            f(ithr, pn, t0, t1, pn != last);
+            last = pn;
+        }
+    });
+}
+
+// One aligned allocation carved into pieces by the caller.
+struct scratch_t {
+    std::unique_ptr<char, void (*)(void *)> mem {nullptr, std::free};
+    status_t alloc(size_t bytes) {
+        if (bytes == 0) return dnnl_success;
+        mem.reset(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+        return mem ? dnnl_success : dnnl_out_of_memory;
+    }
+    char *at(size_t offset) const { return mem.get() + offset; }
+};
+inline size_t round64(size_t bytes) {
+    return (bytes + 63) / 64 * 64;
+}
+
+// Rows [m0, m1) of A (type T, any strides) into dst with row pitch kp >= K, each element
+// passed through f, zeros after K.
+template <typename T, typename F>
+void copy_rows(const lowp_matrix_t &a, dim_t m0, dim_t m1, dim_t K, dim_t kp, T *dst, F f) {
+    const T *src = static_cast<const T *>(a.ptr);
+    for (dim_t m = m0; m < m1; ++m) {
+        T *d = dst + m * kp;
+        const T *s = src + m * a.rs;
+        if (a.cs == 1)
+            for (dim_t k = 0; k < K; ++k)
+                d[k] = f(s[k]);
+        else
+            for (dim_t k = 0; k < K; ++k)
+                d[k] = f(s[k * a.cs]);
+        for (dim_t k = K; k < kp; ++k)
+            d[k] = 0;
+    }
+}
+
+// Panel of B starting at column n0 (type T, any strides) packed with G consecutive k per
+// column: dst[(g * NR + j) * G + t] = B[g * G + t][n0 + j], zeros outside K x N.
+template <typename T, int G>
+void pack_panel_any(const lowp_matrix_t &b, dim_t K, dim_t N, dim_t n0, dim_t groups, T *dst) {
+    const T *src = static_cast<const T *>(b.ptr);
+    const dim_t ncols = std::min<dim_t>(NR, N - n0);
+    for (dim_t g = 0; g < groups; ++g)
+        for (int t = 0; t < G; ++t) {
+            const dim_t k = g * G + t;
+            T *d = dst + g * NR * G + t;
+            if (k >= K) {
+                for (int j = 0; j < NR; ++j)
+                    d[j * G] = 0;
+                continue;
+            }
+            const T *s = src + k * b.rs + n0 * b.cs;
+            for (dim_t j = 0; j < ncols; ++j)
+                d[j * G] = s[j * b.cs];
+            for (dim_t j = ncols; j < NR; ++j)
+                d[j * G] = 0;
+        }
+}
+
+} // namespace lowp
+} // namespace ukernels
+} // namespace cpu
+} // namespace anydnn
