@@ -90,7 +90,15 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
     for (size_t v = 0; v < views.size(); ++v)
         ANYDNN_CHECK(mems.make(views[v].md, e, base[views[v].storage], view_mem[v]));
     std::vector<dnnl_exec_arg_t> args;
+    std::vector<void *> buffers;
     for (const auto &step : steps) {
+        if (step.host_kernel) {
+            buffers.clear();
+            for (const auto &a : step.args)
+                buffers.push_back(base[views[a.second].storage]);
+            step.host_kernel(buffers, temp_ptr + values_size);
+            continue;
+        }
         args.clear();
         for (const auto &a : step.args)
             args.push_back({a.first, view_mem[a.second]});

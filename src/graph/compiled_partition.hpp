@@ -6,6 +6,7 @@
 // user's scratchpad tensor.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,7 +32,10 @@ struct view_t {
 };
 
 struct exec_step_t {
+    // A primitive, or (CPU engines) a host kernel given the buffers of `args` in order and
+    // the scratchpad part of the temporary area.
     std::shared_ptr<dnnl_primitive> prim;
+    std::function<void(const std::vector<void *> &buffers, void *scratch)> host_kernel;
     std::vector<std::pair<int, size_t>> args; // DNNL_ARG_* -> view
     memory_desc_t scratchpad_md; // zero md when the primitive needs none
 };

@@ -424,6 +424,8 @@ status_t lowering_t::run() {
         for (const auto &lt : op->outputs)
             producer[lt.id] = op.get();
     }
+    if (part.pattern == "sdpa" && engine->kind() == dnnl_cpu && lower_sdpa_fused() == dnnl_success)
+        return dnnl_success;
     // Dequantize ops that a matmul or convolution may fold wait for it.
     for (const auto &op : ops)
         if (op->kind == dnnl_graph_op_matmul || op->kind == dnnl_graph_op_convolution

@@ -98,6 +98,9 @@ struct lowering_t {
     status_t lower_concat(const op_t &op);
     status_t lower_interpolate(const op_t &op);
     status_t lower_prelu(const op_t &op);
+    // The whole sdpa pattern as one CPU kernel (sdpa_cpu.cpp); unimplemented, with nothing
+    // recorded, when the partition's shapes or types do not fit it.
+    status_t lower_sdpa_fused();
 };
 
 } // namespace graph
