@@ -150,38 +150,55 @@ void store(dt t, void *b, int64_t i, float v) {
     }
 }
 
-// Physical offset of dense logical index li of a plain memory.
-int64_t phys(const memory::desc &md, int64_t li) {
+// Physical offsets of every dense logical index: inner blocks peel the within-block index
+// off their dimension (innermost block last), the rest of each index walks the outer strides.
+std::vector<int64_t> phys_offsets(const memory::desc &md) {
     const dims d = md.get_dims(), st = md.get_strides();
-    int64_t off = 0;
-    for (int x = static_cast<int>(d.size()) - 1; x >= 0; --x) {
-        off += li % d[x] * st[x];
-        li /= d[x];
+    const dims blks = md.get_inner_blks(), idxs = md.get_inner_idxs();
+    const int nblks = md.get_inner_nblks();
+    std::vector<int64_t> offs(volume(d));
+    dims pos(d.size());
+    for (size_t li = 0; li < offs.size(); ++li) {
+        int64_t rem = static_cast<int64_t>(li);
+        for (int x = static_cast<int>(d.size()) - 1; x >= 0; --x) {
+            pos[x] = rem % d[x];
+            rem /= d[x];
+        }
+        int64_t off = 0, inner = 1;
+        for (int b = nblks - 1; b >= 0; --b) {
+            off += pos[idxs[b]] % blks[b] * inner;
+            pos[idxs[b]] /= blks[b];
+            inner *= blks[b];
+        }
+        for (size_t x = 0; x < d.size(); ++x)
+            off += pos[x] * st[x];
+        offs[li] = off;
     }
-    return off;
+    return offs;
 }
 
 // A memory filled with small integers (exact in every type), and the same values as doubles.
 struct tensor_t {
     memory mem;
     std::vector<double> v;
+    std::vector<int64_t> offs;
+    dt type;
     tensor_t(const memory::desc &md, const engine &eng, int lo, int hi, unsigned seed,
             double step = 1.0) {
         mem = memory(md, eng);
-        v.resize(volume(md.get_dims()));
+        offs = phys_offsets(md);
+        type = md.get_data_type();
+        v.resize(offs.size());
         std::mt19937 gen(seed);
         std::uniform_int_distribution<int> dist(lo, hi);
         void *b = mem.get_data_handle();
         std::memset(b, 0, md.get_size());
         for (size_t x = 0; x < v.size(); ++x) {
             v[x] = dist(gen) * step;
-            store(md.get_data_type(), b, phys(md, x), static_cast<float>(v[x]));
+            store(type, b, offs[x], static_cast<float>(v[x]));
         }
     }
-    double at(int64_t li) const {
-        const memory::desc md = mem.get_desc();
-        return load(md.get_data_type(), mem.get_data_handle(), phys(md, li));
-    }
+    double at(int64_t li) const { return load(type, mem.get_data_handle(), offs[li]); }
 };
 
 void expect_near_all(const tensor_t &t, const std::vector<double> &want, double rtol,
@@ -196,12 +213,19 @@ void expect_near_all(const tensor_t &t, const std::vector<double> &want, double 
     }
 }
 
-tag plain(int nd, bool cl) {
+// Activation layouts the cases run on: plain, channels-last, channels blocked by 16.
+enum layout_t { ncx = 0, nxc = 1, blk16 = 2 };
+
+tag plain(int nd, int lay) {
     switch (nd) {
-        case 3: return cl ? tag::nwc : tag::ncw;
-        case 4: return cl ? tag::nhwc : tag::nchw;
-        default: return cl ? tag::ndhwc : tag::ncdhw;
+        case 3: return lay == blk16 ? tag::nCw16c : lay == nxc ? tag::nwc : tag::ncw;
+        case 4: return lay == blk16 ? tag::nChw16c : lay == nxc ? tag::nhwc : tag::nchw;
+        default: return lay == blk16 ? tag::nCdhw16c : lay == nxc ? tag::ndhwc : tag::ncdhw;
     }
+}
+
+const char *layout_name(int lay) {
+    return lay == blk16 ? "blk16" : lay == nxc ? "nhwc" : "nchw";
 }
 
 struct runner_t {
@@ -209,11 +233,11 @@ struct runner_t {
     stream strm {eng};
 };
 
-// Runs one direction of conv or deconv for problem p with layout cl (channels-last) and data
-// type t, checks every implementation against the test relation.
-void check(const problem_t &p, bool deconv, prop_kind dir, bool cl, dt t = dt::f32,
+// Runs one direction of conv or deconv for problem p with activation layout cl (layout_t)
+// and data type t, checks every implementation against the test relation.
+void check(const problem_t &p, bool deconv, prop_kind dir, int cl, dt t = dt::f32,
         double rtol = 1e-5) {
-    SCOPED_TRACE(p.name + (deconv ? " deconv" : " conv") + (cl ? " nhwc" : " nchw")
+    SCOPED_TRACE(p.name + (deconv ? " deconv " : " conv ") + layout_name(cl)
             + " dir=" + std::to_string(static_cast<int>(dir)));
     runner_t r;
     const int nd = p.ns + 2;
@@ -250,6 +274,8 @@ void check(const problem_t &p, bool deconv, prop_kind dir, bool cl, dt t = dt::f
         SCOPED_TRACE(pd.impl_info_str());
         const memory::desc wmd = dir == prop_kind::backward_weights ? pd.diff_weights_desc()
                                                                     : pd.weights_desc();
+        // Every tensor was read and written through its physical offsets, padding included.
+        ASSERT_EQ(wmd.get_dims(), p.wei_dims());
         EXPECT_EQ(wmd.get_format_kind(), memory::format_kind::blocked);
         tensor_t src(src_md, r.eng, -3, 3, 1), wei(wmd, r.eng, -2, 2, 2),
                 dst(dst_md, r.eng, -3, 3, 3), bia(bia_md, r.eng, -4, 4, 4);
@@ -354,9 +380,82 @@ std::vector<problem_t> shapes() {
     return v;
 }
 
+// Shapes whose output channels come in 16s (the direct kernel's), with tails of its
+// pixel tiles, edge pixels, strides, dilation, groups, 1D and 3D.
+std::vector<problem_t> shapes16() {
+    std::vector<problem_t> v;
+    problem_t p;
+    p.name = "c16_to_32_pad1";
+    p.ic = 16;
+    p.oc = 32;
+    p.i[0] = 7;
+    p.i[1] = 9;
+    v.push_back(p);
+    p = problem_t();
+    p.name = "c32_stride2_dil_asym";
+    p.mb = 1;
+    p.ic = 32;
+    p.oc = 16;
+    p.i[0] = 9;
+    p.i[1] = 13;
+    p.s[1] = 2;
+    p.d[0] = 1;
+    p.pl[0] = 2;
+    p.pr[0] = 0;
+    p.pl[1] = 0;
+    p.pr[1] = 2;
+    v.push_back(p);
+    p = problem_t();
+    p.name = "1x1_c48_to_80_wide";
+    p.mb = 2;
+    p.ic = 48;
+    p.oc = 80;
+    p.k[0] = p.k[1] = 1;
+    p.pl[0] = p.pl[1] = p.pr[0] = p.pr[1] = 0;
+    p.i[0] = 2;
+    p.i[1] = 31;
+    v.push_back(p);
+    p = problem_t();
+    p.name = "ic3_7x7_stride2_like_conv1";
+    p.mb = 1;
+    p.ic = 3;
+    p.oc = 32;
+    p.k[0] = p.k[1] = 7;
+    p.s[0] = p.s[1] = 2;
+    p.pl[0] = p.pl[1] = p.pr[0] = p.pr[1] = 3;
+    p.i[0] = 11;
+    p.i[1] = 30;
+    v.push_back(p);
+    p = problem_t();
+    p.name = "g2_c16_3d";
+    p.ns = 3;
+    p.mb = 1;
+    p.g = 2;
+    p.groups_dim = true;
+    p.ic = 16;
+    p.oc = 16;
+    p.i[0] = 3;
+    p.i[1] = 4;
+    p.i[2] = 5;
+    v.push_back(p);
+    p = problem_t();
+    p.name = "1d_c16_stride3";
+    p.ns = 1;
+    p.ic = 16;
+    p.oc = 48;
+    p.i[0] = 20;
+    p.k[0] = 5;
+    p.s[0] = 3;
+    p.pl[0] = 2;
+    p.pr[0] = 1;
+    v.push_back(p);
+    return v;
+}
+
 struct conv_case {
     problem_t p;
-    bool deconv, cl;
+    bool deconv;
+    int cl;
     prop_kind dir;
 };
 
@@ -371,7 +470,13 @@ std::vector<conv_case> all_cases() {
     std::vector<conv_case> v;
     for (const auto &p : shapes())
         for (bool deconv : {false, true})
-            for (bool cl : {false, true})
+            for (int cl : {ncx, nxc, blk16})
+                for (prop_kind dir : {prop_kind::forward_training, prop_kind::backward_data,
+                             prop_kind::backward_weights})
+                    v.push_back({p, deconv, cl, dir});
+    for (const auto &p : shapes16())
+        for (bool deconv : {false, true})
+            for (int cl : {ncx, nxc, blk16})
                 for (prop_kind dir : {prop_kind::forward_training, prop_kind::backward_data,
                              prop_kind::backward_weights})
                     v.push_back({p, deconv, cl, dir});
@@ -383,7 +488,7 @@ std::string case_name(const ::testing::TestParamInfo<conv_case> &i) {
     const char *d = c.dir == prop_kind::forward_training ? "fwd"
             : c.dir == prop_kind::backward_data         ? "bwd_d"
                                                         : "bwd_w";
-    return c.p.name + (c.deconv ? "_deconv_" : "_conv_") + (c.cl ? "nhwc_" : "nchw_") + d;
+    return c.p.name + (c.deconv ? "_deconv_" : "_conv_") + layout_name(c.cl) + "_" + d;
 }
 
 INSTANTIATE_TEST_SUITE_P(convolution, conv_shapes, ::testing::ValuesIn(all_cases()), case_name);
@@ -464,11 +569,12 @@ TEST(convolution, int8_scales_zero_points_every_dst_type) {
             check_int8(deconv, ddt);
 }
 
-TEST(convolution, post_ops_sum_eltwise_binary) {
+// sum + eltwise + per-channel binary on every implementation, plain and blocked dst.
+void check_post_ops(const problem_t &p, tag act_tag) {
+    SCOPED_TRACE(p.name + " tag " + std::to_string(static_cast<int>(act_tag)));
     runner_t r;
-    problem_t p = shapes()[0];
-    const memory::desc src_md(p.src_dims(false), dt::f32, tag::nchw);
-    const memory::desc dst_md(p.dst_dims(false), dt::f32, tag::nchw);
+    const memory::desc src_md(p.src_dims(false), dt::f32, act_tag);
+    const memory::desc dst_md(p.dst_dims(false), dt::f32, act_tag);
     const memory::desc wei_md(p.wei_dims(), dt::f32, tag::oihw);
     const memory::desc ch_md({1, p.oc, 1, 1}, dt::f32, tag::nchw);
     post_ops po;
@@ -481,20 +587,33 @@ TEST(convolution, post_ops_sum_eltwise_binary) {
     convolution_forward::primitive_desc pd(r.eng, prop_kind::forward_inference,
             algorithm::convolution_direct, src_md, wei_md, memory::desc(), dst_md, st, dl, pl,
             pr, attr);
-    tensor_t src(src_md, r.eng, -3, 3, 11), wei(wei_md, r.eng, -2, 2, 12),
-            dst(dst_md, r.eng, -5, 5, 13), ch(ch_md, r.eng, -3, 3, 14);
-    std::vector<double> want(dst.v.size(), 0.0);
-    relation(p, false, [&](int64_t s, int64_t w, int64_t d) { want[d] += src.v[s] * wei.v[w]; });
-    const int64_t spat = volume(p.dst_dims(false)) / (p.mb * p.oc);
-    for (size_t x = 0; x < want.size(); ++x) {
-        double v = want[x] + 0.5 * dst.v[x];
-        v = v > 0 ? v : 0.1 * v;
-        want[x] = v + ch.v[x / spat % p.oc];
-    }
-    primitive(pd).execute(r.strm, {{DNNL_ARG_SRC, src.mem}, {DNNL_ARG_WEIGHTS, wei.mem},
-            {DNNL_ARG_DST, dst.mem}, {DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1, ch.mem}});
-    r.strm.wait();
-    expect_near_all(dst, want, 1e-5, "dst");
+    int impls = 0;
+    do {
+        ++impls;
+        SCOPED_TRACE(pd.impl_info_str());
+        tensor_t src(src_md, r.eng, -3, 3, 11), wei(wei_md, r.eng, -2, 2, 12),
+                dst(dst_md, r.eng, -5, 5, 13), ch(ch_md, r.eng, -3, 3, 14);
+        std::vector<double> want(dst.v.size(), 0.0);
+        relation(p, false, [&](int64_t s, int64_t w, int64_t d) { want[d] += src.v[s] * wei.v[w]; });
+        const int64_t spat = volume(p.dst_dims(false)) / (p.mb * p.oc);
+        for (size_t x = 0; x < want.size(); ++x) {
+            double v = want[x] + 0.5 * dst.v[x];
+            v = v > 0 ? v : 0.1 * v;
+            want[x] = v + ch.v[x / spat % p.oc];
+        }
+        primitive(pd).execute(r.strm, {{DNNL_ARG_SRC, src.mem}, {DNNL_ARG_WEIGHTS, wei.mem},
+                {DNNL_ARG_DST, dst.mem},
+                {DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1, ch.mem}});
+        r.strm.wait();
+        expect_near_all(dst, want, 1e-5, "dst");
+    } while (pd.next_impl());
+    EXPECT_GE(impls, 1);
+}
+
+TEST(convolution, post_ops_sum_eltwise_binary) {
+    check_post_ops(shapes()[0], tag::nchw);
+    for (tag t : {tag::nchw, tag::nhwc, tag::nChw16c})
+        check_post_ops(shapes16()[0], t);
 }
 
 TEST(convolution, any_layouts_resolve_to_plain_or_src_layout) {
@@ -515,6 +634,32 @@ TEST(convolution, any_layouts_resolve_to_plain_or_src_layout) {
             memory::desc(p.dst_dims(false), dt::f32, tag::any), st, dl, pl, pr);
     EXPECT_EQ(cl.dst_desc(), memory::desc(p.dst_dims(false), dt::f32, tag::nhwc));
     EXPECT_NE(std::string(cl.impl_info_str()).find("convolution"), std::string::npos);
+}
+
+// Output channels in 16s: `any` takes the direct kernel's blocked layouts (plain src when the
+// input channels are few), and an explicit plain src keeps that kernel.
+TEST(convolution, any_layouts_resolve_to_blocked_for_the_direct_kernel) {
+    runner_t r;
+    problem_t p = shapes16()[0];
+    const dims st = p.sp(p.s), dl = p.sp(p.d), pl = p.sp(p.pl), pr = p.sp(p.pr);
+    auto make = [&](const problem_t &q, tag src_tag) {
+        return convolution_forward::primitive_desc(r.eng, prop_kind::forward_inference,
+                algorithm::convolution_direct, memory::desc(q.src_dims(false), dt::f32, src_tag),
+                memory::desc(q.wei_dims(), dt::f32, tag::any), memory::desc(),
+                memory::desc(q.dst_dims(false), dt::f32, tag::any), st, dl, pl, pr);
+    };
+    auto all_any = make(p, tag::any);
+    EXPECT_EQ(all_any.src_desc(), memory::desc(p.src_dims(false), dt::f32, tag::nChw16c));
+    EXPECT_EQ(all_any.dst_desc(), memory::desc(p.dst_dims(false), dt::f32, tag::nChw16c));
+    EXPECT_EQ(all_any.weights_desc(), memory::desc(p.wei_dims(), dt::f32, tag::OIhw16i16o));
+    EXPECT_NE(std::string(all_any.impl_info_str()).find("direct"), std::string::npos);
+    problem_t few = p;
+    few.ic = 3;
+    auto small_ic = make(few, tag::any);
+    EXPECT_EQ(small_ic.src_desc(), memory::desc(few.src_dims(false), dt::f32, tag::nchw));
+    EXPECT_EQ(small_ic.weights_desc(), memory::desc(few.wei_dims(), dt::f32, tag::Oihw16o));
+    auto plain_src = make(p, tag::nchw);
+    EXPECT_NE(std::string(plain_src.impl_info_str()).find("direct"), std::string::npos);
 }
 
 TEST(convolution, zero_minibatch_is_a_no_op) {
@@ -578,10 +723,20 @@ TEST(convolution, bad_arguments_are_rejected_with_a_status) {
                       dnnl_forward_inference, dnnl_convolution_direct, src, wei, nullptr, dst,
                       one, zero, pad, pad, nullptr),
             dnnl_invalid_arguments);
+    // Blocked layouts are taken; f32 data with s8 weights is not.
     EXPECT_EQ(dnnl_convolution_forward_primitive_desc_create(&pd, eng, dnnl_forward_inference,
                       dnnl_convolution_direct, blocked, wei, nullptr, dst, one, zero, pad, pad,
                       nullptr),
+            dnnl_success);
+    dnnl_primitive_desc_destroy(pd);
+    dnnl_memory_desc_t s8_wei;
+    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&s8_wei, 4, wd, dnnl_s8, dnnl_oihw),
+            dnnl_success);
+    EXPECT_EQ(dnnl_convolution_forward_primitive_desc_create(&pd, eng, dnnl_forward_inference,
+                      dnnl_convolution_direct, src, s8_wei, nullptr, dst, one, zero, pad, pad,
+                      nullptr),
             dnnl_unimplemented);
+    dnnl_memory_desc_destroy(s8_wei);
     // Deconvolution: src 8x8 stride 1 pad 1 gives dst 8x8; 7x8 is inconsistent.
     EXPECT_EQ(dnnl_deconvolution_backward_data_primitive_desc_create(&pd, eng,
                       dnnl_deconvolution_direct, src, wei, bad_dst, one, zero, pad, pad,

@@ -1,7 +1,8 @@
 // Reference convolution and deconvolution, all three directions: 1D/2D/3D, groups, strides,
 // dilation, asymmetric padding, bias, post-ops, f32/bf16/f16 (f32 math) and int8 forward
-// (s32 accumulation) with scales and zero points. Plain layouts only (nchw-like or
-// channels-last); `any` resolves to the src layout, else nchw / (g)oihw.
+// (s32 accumulation) with scales and zero points. Any blocked-kind layout (plain ones through
+// strides, blocked ones element by element); `any` resolves to the src layout, else nchw /
+// (g)oihw.
 //
 // Every direction works on a "conv view": the big spatial side I (conv src, deconv dst), the
 // small side O (conv dst, deconv src) and weights (G, OCv, ICv, K...), where deconvolution
@@ -198,46 +199,84 @@ bool is_out_type(dnnl_data_type_t dt) {
     return is_float(dt) || is_int8(dt) || dt == dnnl_s32;
 }
 
-// Physical strides of a plain tensor mapped to canonical (n, c, d, h, w) or
-// (g, o, i, kd, kh, kw); missing dims get stride 0.
-void act_strides(const memory_desc_t &md, dim_t st[5]) {
-    const dim_t *s = md.blocking.strides;
-    const int nd = md.ndims;
-    st[0] = s[0];
-    st[1] = s[1];
-    st[2] = nd == 5 ? s[2] : 0;
-    st[3] = nd >= 4 ? s[nd - 2] : 0;
-    st[4] = s[nd - 1];
+// How canonical indices (n, c, d, h, w) or (g, o, i, kd, kh, kw) reach a tensor: physical
+// strides of plain layouts (missing dims stride 0), or the logical dim each canonical one is
+// (-1: missing) for blocked layouts, whose offsets come from off_logical.
+struct canon_view_t {
+    const memory_desc_t *md = nullptr;
+    int n = 0;
+    dim_t st[6] = {};
+    int map[6] = {-1, -1, -1, -1, -1, -1};
+    bool plain = true;
+
+    dim_t off(const dim_t *idx) const {
+        dim_t o = md->offset0;
+        if (plain) {
+            for (int d = 0; d < n; ++d)
+                o += idx[d] * st[d];
+            return o;
+        }
+        dim_t pos[max_ndims] = {};
+        for (int d = 0; d < n; ++d)
+            if (map[d] >= 0) pos[map[d]] = idx[d];
+        return off_logical(*md, pos);
+    }
+    // Canonical index of row r (all dims but the last) of extents ext.
+    void row_index(const dim_t *ext, dim_t r, dim_t *idx) const {
+        for (int d = n - 2; d >= 0; --d) {
+            idx[d] = r % ext[d];
+            r /= ext[d];
+        }
+        idx[n - 1] = 0;
+    }
+};
+
+canon_view_t make_view(const memory_desc_t &md, int n, const int *map) {
+    canon_view_t v;
+    v.md = &md;
+    v.n = n;
+    v.plain = is_plain(md);
+    for (int d = 0; d < n; ++d) {
+        v.map[d] = map[d];
+        v.st[d] = map[d] >= 0 ? md.blocking.strides[map[d]] : 0;
+    }
+    return v;
 }
-void wei_strides(const memory_desc_t &md, bool grouped, bool swap, dim_t st[6]) {
-    const dim_t *s = md.blocking.strides;
+canon_view_t act_view(const memory_desc_t &md) {
+    const int nd = md.ndims;
+    const int map[5] = {0, 1, nd == 5 ? 2 : -1, nd >= 4 ? nd - 2 : -1, nd - 1};
+    return make_view(md, 5, map);
+}
+canon_view_t wei_view(const memory_desc_t &md, bool grouped, bool swap) {
     const int w0 = grouped ? 1 : 0, ns = md.ndims - w0 - 2;
-    st[0] = grouped ? s[0] : 0;
-    st[1] = s[w0 + (swap ? 1 : 0)];
-    st[2] = s[w0 + (swap ? 0 : 1)];
-    st[3] = ns == 3 ? s[w0 + 2] : 0;
-    st[4] = ns >= 2 ? s[w0 + 2 + ns - 2] : 0;
-    st[5] = s[w0 + 2 + ns - 1];
+    const int map[6] = {grouped ? 0 : -1, w0 + (swap ? 1 : 0), w0 + (swap ? 0 : 1),
+            ns == 3 ? w0 + 2 : -1, ns >= 2 ? w0 + 2 + ns - 2 : -1, w0 + 2 + ns - 1};
+    return make_view(md, 6, map);
 }
 
-// Copies a plain tensor with canonical extents `ext` and strides `st` into dense `out`,
-// subtracting `zp`.
+// Copies a tensor with canonical extents `ext` into dense `out`, subtracting `zp`.
 template <typename T>
-void to_canonical(const memory_desc_t &md, const void *base, int n, const dim_t *ext,
-        const dim_t *st, T *out, float zp = 0.f) {
+void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *out,
+        float zp = 0.f) {
+    const int n = v.n;
     dim_t outer = 1;
     for (int d = 0; d < n - 1; ++d)
         outer *= ext[d];
-    const dim_t inner = ext[n - 1], ist = st[n - 1];
-    const dnnl_data_type_t dt = md.data_type;
+    const dim_t inner = ext[n - 1], ist = v.st[n - 1];
+    const dnnl_data_type_t dt = v.md->data_type;
     parallel_range(outer, [&](dim_t start, dim_t end) {
+        dim_t idx[6];
         for (dim_t r = start; r < end; ++r) {
-            dim_t off = md.offset0, rem = r;
-            for (int d = n - 2; d >= 0; --d) {
-                off += rem % ext[d] * st[d];
-                rem /= ext[d];
-            }
+            v.row_index(ext, r, idx);
             T *o = out + r * inner;
+            if (!v.plain) {
+                for (dim_t x = 0; x < inner; ++x) {
+                    idx[n - 1] = x;
+                    o[x] = static_cast<T>(load_as_f32(dt, base, v.off(idx)) - zp);
+                }
+                continue;
+            }
+            const dim_t off = v.off(idx);
             if (dt == dnnl_f32 && std::is_same<T, float>::value && ist == 1) {
                 std::memcpy(o, static_cast<const float *>(base) + off, inner * sizeof(float));
                 continue;
@@ -282,9 +321,8 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
             else
                 ANYDNN_CHECK(md_init_with_tag(md, md.ndims, md.dims, md.data_type, tag));
         }
-        ANYDNN_REQUIRE(md.format_kind == dnnl_blocked && md.blocking.inner_nblks == 0,
-                dnnl_unimplemented, "%s: only plain layouts (no inner blocks) are supported",
-                name);
+        ANYDNN_REQUIRE(md.format_kind == dnnl_blocked, dnnl_unimplemented,
+                "%s: only blocked-kind layouts are supported", name);
         ANYDNN_REQUIRE(!has_runtime_dims_or_strides(md), dnnl_unimplemented,
                 "%s has runtime dimensions or strides", name);
         return dnnl_success;
@@ -369,7 +407,10 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
             ANYDNN_CHECK(resolve(src, src, plain_tag(nd), "src"));
         ANYDNN_CHECK(resolve(dst, src, plain_tag(nd), "dst"));
         ANYDNN_CHECK(resolve(wei, zero_md(), plain_tag(wei.ndims), "weights"));
-        if (with_bias) ANYDNN_CHECK(resolve(bia, zero_md(), dnnl_a, "bias"));
+        if (with_bias) {
+            ANYDNN_CHECK(resolve(bia, zero_md(), dnnl_a, "bias"));
+            ANYDNN_REQUIRE(is_plain(bia), dnnl_unimplemented, "bias must be plain");
+        }
 
         // Data types.
         const dnnl_data_type_t sdt = src.data_type, wdt = wei.data_type, ddt = dst.data_type;
@@ -469,27 +510,25 @@ struct conv_ref_t : public primitive_t {
         const dim_t big_ext[5] = {q.mb, q.g * q.icv, q.i[0], q.i[1], q.i[2]};
         const dim_t small_ext[5] = {q.mb, q.g * q.ocv, q.o[0], q.o[1], q.o[2]};
         const dim_t wei_ext[6] = {q.g, q.ocv, q.icv, q.k[0], q.k[1], q.k[2]};
-        dim_t big_st[5], small_st[5], wei_st[6];
-        act_strides(big_md, big_st);
-        act_strides(small_md, small_st);
-        wei_strides(wei_md, pd.grouped, pd.deconv, wei_st);
+        const canon_view_t big_v = act_view(big_md), small_v = act_view(small_md),
+                           wei_v = wei_view(wei_md, pd.grouped, pd.deconv);
 
         // Inputs: (src, wei) forward, (diff_dst, wei) backward data, (src, diff_dst)
         // backward weights; in the conv view.
         const bool big_in = (fwd && !pd.deconv) || (bwd_d && pd.deconv) || !(fwd || bwd_d);
         const bool small_in = (fwd && pd.deconv) || (bwd_d && !pd.deconv) || !(fwd || bwd_d);
         if (big_in)
-            to_canonical(big_md, ctx.host_ptr(big_arg), 5, big_ext, big_st, big,
+            to_canonical(big_v, ctx.host_ptr(big_arg), big_ext, big,
                     fwd && big_arg == DNNL_ARG_SRC ? qv.src_zp : 0.f);
         if (small_in)
-            to_canonical(small_md, ctx.host_ptr(small_arg), 5, small_ext, small_st, small,
+            to_canonical(small_v, ctx.host_ptr(small_arg), small_ext, small,
                     fwd && small_arg == DNNL_ARG_SRC ? qv.src_zp : 0.f);
         if (fwd || bwd_d)
-            to_canonical(wei_md, ctx.host_ptr(wei_arg), 6, wei_ext, wei_st, wei);
+            to_canonical(wei_v, ctx.host_ptr(wei_arg), wei_ext, wei);
 
         if (!(fwd || bwd_d)) {
             kernel_bwd_weights(q, big, small, wei);
-            write_plain(wei_md, ctx.host_ptr(wei_arg), 6, wei_ext, wei_st, wei);
+            write_out(wei_v, ctx.host_ptr(wei_arg), wei_ext, wei);
             if (ctx.arg(DNNL_ARG_DIFF_BIAS))
                 write_diff_bias(pd, ctx, pd.deconv ? big : small,
                         pd.deconv ? big_ext : small_ext);
@@ -502,14 +541,14 @@ struct conv_ref_t : public primitive_t {
             kernel_fwd(q, big, wei, small);
         T *res = to_big ? big : small;
         const dim_t *ext = to_big ? big_ext : small_ext;
-        const dim_t *st = to_big ? big_st : small_st;
-        const memory_desc_t &out_md = to_big ? big_md : small_md;
+        const canon_view_t &out_v = to_big ? big_v : small_v;
         void *out = ctx.host_ptr(to_big ? big_arg : small_arg);
         if (!fwd) {
-            write_plain(out_md, out, 5, ext, st, res);
+            write_out(out_v, out, ext, res);
             return dnnl_success;
         }
-        epilogue(pd, ctx, qv, res, ext, st, out_md, out);
+        epilogue(pd, ctx, qv, res, ext, out_v, out);
+        if (!out_v.plain) zero_padding(*out_v.md, out);
         return dnnl_success;
     }
 
@@ -532,24 +571,26 @@ struct conv_ref_t : public primitive_t {
     }
 
     template <typename T>
-    static void write_plain(const memory_desc_t &md, void *base, int n, const dim_t *ext,
-            const dim_t *st, const T *in) {
+    static void write_out(const canon_view_t &v, void *base, const dim_t *ext, const T *in) {
+        const int n = v.n;
         dim_t outer = 1;
         for (int d = 0; d < n - 1; ++d)
             outer *= ext[d];
-        const dim_t inner = ext[n - 1], ist = st[n - 1];
+        const dim_t inner = ext[n - 1];
+        const dnnl_data_type_t dt = v.md->data_type;
         parallel_range(outer, [&](dim_t start, dim_t end) {
+            dim_t idx[6];
             for (dim_t r = start; r < end; ++r) {
-                dim_t off = md.offset0, rem = r;
-                for (int d = n - 2; d >= 0; --d) {
-                    off += rem % ext[d] * st[d];
-                    rem /= ext[d];
-                }
-                for (dim_t x = 0; x < inner; ++x)
-                    store_from_f32(md.data_type, base, off + x * ist,
+                v.row_index(ext, r, idx);
+                const dim_t off = v.off(idx);
+                for (dim_t x = 0; x < inner; ++x) {
+                    idx[n - 1] = x;
+                    store_from_f32(dt, base, v.plain ? off + x * v.st[n - 1] : v.off(idx),
                             static_cast<float>(in[r * inner + x]));
+                }
             }
         }, 64);
+        if (!v.plain) zero_padding(*v.md, base);
     }
 
     template <typename T>
@@ -576,8 +617,8 @@ struct conv_ref_t : public primitive_t {
     // dst = post_ops(acc * src_scale * wei_scale[c] + bias[c]) / dst_scale + dst_zp.
     template <typename T>
     static void epilogue(const conv_ref_pd_t &pd, const exec_ctx_t &ctx, const quant_vals_t &qv,
-            const T *res, const dim_t *ext, const dim_t *st, const memory_desc_t &md,
-            void *out) {
+            const T *res, const dim_t *ext, const canon_view_t &ov, void *out) {
+        const memory_desc_t &md = *ov.md;
         const void *bias = ctx.host_ptr(DNNL_ARG_BIAS);
         const memory_desc_t &bmd = pd.arg_md(DNNL_ARG_BIAS);
         const auto &po = pd.post_ops;
@@ -596,21 +637,22 @@ struct conv_ref_t : public primitive_t {
                                      : 0.f;
                 for (dim_t sp = 0; sp < spat; sp += inner) {
                     const dim_t dd = sp / (ext[3] * ext[4]), hh = sp / ext[4] % ext[3];
-                    const dim_t off = md.offset0 + n * st[0] + c * st[1] + dd * st[2]
-                            + hh * st[3];
+                    dim_t idx[5] = {n, c, dd, hh, 0};
                     dim_t pos[max_ndims] = {n, c};
                     if (nd == 5) pos[2] = dd;
                     if (nd >= 4) pos[nd - 2] = hh;
                     const T *src_row = res + r * spat + sp;
                     for (dim_t x = 0; x < inner; ++x) {
+                        idx[4] = x;
+                        const dim_t off = ov.off(idx);
                         float v = static_cast<float>(src_row[x]) * scale + b;
                         if (!po.empty()) {
                             pos[nd - 1] = x;
                             po.apply(po_args, &v, 1, pos, nd - 1,
-                                    static_cast<char *>(out) + (off + x * st[4]) * dsz, 1);
+                                    static_cast<char *>(out) + off * dsz, 1);
                         }
                         v = v / qv.dst_scale + qv.dst_zp;
-                        store_from_f32(md.data_type, out, off + x * st[4], v);
+                        store_from_f32(md.data_type, out, off, v);
                     }
                 }
             }
