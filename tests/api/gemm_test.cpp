@@ -17,37 +17,61 @@ double at(const std::vector<T> &m, bool trans, int64_t ld, int64_t r, int64_t c)
     return trans ? m[c * ld + r] : m[r * ld + c];
 }
 
+// dnnl_sgemm on small random integers against the reference, leading dimensions padded by
+// 3 (A), 1 (B) and 2 (C); beta == 0 starts C as NaN, which must never be read.
+void check_sgemm(std::mt19937 &gen, char ta, char tb, int64_t M, int64_t N, int64_t K,
+        float alpha, float beta) {
+    const bool tA = ta == 'T' || ta == 't', tB = tb == 'T' || tb == 't';
+    const int64_t lda = (tA ? M : K) + 3, ldb = (tB ? K : N) + 1, ldc = N + 2;
+    std::vector<float> A((tA ? K : M) * lda), B((tB ? N : K) * ldb), C(M * ldc);
+    for (auto &x : A)
+        x = static_cast<float>(int(gen() % 9) - 4) * 0.5f;
+    for (auto &x : B)
+        x = static_cast<float>(int(gen() % 7) - 3);
+    for (auto &x : C)
+        x = beta == 0.f ? NAN : static_cast<float>(int(gen() % 5) - 2);
+    const std::vector<float> C0 = C;
+    ASSERT_EQ(dnnl_sgemm(ta, tb, M, N, K, alpha, A.data(), lda, B.data(), ldb, beta, C.data(),
+                      ldc),
+            dnnl_success);
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+            double s = 0;
+            for (int64_t k = 0; k < K; ++k)
+                s += at(A, tA, lda, i, k) * at(B, tB, ldb, k, j);
+            const double want = alpha * s + (beta == 0.f ? 0. : beta * C0[i * ldc + j]);
+            ASSERT_NEAR(C[i * ldc + j], want, 1e-4 * std::max(1.0, std::fabs(want)))
+                    << ta << tb << " " << M << "x" << N << "x" << K << " at " << i << "," << j;
+        }
+    // Padding between rows of C is left alone.
+    if (M > 1) {
+        EXPECT_TRUE(std::isnan(C0[N]) ? std::isnan(C[N]) : C[N] == C0[N]);
+    }
+}
+
 TEST(gemm_api, sgemm_every_transposition_alpha_beta) {
     std::mt19937 gen(7);
     for (char ta : {'N', 'T'})
         for (char tb : {'n', 't'})
-            for (auto mnk : std::vector<std::vector<int64_t>> {{1, 1, 1}, {37, 45, 300}, {5, 70, 3}}) {
-                const int64_t M = mnk[0], N = mnk[1], K = mnk[2];
-                const bool tA = ta == 'T', tB = tb == 't';
-                const int64_t lda = (tA ? M : K) + 3, ldb = (tB ? K : N) + 1, ldc = N + 2;
-                std::vector<float> A((tA ? K : M) * lda), B((tB ? N : K) * ldb), C(M * ldc);
-                for (auto &x : A) x = static_cast<float>(int(gen() % 9) - 4) * 0.5f;
-                for (auto &x : B) x = static_cast<float>(int(gen() % 7) - 3);
-                for (auto &x : C) x = static_cast<float>(int(gen() % 5) - 2);
-                const std::vector<float> C0 = C;
-                const float alpha = 1.5f, beta = 0.5f;
-                ASSERT_EQ(dnnl_sgemm(ta, tb, M, N, K, alpha, A.data(), lda, B.data(), ldb, beta,
-                                  C.data(), ldc),
-                        dnnl_success);
-                for (int64_t i = 0; i < M; ++i)
-                    for (int64_t j = 0; j < N; ++j) {
-                        double s = 0;
-                        for (int64_t k = 0; k < K; ++k)
-                            s += at(A, tA, lda, i, k) * at(B, tB, ldb, k, j);
-                        const double want = alpha * s + beta * C0[i * ldc + j];
-                        ASSERT_NEAR(C[i * ldc + j], want, 1e-4 * std::max(1.0, std::fabs(want)))
-                                << ta << tb << " " << M << "x" << N << "x" << K;
-                    }
-                // Padding between rows of C is left alone.
-                if (ldc > N) {
-                    EXPECT_EQ(C[N], C0[N]);
+            for (auto mnk : std::vector<std::vector<int64_t>> {{1, 1, 1}, {37, 45, 300}, {5, 70, 3}})
+                check_sgemm(gen, ta, tb, mnk[0], mnk[1], mnk[2], 1.5f, 0.5f);
+}
+
+// Paths of the shared GEMM by shape: small M (rows of A against streamed B, depth split over
+// threads from 512 on), several row, depth and column blocks; beta 0 and not.
+TEST(gemm_api, sgemm_small_m_and_shapes_across_blocks) {
+    std::mt19937 gen(11);
+    const std::vector<std::vector<int64_t>> shapes {{1, 1, 700}, {1, 33, 600}, {2, 130, 17},
+            {3, 47, 1030}, {4, 16, 513}, {5, 9, 64}, {130, 530, 1030}};
+    for (const auto &mnk : shapes)
+        for (char ta : {'N', 'T'})
+            for (char tb : {'N', 'T'})
+                for (float beta : {0.f, -1.f}) {
+                    // The large shape once without and once with transposes: keeps it quick.
+                    const bool large = mnk[0] * mnk[1] * mnk[2] > 1000000;
+                    if (large && (ta != tb || (ta == 'T') != (beta != 0.f))) continue;
+                    check_sgemm(gen, ta, tb, mnk[0], mnk[1], mnk[2], 0.5f, beta);
                 }
-            }
 }
 
 template <typename TA>
