@@ -324,6 +324,23 @@ status_t lowering_t::fold_post_ops(const op_t &anchor, prim_attr_t &attr, fold_t
     const int nd = static_cast<int>(dst_dims.size());
     while (!is_output_port(f.out_value)) {
         const auto &users = consumers[f.out_value];
+        if (users.size() == 2) { // x * sigmoid(x): one swish post-op
+            const op_t *sig = users[0]->kind == dnnl_graph_op_sigmoid ? users[0] : users[1];
+            const op_t *mul = sig == users[0] ? users[1] : users[0];
+            const size_t s_out = sig->outputs[0].id;
+            const bool swish = sig->kind == dnnl_graph_op_sigmoid
+                    && mul->kind == dnnl_graph_op_multiply && !is_output_port(s_out)
+                    && consumers[s_out].size() == 1 && consumers[s_out][0] == mul
+                    && (mul->inputs[0].id == s_out || mul->inputs[1].id == s_out);
+            if (!swish) break;
+            ANYDNN_CHECK(dnnl_post_ops_append_eltwise(attr.post_ops, dnnl_eltwise_swish, 1.f, 0.f));
+            ++attr.n_post_ops;
+            f.absorbed.push_back(sig);
+            f.absorbed.push_back(mul);
+            f.out_value = mul->outputs[0].id;
+            f.dst_dt = mul->outputs[0].data_type;
+            continue;
+        }
         if (users.size() != 1) break;
         const op_t &c = *users[0];
         dnnl_alg_kind_t alg;

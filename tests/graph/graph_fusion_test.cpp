@@ -505,3 +505,46 @@ TEST(graph_fusion, single_ops_of_many_kinds_run_op_by_op) {
         EXPECT_NEAR(mean[i], s / 16, 1e-5);
     }
 }
+
+TEST(graph_fusion, sdpa_bf16_matches_op_by_op) {
+    const lt_dims qd {1, 2, 16, 8}, sd {1, 2, 16, 16};
+    auto to_bf16 = [](const std::vector<float> &v) {
+        std::vector<uint8_t> b(v.size() * 2);
+        for (size_t i = 0; i < v.size(); ++i) {
+            uint32_t u;
+            std::memcpy(&u, &v[i], 4);
+            const uint16_t h = static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+            std::memcpy(&b[2 * i], &h, 2);
+        }
+        return b;
+    };
+    fusion_case_t c;
+    for (size_t id : {0, 1, 2})
+        c.raw_inputs[id] = to_bf16(random_floats(nelems(qd), 60 + (unsigned)id));
+    c.inputs[3] = {0.25f};
+    c.build = [&](graph &g) {
+        op qk(1, op::kind::MatMul, {lt(0, qd, dt::bf16), lt(1, qd, dt::bf16)}, {lt(5, sd)});
+        qk.set_attr(op::attr::transpose_b, true);
+        op mul(2, op::kind::Multiply, {lt(5, sd), lt(3, {1})}, {lt(6, sd)});
+        op sm(3, op::kind::SoftMax, {lt(6, sd)}, {lt(8, sd, dt::bf16)});
+        sm.set_attr(op::attr::axis, int64_t(3));
+        op pv(4, op::kind::MatMul, {lt(8, sd, dt::bf16), lt(2, qd, dt::bf16)},
+                {lt(9, qd, dt::bf16)});
+        for (auto *o : {&qk, &mul, &sm, &pv})
+            g.add_op(*o);
+    };
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    runner_t fused(eng), debug(eng);
+    std::map<size_t, runner_t *> unused;
+    auto counts = run_both(c, unused, fused, debug);
+    EXPECT_EQ(counts.first, 1u);
+    const auto f = fused.get<uint16_t>(9), d = debug.get<uint16_t>(9);
+    ASSERT_EQ(f.size(), nelems(qd));
+    for (size_t i = 0; i < f.size(); ++i) {
+        uint32_t a = uint32_t(f[i]) << 16, b = uint32_t(d[i]) << 16;
+        float fa, fb;
+        std::memcpy(&fa, &a, 4);
+        std::memcpy(&fb, &b, 4);
+        ASSERT_NEAR(fa, fb, 2e-2f * (1.f + std::fabs(fb))) << i;
+    }
+}
