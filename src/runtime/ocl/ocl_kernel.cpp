@@ -1,6 +1,7 @@
 // The OpenCL side of the GPU compute interface (src/gpu/compute.hpp).
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "gpu/compute.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
@@ -14,41 +15,73 @@ namespace ocl {
 namespace {
 
 // Kernel arguments are state of the cl_kernel: one launch at a time sets and enqueues them.
+// A cl_kernel whose argument was once an SVM pointer may refuse a cl_mem there later (NVIDIA
+// does), so each mix of USM and buffer arguments gets a cl_kernel of its own.
 struct ocl_kernel_t : public gpu::kernel_t {
-    ocl_kernel_t(cl_kernel k, size_t max_wg) : kernel_(k), max_wg_(max_wg) {}
-    ~ocl_kernel_t() override { cl_api()->clReleaseKernel(kernel_); }
+    ocl_kernel_t(cl_program program, std::string name, cl_kernel first, size_t max_wg)
+        : program_(program), name_(std::move(name)), max_wg_(max_wg) {
+        kernels_[0] = first;
+    }
+    ~ocl_kernel_t() override {
+        for (auto &k : kernels_) cl_api()->clReleaseKernel(k.second);
+        cl_api()->clReleaseProgram(program_);
+    }
 
     status_t launch(stream_t *stream, const gpu::kernel_args_t &args,
             const gpu::nd_range_t &range) const override {
         auto *s = static_cast<ocl_stream_t *>(stream);
         ANYDNN_REQUIRE(s->engine()->runtime() == runtime_kind_t::ocl, dnnl_invalid_arguments,
                 "an OpenCL kernel launched on a stream of another runtime");
+        uint64_t usm_mask = 0;
+        for (size_t i = 0; i < args.args().size() && i < 64; ++i) {
+            const auto *st = static_cast<const ocl_storage_t *>(args.args()[i].storage);
+            if (st && st->kind() == dnnl_ocl_interop_usm) usm_mask |= uint64_t(1) << i;
+        }
         std::lock_guard<std::mutex> lock(mutex_);
+        cl_kernel kernel = nullptr;
+        ANYDNN_CHECK(kernel_for(usm_mask, kernel));
         const cl_api_t &cl = *cl_api();
         cl_uint i = 0;
         for (const auto &a : args.args()) {
             if (a.local_bytes) {
-                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel_, i, a.local_bytes, nullptr));
+                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel, i, a.local_bytes, nullptr));
             } else if (!a.bytes.empty()) {
-                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel_, i, a.bytes.size(), a.bytes.data()));
+                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel, i, a.bytes.size(), a.bytes.data()));
             } else if (a.storage) {
                 auto *st = static_cast<const ocl_storage_t *>(a.storage);
-                ANYDNN_CHECK(st->set_kernel_arg(kernel_, i));
+                ANYDNN_CHECK(st->set_kernel_arg(kernel, i));
             } else {
                 cl_mem null_mem = nullptr;
-                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel_, i, sizeof(cl_mem), &null_mem));
+                ANYDNN_CL_CHECK(cl.clSetKernelArg(kernel, i, sizeof(cl_mem), &null_mem));
             }
             ++i;
         }
         for (int d = 0; d < range.ndims; ++d)
             if (range.global[d] == 0) return dnnl_success; // nothing to run
-        return s->enqueue_kernel(kernel_, static_cast<cl_uint>(range.ndims), range.global,
+        return s->enqueue_kernel(kernel, static_cast<cl_uint>(range.ndims), range.global,
                 range.has_local() ? range.local : nullptr);
     }
     size_t max_work_group_size() const override { return max_wg_; }
 
 private:
-    cl_kernel kernel_;
+    // Caller holds mutex_.
+    status_t kernel_for(uint64_t usm_mask, cl_kernel &kernel) const {
+        auto it = kernels_.find(usm_mask);
+        if (it != kernels_.end()) {
+            kernel = it->second;
+            return dnnl_success;
+        }
+        cl_int err = CL_SUCCESS;
+        kernel = cl_api()->clCreateKernel(program_, name_.c_str(), &err);
+        ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clCreateKernel(%s): %s",
+                name_.c_str(), cl_error_name(err));
+        kernels_[usm_mask] = kernel;
+        return dnnl_success;
+    }
+
+    cl_program program_;
+    std::string name_;
+    mutable std::map<uint64_t, cl_kernel> kernels_; // by mask of USM arguments
     size_t max_wg_;
     mutable std::mutex mutex_;
 };
@@ -69,13 +102,13 @@ status_t create_kernel(engine_t *engine, const char *source_name, const std::str
     ANYDNN_CHECK(ocl::get_program(e, source, "-cl-std=CL1.2 " + options, &program));
     cl_int err = CL_SUCCESS;
     cl_kernel k = ocl::cl_api()->clCreateKernel(program, name, &err);
-    ocl::cl_api()->clReleaseProgram(program); // the kernel keeps it alive
+    if (err != CL_SUCCESS) ocl::cl_api()->clReleaseProgram(program);
     ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clCreateKernel(%s): %s", name,
             ocl::cl_error_name(err));
     size_t max_wg = 1;
     ocl::cl_api()->clGetKernelWorkGroupInfo(k, e->device(), CL_KERNEL_WORK_GROUP_SIZE,
             sizeof(max_wg), &max_wg, nullptr);
-    kernel = std::make_shared<ocl::ocl_kernel_t>(k, max_wg);
+    kernel = std::make_shared<ocl::ocl_kernel_t>(program, name, k, max_wg);
     return dnnl_success;
 }
 
