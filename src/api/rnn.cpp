@@ -142,6 +142,10 @@ status_t create(dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
     ANYDNN_REQUIRE(L == 1 || SLC == DIC, dnnl_invalid_arguments,
             "with %lld layers src_layer channels %lld must equal the state size %lld",
             (long long)L, (long long)SLC, (long long)DIC);
+    // As in oneDNN: AUGRU is defined for one left-to-right layer only.
+    ANYDNN_REQUIRE(!augru || (L == 1 && direction == dnnl_unidirectional_left2right),
+            dnnl_invalid_arguments, "%s needs one layer and direction left2right",
+            cell_name(a.cell));
     const dim_t T = a.mds[rnn_src_layer]->dims[0], N = a.mds[rnn_src_layer]->dims[1];
     const dim_t DLC = direction == dnnl_bidirectional_concat ? 2 * DIC : DIC;
     const dim_t GB = G + (is_lbr(a.cell) ? 1 : 0);

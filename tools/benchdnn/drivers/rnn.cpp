@@ -1,0 +1,728 @@
+// --rnn: recurrent layers, forward and backward (--prop=FWD_I|FWD_D|BWD_DW, --alg=VANILLA_RNN|
+// VANILLA_LSTM|VANILLA_GRU|LBR_GRU|VANILLA_AUGRU|LBR_AUGRU, --direction=left2right|right2left|
+// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16, --with-peephole,
+// --with-projection, --flags=O for diff weights overwrite). Problems: lLtTmbNsicSslcSdhcHdicI
+// with an optional _nNAME. Reference: the recurrence in double (each direction a stack of
+// layers), backward by back-propagation through time written here.
+#include <cmath>
+#include <cstring>
+
+#include "compare.hpp"
+#include "data_types.hpp"
+#include "driver.hpp"
+#include "fill.hpp"
+#include "harness.hpp"
+#include "names.hpp"
+
+namespace benchdnn {
+namespace {
+
+// Tensor slots in the order of the C API.
+enum { SL, SI, SC, ATT, WL, WI, WPH, WPR, BIA, DL, DI, DC, NT };
+const int fwd_arg[NT] = {DNNL_ARG_SRC_LAYER, DNNL_ARG_SRC_ITER, DNNL_ARG_SRC_ITER_C,
+        DNNL_ARG_AUGRU_ATTENTION, DNNL_ARG_WEIGHTS_LAYER, DNNL_ARG_WEIGHTS_ITER,
+        DNNL_ARG_WEIGHTS_PEEPHOLE, DNNL_ARG_WEIGHTS_PROJECTION, DNNL_ARG_BIAS,
+        DNNL_ARG_DST_LAYER, DNNL_ARG_DST_ITER, DNNL_ARG_DST_ITER_C};
+const int diff_arg[NT] = {DNNL_ARG_DIFF_SRC_LAYER, DNNL_ARG_DIFF_SRC_ITER,
+        DNNL_ARG_DIFF_SRC_ITER_C, DNNL_ARG_DIFF_AUGRU_ATTENTION, DNNL_ARG_DIFF_WEIGHTS_LAYER,
+        DNNL_ARG_DIFF_WEIGHTS_ITER, DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE,
+        DNNL_ARG_DIFF_WEIGHTS_PROJECTION, DNNL_ARG_DIFF_BIAS, DNNL_ARG_DIFF_DST_LAYER,
+        DNNL_ARG_DIFF_DST_ITER, DNNL_ARG_DIFF_DST_ITER_C};
+
+struct rnn_desc_t {
+    int64_t L = 1, T = 1, N = 2, SIC = 0, SLC = 0, DHC = 0, DIC = 0;
+    std::string name;
+};
+
+rnn_desc_t parse_rnn_desc(const std::string &s) {
+    rnn_desc_t d;
+    std::string body = s;
+    const size_t n = s.find("_n");
+    if (n != std::string::npos) {
+        d.name = s.substr(n + 2);
+        body = s.substr(0, n);
+    }
+    static const struct {
+        const char *key;
+        int64_t rnn_desc_t::*field;
+    } keys[] = {{"mb", &rnn_desc_t::N}, {"sic", &rnn_desc_t::SIC}, {"slc", &rnn_desc_t::SLC},
+            {"dhc", &rnn_desc_t::DHC}, {"dic", &rnn_desc_t::DIC}, {"l", &rnn_desc_t::L},
+            {"t", &rnn_desc_t::T}};
+    size_t i = 0;
+    while (i < body.size()) {
+        bool hit = false;
+        for (const auto &k : keys) {
+            const size_t kl = std::strlen(k.key);
+            if (body.compare(i, kl, k.key) != 0) continue;
+            size_t j = i + kl, e = j;
+            while (e < body.size() && std::isdigit(static_cast<unsigned char>(body[e]))) ++e;
+            if (e == j) continue;
+            d.*(k.field) = std::stoll(body.substr(j, e - j));
+            i = e;
+            hit = true;
+            break;
+        }
+        if (!hit) throw std::invalid_argument("bad rnn problem '" + s + "'");
+    }
+    if (!d.DHC) d.DHC = d.DIC ? d.DIC : d.SIC;
+    if (!d.DHC) throw std::invalid_argument("rnn problem '" + s + "' has no dhc/dic/sic");
+    if (!d.DIC) d.DIC = d.DHC;
+    if (!d.SIC) d.SIC = d.DIC;
+    if (!d.SLC) d.SLC = d.SIC;
+    return d;
+}
+
+std::string desc2str(const rnn_desc_t &d) {
+    std::string s = "l" + std::to_string(d.L) + "t" + std::to_string(d.T) + "mb"
+            + std::to_string(d.N) + "sic" + std::to_string(d.SIC) + "slc"
+            + std::to_string(d.SLC) + "dhc" + std::to_string(d.DHC) + "dic"
+            + std::to_string(d.DIC);
+    if (!d.name.empty()) s += "_n" + d.name;
+    return s;
+}
+
+dnnl_alg_kind_t str2cell(const std::string &s) {
+    if (s == "VANILLA_RNN") return dnnl_vanilla_rnn;
+    if (s == "VANILLA_LSTM") return dnnl_vanilla_lstm;
+    if (s == "VANILLA_GRU") return dnnl_vanilla_gru;
+    if (s == "LBR_GRU") return dnnl_lbr_gru;
+    if (s == "VANILLA_AUGRU") return dnnl_vanilla_augru;
+    if (s == "LBR_AUGRU") return dnnl_lbr_augru;
+    throw std::invalid_argument("unknown rnn alg '" + s + "'");
+}
+const char *cell2str(dnnl_alg_kind_t a) {
+    switch (a) {
+        case dnnl_vanilla_rnn: return "VANILLA_RNN";
+        case dnnl_vanilla_lstm: return "VANILLA_LSTM";
+        case dnnl_vanilla_gru: return "VANILLA_GRU";
+        case dnnl_lbr_gru: return "LBR_GRU";
+        case dnnl_vanilla_augru: return "VANILLA_AUGRU";
+        default: return "LBR_AUGRU";
+    }
+}
+dnnl_rnn_direction_t str2direction(const std::string &s) {
+    if (s == "left2right") return dnnl_unidirectional_left2right;
+    if (s == "right2left") return dnnl_unidirectional_right2left;
+    if (s == "concat") return dnnl_bidirectional_concat;
+    if (s == "sum") return dnnl_bidirectional_sum;
+    throw std::invalid_argument("unknown rnn direction '" + s + "'");
+}
+const char *direction2str(dnnl_rnn_direction_t d) {
+    switch (d) {
+        case dnnl_unidirectional_left2right: return "left2right";
+        case dnnl_unidirectional_right2left: return "right2left";
+        case dnnl_bidirectional_concat: return "concat";
+        default: return "sum";
+    }
+}
+dnnl_alg_kind_t str2activation(const std::string &s) {
+    if (s == "RELU") return dnnl_eltwise_relu;
+    if (s == "TANH") return dnnl_eltwise_tanh;
+    if (s == "LOGISTIC") return dnnl_eltwise_logistic;
+    throw std::invalid_argument("unknown rnn activation '" + s + "'");
+}
+const char *activation2str(dnnl_alg_kind_t a) {
+    return a == dnnl_eltwise_relu ? "RELU" : a == dnnl_eltwise_tanh ? "TANH" : "LOGISTIC";
+}
+
+struct rnn_cfg_t {
+    dir_t prop;
+    dnnl_alg_kind_t cell, activation;
+    dnnl_rnn_direction_t direction;
+    std::string cfg; // f32 or bf16
+    bool peephole, projection;
+    unsigned flags;
+    float alpha;
+    rnn_desc_t d;
+};
+
+double sigm(double x) { return 1 / (1 + std::exp(-x)); }
+
+class rnn_prb_t : public problem_t {
+public:
+    explicit rnn_prb_t(const rnn_cfg_t &c) : c_(c) {
+        const auto &d = c_.d;
+        L = d.L, T = d.T, N = d.N, SLC = d.SLC, SIC = d.SIC, DHC = d.DHC;
+        DIC = c_.projection ? d.DIC : d.DHC;
+        D = c_.direction == dnnl_bidirectional_concat || c_.direction == dnnl_bidirectional_sum
+                ? 2
+                : 1;
+        G = c_.cell == dnnl_vanilla_rnn ? 1 : lstm() ? 4 : 3;
+        GB = G + (lbr() ? 1 : 0);
+        DLC = c_.direction == dnnl_bidirectional_concat ? 2 * DIC : DIC;
+    }
+
+    bool lstm() const { return c_.cell == dnnl_vanilla_lstm; }
+    bool lbr() const { return c_.cell == dnnl_lbr_gru || c_.cell == dnnl_lbr_augru; }
+    bool augru() const { return c_.cell == dnnl_vanilla_augru || c_.cell == dnnl_lbr_augru; }
+    bool gru() const { return !lstm() && c_.cell != dnnl_vanilla_rnn; }
+    bool bwd() const { return c_.prop == dir_t::bwd_dw; }
+
+    bool has(int k) const {
+        switch (k) {
+            case SC:
+            case DC: return lstm();
+            case ATT: return augru();
+            case WPH: return lstm() && c_.peephole;
+            case WPR: return lstm() && c_.projection;
+            default: return true;
+        }
+    }
+    dims_t dims(int k) const {
+        switch (k) {
+            case SL: return {T, N, SLC};
+            case SI: return {L, D, N, SIC};
+            case SC: return {L, D, N, DHC};
+            case ATT: return {T, N, 1};
+            case WL: return {L, D, SLC, G, DHC};
+            case WI: return {L, D, SIC, G, DHC};
+            case WPH: return {L, D, 3, DHC};
+            case WPR: return {L, D, DHC, DIC};
+            case BIA: return {L, D, GB, DHC};
+            case DL: return {T, N, DLC};
+            case DI: return {L, D, N, DIC};
+            default: return {L, D, N, DHC};
+        }
+    }
+    dnnl_data_type_t dt(int k) const {
+        if (c_.cfg == "f32" || k == BIA || k == WPH || k == SC || k == DC || k == ATT)
+            return dnnl_f32;
+        return dnnl_bf16;
+    }
+
+    std::string repro() const override {
+        repro_t r("rnn");
+        r.knob("prop", dir2str(c_.prop), "FWD_D")
+                .knob("cfg", c_.cfg, "f32")
+                .knob("alg", cell2str(c_.cell), "VANILLA_RNN")
+                .knob("direction", direction2str(c_.direction), "left2right")
+                .knob("activation", activation2str(c_.activation), "RELU")
+                .knob("alpha", c_.alpha == 0.f ? "0" : std::to_string(c_.alpha), "0")
+                .knob("with-peephole", c_.peephole ? "true" : "false", "false")
+                .knob("with-projection", c_.projection ? "true" : "false", "false")
+                .knob("flags", c_.flags ? "O" : "", "");
+        return r.str(desc2str(c_.d));
+    }
+
+    std::string skip_reason() const override {
+        if (c_.cfg != "f32" && c_.cfg != "bf16") return "cfg " + c_.cfg + " not handled by the tester";
+        if (c_.prop != dir_t::fwd_i && c_.prop != dir_t::fwd_d && c_.prop != dir_t::bwd_dw)
+            return "rnn has FWD_I, FWD_D and BWD_DW";
+        if ((c_.peephole || c_.projection) && !lstm()) return "peephole/projection are LSTM only";
+        if (!c_.projection && c_.d.DIC != c_.d.DHC) return "dic differs from dhc without projection";
+        if (SIC != DIC) return "sic must equal dic";
+        if (L > 1 && SLC != DIC) return "several layers need slc equal to dic";
+        return {};
+    }
+
+    double flops() const override {
+        const double step = 2.0 * N * G * DHC * (SLC + SIC) + (lstm() && c_.projection ? 2.0 * N * DHC * DIC : 0);
+        return L * D * T * step * (bwd() ? 3 : 1);
+    }
+
+    dnnl_status_t make_mds(md_h *m) {
+        for (int k = 0; k < NT; ++k) {
+            if (!has(k)) continue;
+            const dims_t d = dims(k);
+            const std::string tag = d.size() == 5 ? "abcde" : d.size() == 4 ? "abcd" : "abc";
+            const bool any = k == WL || k == WI || k == WPR;
+            dnnl_status_t st = make_md(m[k], d, dt(k), any ? "any" : tag);
+            if (st != dnnl_success) return st;
+        }
+        return dnnl_success;
+    }
+
+    dnnl_status_t call(pd_h &pd, dnnl_engine_t e, dnnl_prop_kind_t prop, md_h *m, md_h *dm,
+            const_dnnl_primitive_desc_t hint) {
+        const_dnnl_memory_desc_t a[NT] = {}, b[NT] = {};
+        for (int k = 0; k < NT; ++k) {
+            a[k] = m[k].get();
+            b[k] = dm ? dm[k].get() : nullptr;
+        }
+        const unsigned f = c_.flags;
+        switch (c_.cell) {
+            case dnnl_vanilla_rnn:
+                if (dm)
+                    return BENCHDNN_CALL_OP(*this, dnnl_vanilla_rnn_backward_primitive_desc_create,
+                            pd.out(), e, prop, c_.activation, c_.direction, a[SL], a[SI], a[WL],
+                            a[WI], a[BIA], a[DL], a[DI], b[SL], b[SI], b[WL], b[WI], b[BIA], b[DL],
+                            b[DI], f, c_.alpha, 0.f, hint, nullptr);
+                return BENCHDNN_CALL_OP(*this, dnnl_vanilla_rnn_forward_primitive_desc_create,
+                        pd.out(), e, prop, c_.activation, c_.direction, a[SL], a[SI], a[WL],
+                        a[WI], a[BIA], a[DL], a[DI], f, c_.alpha, 0.f, nullptr);
+            case dnnl_vanilla_lstm:
+                if (dm)
+                    return BENCHDNN_CALL_OP(*this, dnnl_lstm_backward_primitive_desc_create,
+                            pd.out(), e, prop, c_.direction, a[SL], a[SI], a[SC], a[WL], a[WI],
+                            a[WPH], a[WPR], a[BIA], a[DL], a[DI], a[DC], b[SL], b[SI], b[SC],
+                            b[WL], b[WI], b[WPH], b[WPR], b[BIA], b[DL], b[DI], b[DC], f, hint,
+                            nullptr);
+                return BENCHDNN_CALL_OP(*this, dnnl_lstm_forward_primitive_desc_create, pd.out(),
+                        e, prop, c_.direction, a[SL], a[SI], a[SC], a[WL], a[WI], a[WPH], a[WPR],
+                        a[BIA], a[DL], a[DI], a[DC], f, nullptr);
+            case dnnl_vanilla_gru:
+                if (dm)
+                    return BENCHDNN_CALL_OP(*this, dnnl_gru_backward_primitive_desc_create,
+                            pd.out(), e, prop, c_.direction, a[SL], a[SI], a[WL], a[WI], a[BIA],
+                            a[DL], a[DI], b[SL], b[SI], b[WL], b[WI], b[BIA], b[DL], b[DI], f,
+                            hint, nullptr);
+                return BENCHDNN_CALL_OP(*this, dnnl_gru_forward_primitive_desc_create, pd.out(), e,
+                        prop, c_.direction, a[SL], a[SI], a[WL], a[WI], a[BIA], a[DL], a[DI], f,
+                        nullptr);
+            case dnnl_lbr_gru:
+                if (dm)
+                    return BENCHDNN_CALL_OP(*this, dnnl_lbr_gru_backward_primitive_desc_create,
+                            pd.out(), e, prop, c_.direction, a[SL], a[SI], a[WL], a[WI], a[BIA],
+                            a[DL], a[DI], b[SL], b[SI], b[WL], b[WI], b[BIA], b[DL], b[DI], f,
+                            hint, nullptr);
+                return BENCHDNN_CALL_OP(*this, dnnl_lbr_gru_forward_primitive_desc_create,
+                        pd.out(), e, prop, c_.direction, a[SL], a[SI], a[WL], a[WI], a[BIA],
+                        a[DL], a[DI], f, nullptr);
+            case dnnl_vanilla_augru:
+                if (dm)
+                    return BENCHDNN_CALL_OP(*this, dnnl_augru_backward_primitive_desc_create,
+                            pd.out(), e, prop, c_.direction, a[SL], a[SI], a[ATT], a[WL], a[WI],
+                            a[BIA], a[DL], a[DI], b[SL], b[SI], b[ATT], b[WL], b[WI], b[BIA],
+                            b[DL], b[DI], f, hint, nullptr);
+                return BENCHDNN_CALL_OP(*this, dnnl_augru_forward_primitive_desc_create,
+                        pd.out(), e, prop, c_.direction, a[SL], a[SI], a[ATT], a[WL], a[WI],
+                        a[BIA], a[DL], a[DI], f, nullptr);
+            default:
+                if (dm)
+                    return BENCHDNN_CALL_OP(*this, dnnl_lbr_augru_backward_primitive_desc_create,
+                            pd.out(), e, prop, c_.direction, a[SL], a[SI], a[ATT], a[WL], a[WI],
+                            a[BIA], a[DL], a[DI], b[SL], b[SI], b[ATT], b[WL], b[WI], b[BIA],
+                            b[DL], b[DI], f, hint, nullptr);
+                return BENCHDNN_CALL_OP(*this, dnnl_lbr_augru_forward_primitive_desc_create,
+                        pd.out(), e, prop, c_.direction, a[SL], a[SI], a[ATT], a[WL], a[WI],
+                        a[BIA], a[DL], a[DI], f, nullptr);
+        }
+    }
+
+    dnnl_status_t create_pd(dnnl_engine_t engine, pd_h &pd) override {
+        md_h m[NT], dm[NT];
+        dnnl_status_t st = make_mds(m);
+        if (st != dnnl_success) return st;
+        if (!bwd())
+            return call(pd, engine,
+                    c_.prop == dir_t::fwd_i ? dnnl_forward_inference : dnnl_forward_training, m,
+                    nullptr, nullptr);
+        st = call(hint_, engine, dnnl_forward_training, m, nullptr, nullptr);
+        if (st != dnnl_success) return st;
+        st = make_mds(dm);
+        if (st != dnnl_success) return st;
+        return call(pd, engine, dnnl_backward, m, dm, hint_.get());
+    }
+
+    void prepare(const_dnnl_primitive_desc_t pd, args_t &args) override {
+        auto md_of = [&](const_dnnl_primitive_desc_t p, int arg) {
+            return dnnl_primitive_desc_query_md(p, dnnl_query_exec_arg_md, arg);
+        };
+        for (int k = 0; k < DL; ++k) {
+            if (!has(k)) continue;
+            fill_range_t r;
+            r.lo = k == ATT ? 0 : -1;
+            r.hi = 1;
+            if (k == WL || k == WI || k == WPR) r.lo = -0.5, r.hi = 0.5;
+            r.zero_share = 0;
+            in_[k] = fill_values(product(dims(k)), clamp_range(r, dt(k)), dt(k), 10 + k);
+            args.add(fwd_arg[k], md_of(pd, fwd_arg[k])).write(in_[k]);
+        }
+        const_dnnl_memory_desc_t ws_md = md_of(pd, DNNL_ARG_WORKSPACE);
+        const bool ws = dnnl_memory_desc_get_size(ws_md) > 0;
+        if (!bwd()) {
+            for (int k : {DL, DI, DC})
+                if (has(k))
+                    args.add(fwd_arg[k], md_of(pd, fwd_arg[k]))
+                            .write(std::vector<double>(product(dims(k)), 0));
+            if (ws) args.add(DNNL_ARG_WORKSPACE, ws_md);
+            return;
+        }
+        // Backward: run the forward hint (in its own layouts, which may differ from the
+        // backward's) for the workspace and dst, then the diff inputs.
+        test_mem_t &w = args.add(DNNL_ARG_WORKSPACE, ws_md);
+        std::vector<dnnl_exec_arg_t> fa;
+        for (int k = 0; k < NT; ++k) {
+            if (!has(k)) continue;
+            hmem_[k] = test_mem_t(md_of(hint_.get(), fwd_arg[k]), test_engine());
+            if (k < DL) hmem_[k].write(in_[k]);
+            fa.push_back({fwd_arg[k], hmem_[k].get()});
+        }
+        fa.push_back({DNNL_ARG_WORKSPACE, w.get()});
+        dnnl_primitive_t p = nullptr;
+        if (dnnl_primitive_create(&p, hint_.get()) == dnnl_success) {
+            dnnl_primitive_execute(p, test_stream(), static_cast<int>(fa.size()), fa.data());
+            dnnl_stream_wait(test_stream());
+            dnnl_primitive_destroy(p);
+        }
+        for (int k : {DL, DI, DC})
+            if (has(k)) args.add(fwd_arg[k], md_of(pd, fwd_arg[k])).write(hmem_[k].read());
+        for (int k = 0; k < NT; ++k) {
+            if (!has(k)) continue;
+            if (k >= DL) {
+                fill_range_t r;
+                r.lo = -1;
+                r.hi = 1;
+                dout_[k] = fill_values(product(dims(k)), clamp_range(r, dt(k)), dt(k), 20 + k);
+                args.add(diff_arg[k], md_of(pd, diff_arg[k])).write(dout_[k]);
+            } else {
+                args.add(diff_arg[k], md_of(pd, diff_arg[k]))
+                        .write(std::vector<double>(product(dims(k)), 0));
+            }
+        }
+    }
+
+    bool check(const args_t &args, std::string &msg) override {
+        forward();
+        tolerance_t tol;
+        tol.eps = c_.cfg == "bf16" ? 3e-2 : bwd() ? 2e-4 : 5e-5;
+        if (!bwd()) {
+            for (int k : {DL, DI, DC})
+                if (has(k) && !check_output(args.at(fwd_arg[k]), out_[k], tol, msg)) return false;
+            return true;
+        }
+        backward();
+        for (int k = 0; k < DL; ++k)
+            if (has(k) && !check_output(args.at(diff_arg[k]), grad_[k], tol, msg)) return false;
+        return true;
+    }
+
+private:
+    // What backward needs of one step of one layer of one stack.
+    struct step_t {
+        std::vector<double> x, hp, cp, gates, ct, hh, hu, rh;
+    };
+
+    int64_t time_of(int64_t d, int64_t k) const {
+        const bool rev = c_.direction == dnnl_unidirectional_right2left || d == 1;
+        return rev ? T - 1 - k : k;
+    }
+    double w(int k, int64_t ld, int64_t rows, int64_t i, int64_t g, int64_t o) const {
+        return in_[k][((ld * rows + i) * G + g) * DHC + o];
+    }
+    double bias(int64_t ld, int64_t g, int64_t o) const { return in_[BIA][(ld * GB + g) * DHC + o]; }
+    double peep(int64_t ld, int g, int64_t o) const {
+        return c_.peephole ? in_[WPH][(ld * 3 + g) * DHC + o] : 0.0;
+    }
+    double act(double s) const {
+        switch (c_.activation) {
+            case dnnl_eltwise_relu: return s > 0 ? s : c_.alpha * s;
+            case dnnl_eltwise_tanh: return std::tanh(s);
+            default: return sigm(s);
+        }
+    }
+    double act_grad(double s) const {
+        switch (c_.activation) {
+            case dnnl_eltwise_relu: return s > 0 ? 1 : c_.alpha;
+            case dnnl_eltwise_tanh: return 1 - std::tanh(s) * std::tanh(s);
+            default: return sigm(s) * (1 - sigm(s));
+        }
+    }
+
+    void forward() {
+        const int64_t H = DHC;
+        for (int k : {DL, DI, DC})
+            out_[k].assign(product(dims(k)), 0.0);
+        steps_.assign(L * D * T, step_t());
+        for (int64_t d = 0; d < D; ++d) {
+            int64_t C = SLC;
+            std::vector<double> x = in_[SL];
+            for (int64_t l = 0; l < L; ++l) {
+                const int64_t ld = l * D + d;
+                std::vector<double> h(N * DIC), c(N * H, 0.0), y(T * N * DIC);
+                for (int64_t i = 0; i < N * DIC; ++i)
+                    h[i] = in_[SI][ld * N * DIC + i];
+                if (lstm())
+                    for (int64_t i = 0; i < N * H; ++i)
+                        c[i] = in_[SC][ld * N * H + i];
+                for (int64_t k = 0; k < T; ++k) {
+                    const int64_t t = time_of(d, k);
+                    step_t &s = steps_[ld * T + k];
+                    s.x.assign(x.begin() + t * N * C, x.begin() + (t + 1) * N * C);
+                    s.hp = h;
+                    s.cp = c;
+                    s.gates.assign(N * G * H, 0.0);
+                    s.ct.assign(N * H, 0.0);
+                    s.hh.assign(N * H, 0.0);
+                    s.hu.assign(N * H, 0.0);
+                    s.rh.assign(N * H, 0.0);
+                    std::vector<double> hn(N * DIC);
+                    for (int64_t n = 0; n < N; ++n) {
+                        std::vector<double> xw(G * H), hw(G * H);
+                        for (int64_t g = 0; g < G; ++g)
+                            for (int64_t o = 0; o < H; ++o) {
+                                double sx = bias(ld, g, o), sh = 0;
+                                for (int64_t i = 0; i < C; ++i)
+                                    sx += s.x[n * C + i] * w(WL, ld, C, i, g, o);
+                                for (int64_t i = 0; i < DIC; ++i)
+                                    sh += h[n * DIC + i] * w(WI, ld, SIC, i, g, o);
+                                xw[g * H + o] = sx;
+                                hw[g * H + o] = sh;
+                            }
+                        double *gt = &s.gates[n * G * H];
+                        const double a = augru() ? in_[ATT][t * N + n] : 0;
+                        if (c_.cell == dnnl_vanilla_rnn) {
+                            for (int64_t o = 0; o < H; ++o) {
+                                gt[o] = xw[o] + hw[o];
+                                s.hh[n * H + o] = act(gt[o]);
+                            }
+                        } else if (lstm()) {
+                            for (int64_t o = 0; o < H; ++o) {
+                                const double cp = c[n * H + o];
+                                gt[o] = sigm(xw[o] + hw[o] + peep(ld, 0, o) * cp);
+                                gt[H + o] = sigm(xw[H + o] + hw[H + o] + peep(ld, 1, o) * cp);
+                                gt[2 * H + o] = std::tanh(xw[2 * H + o] + hw[2 * H + o]);
+                                const double ct = gt[H + o] * cp + gt[o] * gt[2 * H + o];
+                                gt[3 * H + o] = sigm(xw[3 * H + o] + hw[3 * H + o] + peep(ld, 2, o) * ct);
+                                s.ct[n * H + o] = ct;
+                                s.hh[n * H + o] = gt[3 * H + o] * std::tanh(ct);
+                            }
+                        } else {
+                            for (int64_t o = 0; o < H; ++o) {
+                                gt[o] = sigm(xw[o] + hw[o]);
+                                gt[H + o] = sigm(xw[H + o] + hw[H + o]);
+                                s.rh[n * H + o] = gt[H + o] * h[n * DIC + o];
+                            }
+                            for (int64_t o = 0; o < H; ++o) {
+                                if (lbr()) {
+                                    s.hu[n * H + o] = hw[2 * H + o] + bias(ld, 3, o);
+                                    gt[2 * H + o] = std::tanh(xw[2 * H + o] + gt[H + o] * s.hu[n * H + o]);
+                                } else {
+                                    double sum = xw[2 * H + o];
+                                    for (int64_t i = 0; i < DIC; ++i)
+                                        sum += s.rh[n * H + i] * w(WI, ld, SIC, i, 2, o);
+                                    gt[2 * H + o] = std::tanh(sum);
+                                }
+                                const double ue = (1 - a) * gt[o];
+                                s.hh[n * H + o] = ue * h[n * DIC + o] + (1 - ue) * gt[2 * H + o];
+                            }
+                        }
+                        for (int64_t j = 0; j < DIC; ++j) {
+                            double v = 0;
+                            if (lstm() && c_.projection)
+                                for (int64_t o = 0; o < H; ++o)
+                                    v += s.hh[n * H + o] * in_[WPR][(ld * H + o) * DIC + j];
+                            else
+                                v = s.hh[n * H + j];
+                            hn[n * DIC + j] = v;
+                        }
+                    }
+                    h = hn;
+                    if (lstm()) c = s.ct;
+                    std::copy(h.begin(), h.end(), y.begin() + t * N * DIC);
+                }
+                std::copy(h.begin(), h.end(), out_[DI].begin() + ld * N * DIC);
+                if (lstm()) std::copy(c.begin(), c.end(), out_[DC].begin() + ld * N * H);
+                x = y;
+                C = DIC;
+            }
+            for (int64_t t = 0; t < T; ++t)
+                for (int64_t n = 0; n < N; ++n)
+                    for (int64_t j = 0; j < DIC; ++j) {
+                        const double v = x[(t * N + n) * DIC + j];
+                        const int64_t col = c_.direction == dnnl_bidirectional_concat ? d * DIC + j : j;
+                        out_[DL][(t * N + n) * DLC + col] += v;
+                    }
+        }
+    }
+
+    void backward() {
+        const int64_t H = DHC;
+        for (int k = 0; k < DL; ++k)
+            grad_[k].assign(product(dims(k)), 0.0);
+        for (int64_t d = 0; d < D; ++d) {
+            std::vector<double> top; // gradient of this layer's outputs from the layer above
+            for (int64_t l = L - 1; l >= 0; --l) {
+                const int64_t ld = l * D + d, C = l == 0 ? SLC : DIC;
+                std::vector<double> dh(N * DIC), dc(N * H, 0.0), below(T * N * C, 0.0);
+                for (int64_t i = 0; i < N * DIC; ++i)
+                    dh[i] = dout_[DI][ld * N * DIC + i];
+                if (lstm())
+                    for (int64_t i = 0; i < N * H; ++i)
+                        dc[i] = dout_[DC][ld * N * H + i];
+                for (int64_t k = T - 1; k >= 0; --k) {
+                    const int64_t t = time_of(d, k);
+                    const step_t &s = steps_[ld * T + k];
+                    std::vector<double> dhh(N * H, 0.0), dg(N * G * H, 0.0), dhu(N * H, 0.0);
+                    std::vector<double> dhp(N * DIC, 0.0);
+                    for (int64_t n = 0; n < N; ++n) {
+                        std::vector<double> g(DIC);
+                        for (int64_t j = 0; j < DIC; ++j) {
+                            const double tg = l == L - 1
+                                    ? dout_[DL][(t * N + n) * DLC
+                                              + (c_.direction == dnnl_bidirectional_concat ? d * DIC : 0) + j]
+                                    : top[(t * N + n) * DIC + j];
+                            g[j] = dh[n * DIC + j] + tg;
+                        }
+                        if (lstm() && c_.projection) {
+                            for (int64_t o = 0; o < H; ++o)
+                                for (int64_t j = 0; j < DIC; ++j) {
+                                    grad_[WPR][(ld * H + o) * DIC + j] += s.hh[n * H + o] * g[j];
+                                    dhh[n * H + o] += g[j] * in_[WPR][(ld * H + o) * DIC + j];
+                                }
+                        } else {
+                            for (int64_t o = 0; o < H; ++o)
+                                dhh[n * H + o] = g[o];
+                        }
+                        const double *gt = &s.gates[n * G * H];
+                        double *dgt = &dg[n * G * H];
+                        const double a = augru() ? in_[ATT][t * N + n] : 0;
+                        for (int64_t o = 0; o < H; ++o) {
+                            const double dy = dhh[n * H + o];
+                            if (c_.cell == dnnl_vanilla_rnn) {
+                                dgt[o] = dy * act_grad(gt[o]);
+                            } else if (lstm()) {
+                                const double i = gt[o], f = gt[H + o], cc = gt[2 * H + o],
+                                             og = gt[3 * H + o], ct = s.ct[n * H + o],
+                                             cp = s.cp[n * H + o], tc = std::tanh(ct);
+                                dgt[3 * H + o] = dy * tc * og * (1 - og);
+                                const double dct = dc[n * H + o] + dy * og * (1 - tc * tc)
+                                        + dgt[3 * H + o] * peep(ld, 2, o);
+                                dgt[o] = dct * cc * i * (1 - i);
+                                dgt[H + o] = dct * cp * f * (1 - f);
+                                dgt[2 * H + o] = dct * i * (1 - cc * cc);
+                                dc[n * H + o] = dct * f + dgt[o] * peep(ld, 0, o)
+                                        + dgt[H + o] * peep(ld, 1, o);
+                                if (c_.peephole) {
+                                    grad_[WPH][(ld * 3 + 0) * H + o] += dgt[o] * cp;
+                                    grad_[WPH][(ld * 3 + 1) * H + o] += dgt[H + o] * cp;
+                                    grad_[WPH][(ld * 3 + 2) * H + o] += dgt[3 * H + o] * ct;
+                                }
+                            } else {
+                                const double u = gt[o], og = gt[2 * H + o], hp = s.hp[n * DIC + o];
+                                const double ue = (1 - a) * u, due = dy * (hp - og);
+                                if (augru()) grad_[ATT][t * N + n] -= due * u;
+                                dgt[o] = due * (1 - a) * u * (1 - u);
+                                dgt[2 * H + o] = dy * (1 - ue) * (1 - og * og);
+                                dhp[n * DIC + o] += dy * ue;
+                            }
+                        }
+                        if (gru()) {
+                            for (int64_t o = 0; o < H; ++o) {
+                                const double r = gt[H + o];
+                                if (lbr()) {
+                                    dgt[H + o] = dgt[2 * H + o] * s.hu[n * H + o] * r * (1 - r);
+                                    dhu[n * H + o] = dgt[2 * H + o] * r;
+                                } else {
+                                    double drh = 0;
+                                    for (int64_t j = 0; j < H; ++j)
+                                        drh += dgt[2 * H + j] * w(WI, ld, SIC, o, 2, j);
+                                    dgt[H + o] = drh * s.hp[n * DIC + o] * r * (1 - r);
+                                    dhp[n * DIC + o] += drh * r;
+                                }
+                            }
+                        }
+                    }
+                    // Weights, bias, and the gradients flowing to the input and previous state.
+                    for (int64_t n = 0; n < N; ++n)
+                        for (int64_t g = 0; g < G; ++g)
+                            for (int64_t o = 0; o < H; ++o) {
+                                const double gx = dg[(n * G + g) * H + o];
+                                // The recurrent part of LBR's o gate and GRU's o gate differ.
+                                const bool o_gate = gru() && g == 2;
+                                const double gh = o_gate && lbr() ? dhu[n * H + o] : gx;
+                                grad_[BIA][(ld * GB + g) * H + o] += gx;
+                                for (int64_t i = 0; i < C; ++i) {
+                                    grad_[WL][((ld * C + i) * G + g) * H + o] += s.x[n * C + i] * gx;
+                                    below[(t * N + n) * C + i] += gx * w(WL, ld, C, i, g, o);
+                                }
+                                for (int64_t i = 0; i < DIC; ++i) {
+                                    const double hin = o_gate && !lbr() ? s.rh[n * H + i] : s.hp[n * DIC + i];
+                                    grad_[WI][((ld * SIC + i) * G + g) * H + o] += hin * gh;
+                                    if (!(o_gate && !lbr()))
+                                        dhp[n * DIC + i] += gh * w(WI, ld, SIC, i, g, o);
+                                }
+                                if (o_gate && lbr()) grad_[BIA][(ld * GB + 3) * H + o] += gh;
+                            }
+                    dh = dhp;
+                }
+                for (int64_t i = 0; i < N * DIC; ++i)
+                    grad_[SI][ld * N * DIC + i] = dh[i];
+                if (lstm())
+                    for (int64_t i = 0; i < N * H; ++i)
+                        grad_[SC][ld * N * H + i] = dc[i];
+                if (l == 0)
+                    for (size_t i = 0; i < below.size(); ++i)
+                        grad_[SL][i] += below[i];
+                top = below;
+            }
+        }
+    }
+
+    rnn_cfg_t c_;
+    int64_t L, D, T, N, SLC, SIC, DHC, DIC, DLC, G, GB;
+    pd_h hint_;
+    std::vector<double> in_[NT], out_[NT], dout_[NT], grad_[NT];
+    std::vector<step_t> steps_;
+    test_mem_t hmem_[NT];
+};
+
+class rnn_driver_t : public driver_t {
+public:
+    rnn_driver_t() { reset(); }
+
+    void reset() override {
+        prop_ = {dir_t::fwd_d};
+        cell_ = {dnnl_vanilla_rnn};
+        direction_ = {dnnl_unidirectional_left2right};
+        activation_ = {dnnl_eltwise_relu};
+        cfg_ = {"f32"};
+        peephole_ = {false};
+        projection_ = {false};
+        flags_ = {0};
+        alpha_ = {0.f};
+    }
+
+    bool parse(const std::string &key, const std::string &v) override {
+        if (key == "--prop") prop_ = parse_list<dir_t>(v, str2dir);
+        else if (key == "--alg") cell_ = parse_list<dnnl_alg_kind_t>(v, str2cell);
+        else if (key == "--direction") direction_ = parse_list<dnnl_rnn_direction_t>(v, str2direction);
+        else if (key == "--activation") activation_ = parse_list<dnnl_alg_kind_t>(v, str2activation);
+        else if (key == "--cfg") cfg_ = parse_list<std::string>(v, [](const std::string &s) { return s; });
+        else if (key == "--with-peephole") peephole_ = parse_list<bool>(v, parse_bool);
+        else if (key == "--with-projection") projection_ = parse_list<bool>(v, parse_bool);
+        else if (key == "--alpha")
+            alpha_ = parse_list<float>(v, [](const std::string &s) { return float(parse_number(s, "alpha")); });
+        else if (key == "--flags")
+            flags_ = parse_list<unsigned>(v, [](const std::string &s) -> unsigned {
+                if (s.empty()) return 0;
+                if (s == "O") return dnnl_rnn_flags_diff_weights_overwrite;
+                throw std::invalid_argument("unknown rnn flags '" + s + "'");
+            });
+        else return false;
+        return true;
+    }
+
+    void run(const std::string &desc) override {
+        const rnn_desc_t d = parse_rnn_desc(desc);
+        for (auto prop : prop_)
+            for (const auto &cfg : cfg_)
+                for (auto cell : cell_)
+                    for (auto dir : direction_)
+                        for (auto act : activation_)
+                            for (auto alpha : alpha_)
+                                for (bool peep : peephole_)
+                                    for (bool proj : projection_)
+                                        for (unsigned f : flags_) {
+                                            rnn_cfg_t c {prop, cell, act, dir, cfg, peep, proj, f,
+                                                    alpha, d};
+                                            rnn_prb_t prb(c);
+                                            run_problem(prb);
+                                        }
+    }
+
+private:
+    std::vector<dir_t> prop_;
+    std::vector<dnnl_alg_kind_t> cell_, activation_;
+    std::vector<dnnl_rnn_direction_t> direction_;
+    std::vector<std::string> cfg_;
+    std::vector<bool> peephole_, projection_;
+    std::vector<unsigned> flags_;
+    std::vector<float> alpha_;
+};
+
+} // namespace
+
+BENCHDNN_REGISTER_DRIVER("rnn", rnn_driver_t);
+
+} // namespace benchdnn
