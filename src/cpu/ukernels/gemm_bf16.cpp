@@ -151,47 +151,51 @@ status_t gemm_bf16(const lowp_gemm_t &p) {
     const bool copy_a = p.a.cs != 1 || K % G != 0;
     const dim_t groups = div_up(K, G), kp = groups * G;
 
-    const plan_t pl = make_plan(M, N, K, p.nthr > 0 ? p.nthr : max_threads());
+    const plan_t pl = make_plan(M, N, K, sizeof(uint16_t), p.nthr > 0 ? p.nthr : max_threads());
+    const dim_t panel_elems = groups * NR * G;
     const size_t a_bytes = copy_a ? round64(M * kp * sizeof(uint16_t)) : 0;
-    const size_t panel_bytes = packed_b ? 0 : round64(groups * NR * G * sizeof(uint16_t));
+    const size_t b_bytes = packed_b ? 0 : round64(pl.panels * panel_elems * sizeof(uint16_t));
     const size_t tile_bytes = p.epilogue ? round64(MR * NR * sizeof(float)) : 0;
-    const size_t per_thread = panel_bytes + tile_bytes;
+    const size_t shared = a_bytes + b_bytes;
     scratch_t scratch;
-    ANYDNN_REQUIRE(scratch.alloc(a_bytes + per_thread * pl.nthr) == dnnl_success,
+    ANYDNN_REQUIRE(scratch.alloc(shared + tile_bytes * pl.nthr) == dnnl_success,
             dnnl_out_of_memory, "no memory for bf16 GEMM scratch");
+    uint16_t *a_copy = reinterpret_cast<uint16_t *>(scratch.at(0));
+    uint16_t *b_packed = reinterpret_cast<uint16_t *>(scratch.at(a_bytes));
 
-    const uint16_t *a_rows = static_cast<const uint16_t *>(p.a.ptr);
-    dim_t lda = p.a.rs;
-    if (copy_a) {
-        uint16_t *a_copy = reinterpret_cast<uint16_t *>(scratch.at(0));
+    const uint16_t *a_rows = copy_a ? a_copy : static_cast<const uint16_t *>(p.a.ptr);
+    const dim_t lda = copy_a ? kp : p.a.rs;
+    const uint16_t *b_src = static_cast<const uint16_t *>(p.b.ptr);
+    const uint16_t *b_panels = packed_b ? b_src : b_packed;
+    const dim_t b_stride = packed_b ? p.b.panel_stride : panel_elems;
+    // A's copy by rows and B's panels by panels, split between the threads.
+    if (copy_a || !packed_b)
         parallel(pl.nthr, [&](int ithr, int nthr) {
-            dim_t m0, m1;
+            dim_t m0, m1, p0, p1;
             balance211(M, nthr, ithr, m0, m1);
-            copy_rows<uint16_t>(p.a, m0, m1, K, kp, a_copy, [](uint16_t v) { return v; });
+            balance211(pl.panels, nthr, ithr, p0, p1);
+            if (copy_a)
+                copy_rows<uint16_t>(p.a, m0, m1, K, kp, a_copy, [](uint16_t v) { return v; });
+            for (dim_t pn = p0; !packed_b && pn < p1; ++pn) {
+                const dim_t n0 = pn * NR, ncols = std::min<dim_t>(NR, N - n0);
+                uint16_t *dst = b_packed + pn * panel_elems;
+                if (p.b.cs == 1)
+                    pack_panel_rows(b_src + n0, p.b.rs, K, ncols, groups, dst);
+                else
+                    pack_panel_any<uint16_t, G>(p.b, K, N, n0, groups, dst);
+            }
         });
-        a_rows = a_copy;
-        lda = kp;
-    }
 
-    const uint16_t *b_base = static_cast<const uint16_t *>(p.b.ptr);
     const size_t c_size = data_type_size(p.c_dt);
-    for_each_item(pl, [&](int ithr, dim_t pn, dim_t t0, dim_t t1, bool new_panel) {
-        char *mine = scratch.at(a_bytes + per_thread * ithr);
-        uint16_t *panel_buf = reinterpret_cast<uint16_t *>(mine);
-        float *tile_buf = reinterpret_cast<float *>(mine + panel_bytes);
+    for_each_item(pl, [&](int ithr, dim_t pn, dim_t t0, dim_t t1) {
+        float *tile_buf = reinterpret_cast<float *>(scratch.at(shared + tile_bytes * ithr));
         const dim_t n0 = pn * NR;
         tile_t t;
         t.lda = lda;
         t.groups = groups;
+        t.b = b_panels + pn * b_stride;
         t.out_bf16 = !p.epilogue && p.c_dt == dnnl_bf16;
         t.nvalid = static_cast<int>(std::min<dim_t>(NR, N - n0));
-        t.b = packed_b ? b_base + pn * p.b.panel_stride : panel_buf;
-        if (new_panel && !packed_b) {
-            if (p.b.cs == 1)
-                pack_panel_rows(b_base + n0, p.b.rs, K, t.nvalid, groups, panel_buf);
-            else
-                pack_panel_any<uint16_t, G>(p.b, K, N, n0, groups, panel_buf);
-        }
         for (dim_t ti = t0; ti < t1; ++ti) {
             const dim_t m0 = ti * MR;
             const int rows = static_cast<int>(std::min<dim_t>(MR, M - m0));

@@ -194,71 +194,71 @@ status_t gemm_int8(const lowp_gemm_t &p) {
     const int64_t A0 = int64_t(shift) + p.a.zp, B0 = p.b.zp;
     const bool need_col = A0 != 0, need_row = B0 != 0;
 
-    const plan_t pl = make_plan(M, N, K, p.nthr > 0 ? p.nthr : max_threads());
+    const plan_t pl = make_plan(M, N, K, 1, p.nthr > 0 ? p.nthr : max_threads());
+    const dim_t panel_elems = groups * NR * G;
     const size_t a_bytes = copy_a ? round64(M * kp) : 0;
     const size_t row_bytes = need_row ? round64(M * sizeof(int32_t)) : 0;
-    const size_t panel_bytes = packed_b ? 0 : round64(groups * NR * G);
-    const size_t col_bytes = round64(NR * sizeof(int32_t));
+    const size_t b_bytes = packed_b ? 0 : round64(pl.panels * panel_elems);
+    const size_t col_bytes = need_col ? round64(pl.panels * NR * sizeof(int32_t)) : 0;
     const size_t tile_bytes = p.epilogue ? round64(MR * NR * sizeof(int32_t)) : 0;
-    const size_t per_thread = panel_bytes + col_bytes + tile_bytes;
+    const size_t shared = a_bytes + row_bytes + b_bytes + col_bytes;
     scratch_t scratch;
-    ANYDNN_REQUIRE(scratch.alloc(a_bytes + row_bytes + per_thread * pl.nthr) == dnnl_success,
+    ANYDNN_REQUIRE(scratch.alloc(shared + tile_bytes * pl.nthr) == dnnl_success,
             dnnl_out_of_memory, "no memory for int8 GEMM scratch");
-
-    const uint8_t *a_rows = static_cast<const uint8_t *>(p.a.ptr);
-    dim_t lda = p.a.rs;
     uint8_t *a_copy = reinterpret_cast<uint8_t *>(scratch.at(0));
-    int32_t *row_comp = need_row ? reinterpret_cast<int32_t *>(scratch.at(a_bytes)) : nullptr;
-    if (copy_a) {
-        a_rows = a_copy;
-        lda = kp;
-    }
-    // A's copy and row corrections, split by rows.
-    if (copy_a || need_row)
+    int32_t *row_comp = reinterpret_cast<int32_t *>(scratch.at(a_bytes));
+    uint8_t *b_packed = reinterpret_cast<uint8_t *>(scratch.at(a_bytes + row_bytes));
+    int32_t *col_comp = reinterpret_cast<int32_t *>(scratch.at(a_bytes + row_bytes + b_bytes));
+
+    const uint8_t *a_rows = copy_a ? a_copy : static_cast<const uint8_t *>(p.a.ptr);
+    const dim_t lda = copy_a ? kp : p.a.rs;
+    const uint8_t *b_src = static_cast<const uint8_t *>(p.b.ptr);
+    const uint8_t *b_panels = packed_b ? b_src : b_packed;
+    const dim_t b_stride = packed_b ? p.b.panel_stride : panel_elems;
+    // Everything the tiles share, split between the threads: A's copy and row corrections
+    // by rows, B's panels and column corrections by panels.
+    if (copy_a || need_row || !packed_b || need_col)
         parallel(pl.nthr, [&](int ithr, int nthr) {
-            dim_t m0, m1;
+            dim_t m0, m1, p0, p1;
             balance211(M, nthr, ithr, m0, m1);
+            balance211(pl.panels, nthr, ithr, p0, p1);
             if (copy_a) {
                 const uint8_t x = flip_a ? 0x80 : 0;
                 copy_rows<uint8_t>(p.a, m0, m1, K, kp, a_copy,
                         [x](uint8_t v) { return static_cast<uint8_t>(v ^ x); });
             }
-            if (!need_row) return;
-            const bool signed_a = !a_unsigned_side;
-            for (dim_t m = m0; m < m1; ++m) {
+            for (dim_t m = m0; need_row && m < m1; ++m) {
                 const uint8_t *r = a_rows + m * lda;
                 int64_t s = 0;
                 for (dim_t k = 0; k < K; ++k)
-                    s += signed_a ? int64_t(int8_t(r[k])) : int64_t(r[k]);
+                    s += a_unsigned_side ? int64_t(r[k]) : int64_t(int8_t(r[k]));
                 row_comp[m] = static_cast<int32_t>(-B0 * s);
+            }
+            for (dim_t pn = p0; pn < p1; ++pn) {
+                const dim_t n0 = pn * NR, ncols = std::min<dim_t>(NR, N - n0);
+                uint8_t *dst = b_packed + pn * panel_elems;
+                if (!packed_b && p.b.cs == 1)
+                    pack_panel_rows(b_src + n0, p.b.rs, K, ncols, groups, dst);
+                else if (!packed_b)
+                    pack_panel_any<uint8_t, G>(p.b, K, N, n0, groups, dst);
+                if (!need_col) continue;
+                int32_t *cc = col_comp + pn * NR;
+                panel_col_sums(b_panels + pn * b_stride, groups, b_u8, cc);
+                for (int j = 0; j < NR; ++j)
+                    cc[j] = static_cast<int32_t>(K * A0 * B0 - A0 * cc[j]);
             }
         });
 
-    const uint8_t *b_base = static_cast<const uint8_t *>(p.b.ptr);
-    for_each_item(pl, [&](int ithr, dim_t pn, dim_t t0, dim_t t1, bool new_panel) {
-        char *mine = scratch.at(a_bytes + row_bytes + per_thread * ithr);
-        uint8_t *panel_buf = reinterpret_cast<uint8_t *>(mine);
-        int32_t *col_comp = reinterpret_cast<int32_t *>(mine + panel_bytes);
-        int32_t *tile_buf = reinterpret_cast<int32_t *>(mine + panel_bytes + col_bytes);
+    const tile_fn *kernels = a_unsigned_side ? kernels_a_unsigned() : kernels_b_unsigned();
+    for_each_item(pl, [&](int ithr, dim_t pn, dim_t t0, dim_t t1) {
+        int32_t *tile_buf = reinterpret_cast<int32_t *>(scratch.at(shared + tile_bytes * ithr));
         const dim_t n0 = pn * NR;
         tile_t t;
         t.lda = lda;
         t.groups = groups;
-        t.col_comp = need_col ? col_comp : nullptr;
+        t.b = b_panels + pn * b_stride;
+        t.col_comp = need_col ? col_comp + pn * NR : nullptr;
         t.nvalid = static_cast<int>(std::min<dim_t>(NR, N - n0));
-        t.b = packed_b ? b_base + pn * p.b.panel_stride : panel_buf;
-        if (new_panel && !packed_b) {
-            if (p.b.cs == 1)
-                pack_panel_rows(b_base + n0, p.b.rs, K, t.nvalid, groups, panel_buf);
-            else
-                pack_panel_any<uint8_t, G>(p.b, K, N, n0, groups, panel_buf);
-        }
-        if (new_panel && need_col) {
-            panel_col_sums(t.b, groups, b_u8, col_comp);
-            for (int j = 0; j < NR; ++j)
-                col_comp[j] = static_cast<int32_t>(K * A0 * B0 - A0 * col_comp[j]);
-        }
-        const tile_fn *kernels = a_unsigned_side ? kernels_a_unsigned() : kernels_b_unsigned();
         for (dim_t ti = t0; ti < t1; ++ti) {
             const dim_t m0 = ti * MR;
             const int rows = static_cast<int>(std::min<dim_t>(MR, M - m0));

@@ -23,40 +23,42 @@ inline dim_t div_up(dim_t a, dim_t b) {
     return (a + b - 1) / b;
 }
 
-// Work items are (panel, chunk of row tiles) pairs, handed out in order to whichever thread
-// asks next: on a shared machine a descheduled thread does not hold the others up at the
-// end as a static split would. Consecutive items of one thread usually share the panel.
+// Work items are (block of rows, panel) pairs, blocks outermost. A block of A rows is sized to
+// stay in L2 while the panels pass by, so A is read from memory about once, not once per
+// panel; each panel is reused by every tile of the block. Items go in order to whichever
+// thread asks next: on a shared machine a descheduled thread does not hold the others up at
+// the end as a static split would.
 struct plan_t {
     int nthr = 1;
-    dim_t tiles = 0, panels = 0, chunks = 1;
+    dim_t tiles = 0, panels = 0;
+    dim_t block_tiles = 1, blocks = 1; // row tiles per block
 };
-inline plan_t make_plan(dim_t M, dim_t N, dim_t K, int nthr) {
+inline plan_t make_plan(dim_t M, dim_t N, dim_t K, size_t elem_size, int nthr) {
     plan_t pl;
     pl.tiles = div_up(M, MR);
     pl.panels = div_up(N, NR);
     // Below ~1 M multiply-adds a second thread costs more than it brings.
     if (double(M) * N * K < double(1 << 20)) nthr = 1;
     pl.nthr = static_cast<int>(std::max<dim_t>(1, std::min<dim_t>(nthr, pl.tiles * pl.panels)));
-    // At least ~8 items per thread, so the last one to finish waits little.
-    const dim_t want = 8 * dim_t(pl.nthr);
-    pl.chunks = pl.nthr == 1 ? 1 : std::min(pl.tiles, std::max<dim_t>(1, div_up(want, pl.panels)));
+    constexpr dim_t a_block_bytes = 384 * 1024; // of a 1 MiB L2, beside one panel
+    const dim_t row_bytes = std::max<dim_t>(1, K * static_cast<dim_t>(elem_size) * MR);
+    dim_t bt = std::max<dim_t>(1, a_block_bytes / row_bytes);
+    // At least ~4 items per thread, so the last one to finish waits little.
+    bt = std::min(bt, std::max<dim_t>(1, pl.tiles * pl.panels / (4 * pl.nthr)));
+    pl.block_tiles = std::min(bt, pl.tiles);
+    pl.blocks = div_up(pl.tiles, pl.block_tiles);
     return pl;
 }
 
-// f(ithr, panel, first tile, end tile, whether the panel differs from this thread's last).
+// f(ithr, panel, first tile, end tile) for every item.
 template <typename F>
 void for_each_item(const plan_t &pl, F f) {
     std::atomic<dim_t> next {0};
-    const dim_t items = pl.panels * pl.chunks;
+    const dim_t items = pl.panels * pl.blocks;
     parallel(pl.nthr, [&](int ithr, int) {
-        dim_t last = -1;
         for (dim_t i = next++; i < items; i = next++) {
-            const dim_t pn = i / pl.chunks;
-            dim_t t0, t1;
-            balance211(pl.tiles, static_cast<int>(pl.chunks), static_cast<int>(i % pl.chunks),
-                    t0, t1);
-            f(ithr, pn, t0, t1, pn != last);
-            last = pn;
+            const dim_t t0 = (i / pl.panels) * pl.block_tiles;
+            f(ithr, i % pl.panels, t0, std::min(pl.tiles, t0 + pl.block_tiles));
         }
     });
 }
