@@ -43,6 +43,10 @@ status_t primitive_desc_create(dnnl_primitive_desc **out, const op_desc_t &desc,
     pd->desc = desc;
     if (attr) pd->attr = *attr;
     if (hint && hint->impl) pd->hint = hint->impl->clone();
+    if (engine->impl_list(op_kind(desc)).empty())
+        return fail(dnnl_unimplemented, "primitive_desc_create",
+                "%s: this %s engine has no implementation of it yet",
+                dnnl_prim_kind2str(op_kind(desc)), dnnl_engine_kind2str(engine->kind()));
     status_t st = dispatch(*pd, 0);
     if (st == dnnl_unimplemented)
         return fail(st, "primitive_desc_create", "%s: no implementation on this engine (%s)",
