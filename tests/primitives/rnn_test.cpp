@@ -75,8 +75,13 @@ struct prob_t {
     }
     dnnl_data_type_t dt_of(int k) const {
         if (k == BIA || k == WPH || k == SIC || k == DIC || k == ATT) return dnnl_f32;
+        if (dt == dnnl_u8) { // int8: u8 data (dst_layer f32 when asked), s8 weights
+            if (k == WL || k == WI) return dnnl_s8;
+            if (k == DL && f32_dst) return dnnl_f32;
+        }
         return dt;
     }
+    bool f32_dst = false;
     dnnl_format_tag_t tag_of(int k) const {
         if ((k == WL || k == WI) && ldgoi) return dnnl_ldgoi;
         switch (dims(k).size()) {
@@ -549,6 +554,88 @@ TEST_F(rnn_test, forward_bf16) {
         p.L = 2;
         check_forward(p, dnnl_forward_inference);
     }
+}
+
+// int8 inference: u8 data with scale and shift, s8 weights with per-gate-column scales;
+// the reference runs on the dequantized values, u8 outputs may differ by one step.
+TEST_F(rnn_test, forward_int8_lstm_gru) {
+    const float scale = 64.f, shift = 128.f;
+    for (auto cell : {dnnl_vanilla_lstm, dnnl_vanilla_gru, dnnl_lbr_gru})
+        for (bool f32_dst : {false, true}) {
+            prob_t p;
+            p.cell = cell;
+            p.dt = dnnl_u8;
+            p.f32_dst = f32_dst;
+            p.L = 2;
+            p.SLC = p.DHC = 10;
+            p.dir = dnnl_bidirectional_concat;
+            SCOPED_TRACE(testing::Message() << dnnl_alg_kind2str(cell) << " f32 dst " << f32_dst);
+            const int64_t cols = p.G() * p.DHC;
+            std::vector<float> wscales(cols);
+            for (int64_t j = 0; j < cols; ++j)
+                wscales[j] = 30.f + float(j % 7);
+            dnnl_primitive_attr_t attr = nullptr;
+            ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+            ASSERT_EQ(dnnl_primitive_attr_set_rnn_data_qparams(attr, scale, shift), dnnl_success);
+            ASSERT_EQ(dnnl_primitive_attr_set_rnn_weights_qparams(attr, cols, 24, wscales.data()),
+                    dnnl_success);
+            mds_t mds;
+            make_mds(p, mds);
+            const_dnnl_memory_desc_t *m = mds.c;
+            dnnl_primitive_desc_t pd = nullptr;
+            dnnl_status_t st = cell == dnnl_vanilla_lstm
+                    ? dnnl_lstm_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+                            p.dir, m[SL], m[SI], m[SIC], m[WL], m[WI], nullptr, nullptr, m[BIA],
+                            m[DL], m[DI], m[DIC], 0, attr)
+                    : cell == dnnl_vanilla_gru
+                    ? dnnl_gru_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+                            p.dir, m[SL], m[SI], m[WL], m[WI], m[BIA], m[DL], m[DI], 0, attr)
+                    : dnnl_lbr_gru_forward_primitive_desc_create(&pd, engine,
+                            dnnl_forward_inference, p.dir, m[SL], m[SI], m[WL], m[WI], m[BIA],
+                            m[DL], m[DI], 0, attr);
+            dnnl_primitive_attr_destroy(attr);
+            ASSERT_EQ(st, dnnl_success);
+            std::vector<std::unique_ptr<tensor_t>> t(NT);
+            vec in[NT];
+            std::vector<dnnl_exec_arg_t> args;
+            for (int k = 0; k < NT; ++k) {
+                if (!p.has(k)) continue;
+                t[k] = std::make_unique<tensor_t>(engine, m[k]);
+                if (k < DL) {
+                    const dnnl_data_type_t dt = p.dt_of(k);
+                    vec v = dt == dnnl_u8 ? random_values(count(p.dims(k)), 50 + k, 64, 192)
+                            : dt == dnnl_s8 ? random_values(count(p.dims(k)), 50 + k, -20, 20)
+                                            : input_values(p, k, 50 + k);
+                    if (dt != dnnl_f32)
+                        for (auto &x : v)
+                            x = std::round(x);
+                    write_all(*t[k], v);
+                    in[k] = read_all(*t[k]);
+                    for (size_t i = 0; i < in[k].size(); ++i) {
+                        if (dt == dnnl_u8) in[k][i] = (in[k][i] - shift) / scale;
+                        if (dt == dnnl_s8) in[k][i] /= wscales[i % cols];
+                    }
+                }
+                args.push_back({fwd_arg[k], t[k]->mem});
+            }
+            ASSERT_EQ(execute(pd, args), dnnl_success);
+            const ref_out_t ref = ref_forward(p, in);
+            for (int k : {DL, DI, DIC}) {
+                if (!p.has(k)) continue;
+                const vec got = read_all(*t[k]);
+                for (size_t i = 0; i < got.size(); ++i) {
+                    double e = ref.v[k][i];
+                    if (p.dt_of(k) == dnnl_u8) {
+                        e = std::min(255.0, std::max(0.0, std::round(e * scale + shift)));
+                        ASSERT_NEAR(got[i], e, 1.0) << slot_names[k] << " element " << i;
+                    } else {
+                        ASSERT_NEAR(got[i], e, 1e-4 * std::fabs(e) + 1e-4)
+                                << slot_names[k] << " element " << i;
+                    }
+                }
+            }
+            dnnl_primitive_desc_destroy(pd);
+        }
 }
 
 TEST_F(rnn_test, backward_every_cell_and_direction) {

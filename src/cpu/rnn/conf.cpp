@@ -65,14 +65,50 @@ status_t resolve(memory_desc_t &md, const memory_desc_t *hint_md) {
 
 bool dt_ok(dnnl_data_type_t dt) { return dt == dnnl_f32 || dt == dnnl_bf16; }
 
+// int8: u8 (or f32) states and outputs, s8 weights, f32 bias and cell states.
+bool int8_dt_ok(int k, dnnl_data_type_t dt) {
+    switch (k) {
+        case rnn_weights_layer:
+        case rnn_weights_iter: return dt == dnnl_s8;
+        case rnn_src_layer: return dt == dnnl_u8;
+        case rnn_src_iter:
+        case rnn_dst_layer:
+        case rnn_dst_iter: return dt == dnnl_u8 || dt == dnnl_f32;
+        default: return dt == dnnl_f32;
+    }
+}
+
 } // namespace
 
 const rnn_desc_t &desc_of(const primitive_desc_t &pd) {
     return std::get<rnn_desc_t>(pd.desc);
 }
 
-status_t init_conf(conf_t &c, const rnn_desc_t &d) {
+status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr) {
     const auto &m = d.mds;
+    c.int8 = m[rnn_weights_layer].data_type == dnnl_s8;
+    if (c.int8) {
+        ANYDNN_REQUIRE(d.prop_kind == dnnl_forward_inference, dnnl_unimplemented,
+                "int8 RNN is inference only");
+        ANYDNN_REQUIRE(d.cell_kind == dnnl_vanilla_lstm || d.cell_kind == dnnl_vanilla_gru
+                        || d.cell_kind == dnnl_lbr_gru,
+                dnnl_unimplemented, "int8 RNN is LSTM, GRU or LBR-GRU");
+        ANYDNN_REQUIRE(m[rnn_weights_projection].ndims == 0, dnnl_unimplemented,
+                "int8 LSTM with projection is not supported");
+        ANYDNN_REQUIRE(m[rnn_src_layer].data_type == dnnl_u8
+                        && m[rnn_weights_iter].data_type == dnnl_s8,
+                dnnl_unimplemented, "int8 RNN takes u8 src_layer and s8 weights");
+        const dim_t cols = m[rnn_weights_layer].dims[3] * m[rnn_weights_layer].dims[4];
+        const size_t ns = attr.rnn_weights_scales.size();
+        ANYDNN_REQUIRE((attr.rnn_weights_mask == 0 && ns <= 1)
+                        || (attr.rnn_weights_mask == 24 && dim_t(ns) == cols),
+                dnnl_unimplemented,
+                "int8 weights scales need mask 0 (one scale) or 24 (per gate and channel)");
+        ANYDNN_REQUIRE(attr.rnn_data_scale != 0.f, dnnl_invalid_arguments,
+                "data scale is zero");
+        c.data_scale = attr.rnn_data_scale;
+        c.data_shift = attr.rnn_data_shift;
+    }
     c.cell = d.cell_kind;
     c.activation = d.activation_kind;
     c.alpha = d.alpha;
@@ -123,6 +159,8 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d) {
     c.fs_peep = take(top, size_t(3 * c.DHC));
     c.fs_git = take(top, c.lbr ? N * size_t(c.gate_cols()) : 0);
     c.fs_att = take(top, N);
+    c.fs_wl = take(top, c.int8 ? size_t(c.SLC * c.gate_cols()) : 0);
+    c.fs_wi = take(top, c.int8 ? size_t(c.SIC * c.gate_cols()) : 0);
     c.fs_floats = top;
 
     top = 0;
@@ -155,8 +193,9 @@ status_t init_args(primitive_desc_t &pd, const conf_t &c) {
         memory_desc_t md = d.mds[k];
         ANYDNN_CHECK(resolve(md, hint ? &hint->arg_md(fwd_arg[k]) : nullptr));
         if (md.ndims == 0) continue;
-        ANYDNN_REQUIRE(dt_ok(md.data_type), dnnl_unimplemented,
-                "%s data type %s is not f32 or bf16", names[k], dnnl_dt2str(md.data_type));
+        ANYDNN_REQUIRE(c.int8 ? int8_dt_ok(k, md.data_type) : dt_ok(md.data_type),
+                dnnl_unimplemented, "%s data type %s is not %s", names[k],
+                dnnl_dt2str(md.data_type), c.int8 ? "the int8 one" : "f32 or bf16");
         ANYDNN_REQUIRE(is_plain(md), dnnl_unimplemented, "%s layout is not plain", names[k]);
         ANYDNN_REQUIRE(!is_weights(k) || weights_mergeable(md), dnnl_unimplemented,
                 "%s layout separates gates from output channels", names[k]);

@@ -27,6 +27,10 @@ struct conf_t {
     bool with_dst_iter = false, with_dst_iter_c = false;
     bool training = false, backward = false, diff_overwrite = false;
     bool avx512 = false;
+    // int8 inference: u8 data (f32 = (u8 - shift) / scale), s8 weights (f32 = s8 / scale of
+    // the gate column, or one scale); dequantized to f32 and computed like f32.
+    bool int8 = false;
+    float data_scale = 1.f, data_shift = 0.f;
     dim_t L = 0, D = 0, T = 0, N = 0, SLC = 0, SIC = 0, DHC = 0, DIC = 0, DLC = 0;
     dim_t G = 0, GB = 0; // gates, bias gates (LBR has one more)
 
@@ -42,8 +46,8 @@ struct conf_t {
     size_t ws_x0 = 0, ws_h = 0, ws_c = 0, ws_gates = 0, ws_hp = 0, ws_rh = 0, ws_hu = 0;
     size_t ws_floats = 0;
     // Forward scratch after the workspace part: f32 bias and peephole of one (l, d), the
-    // recurrent GEMM result of LBR cells, one step's attention.
-    size_t fs_bias = 0, fs_peep = 0, fs_git = 0, fs_att = 0, fs_floats = 0;
+    // recurrent GEMM result of LBR cells, one step's attention, int8 weights in f32.
+    size_t fs_bias = 0, fs_peep = 0, fs_git = 0, fs_att = 0, fs_wl = 0, fs_wi = 0, fs_floats = 0;
     // Backward scratch: gate gradients of all steps, LBR's recurrent-o gradients, the
     // projected-state gradients, per-step rows, the layer-input gradients per direction,
     // diff attention and diff src_layer sums.
@@ -70,9 +74,9 @@ struct conf_t {
 
 const rnn_desc_t &desc_of(const primitive_desc_t &pd);
 
-// Reads the descriptor into conf (sizes, flags, buffer layout); fails for problems the
-// implementation does not take.
-status_t init_conf(conf_t &conf, const rnn_desc_t &d);
+// Reads the descriptor and attributes into conf (sizes, flags, buffer layout); fails for
+// problems the implementation does not take.
+status_t init_conf(conf_t &conf, const rnn_desc_t &d, const primitive_attr_t &attr);
 
 // Resolves `any` layouts (from the forward hint for backward), checks every layout is one
 // the kernels read (plain; weights with gates and channels adjacent), fills pd.args and

@@ -15,8 +15,10 @@ struct tensors_t {
     plain_t diff[rnn_tensor_count];
 };
 
-// ws: the workspace (training) or the front of the scratchpad (inference); fs: forward scratch.
-void run_forward(const conf_t &c, const tensors_t &t, float *ws, float *fs);
+// ws: the workspace (training) or the front of the scratchpad (inference); fs: forward
+// scratch; attr: the weights scales of int8 problems.
+void run_forward(const conf_t &c, const tensors_t &t, float *ws, float *fs,
+        const primitive_attr_t *attr = nullptr);
 void run_backward(const conf_t &c, const tensors_t &t, const float *ws, float *bs);
 
 // f32 copies of layer l, direction d's bias (zeros when absent) and peephole weights.

@@ -28,6 +28,45 @@ void load_peephole(const conf_t &c, const plain_t &peep, dim_t l, dim_t d, float
 
 namespace {
 
+// int8 data: u8 values to the f32 they stand for, and back (saturating on store).
+void dequantize(const conf_t &c, const plain_t &p, float *v, dim_t n) {
+    if (p.md->data_type != dnnl_u8) return;
+    const float inv = 1.f / c.data_scale;
+    for (dim_t j = 0; j < n; ++j)
+        v[j] = (v[j] - c.data_shift) * inv;
+}
+
+void store_row(const conf_t &c, const plain_t &p, dim_t off, dim_t n, const float *v,
+        float *row) {
+    if (p.md->data_type != dnnl_u8) return p.store(off, n, v);
+    for (dim_t j = 0; j < n; ++j)
+        row[j] = v[j] * c.data_scale + c.data_shift;
+    p.store(off, n, row);
+}
+
+// s8 weights of (l, d) as f32 rows (input channel) x (gate column), divided by their scales.
+wmat_t dequantize_weights(const conf_t &c, const plain_t &w, dim_t l, dim_t d, dim_t rows,
+        const primitive_attr_t &attr, float *out) {
+    const wmat_t m = weights_of(w, l, d);
+    const dim_t cols = c.gate_cols();
+    const auto &sc = attr.rnn_weights_scales;
+    parallel_split(rows, max_threads(), 16, [&](int, dim_t s, dim_t e) {
+        for (dim_t i = s; i < e; ++i)
+            for (dim_t j = 0; j < cols; ++j) {
+                const float scale = sc.empty() ? 1.f : sc.size() == 1 ? sc[0] : sc[j];
+                const int8_t v = reinterpret_cast<const int8_t *>(m.ptr)[i * m.si + j * m.sj];
+                out[i * cols + j] = float(v) / scale;
+            }
+    });
+    wmat_t f;
+    f.ptr = reinterpret_cast<const char *>(out);
+    f.dt = dnnl_f32;
+    f.esz = sizeof(float);
+    f.si = cols;
+    f.sj = 1;
+    return f;
+}
+
 // src_layer into each stack's input rows (processing order); initial states.
 void load_inputs(const conf_t &c, const tensors_t &t, float *ws) {
     const dim_t N = c.N, T = c.T;
@@ -35,8 +74,9 @@ void load_inputs(const conf_t &c, const tensors_t &t, float *ws) {
     parallel_split(c.D * T * N, max_threads(), 64, [&](int, dim_t s, dim_t e) {
         for (dim_t r = s; r < e; ++r) {
             const dim_t d = r / (T * N), k = (r / N) % T, n = r % N;
-            src.load(src.off(c.time_of(d, k), n, 0), c.SLC,
-                    ws + c.x0(d) + size_t((k * N + n) * c.SLC));
+            float *x = ws + c.x0(d) + size_t((k * N + n) * c.SLC);
+            src.load(src.off(c.time_of(d, k), n, 0), c.SLC, x);
+            dequantize(c, src, x, c.SLC);
         }
     });
     const plain_t &si = t.fwd[rnn_src_iter], &sic = t.fwd[rnn_src_iter_c];
@@ -44,9 +84,10 @@ void load_inputs(const conf_t &c, const tensors_t &t, float *ws) {
         for (dim_t d = 0; d < c.D; ++d)
             for (dim_t n = 0; n < N; ++n) {
                 float *h = ws + c.h(l, d, 0) + n * c.DIC;
-                if (si.present())
+                if (si.present()) {
                     si.load(si.off(l, d, n, 0), c.DIC, h);
-                else
+                    dequantize(c, si, h, c.DIC);
+                } else
                     std::fill(h, h + c.DIC, 0.f);
                 if (!c.lstm) continue;
                 float *cs = ws + c.c(l, d, 0) + n * c.DHC;
@@ -67,15 +108,15 @@ void store_outputs(const conf_t &c, const tensors_t &t, const float *ws, float *
             const float *h0 = ws + c.h(top, 0, step(0, tm) + 1) + n * DIC;
             if (c.direction == dnnl_bidirectional_concat) {
                 const float *h1 = ws + c.h(top, 1, step(1, tm) + 1) + n * DIC;
-                dst.store(dst.off(tm, n, 0), DIC, h0);
-                dst.store(dst.off(tm, n, DIC), DIC, h1);
+                store_row(c, dst, dst.off(tm, n, 0), DIC, h0, row);
+                store_row(c, dst, dst.off(tm, n, DIC), DIC, h1, row);
             } else if (c.direction == dnnl_bidirectional_sum) {
                 const float *h1 = ws + c.h(top, 1, step(1, tm) + 1) + n * DIC;
                 for (dim_t j = 0; j < DIC; ++j)
                     row[j] = h0[j] + h1[j];
-                dst.store(dst.off(tm, n, 0), DIC, row);
+                store_row(c, dst, dst.off(tm, n, 0), DIC, row, row);
             } else {
-                dst.store(dst.off(tm, n, 0), DIC, h0);
+                store_row(c, dst, dst.off(tm, n, 0), DIC, h0, row);
             }
         }
     const plain_t &di = t.fwd[rnn_dst_iter], &dic = t.fwd[rnn_dst_iter_c];
@@ -83,21 +124,25 @@ void store_outputs(const conf_t &c, const tensors_t &t, const float *ws, float *
         for (dim_t d = 0; d < c.D; ++d)
             for (dim_t n = 0; n < N; ++n) {
                 if (di.present())
-                    di.store(di.off(l, d, n, 0), DIC, ws + c.h(l, d, T) + n * DIC);
+                    store_row(c, di, di.off(l, d, n, 0), DIC, ws + c.h(l, d, T) + n * DIC, row);
                 if (dic.present())
                     dic.store(dic.off(l, d, n, 0), c.DHC, ws + c.c(l, d, T) + n * c.DHC);
             }
 }
 
 void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, dim_t l,
-        dim_t d) {
+        dim_t d, const primitive_attr_t *attr) {
     const dim_t N = c.N, T = c.T, H = c.DHC, GC = c.gate_cols();
     float *bias = fs + c.fs_bias, *peep = fs + c.fs_peep, *git = fs + c.fs_git;
     float *att = fs + c.fs_att;
     load_bias(c, t.fwd[rnn_bias], l, d, bias);
     load_peephole(c, t.fwd[rnn_weights_peephole], l, d, peep);
-    const wmat_t wl = weights_of(t.fwd[rnn_weights_layer], l, d);
-    const wmat_t wi = weights_of(t.fwd[rnn_weights_iter], l, d);
+    const wmat_t wl = c.int8 ? dequantize_weights(c, t.fwd[rnn_weights_layer], l, d,
+                                       c.in_cols(l), *attr, fs + c.fs_wl)
+                             : weights_of(t.fwd[rnn_weights_layer], l, d);
+    const wmat_t wi = c.int8 ? dequantize_weights(
+                                       c, t.fwd[rnn_weights_iter], l, d, c.SIC, *attr, fs + c.fs_wi)
+                             : weights_of(t.fwd[rnn_weights_iter], l, d);
     const float *in = l == 0 ? ws + c.x0(d) : ws + c.h(l - 1, d, 1);
     gemm_rows(T * N, GC, c.in_cols(l), in, c.in_cols(l), wl.b(), ws + c.gates(l, d, 0), GC,
             0.f);
@@ -148,11 +193,12 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
 
 } // namespace
 
-void run_forward(const conf_t &c, const tensors_t &t, float *ws, float *fs) {
+void run_forward(const conf_t &c, const tensors_t &t, float *ws, float *fs,
+        const primitive_attr_t *attr) {
     load_inputs(c, t, ws);
     for (dim_t l = 0; l < c.L; ++l)
         for (dim_t d = 0; d < c.D; ++d)
-            run_stack_layer(c, t, ws, fs, l, d);
+            run_stack_layer(c, t, ws, fs, l, d, attr);
     std::vector<float> row(size_t(c.DIC)); // bidirectional sum of one output row
     store_outputs(c, t, ws, row.data());
 }

@@ -1,6 +1,6 @@
 // cpu:rnn:gemm — every cell kind, direction and layer count, forward (training and
-// inference) and backward, f32 and bf16 tensors computed in f32: gate GEMMs on the shared
-// GEMM, element-wise cells threaded over the batch.
+// inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
+// dequantized to f32: gate GEMMs on the shared GEMM, element-wise cells threaded.
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/rnn/conf.hpp"
@@ -32,9 +32,11 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
     conf_t conf;
 
     static status_t init(rnn_gemm_pd_t &pd) {
-        ANYDNN_REQUIRE(pd.attr.has_default_values(), dnnl_unimplemented,
-                "attributes (quantization, scales) are not supported by cpu:rnn:gemm");
-        ANYDNN_CHECK(init_conf(pd.conf, desc_of(pd)));
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::rnn_qparams), dnnl_unimplemented,
+                "attributes other than RNN quantization are not supported by cpu:rnn:gemm");
+        ANYDNN_CHECK(init_conf(pd.conf, desc_of(pd), pd.attr));
+        ANYDNN_REQUIRE(pd.conf.int8 || pd.attr.has_default_values(), dnnl_unimplemented,
+                "RNN quantization parameters need s8 weights");
         return init_args(pd, pd.conf);
     }
 };
@@ -58,7 +60,7 @@ struct rnn_gemm_t : public primitive_t {
         } else if (c.training) {
             run_forward(c, t, ctx.host_ptr<float>(DNNL_ARG_WORKSPACE), scratch);
         } else {
-            run_forward(c, t, scratch, scratch + c.ws_floats);
+            run_forward(c, t, scratch, scratch + c.ws_floats, &pd.attr);
         }
         return dnnl_success;
     }
