@@ -50,9 +50,12 @@ impl_entry_t pooling_ref_fwd_entry(); // cpu/pooling/ref.cpp
 impl_entry_t pooling_ref_bwd_entry(); // cpu/pooling/ref.cpp
 impl_entry_t bnorm_avx512_entry(); // cpu/bnorm/avx512.cpp
 impl_entry_t bnorm_ref_entry(); // cpu/bnorm/ref.cpp
+impl_entry_t convolution_gemm_1x1_entry(); // cpu/convolution/gemm_1x1.cpp
 impl_entry_t convolution_direct_entry(); // cpu/convolution/direct_fwd.cpp
+impl_entry_t convolution_gemm_entry(); // cpu/convolution/ref.cpp
 impl_entry_t convolution_ref_entry(); // cpu/convolution/ref.cpp
 impl_entry_t deconvolution_direct_entry(); // cpu/convolution/direct_fwd.cpp
+impl_entry_t deconvolution_gemm_entry(); // cpu/convolution/ref.cpp
 impl_entry_t deconvolution_ref_entry(); // cpu/convolution/ref.cpp
 impl_entry_t ip_gemm_fwd_entry(); // cpu/inner_product/gemm.cpp
 impl_entry_t ip_gemm_bwd_data_entry(); // cpu/inner_product/gemm.cpp

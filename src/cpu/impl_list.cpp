@@ -35,10 +35,10 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
             pooling_avx512_bwd_entry(), pooling_ref_fwd_entry(), pooling_ref_bwd_entry()};
     static const std::vector<impl_entry_t> batch_normalization
             = {bnorm_avx512_entry(), bnorm_ref_entry()};
-    static const std::vector<impl_entry_t> convolution = {
-            convolution_direct_entry(), convolution_ref_entry()};
-    static const std::vector<impl_entry_t> deconvolution = {
-            deconvolution_direct_entry(), deconvolution_ref_entry()};
+    static const std::vector<impl_entry_t> convolution = {convolution_gemm_1x1_entry(),
+            convolution_direct_entry(), convolution_gemm_entry(), convolution_ref_entry()};
+    static const std::vector<impl_entry_t> deconvolution = {deconvolution_direct_entry(),
+            deconvolution_gemm_entry(), deconvolution_ref_entry()};
     static const std::vector<impl_entry_t> inner_product = {ip_gemm_fwd_entry(),
             ip_gemm_bwd_data_entry(), ip_gemm_bwd_weights_entry()};
     static const std::vector<impl_entry_t> rnn = {rnn_gemm_entry()};

@@ -569,8 +569,8 @@ TEST(convolution, int8_scales_zero_points_every_dst_type) {
             check_int8(deconv, ddt);
 }
 
-// sum + eltwise + per-channel binary on every implementation, plain and blocked dst.
-void check_post_ops(const problem_t &p, tag act_tag) {
+// [sum +] eltwise + per-channel binary on every implementation, plain and blocked dst.
+void check_post_ops(const problem_t &p, tag act_tag, bool with_sum = true) {
     SCOPED_TRACE(p.name + " tag " + std::to_string(static_cast<int>(act_tag)));
     runner_t r;
     const memory::desc src_md(p.src_dims(false), dt::f32, act_tag);
@@ -578,7 +578,7 @@ void check_post_ops(const problem_t &p, tag act_tag) {
     const memory::desc wei_md(p.wei_dims(), dt::f32, tag::oihw);
     const memory::desc ch_md({1, p.oc, 1, 1}, dt::f32, tag::nchw);
     post_ops po;
-    po.append_sum(0.5f);
+    if (with_sum) po.append_sum(0.5f);
     po.append_eltwise(algorithm::eltwise_relu, 0.1f, 0.f);
     po.append_binary(algorithm::binary_add, ch_md);
     primitive_attr attr;
@@ -597,13 +597,13 @@ void check_post_ops(const problem_t &p, tag act_tag) {
         relation(p, false, [&](int64_t s, int64_t w, int64_t d) { want[d] += src.v[s] * wei.v[w]; });
         const int64_t spat = volume(p.dst_dims(false)) / (p.mb * p.oc);
         for (size_t x = 0; x < want.size(); ++x) {
-            double v = want[x] + 0.5 * dst.v[x];
+            double v = want[x] + (with_sum ? 0.5 * dst.v[x] : 0.0);
             v = v > 0 ? v : 0.1 * v;
             want[x] = v + ch.v[x / spat % p.oc];
         }
         primitive(pd).execute(r.strm, {{DNNL_ARG_SRC, src.mem}, {DNNL_ARG_WEIGHTS, wei.mem},
                 {DNNL_ARG_DST, dst.mem},
-                {DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1, ch.mem}});
+                {DNNL_ARG_ATTR_MULTIPLE_POST_OP(with_sum ? 2 : 1) | DNNL_ARG_SRC_1, ch.mem}});
         r.strm.wait();
         expect_near_all(dst, want, 1e-5, "dst");
     } while (pd.next_impl());
@@ -614,6 +614,9 @@ TEST(convolution, post_ops_sum_eltwise_binary) {
     check_post_ops(shapes()[0], tag::nchw);
     for (tag t : {tag::nchw, tag::nhwc, tag::nChw16c})
         check_post_ops(shapes16()[0], t);
+    // 1x1 on plain channels-first: the GEMM path runs eltwise and binary on its blocks.
+    for (bool with_sum : {false, true})
+        check_post_ops(shapes16()[2], tag::nchw, with_sum);
 }
 
 TEST(convolution, any_layouts_resolve_to_plain_or_src_layout) {

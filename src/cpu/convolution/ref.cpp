@@ -19,6 +19,7 @@
 #include "core/data_types.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
+#include "cpu/convolution/dense_geom.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/layout.hpp"
 #include "cpu/post_ops.hpp"
@@ -28,15 +29,7 @@ namespace cpu {
 
 namespace {
 
-// Conv-view geometry; spatial arrays hold d, h, w (missing dims extent 1).
-struct geom_t {
-    dim_t mb = 0, g = 1, icv = 0, ocv = 0;
-    dim_t i[3] = {1, 1, 1}, o[3] = {1, 1, 1}, k[3] = {1, 1, 1};
-    dim_t s[3] = {1, 1, 1}, dl[3] = {1, 1, 1}, p[3] = {0, 0, 0}; // dl: dense step (dil + 1)
-    dim_t big_size() const { return mb * g * icv * i[0] * i[1] * i[2]; }
-    dim_t small_size() const { return mb * g * ocv * o[0] * o[1] * o[2]; }
-    dim_t wei_size() const { return g * ocv * icv * k[0] * k[1] * k[2]; }
-};
+using geom_t = conv::dense_geom_t;
 
 // First and one-past-last output index o with 0 <= o * s + c < n.
 inline void valid_range(dim_t n_out, dim_t s, dim_t c, dim_t n, dim_t &lo, dim_t &hi) {
@@ -298,9 +291,13 @@ struct conv_ref_t;
 struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override {
+        if (use_gemm) return deconv ? "cpu:deconvolution:gemm" : "cpu:convolution:gemm";
         return deconv ? "cpu:deconvolution:ref" : "cpu:convolution:ref";
     }
 
+    // use_gemm: f32 math through a column matrix on the shared GEMM (dense_geom.hpp) instead
+    // of the loop kernels; the same staging, epilogue and checks.
+    bool use_gemm = false;
     bool deconv = false, grouped = false, int8 = false;
     dnnl_prop_kind_t prop = dnnl_forward_training;
     geom_t q;
@@ -526,8 +523,16 @@ struct conv_ref_t : public primitive_t {
         if (fwd || bwd_d)
             to_canonical(wei_v, ctx.host_ptr(wei_arg), wei_ext, wei);
 
+        float *col = reinterpret_cast<float *>(reinterpret_cast<char *>(wei)
+                + align(q.wei_size() * sizeof(T)));
+        constexpr bool is_f32 = std::is_same<T, float>::value;
         if (!(fwd || bwd_d)) {
-            kernel_bwd_weights(q, big, small, wei);
+            if (is_f32 && pd.use_gemm)
+                conv::gemm_bwd_weights(q, reinterpret_cast<const float *>(big),
+                        reinterpret_cast<const float *>(small), reinterpret_cast<float *>(wei),
+                        col);
+            else
+                kernel_bwd_weights(q, big, small, wei);
             write_out(wei_v, ctx.host_ptr(wei_arg), wei_ext, wei);
             if (ctx.arg(DNNL_ARG_DIFF_BIAS))
                 write_diff_bias(pd, ctx, pd.deconv ? big : small,
@@ -535,7 +540,15 @@ struct conv_ref_t : public primitive_t {
             return dnnl_success;
         }
         const bool to_big = (fwd && pd.deconv) || (bwd_d && !pd.deconv);
-        if (to_big)
+        if (is_f32 && pd.use_gemm) {
+            const float *w = reinterpret_cast<const float *>(wei);
+            if (to_big)
+                conv::gemm_bwd_data(q, reinterpret_cast<const float *>(small), w,
+                        reinterpret_cast<float *>(big), col);
+            else
+                conv::gemm_fwd(q, reinterpret_cast<const float *>(big), w,
+                        reinterpret_cast<float *>(small), col);
+        } else if (to_big)
             kernel_bwd_data(q, small, wei, big);
         else
             kernel_fwd(q, big, wei, small);
@@ -660,7 +673,26 @@ struct conv_ref_t : public primitive_t {
     }
 };
 
+// The GEMM variant: everything the reference takes but int8.
+struct conv_gemm_pd_t : public conv_ref_pd_t {
+    using conv_ref_pd_t::conv_ref_pd_t;
+    static status_t init(conv_gemm_pd_t &pd) {
+        ANYDNN_CHECK(conv_ref_pd_t::init(pd));
+        ANYDNN_REQUIRE(!pd.int8, dnnl_unimplemented, "int8 is not handled here");
+        pd.use_gemm = true;
+        pd.scratchpad_size += sizeof(float) * pd.q.col_size() + 64;
+        return dnnl_success;
+    }
+};
+
 } // namespace
+
+impl_entry_t convolution_gemm_entry() {
+    return make_impl_entry<conv_gemm_pd_t>("cpu:convolution:gemm");
+}
+impl_entry_t deconvolution_gemm_entry() {
+    return make_impl_entry<conv_gemm_pd_t>("cpu:deconvolution:gemm");
+}
 
 impl_entry_t convolution_ref_entry() {
     return make_impl_entry<conv_ref_pd_t>("cpu:convolution:ref");
