@@ -20,7 +20,7 @@ memory_desc_t with_dt(memory_desc_t md, dnnl_data_type_t dt) {
 
 // Booleans travel as bytes through the primitives.
 memory_desc_t byte_bools(memory_desc_t md) {
-    if (md.data_type == dnnl_boolean) md.data_type = dnnl_u8;
+    if (md.data_type == dnnl_boolean) md.data_type = dnnl_s8;
     return md;
 }
 
