@@ -25,13 +25,23 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "cpu:matmul:gemm"; }
     post_ops_chain_t po;
+    bool packed_wei = false; // f32 weights in the GEMM's panel layout, read in place
 
     static status_t init(gemm_pd_t &pd) {
+        matmul_desc_t d = matmul_of(pd);
+        memory_desc_t &w = d.weights_md;
+        const int nd = d.dst_md.ndims;
+        memory_desc_t packed;
+        const bool can_pack = d.src_md.data_type == dnnl_f32 && w.ndims == nd
+                && !has_runtime_dims_or_strides(w)
+                && ukernels::gemm_packed_b_md(packed, nd, w.dims, w.data_type) == dnnl_success;
+        if (can_pack && w.format_kind == dnnl_format_kind_any) w = packed;
         memory_desc_t src, wei, bias, dst;
-        ANYDNN_CHECK(matmul::resolve_matmul(matmul_of(pd), src, wei, bias, dst));
-        ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
+        ANYDNN_CHECK(matmul::resolve_matmul(d, src, wei, bias, dst));
+        pd.packed_wei = can_pack && md_equal(wei, packed);
+        ANYDNN_REQUIRE(is_plain(src) && (pd.packed_wei || is_plain(wei)) && is_plain(dst)
                         && (is_zero_md(bias) || is_plain(bias)),
-                dnnl_unimplemented, "a tensor has a blocked (non-plain) layout");
+                dnnl_unimplemented, "a tensor has a blocked layout the GEMM does not read");
         ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims, dnnl_unimplemented,
                 "src, weights and dst ranks differ");
         ANYDNN_REQUIRE(!has_runtime_dims_or_strides(dst) || pd.attr.post_ops.entries.empty(),
@@ -122,8 +132,12 @@ struct gemm_t : public primitive_t {
             p.K = K;
             p.a = {at(src_base, src, so), src.data_type, src.blocking.strides[nd - 2],
                     src.blocking.strides[nd - 1], za};
-            p.b = {at(wei_base, wei, wo), wei.data_type, wei.blocking.strides[nd - 2],
-                    wei.blocking.strides[nd - 1], zb};
+            if (pd_.packed_wei)
+                p.b = {at(wei_base, wei, wo), wei.data_type, 0, 0, 0.f,
+                        ukernels::gemm_packed_b_panel_stride(wei)};
+            else
+                p.b = {at(wei_base, wei, wo), wei.data_type, wei.blocking.strides[nd - 2],
+                        wei.blocking.strides[nd - 1], zb};
             const dim_t dst_sm = dst.blocking.strides[nd - 2];
             p.c = in_place ? static_cast<float *>(out.dst) + dso : cbuf;
             p.ldc = in_place ? dst_sm : N;

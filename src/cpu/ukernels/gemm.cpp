@@ -86,8 +86,10 @@ void gemm_block(
     const dim_t nc_max = std::min<dim_t>(round_up(ns, panel_cols), NC);
     // Row pitch off a multiple of 4 KiB so packed rows do not share L1 sets.
     const dim_t lda_p = round_up(kc_max, 16) + 16;
+    // B packed by the caller is read in place.
+    const bool b_packed = p.b.panel_stride > 0;
     fbuf_t ap = alloc_floats(mc_max * lda_p);
-    fbuf_t bp = alloc_floats(nc_max * kc_max);
+    fbuf_t bp = b_packed ? nullptr : alloc_floats(nc_max * kc_max);
 
     for (dim_t jc = 0; jc < ns; jc += NC) {
         const dim_t nc = std::min(NC, ns - jc);
@@ -107,11 +109,15 @@ void gemm_block(
                 const dim_t panels = div_up(nc, panel_cols);
                 const bool last_ic = ic + mc == ms;
                 detail::pack_a(p.a, m0 + ic, pc, mc, kc, lda_p, ap.get());
-                if (ic == 0) detail::pack_b(p.b, pc, n0 + jc, kc, nc, bp.get());
+                if (ic == 0 && !b_packed) detail::pack_b(p.b, pc, n0 + jc, kc, nc, bp.get());
                 for (dim_t jp = 0; jp < panels; ++jp) {
                     const dim_t jr = jp * panel_cols;
                     const int cols = static_cast<int>(std::min<dim_t>(panel_cols, nc - jr));
-                    const float *panel = bp.get() + jr * kc;
+                    const float *panel =
+                            b_packed ? static_cast<const float *>(p.b.ptr)
+                                               + (n0 + jc + jr) / panel_cols * p.b.panel_stride
+                                               + pc * panel_cols
+                                     : bp.get() + jr * kc;
                     float *c = p.c + (m0 + ic) * p.ldc + n0 + jc + jr;
                     for (dim_t t = 0; t < tiles; ++t) {
                         const dim_t ir = mc * t / tiles;
@@ -159,7 +165,9 @@ void gemm(const gemm_problem_t &p) {
     int nthr = p.nthr > 0 ? p.nthr : max_threads();
     const double flops = double(p.M) * double(p.N) * double(p.K);
     if (flops < 64.0 * 64 * 64) nthr = 1;
-    if (tk.mr == detail::avx512_tiles().mr && detail::gemv_avx512(p, nthr)) return;
+    // Small M streams B once; packed B is streamed panel by panel by the tiles themselves.
+    if (tk.mr == detail::avx512_tiles().mr && p.b.panel_stride == 0 && detail::gemv_avx512(p, nthr))
+        return;
     dim_t cm, cn;
     chunk_grid(p.M, p.N, tk.mr, nthr, cm, cn);
     // Chunks aligned to the tile sizes so only the last row and column have edges.

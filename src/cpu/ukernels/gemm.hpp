@@ -22,6 +22,10 @@ struct gemm_operand_t {
     dnnl_data_type_t dt = dnnl_f32;
     dim_t rs = 0, cs = 0;
     float zp = 0.f;
+    // B only, f32 without zero point: > 0 says B is already packed in 32-column panels
+    // (rs, cs unused): (k, n) at ptr[n / 32 * panel_stride + k * 32 + n % 32], the panels
+    // zero-padded to a multiple of 32 columns. See gemm_packed_b_md.
+    dim_t panel_stride = 0;
 };
 
 struct gemm_problem_t {
@@ -45,6 +49,13 @@ void gemm(const gemm_problem_t &p);
 void sgemm_rowmajor(char transa, char transb, dim_t M, dim_t N, dim_t K, float alpha,
         const float *A, dim_t lda, const float *B, dim_t ldb, float beta, float *C,
         dim_t ldc, int nthr = 0);
+
+// The layout of K x N f32 weights (2D, or 3D with a leading batch) that gemm() reads as
+// packed B without repacking: 32-column panels, K padded to 16 (BA16a32b / aCB16b32c).
+// Fails for other ranks or types.
+status_t gemm_packed_b_md(memory_desc_t &md, int ndims, const dim_t *dims, dnnl_data_type_t dt);
+// panel_stride of a B in that layout (one panel: K padded, times 32 columns).
+dim_t gemm_packed_b_panel_stride(const memory_desc_t &packed_md);
 
 // Which microkernel gemm() uses now ("avx512", "generic"); for implementation names.
 const char *gemm_isa_name();
