@@ -1,11 +1,11 @@
 # Entry points: `make demo` and `make test` set up a fresh Debian 12 machine (as root),
 # build into build/ and run. Everything else is CMake.
 JOBS ?= $(shell nproc)
-DEBIAN_PACKAGES := cmake g++ make python3 libgtest-dev pkg-config \
+DEBIAN_PACKAGES := cmake g++ make python3 python3-venv libgtest-dev pkg-config \
   opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd
 BUILD_TYPE ?= Release
 
-.PHONY: all setup build build-asan demo test test-asan test-release install clean
+.PHONY: all setup intel-ocl build build-asan demo test test-asan test-release install clean
 
 all: build
 
@@ -18,7 +18,17 @@ setup:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-build: setup
+# Intel's CPU OpenCL runtime from PyPI (a second OpenCL implementation, with Intel USM,
+# SPIR-V and subgroups) where PyPI is reachable; the tests use it when it is there.
+INTEL_OCL := .deps/intel-ocl
+intel-ocl: setup
+	@if [ ! -e $(INTEL_OCL)/lib/libintelocl.so ]; then \
+	  (python3 -m venv $(INTEL_OCL) && \
+	   $(INTEL_OCL)/bin/pip install -q intel-opencl-rt intel-cmplr-lib-rt) \
+	  || echo "Intel's OpenCL runtime not installed (no PyPI?): its tests are skipped"; \
+	fi
+
+build: intel-ocl
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 	cmake --build build -j $(JOBS)
 
@@ -29,6 +39,7 @@ build-asan: setup
 
 demo: build
 	./build/examples/demo
+	if [ -x build/examples/ocl_interop_demo ]; then ./build/examples/ocl_interop_demo; fi
 
 test-release: build
 	cd build && ctest --output-on-failure -j $(JOBS)

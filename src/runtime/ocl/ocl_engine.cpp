@@ -32,7 +32,8 @@ std::vector<cl_device_id> devices_of_type(cl_device_type type) {
     return out;
 }
 
-// ANYDNN_OCL_DEVICE: "<platform>:<device>" indices, or a substring of the device name.
+// ANYDNN_OCL_DEVICE: "<platform>:<device>" indices, or a substring of
+// "<platform name>: <device name>".
 std::vector<cl_device_id> chosen_device(const char *spec) {
     std::vector<cl_device_id> all = devices_of_type(CL_DEVICE_TYPE_ALL);
     const cl_api_t *cl = cl_api();
@@ -50,10 +51,15 @@ std::vector<cl_device_id> chosen_device(const char *spec) {
         cl->clGetDeviceIDs(platforms[pi], CL_DEVICE_TYPE_ALL, nd, d.data(), nullptr);
         return {d[di]};
     }
+    // Otherwise a substring of "<platform name>: <device name>".
     for (cl_device_id d : all) {
-        char name[256] = {};
+        char platform_name[256] = {}, name[256] = {};
+        cl_platform_id p = nullptr;
+        cl->clGetDeviceInfo(d, CL_DEVICE_PLATFORM, sizeof(p), &p, nullptr);
+        if (p) cl->clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(platform_name) - 1, platform_name,
+                nullptr);
         cl->clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof(name) - 1, name, nullptr);
-        if (std::strstr(name, spec)) return {d};
+        if ((std::string(platform_name) + ": " + name).find(spec) != std::string::npos) return {d};
     }
     return {};
 }

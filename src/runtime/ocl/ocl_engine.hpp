@@ -45,7 +45,8 @@ private:
 };
 
 // The OpenCL devices that back dnnl_gpu engines: GPUs when there are any, else accelerators
-// and CPU devices. ANYDNN_OCL_DEVICE=<platform>:<device> or a name substring picks one.
+// and CPU devices. ANYDNN_OCL_DEVICE=<platform>:<device> (indices) or a substring of
+// "<platform name>: <device name>" picks one.
 const std::vector<cl_device_id> &engine_devices();
 
 // The GPU implementation lists (src/gpu/impl_list.cpp).
