@@ -424,4 +424,25 @@ TEST(matmul_lowp_gemm_api, u8s8s32_partial_sums_past_2_24_stay_exact) {
         }
 }
 
+TEST(matmul_lowp_gemm_api, s8s8s32_weights_past_64_mib_go_in_column_slabs) {
+    // 8200 x 8200 int8 weights (64.1 MiB) are packed in column slabs, not all at once.
+    const int64_t M = 1, N = 8200, K = 8200;
+    std::vector<int8_t> A(M * K), B(K * N);
+    for (int64_t k = 0; k < K; ++k)
+        A[k] = static_cast<int8_t>(k % 7 - 3);
+    for (int64_t i = 0; i < K * N; ++i)
+        B[i] = static_cast<int8_t>((i * 7) % 11 - 5);
+    std::vector<int32_t> C(M * N, 0);
+    const int32_t co = 4;
+    ASSERT_EQ(dnnl_gemm_s8s8s32('N', 'N', 'F', M, N, K, 1.f, A.data(), K, 1, B.data(), N, -1,
+                      0.f, C.data(), N, &co),
+            dnnl_success);
+    for (int64_t j = 0; j < N; j += 37) {
+        int64_t s = 0;
+        for (int64_t k = 0; k < K; ++k)
+            s += (int64_t(A[k]) - 1) * (int64_t(B[k * N + j]) + 1);
+        ASSERT_EQ(C[j], static_cast<int32_t>(s + co)) << j;
+    }
+}
+
 } // namespace

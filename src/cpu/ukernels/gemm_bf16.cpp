@@ -145,6 +145,8 @@ status_t gemm_bf16(const lowp_gemm_t &p) {
     ANYDNN_CHECK(gemm_bf16_check(p));
     const dim_t M = p.M, N = p.N, K = p.K;
     if (M == 0 || N == 0) return dnnl_success;
+    status_t slabs_st;
+    if (run_in_slabs(p, sizeof(uint16_t), gemm_bf16, slabs_st)) return slabs_st;
 
     const bool packed_b = p.b.panel_stride > 0;
     // An odd K would pair A's last element with whatever follows it: copy and pad with zero.

@@ -180,6 +180,8 @@ status_t gemm_int8(const lowp_gemm_t &p) {
     ANYDNN_CHECK(gemm_int8_check(p));
     const dim_t M = p.M, N = p.N, K = p.K;
     if (M == 0 || N == 0) return dnnl_success;
+    status_t slabs_st;
+    if (run_in_slabs(p, 1, gemm_int8, slabs_st)) return slabs_st;
 
     // a' is what the kernel reads: vpdpbusd needs one unsigned and one signed side, so two
     // operands of the same signedness shift A by 128 (a = a' - shift).

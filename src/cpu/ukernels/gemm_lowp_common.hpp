@@ -63,6 +63,30 @@ void for_each_item(const plan_t &pl, F f) {
     });
 }
 
+// Plain B is packed whole before the tiles start; a very wide one goes in column slabs, one
+// after another, so that copy stays bounded. Returns false when p needs no split.
+template <typename Gemm>
+bool run_in_slabs(const lowp_gemm_t &p, size_t elem_size, Gemm gemm, status_t &st) {
+    constexpr size_t max_packed_bytes = size_t(64) << 20;
+    const size_t k_bytes = static_cast<size_t>(std::max<dim_t>(1, p.K)) * elem_size;
+    if (p.b.panel_stride > 0 || k_bytes * static_cast<size_t>(p.N) <= max_packed_bytes)
+        return false;
+    const dim_t slab = std::max<dim_t>(NR, dim_t(max_packed_bytes / k_bytes) / NR * NR);
+    st = dnnl_success;
+    for (dim_t n0 = 0; n0 < p.N && st == dnnl_success; n0 += slab) {
+        lowp_gemm_t q = p;
+        q.N = std::min(slab, p.N - n0);
+        q.b.ptr = static_cast<const char *>(p.b.ptr) + n0 * p.b.cs * elem_size;
+        if (p.c) q.c = static_cast<char *>(p.c) + n0 * data_type_size(p.c_dt);
+        if (p.epilogue)
+            q.epilogue = [&p, n0](dim_t m0, dim_t n, dim_t mb, dim_t nb, void *v, dim_t ldv) {
+                p.epilogue(m0, n0 + n, mb, nb, v, ldv);
+            };
+        st = gemm(q);
+    }
+    return true;
+}
+
 // One aligned allocation carved into pieces by the caller.
 struct scratch_t {
     std::unique_ptr<char, void (*)(void *)> mem {nullptr, std::free};
