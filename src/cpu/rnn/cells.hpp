@@ -1,6 +1,8 @@
 // The element-wise part of one time step of each RNN cell, over the N rows of a batch
 // (threaded over rows). Gate order: LSTM i, f, c~, o; GRU u, r, o; peephole i, f, o.
-// Forward leaves the activated gates in g (vanilla keeps the pre-activation) for backward.
+// Forward leaves the activated gates in g (vanilla keeps the pre-activation) for backward;
+// it computes a slice of output channels, so threads may share a step by channels (rows
+// are threaded only outside a parallel region).
 #pragma once
 
 #include "cpu/rnn/conf.hpp"
@@ -19,6 +21,7 @@ struct step_fwd_t {
     float *hu = nullptr; // LBR: recurrent o part with its bias
     const float *bias = nullptr, *peep = nullptr; // GB x DHC, 3 x DHC (f32)
     const float *att = nullptr; // AUGRU: N
+    dim_t j0 = 0, j1 = 0; // the output channels [j0, j1) of every gate this call computes
 };
 
 void vanilla_fwd(const step_fwd_t &s);

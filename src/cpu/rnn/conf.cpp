@@ -158,7 +158,7 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr)
     c.fs_bias = take(top, size_t(c.GB * c.DHC));
     c.fs_peep = take(top, size_t(3 * c.DHC));
     c.fs_git = take(top, c.lbr ? N * size_t(c.gate_cols()) : 0);
-    c.fs_att = take(top, N);
+    c.fs_att = take(top, c.augru ? T * N : 0);
     c.fs_wl = take(top, c.int8 ? size_t(c.SLC * c.gate_cols()) : 0);
     c.fs_wi = take(top, c.int8 ? size_t(c.SIC * c.gate_cols()) : 0);
     c.fs_floats = top;

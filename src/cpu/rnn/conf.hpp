@@ -46,7 +46,7 @@ struct conf_t {
     size_t ws_x0 = 0, ws_h = 0, ws_c = 0, ws_gates = 0, ws_hp = 0, ws_rh = 0, ws_hu = 0;
     size_t ws_floats = 0;
     // Forward scratch after the workspace part: f32 bias and peephole of one (l, d), the
-    // recurrent GEMM result of LBR cells, one step's attention, int8 weights in f32.
+    // recurrent GEMM result of LBR cells, the attention of all steps, int8 weights in f32.
     size_t fs_bias = 0, fs_peep = 0, fs_git = 0, fs_att = 0, fs_wl = 0, fs_wi = 0, fs_floats = 0;
     // Backward scratch: gate gradients of all steps, LBR's recurrent-o gradients, the
     // projected-state gradients, per-step rows, the layer-input gradients per direction,

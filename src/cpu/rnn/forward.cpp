@@ -147,48 +147,75 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
     gemm_rows(T * N, GC, c.in_cols(l), in, c.in_cols(l), wl.b(), ws + c.gates(l, d, 0), GC,
             0.f);
     const plain_t &attention = t.fwd[rnn_attention];
-    for (dim_t k = 0; k < T; ++k) {
-        step_fwd_t s;
-        s.c = &c;
-        s.g = ws + c.gates(l, d, k);
-        s.hprev = ws + c.h(l, d, k);
-        float *hnext = ws + c.h(l, d, k + 1);
-        s.hout = c.projection ? ws + c.per_step(c.ws_hp, l, d, k) : hnext;
-        s.bias = bias;
-        s.peep = peep;
-        if (c.lstm) {
-            s.cprev = ws + c.c(l, d, k);
-            s.cout = ws + c.c(l, d, k + 1);
-        }
-        if (c.augru) {
-            const dim_t tm = c.time_of(d, k);
+    if (c.augru)
+        for (dim_t tm = 0; tm < T; ++tm)
             for (dim_t n = 0; n < N; ++n)
-                attention.load(attention.off(tm, n, 0), 1, att + n);
-            s.att = att;
+                attention.load(attention.off(tm, n, 0), 1, att + tm * N + n);
+    // One parallel region for all steps: each thread owns a slice of output channels of
+    // every gate (its share of the recurrent GEMM and of the cell), so a step needs one
+    // barrier (GRU two: its o gate reads r * h of all channels; projection two).
+    const dim_t chunk = 16, nchunks = (H + chunk - 1) / chunk;
+    const int nthr = int(std::min<dim_t>(max_threads(), nchunks));
+    const wmat_t wp = c.projection ? weights_of(t.fwd[rnn_weights_projection], l, d) : wmat_t();
+    parallel(nthr, [&](int ithr, int nt) {
+        dim_t c0, c1, p0, p1;
+        balance211(nchunks, nt, ithr, c0, c1);
+        balance211(c.DIC, nt, ithr, p0, p1);
+        const dim_t j0 = std::min(H, c0 * chunk), j1 = std::min(H, c1 * chunk), nj = j1 - j0;
+        const int gnt = nt > 1 ? 1 : 0;
+        for (dim_t k = 0; k < T; ++k) {
+            step_fwd_t s;
+            s.c = &c;
+            s.j0 = j0;
+            s.j1 = j1;
+            s.g = ws + c.gates(l, d, k);
+            s.hprev = ws + c.h(l, d, k);
+            float *hnext = ws + c.h(l, d, k + 1);
+            s.hout = c.projection ? ws + c.per_step(c.ws_hp, l, d, k) : hnext;
+            s.bias = bias;
+            s.peep = peep;
+            if (c.lstm) {
+                s.cprev = ws + c.c(l, d, k);
+                s.cout = ws + c.c(l, d, k + 1);
+            }
+            if (c.augru) s.att = att + c.time_of(d, k) * N;
+            // Recurrent GEMM for gates [g0, g1) into dst (pitch GC), this thread's channels.
+            auto recurrent = [&](dim_t g0, dim_t g1, const float *a, dim_t lda, dim_t K,
+                                     float *dst, float beta) {
+                if (nj == 0) return;
+                for (dim_t g = g0; g < g1; ++g)
+                    gemm_rows(N, nj, K, a, lda, wi.b(g * H + j0), dst + g * H + j0, GC, beta,
+                            gnt);
+            };
+            if (c.vanilla || c.lstm) {
+                recurrent(0, c.G, s.hprev, c.DIC, c.SIC, s.g, 1.f);
+                if (nj > 0) {
+                    if (c.vanilla)
+                        vanilla_fwd(s);
+                    else
+                        lstm_fwd(s);
+                }
+            } else if (!c.lbr) {
+                s.rh = ws + c.per_step(c.ws_rh, l, d, k);
+                recurrent(0, 2, s.hprev, c.DIC, c.SIC, s.g, 1.f);
+                if (nj > 0) gru_fwd_gates(s);
+#pragma omp barrier
+                recurrent(2, 3, s.rh, H, H, s.g, 1.f);
+                if (nj > 0) gru_fwd_state(s);
+            } else {
+                s.git = git;
+                s.hu = ws + c.per_step(c.ws_hu, l, d, k);
+                recurrent(0, 3, s.hprev, c.DIC, c.SIC, git, 0.f);
+                if (nj > 0) lbr_fwd(s);
+            }
+            if (c.projection) {
+#pragma omp barrier
+                if (p1 > p0)
+                    gemm_rows(N, p1 - p0, H, s.hout, H, wp.b(p0), hnext + p0, c.DIC, 0.f, gnt);
+            }
+#pragma omp barrier
         }
-        if (c.vanilla || c.lstm) {
-            gemm_rows(N, GC, c.SIC, s.hprev, c.DIC, wi.b(), s.g, GC, 1.f);
-            if (c.vanilla)
-                vanilla_fwd(s);
-            else
-                lstm_fwd(s);
-        } else if (!c.lbr) {
-            s.rh = ws + c.per_step(c.ws_rh, l, d, k);
-            gemm_rows(N, 2 * H, c.SIC, s.hprev, c.DIC, wi.b(0), s.g, GC, 1.f);
-            gru_fwd_gates(s);
-            gemm_rows(N, H, H, s.rh, H, wi.b(2 * H), s.g + 2 * H, GC, 1.f);
-            gru_fwd_state(s);
-        } else {
-            s.git = git;
-            s.hu = ws + c.per_step(c.ws_hu, l, d, k);
-            gemm_rows(N, GC, c.SIC, s.hprev, c.DIC, wi.b(), git, GC, 0.f);
-            lbr_fwd(s);
-        }
-        if (c.projection) {
-            const wmat_t wp = weights_of(t.fwd[rnn_weights_projection], l, d);
-            gemm_rows(N, c.DIC, H, s.hout, H, wp.b(), hnext, c.DIC, 0.f);
-        }
-    }
+    });
 }
 
 } // namespace

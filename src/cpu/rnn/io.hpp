@@ -82,9 +82,10 @@ inline wmat_t weights_of(const plain_t &w, dim_t l, dim_t d) {
     return m;
 }
 
-// C[M, N] (row pitch ldc) = A * B + beta * C, with f32 row-major A (pitch lda).
+// C[M, N] (row pitch ldc) = A * B + beta * C, with f32 row-major A (pitch lda); nthr 1
+// inside the caller's own parallel region.
 inline void gemm_rows(dim_t M, dim_t N, dim_t K, const float *a, dim_t lda,
-        const ukernels::gemm_operand_t &b, float *c, dim_t ldc, float beta) {
+        const ukernels::gemm_operand_t &b, float *c, dim_t ldc, float beta, int nthr = 0) {
     if (M == 0 || N == 0) return;
     ukernels::gemm_problem_t p;
     p.M = M;
@@ -95,6 +96,7 @@ inline void gemm_rows(dim_t M, dim_t N, dim_t K, const float *a, dim_t lda,
     p.c = c;
     p.ldc = ldc;
     p.beta = beta;
+    p.nthr = nthr;
     ukernels::gemm(p);
 }
 
