@@ -9,8 +9,18 @@ namespace ocl {
 const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> none;
     static const std::vector<impl_entry_t> eltwise = {gpu::eltwise_entry()};
+    static const std::vector<impl_entry_t> matmul = {
+            gpu::matmul_tiled_entry(), gpu::matmul_generic_entry()};
+    static const std::vector<impl_entry_t> inner_product = {
+            gpu::inner_product_tiled_entry(), gpu::inner_product_generic_entry()};
+    static const std::vector<impl_entry_t> convolution = {gpu::convolution_direct_entry()};
+    static const std::vector<impl_entry_t> deconvolution = {gpu::deconvolution_direct_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;
+        case dnnl_matmul: return matmul;
+        case dnnl_inner_product: return inner_product;
+        case dnnl_convolution: return convolution;
+        case dnnl_deconvolution: return deconvolution;
         default: return none;
     }
 }

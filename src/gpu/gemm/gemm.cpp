@@ -1,0 +1,161 @@
+#include "gpu/gemm/gemm.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "gpu/kernel_layout.hpp"
+#include "gpu/launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+static_assert(sizeof(gemm_params_t) == 38 * 8, "must match gemm/gemm.cl");
+
+bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
+
+size_t div_up(int64_t a, int64_t b) { return static_cast<size_t>((a + b - 1) / b); }
+
+// CPU devices: one work-item runs a BM x BN block with a TM x TN register tile of 16-lane
+// vectors (one AVX-512 register per row and 16 columns), its local blocks packed per slice.
+// ANYDNN_OCL_GEMM_CPU_TILES="TM,TN,BM,BN,KT" overrides the CPU sizes (for tuning).
+// GPUs: 16 x 16 work-items of 4 x 4 elements over 16-deep local tiles (8 KiB).
+bool pick_tiles(const device_caps_t &caps, bool cpu_form, int &wg_m, int &wg_n, int &tm,
+        int &tn, int &bm, int &bn, int &kt, int &vw) {
+    if (cpu_form) {
+        wg_m = wg_n = 1;
+        tm = 8, tn = 32, bm = 64, bn = 256, kt = 256, vw = 16;
+        if (const char *e = std::getenv("ANYDNN_OCL_GEMM_CPU_TILES"))
+            std::sscanf(e, "%d,%d,%d,%d,%d", &tm, &tn, &bm, &bn, &kt);
+        const uint64_t bytes = 4ull * (uint64_t(bm) * kt + uint64_t(bn) * kt + uint64_t(bm) * bn);
+        return bytes <= caps.local_mem_size;
+    }
+    wg_m = wg_n = caps.max_work_group_size >= 256 ? 16 : 8;
+    tm = tn = 4, kt = 16, vw = 4;
+    bm = wg_m * tm, bn = wg_n * tn;
+    const uint64_t bytes = 4ull * kt * (bm + bn);
+    return caps.max_work_group_size >= size_t(wg_m * wg_n) && bytes <= caps.local_mem_size;
+}
+
+} // namespace
+
+bool gemm_data_type(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16 || dt == dnnl_s8 || dt == dnnl_u8
+            || dt == dnnl_s32;
+}
+
+bool gemm_tiled_supported(engine_t *engine) {
+    const device_caps_t &caps = engine_caps(engine);
+    int v[8];
+    return pick_tiles(caps, caps.is_cpu, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+}
+
+status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_t kind) {
+    kind_ = kind;
+    std::string opt = data_type_options("A", t.a) + data_type_options("B", t.b)
+            + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
+    const bool acc_int = is_int(t.a) && is_int(t.b);
+    if (acc_int) opt += " -DACC_INT";
+    if (kind == gemm_kind_t::tiled) {
+        const device_caps_t &caps = engine_caps(engine);
+        tiles_t &s = tiles_;
+        s.cpu = caps.is_cpu;
+        ANYDNN_REQUIRE(pick_tiles(caps, s.cpu, s.wg_m, s.wg_n, s.tm, s.tn, s.bm, s.bn, s.kt, s.vw),
+                dnnl_unimplemented, "the device's local memory or work-group size is too small "
+                                    "for the tiled GEMM");
+        opt += s.cpu ? " -DCPU_TILED" : " -DWG_TILED";
+        if (!acc_int && t.b == dnnl_f32) opt += " -DB_F32"; // vector copies of B
+        if (!acc_int && t.c == dnnl_f32) opt += " -DC_F32"; // vector stores of C
+        auto def = [&](const char *name, int v) { opt += std::string(" -D") + name + "=" + std::to_string(v); };
+        if (s.cpu) {
+            def("BM", s.bm);
+            def("BN", s.bn);
+        } else {
+            def("WG_M", s.wg_m);
+            def("WG_N", s.wg_n);
+        }
+        def("TM", s.tm);
+        def("TN", s.tn);
+        def("KT", s.kt);
+        def("VW", s.vw);
+        ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt, "gemm_tiled", kernel_));
+        ANYDNN_REQUIRE(kernel_->max_work_group_size() >= size_t(s.wg_m * s.wg_n),
+                dnnl_unimplemented, "the tiled GEMM's work-group is too large for the device");
+        return dnnl_success;
+    }
+    return create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_);
+}
+
+status_t gemm_kernel_t::launch(
+        stream_t *stream, const gemm_operands_t &o, const gemm_params_t &p) const {
+    if (p.M == 0 || p.N == 0 || p.batch() == 0) return dnnl_success;
+    kernel_args_t args;
+    for (const memory_storage_t *s :
+            {o.a, o.b, o.c, o.bias, o.scale_a, o.scale_b, o.scale_c, o.zp_a, o.zp_b, o.zp_c})
+        args.add(s);
+    args.add_value(p);
+    nd_range_t r;
+    r.ndims = 3;
+    r.global[2] = static_cast<size_t>(p.batch());
+    if (kind_ == gemm_kind_t::generic) {
+        r.global[0] = static_cast<size_t>(p.N);
+        r.global[1] = static_cast<size_t>(p.M);
+    } else {
+        const tiles_t &s = tiles_;
+        r.global[0] = div_up(p.N, s.bn) * s.wg_n;
+        r.global[1] = div_up(p.M, s.bm) * s.wg_m;
+        r.local[0] = s.wg_n;
+        r.local[1] = s.wg_m;
+        r.local[2] = 1;
+    }
+    return kernel_->launch(stream, args, r);
+}
+
+status_t column_sums_kernel_t::init(engine_t *engine, dnnl_data_type_t a, dnnl_data_type_t c) {
+    // The generic GEMM's build: the same program serves both kernels.
+    const std::string opt = data_type_options("A", a) + data_type_options("B", dnnl_f32)
+            + data_type_options("C", c) + data_type_options("BIAS", dnnl_f32);
+    return create_kernel(engine, "gemm/gemm.cl", opt, "column_sums", kernel_);
+}
+
+status_t column_sums_kernel_t::launch(stream_t *stream, const memory_storage_t *a,
+        const memory_storage_t *c, const gemm_params_t &p) const {
+    kernel_args_t args;
+    args.add(a);
+    args.add(c);
+    args.add_value(p);
+    return kernel_->launch(stream, args, range_1d(static_cast<size_t>(p.N)));
+}
+
+status_t check_quant_attr(const primitive_attr_t &attr) {
+    for (const auto &s : attr.scales) {
+        ANYDNN_REQUIRE(s.second.data_type == dnnl_f32 && !s.second.is_host_scalar,
+                dnnl_unimplemented, "GPU kernels take f32 scales in device memory");
+    }
+    for (const auto &z : attr.zero_points) {
+        ANYDNN_REQUIRE(z.second.data_type == dnnl_s32 && !z.second.is_host_scalar,
+                dnnl_unimplemented, "GPU kernels take s32 zero points in device memory");
+    }
+    return dnnl_success;
+}
+
+void bind_quant(const exec_ctx_t &ctx, const primitive_attr_t &attr, gemm_operands_t &ops) {
+    auto scale = [&](int arg) {
+        return attr.scales.count(arg) ? storage_of(ctx, DNNL_ARG_ATTR_SCALES | arg) : nullptr;
+    };
+    auto zp = [&](int arg) {
+        return attr.zero_points.count(arg) ? storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | arg)
+                                           : nullptr;
+    };
+    ops.scale_a = scale(DNNL_ARG_SRC);
+    ops.scale_b = scale(DNNL_ARG_WEIGHTS);
+    ops.scale_c = scale(DNNL_ARG_DST);
+    ops.zp_a = zp(DNNL_ARG_SRC);
+    ops.zp_b = zp(DNNL_ARG_WEIGHTS);
+    ops.zp_c = zp(DNNL_ARG_DST);
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,98 @@
+// The GEMM kernels of gemm/gemm.cl as one object: matmul, inner product and convolution
+// describe their product as strided matrices (gemm_params_t) and launch it here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/primitive.hpp"
+#include "gpu/compute.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+constexpr int gemm_max_batch = 4;
+
+// Mirrors gemm_params_t of gemm/gemm.cl. Element offsets and strides; batch dimensions not used
+// are 1. C(m, n) = sum_k A(m, k) * B(k, n) at a_off + m * a_sm + k * a_sk and so on.
+struct gemm_params_t {
+    int64_t M = 0, N = 0, K = 0;
+    int64_t a_off = 0, a_sm = 0, a_sk = 0;
+    int64_t b_off = 0, b_sk = 0, b_sn = 0;
+    int64_t c_off = 0, c_sm = 0, c_sn = 0;
+    int64_t bias_off = 0, bias_sm = 0, bias_sn = 0;
+    int64_t batch_dims[gemm_max_batch] = {1, 1, 1, 1};
+    int64_t a_sb[gemm_max_batch] = {}, b_sb[gemm_max_batch] = {}, c_sb[gemm_max_batch] = {},
+            bias_sb[gemm_max_batch] = {};
+    int64_t has_bias = 0, scale_b_sn = 0;
+    int64_t beta_accumulate = 0;
+
+    int64_t batch() const {
+        return batch_dims[0] * batch_dims[1] * batch_dims[2] * batch_dims[3];
+    }
+};
+
+struct gemm_types_t {
+    dnnl_data_type_t a = dnnl_f32, b = dnnl_f32, c = dnnl_f32, bias = dnnl_f32;
+};
+
+// The device memories of one launch (null: absent).
+struct gemm_operands_t {
+    const memory_storage_t *a = nullptr, *b = nullptr, *c = nullptr, *bias = nullptr;
+    const memory_storage_t *scale_a = nullptr, *scale_b = nullptr, *scale_c = nullptr;
+    const memory_storage_t *zp_a = nullptr, *zp_b = nullptr, *zp_c = nullptr;
+};
+
+enum class gemm_kind_t { generic, tiled };
+
+class gemm_kernel_t {
+public:
+    // Builds the kernel: `tiled` picks the register/local-memory tiled form whose tile sizes
+    // suit the device (engine_caps); dnnl_unimplemented when the device cannot run it.
+    status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind);
+    status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
+
+private:
+    struct tiles_t {
+        bool cpu = false; // one work-item per group (CPU devices) or WG_N x WG_M work-items
+        int wg_m = 1, wg_n = 1, tm = 1, tn = 1, bm = 1, bn = 1, kt = 1, vw = 1;
+    };
+    gemm_kind_t kind_ = gemm_kind_t::generic;
+    tiles_t tiles_;
+    std::shared_ptr<kernel_t> kernel_;
+};
+
+// C(n) = sum over m of A(m, n): bias gradients. Reads a_off, a_sm, a_sk (the n stride), M, N,
+// c_off and c_sn of the parameters.
+class column_sums_kernel_t {
+public:
+    status_t init(engine_t *engine, dnnl_data_type_t a, dnnl_data_type_t c);
+    status_t launch(stream_t *stream, const memory_storage_t *a, const memory_storage_t *c,
+            const gemm_params_t &p) const;
+
+private:
+    std::shared_ptr<kernel_t> kernel_;
+};
+
+// Whether the tiled kernel applies on this engine (enough local memory, work-group size).
+bool gemm_tiled_supported(engine_t *engine);
+
+// Types the GEMM kernels read and write.
+bool gemm_data_type(dnnl_data_type_t dt);
+
+} // namespace gpu
+} // namespace anydnn
+
+namespace anydnn {
+namespace gpu {
+
+// GPU kernels read scales as f32 and zero points as s32 from device memory: other types and
+// host scalars are dnnl_unimplemented.
+status_t check_quant_attr(const primitive_attr_t &attr);
+
+// Scales and zero points of the attribute bound from the context (src is A, weights B, dst C).
+void bind_quant(const exec_ctx_t &ctx, const primitive_attr_t &attr, gemm_operands_t &ops);
+
+} // namespace gpu
+} // namespace anydnn

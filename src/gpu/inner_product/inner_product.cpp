@@ -1,0 +1,287 @@
+// GPU inner product as GEMMs on gpu/gemm: src (2D-5D) flattened to [MB, K] rows, weights to
+// [OC, K] rows in the same order of their inner dimensions (plain layouts).
+// forward: dst = src * wei^T (+ bias, scales; int8 accumulates in int);
+// backward data: diff_src = diff_dst * wei; backward weights: diff_wei = diff_dst^T * src and
+// diff_bias = column sums of diff_dst. Post-ops are not supported yet (dnnl_unimplemented).
+#include <algorithm>
+#include <vector>
+
+#include "core/primitive.hpp"
+#include "cpu/layout.hpp"
+#include "cpu/matmul/common.hpp"
+#include "gpu/gemm/gemm.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+bool is_float(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
+}
+
+// Dims 1.. of md cover [0, K) densely in some order, and b uses the same order.
+bool rows_line_up(const memory_desc_t &a, const memory_desc_t &b) {
+    for (const memory_desc_t *md : {&a, &b}) {
+        if (!is_plain(*md)) return false;
+        std::vector<int> order;
+        for (int d = 1; d < md->ndims; ++d)
+            if (md->dims[d] != 1) order.push_back(d);
+        std::sort(order.begin(), order.end(), [&](int x, int y) {
+            return md->blocking.strides[x] < md->blocking.strides[y];
+        });
+        dim_t expect = 1;
+        for (int d : order) {
+            if (md->blocking.strides[d] != expect) return false;
+            expect *= md->dims[d];
+        }
+    }
+    for (int d = 1; d < a.ndims; ++d)
+        if (a.dims[d] != 1 && a.blocking.strides[d] != b.blocking.strides[d]) return false;
+    return true;
+}
+
+status_t plain_any(memory_desc_t &md) {
+    if (md.format_kind != dnnl_format_kind_any) return dnnl_success;
+    return md_init_with_strides(md, md.ndims, md.dims, md.data_type, nullptr);
+}
+
+// Resolves `any` of a data tensor and its weights so that their rows line up.
+status_t resolve_pair(memory_desc_t &data, memory_desc_t &wei) {
+    if (data.format_kind == dnnl_format_kind_any && wei.format_kind == dnnl_format_kind_any)
+        ANYDNN_CHECK(plain_any(data));
+    if (data.format_kind == dnnl_format_kind_any)
+        data = cpu::md_like(wei, data.ndims, data.dims, data.data_type);
+    if (wei.format_kind == dnnl_format_kind_any)
+        wei = cpu::md_like(data, wei.ndims, wei.dims, wei.data_type);
+    ANYDNN_REQUIRE(rows_line_up(data, wei), dnnl_unimplemented,
+            "GPU inner product: src and weights do not flatten to the same dense rows");
+    return dnnl_success;
+}
+
+dim_t k_of(const memory_desc_t &md) {
+    dim_t k = 1;
+    for (int d = 1; d < md.ndims; ++d)
+        k *= md.dims[d];
+    return k;
+}
+
+enum class ip_prop_t { fwd, bwd_data, bwd_weights };
+
+template <gemm_kind_t Kind>
+struct ip_t;
+
+template <gemm_kind_t Kind>
+struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
+    using base_t = primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>>;
+    using base_t::base_t;
+    static const char *impl_name() {
+        return Kind == gemm_kind_t::tiled ? "ocl:inner_product:tiled"
+                                          : "ocl:inner_product:generic";
+    }
+    const char *name() const override { return impl_name(); }
+    ip_prop_t prop = ip_prop_t::fwd;
+
+    static status_t init(ip_pd_t &pd) {
+        const auto &d = std::get<inner_product_desc_t>(pd.desc);
+        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
+                "GPU inner product takes no post-ops yet");
+        if (Kind == gemm_kind_t::tiled)
+            ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
+                    "the device cannot run the tiled GEMM");
+        if (d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference)
+            return init_fwd(pd, d);
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
+                dnnl_unimplemented, "backward inner product takes no attributes");
+        if (d.prop_kind == dnnl_backward_data) return init_bwd_data(pd, d);
+        ANYDNN_REQUIRE(d.prop_kind == dnnl_backward_weights, dnnl_unimplemented,
+                "prop kind %d is not supported", static_cast<int>(d.prop_kind));
+        return init_bwd_weights(pd, d);
+    }
+
+    static status_t init_fwd(ip_pd_t &pd, const inner_product_desc_t &d) {
+        memory_desc_t src = d.src_md, wei = d.weights_md, bias = d.bias_md, dst = d.dst_md;
+        const dnnl_data_type_t sdt = src.data_type, wdt = wei.data_type, ddt = dst.data_type;
+        if (sdt == dnnl_u8 || sdt == dnnl_s8)
+            ANYDNN_REQUIRE(wdt == dnnl_s8
+                            && (is_float(ddt) || ddt == dnnl_s32 || ddt == dnnl_s8
+                                    || ddt == dnnl_u8),
+                    dnnl_unimplemented, "int8 needs s8 weights and an f32/bf16/s32/s8/u8 dst");
+        else
+            ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt) && is_float(ddt), dnnl_unimplemented,
+                    "data types %s/%s/%s are not supported", dnnl_dt2str(sdt),
+                    dnnl_dt2str(wdt), dnnl_dt2str(ddt));
+        ANYDNN_CHECK(resolve_pair(src, wei));
+        ANYDNN_CHECK(plain_any(dst));
+        ANYDNN_REQUIRE(is_plain(dst), dnnl_unimplemented, "dst layout is blocked");
+        const bool with_bias = !is_zero_md(bias);
+        if (with_bias) {
+            ANYDNN_CHECK(plain_any(bias));
+            ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32,
+                    dnnl_unimplemented, "bias type %s", dnnl_dt2str(bias.data_type));
+            ANYDNN_CHECK(check_tensors({&bias}));
+        }
+        ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
+        cpu::post_ops_chain_t no_post_ops;
+        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 1, {}, no_post_ops, pd.args));
+        ANYDNN_CHECK(check_quant_attr(pd.attr));
+        pd.prop = ip_prop_t::fwd;
+        pd.args[DNNL_ARG_SRC] = src;
+        pd.args[DNNL_ARG_WEIGHTS] = wei;
+        if (with_bias) pd.args[DNNL_ARG_BIAS] = bias;
+        pd.args[DNNL_ARG_DST] = dst;
+        return dnnl_success;
+    }
+
+    static status_t init_bwd_data(ip_pd_t &pd, const inner_product_desc_t &d) {
+        memory_desc_t ds = d.diff_src_md, wei = d.weights_md, dd = d.diff_dst_md;
+        ANYDNN_REQUIRE(is_float(ds.data_type) && is_float(wei.data_type)
+                        && is_float(dd.data_type),
+                dnnl_unimplemented, "backward data takes f32/bf16/f16 tensors");
+        ANYDNN_CHECK(resolve_pair(ds, wei));
+        ANYDNN_CHECK(plain_any(dd));
+        ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
+        ANYDNN_CHECK(check_tensors({&ds, &wei, &dd}));
+        pd.prop = ip_prop_t::bwd_data;
+        pd.args[DNNL_ARG_DIFF_SRC] = ds;
+        pd.args[DNNL_ARG_WEIGHTS] = wei;
+        pd.args[DNNL_ARG_DIFF_DST] = dd;
+        return dnnl_success;
+    }
+
+    static status_t init_bwd_weights(ip_pd_t &pd, const inner_product_desc_t &d) {
+        memory_desc_t src = d.src_md, dw = d.diff_weights_md, db = d.diff_bias_md,
+                      dd = d.diff_dst_md;
+        ANYDNN_REQUIRE(is_float(src.data_type) && is_float(dw.data_type)
+                        && is_float(dd.data_type),
+                dnnl_unimplemented, "backward weights takes f32/bf16/f16 tensors");
+        ANYDNN_CHECK(resolve_pair(src, dw));
+        ANYDNN_CHECK(plain_any(dd));
+        ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
+        ANYDNN_CHECK(check_tensors({&src, &dw, &dd}));
+        if (!is_zero_md(db)) {
+            ANYDNN_CHECK(plain_any(db));
+            ANYDNN_REQUIRE(is_float(db.data_type), dnnl_unimplemented,
+                    "diff bias takes f32/bf16/f16");
+            ANYDNN_CHECK(check_tensors({&db}));
+            pd.args[DNNL_ARG_DIFF_BIAS] = db;
+        }
+        pd.prop = ip_prop_t::bwd_weights;
+        pd.args[DNNL_ARG_SRC] = src;
+        pd.args[DNNL_ARG_DIFF_WEIGHTS] = dw;
+        pd.args[DNNL_ARG_DIFF_DST] = dd;
+        return dnnl_success;
+    }
+};
+
+template <gemm_kind_t Kind>
+struct ip_t : public primitive_t {
+    using primitive_t::primitive_t;
+    const ip_pd_t<Kind> &pd_() const { return static_cast<const ip_pd_t<Kind> &>(pd()); }
+
+    status_t init() override {
+        const ip_pd_t<Kind> &pd = pd_();
+        gemm_types_t t;
+        switch (pd.prop) {
+            case ip_prop_t::fwd:
+                t = {pd.arg_md(DNNL_ARG_SRC).data_type, pd.arg_md(DNNL_ARG_WEIGHTS).data_type,
+                        pd.arg_md(DNNL_ARG_DST).data_type, dnnl_f32};
+                if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
+                break;
+            case ip_prop_t::bwd_data:
+                t = {pd.arg_md(DNNL_ARG_DIFF_DST).data_type,
+                        pd.arg_md(DNNL_ARG_WEIGHTS).data_type,
+                        pd.arg_md(DNNL_ARG_DIFF_SRC).data_type, dnnl_f32};
+                break;
+            case ip_prop_t::bwd_weights:
+                t = {pd.arg_md(DNNL_ARG_DIFF_DST).data_type, pd.arg_md(DNNL_ARG_SRC).data_type,
+                        pd.arg_md(DNNL_ARG_DIFF_WEIGHTS).data_type, dnnl_f32};
+                if (pd.args.count(DNNL_ARG_DIFF_BIAS))
+                    ANYDNN_CHECK(bias_sums_.init(pd.engine, t.a,
+                            pd.arg_md(DNNL_ARG_DIFF_BIAS).data_type));
+                break;
+        }
+        return gemm_.init(pd.engine, t, Kind);
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const ip_pd_t<Kind> &pd = pd_();
+        gemm_params_t p;
+        gemm_operands_t ops;
+        if (pd.prop == ip_prop_t::fwd) {
+            const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC),
+                                &wei = pd.arg_md(DNNL_ARG_WEIGHTS), &dst = pd.arg_md(DNNL_ARG_DST);
+            p.M = dst.dims[0], p.N = dst.dims[1], p.K = k_of(src);
+            p.a_off = src.offset0, p.a_sm = src.blocking.strides[0], p.a_sk = 1;
+            p.b_off = wei.offset0, p.b_sk = 1, p.b_sn = wei.blocking.strides[0];
+            p.c_off = dst.offset0, p.c_sm = dst.blocking.strides[0];
+            p.c_sn = dst.blocking.strides[1];
+            if (pd.args.count(DNNL_ARG_BIAS)) {
+                const memory_desc_t &bias = pd.arg_md(DNNL_ARG_BIAS);
+                p.has_bias = 1;
+                p.bias_off = bias.offset0;
+                p.bias_sn = bias.blocking.strides[bias.ndims - 1];
+                ops.bias = storage_of(ctx, DNNL_ARG_BIAS);
+            }
+            const auto ws = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
+            p.scale_b_sn = ws != pd.attr.scales.end() && ws->second.mask != 0;
+            ops.a = storage_of(ctx, DNNL_ARG_SRC);
+            ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
+            ops.c = storage_of(ctx, DNNL_ARG_DST);
+            bind_quant(ctx, pd.attr, ops);
+            return gemm_.launch(ctx.stream, ops, p);
+        }
+        const memory_desc_t &dd = pd.arg_md(DNNL_ARG_DIFF_DST);
+        const dim_t dd_smb = dd.blocking.strides[0], dd_soc = dd.blocking.strides[1];
+        if (pd.prop == ip_prop_t::bwd_data) {
+            const memory_desc_t &ds = pd.arg_md(DNNL_ARG_DIFF_SRC),
+                                &wei = pd.arg_md(DNNL_ARG_WEIGHTS);
+            p.M = ds.dims[0], p.N = k_of(ds), p.K = wei.dims[0];
+            p.a_off = dd.offset0, p.a_sm = dd_smb, p.a_sk = dd_soc;
+            p.b_off = wei.offset0, p.b_sk = wei.blocking.strides[0], p.b_sn = 1;
+            p.c_off = ds.offset0, p.c_sm = ds.blocking.strides[0], p.c_sn = 1;
+            ops.a = storage_of(ctx, DNNL_ARG_DIFF_DST);
+            ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
+            ops.c = storage_of(ctx, DNNL_ARG_DIFF_SRC);
+            return gemm_.launch(ctx.stream, ops, p);
+        }
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC),
+                            &dw = pd.arg_md(DNNL_ARG_DIFF_WEIGHTS);
+        p.M = dw.dims[0], p.N = k_of(dw), p.K = src.dims[0];
+        p.a_off = dd.offset0, p.a_sm = dd_soc, p.a_sk = dd_smb;
+        p.b_off = src.offset0, p.b_sk = src.blocking.strides[0], p.b_sn = 1;
+        p.c_off = dw.offset0, p.c_sm = dw.blocking.strides[0], p.c_sn = 1;
+        ops.a = storage_of(ctx, DNNL_ARG_DIFF_DST);
+        ops.b = storage_of(ctx, DNNL_ARG_SRC);
+        ops.c = storage_of(ctx, DNNL_ARG_DIFF_WEIGHTS);
+        ANYDNN_CHECK(gemm_.launch(ctx.stream, ops, p));
+        if (!pd.args.count(DNNL_ARG_DIFF_BIAS)) return dnnl_success;
+        const memory_desc_t &db = pd.arg_md(DNNL_ARG_DIFF_BIAS);
+        gemm_params_t s;
+        s.M = dd.dims[0], s.N = dd.dims[1];
+        s.a_off = dd.offset0, s.a_sm = dd_smb, s.a_sk = dd_soc;
+        s.c_off = db.offset0, s.c_sn = db.blocking.strides[db.ndims - 1];
+        return bias_sums_.launch(
+                ctx.stream, storage_of(ctx, DNNL_ARG_DIFF_DST), storage_of(ctx, DNNL_ARG_DIFF_BIAS), s);
+    }
+
+private:
+    gemm_kernel_t gemm_;
+    column_sums_kernel_t bias_sums_;
+};
+
+} // namespace
+
+impl_entry_t inner_product_tiled_entry() {
+    using pd_t = ip_pd_t<gemm_kind_t::tiled>;
+    return make_impl_entry<pd_t>(pd_t::impl_name());
+}
+impl_entry_t inner_product_generic_entry() {
+    using pd_t = ip_pd_t<gemm_kind_t::generic>;
+    return make_impl_entry<pd_t>(pd_t::impl_name());
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,136 @@
+// GPU matmul on the GEMM kernels (gpu/gemm): plain strided tensors (transposed operands
+// included), up to four batch dimensions with broadcast, bias of any broadcast shape, scales
+// (common; per-N on weights), zero points on int8 problems. f32/bf16/f16 storage computes in
+// f32; s8/u8 accumulate in int. Post-ops are not supported yet (dnnl_unimplemented).
+#include "core/primitive.hpp"
+#include "cpu/matmul/common.hpp"
+#include "gpu/gemm/gemm.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+template <gemm_kind_t Kind>
+struct matmul_t;
+
+template <gemm_kind_t Kind>
+struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Kind>> {
+    using base_t = primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Kind>>;
+    using base_t::base_t;
+    static const char *impl_name() {
+        return Kind == gemm_kind_t::tiled ? "ocl:matmul:tiled" : "ocl:matmul:generic";
+    }
+    const char *name() const override { return impl_name(); }
+
+    static status_t init(matmul_pd_t &pd) {
+        const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
+        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
+                "GPU matmul takes no post-ops yet");
+        memory_desc_t src, wei, bias, dst;
+        ANYDNN_CHECK(cpu::matmul::resolve_matmul(d, src, wei, bias, dst));
+        const bool with_bias = !is_zero_md(bias);
+        ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
+                        && (!with_bias || is_plain(bias)),
+                dnnl_unimplemented, "GPU matmul takes plain strided layouts");
+        ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims
+                        && dst.ndims <= 2 + gemm_max_batch,
+                dnnl_unimplemented, "GPU matmul takes up to %d batch dimensions",
+                gemm_max_batch);
+        ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
+        if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
+        std::vector<int> zp_args = {DNNL_ARG_DST};
+        if (cpu::matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+        cpu::post_ops_chain_t no_post_ops;
+        ANYDNN_CHECK(cpu::matmul::init_attr(
+                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, no_post_ops, pd.args));
+        ANYDNN_CHECK(check_quant_attr(pd.attr));
+        if (Kind == gemm_kind_t::tiled)
+            ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
+                    "the device cannot run the tiled GEMM");
+        pd.args[DNNL_ARG_SRC] = src;
+        pd.args[DNNL_ARG_WEIGHTS] = wei;
+        pd.args[DNNL_ARG_DST] = dst;
+        if (with_bias) pd.args[DNNL_ARG_BIAS] = bias;
+        return dnnl_success;
+    }
+};
+
+template <gemm_kind_t Kind>
+struct matmul_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    status_t init() override {
+        const primitive_desc_t &pd = this->pd();
+        gemm_types_t t;
+        t.a = pd.arg_md(DNNL_ARG_SRC).data_type;
+        t.b = pd.arg_md(DNNL_ARG_WEIGHTS).data_type;
+        t.c = pd.arg_md(DNNL_ARG_DST).data_type;
+        if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
+        return gemm_.init(pd.engine, t, Kind);
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const primitive_desc_t &pd = this->pd();
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &wei = pd.arg_md(DNNL_ARG_WEIGHTS),
+                            &dst = pd.arg_md(DNNL_ARG_DST);
+        const int nd = dst.ndims;
+        const dim_t *ss = src.blocking.strides, *ws = wei.blocking.strides,
+                    *ds = dst.blocking.strides;
+        gemm_params_t p;
+        p.M = dst.dims[nd - 2];
+        p.N = dst.dims[nd - 1];
+        p.K = src.dims[nd - 1];
+        p.a_off = src.offset0, p.a_sm = ss[nd - 2], p.a_sk = ss[nd - 1];
+        p.b_off = wei.offset0, p.b_sk = ws[nd - 2], p.b_sn = ws[nd - 1];
+        p.c_off = dst.offset0, p.c_sm = ds[nd - 2], p.c_sn = ds[nd - 1];
+        // A size-1 dimension of an operand broadcasts: stride 0.
+        auto bstride = [](const memory_desc_t &md, int d) {
+            return md.dims[d] == 1 ? 0 : md.blocking.strides[d];
+        };
+        const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
+        const memory_desc_t *bias = with_bias ? &pd.arg_md(DNNL_ARG_BIAS) : nullptr;
+        if (bias) {
+            p.has_bias = 1;
+            p.bias_off = bias->offset0;
+            p.bias_sm = bstride(*bias, nd - 2);
+            p.bias_sn = bstride(*bias, nd - 1);
+        }
+        for (int d = 0; d < nd - 2; ++d) {
+            const int slot = gemm_max_batch - (nd - 2) + d;
+            p.batch_dims[slot] = dst.dims[d];
+            p.a_sb[slot] = bstride(src, d);
+            p.b_sb[slot] = bstride(wei, d);
+            p.c_sb[slot] = ds[d];
+            if (bias) p.bias_sb[slot] = bstride(*bias, d);
+        }
+        const auto ws_scale = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
+        p.scale_b_sn = ws_scale != pd.attr.scales.end() && ws_scale->second.mask != 0;
+        gemm_operands_t ops;
+        ops.a = storage_of(ctx, DNNL_ARG_SRC);
+        ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
+        ops.c = storage_of(ctx, DNNL_ARG_DST);
+        ops.bias = with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr;
+        bind_quant(ctx, pd.attr, ops);
+        return gemm_.launch(ctx.stream, ops, p);
+    }
+
+private:
+    gemm_kernel_t gemm_;
+};
+
+} // namespace
+
+impl_entry_t matmul_tiled_entry() {
+    using pd_t = matmul_pd_t<gemm_kind_t::tiled>;
+    return make_impl_entry<pd_t>(pd_t::impl_name());
+}
+impl_entry_t matmul_generic_entry() {
+    using pd_t = matmul_pd_t<gemm_kind_t::generic>;
+    return make_impl_entry<pd_t>(pd_t::impl_name());
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,110 @@
+// GPU matmul (tiled and generic GEMM kernels) against the CPU engine: tile tails, transposed
+// operands, batch broadcast, bias, bf16, int8 with scales and zero points, bad input.
+#include "gpu/gpu_vs_cpu.hpp"
+
+namespace {
+
+using namespace gpu_test;
+
+struct mm_case_t {
+    std::vector<int64_t> a, b, c;
+    dnnl_data_type_t at = dnnl_f32, bt = dnnl_f32, ct = dnnl_f32;
+    bool bias = false, transposed_b = false, quant = false;
+};
+
+dnnl_format_tag_t plain(size_t nd) {
+    return nd == 2 ? dnnl_ab : nd == 3 ? dnnl_abc : dnnl_abcd;
+}
+
+void check(const mm_case_t &t, float tol = 1e-5f) {
+    const size_t nd = t.c.size();
+    dnnl_memory_desc_t a = md(t.a, t.at, plain(nd));
+    dnnl_memory_desc_t b = md(t.b, t.bt,
+            t.transposed_b ? (nd == 2 ? dnnl_ba : nd == 3 ? dnnl_acb : dnnl_abdc) : plain(nd));
+    dnnl_memory_desc_t c = md(t.c, t.ct, plain(nd));
+    std::vector<int64_t> bdims(nd, 1);
+    bdims[nd - 1] = t.c[nd - 1];
+    dnnl_memory_desc_t bias = t.bias ? md(bdims, dnnl_f32, plain(nd)) : nullptr;
+    dnnl_primitive_attr_t attr = nullptr;
+    std::vector<int> args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    if (t.bias) args.push_back(DNNL_ARG_BIAS);
+    if (t.quant) {
+        ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_SRC, 0), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_WEIGHTS, 1 << (nd - 1)),
+                dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_WEIGHTS, 0),
+                dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 0), dnnl_success);
+        for (int arg : {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS})
+            args.push_back(DNNL_ARG_ATTR_SCALES | arg);
+        for (int arg : {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST})
+            args.push_back(DNNL_ARG_ATTR_ZERO_POINTS | arg);
+    }
+    const int impls = expect_gpu_matches_cpu(
+            [&](dnnl_primitive_desc_t *pd, dnnl_engine_t e) {
+                return dnnl_matmul_primitive_desc_create(pd, e, a, b, bias, c, attr);
+            },
+            args, DNNL_ARG_DST, tol);
+    EXPECT_EQ(impls, 2); // tiled and generic
+    dnnl_primitive_attr_destroy(attr);
+    for (dnnl_memory_desc_t m : {a, b, c, bias})
+        if (m) dnnl_memory_desc_destroy(m);
+}
+
+TEST(GpuMatmul, F32Shapes) {
+    SKIP_WITHOUT_GPU();
+    check({{1, 1}, {1, 1}, {1, 1}});
+    check({{7, 30}, {30, 20}, {7, 20}});
+    check({{65, 300}, {300, 257}, {65, 257}, dnnl_f32, dnnl_f32, dnnl_f32, true});
+    check({{19, 23}, {23, 37}, {19, 37}, dnnl_f32, dnnl_f32, dnnl_f32, false, true});
+}
+
+TEST(GpuMatmul, BatchBroadcast) {
+    SKIP_WITHOUT_GPU();
+    check({{2, 1, 5, 7}, {1, 3, 7, 4}, {2, 3, 5, 4}, dnnl_f32, dnnl_f32, dnnl_f32, true});
+    check({{6, 9, 13}, {6, 13, 11}, {6, 9, 11}, dnnl_f32, dnnl_f32, dnnl_f32, false, true});
+}
+
+TEST(GpuMatmul, Bf16) {
+    SKIP_WITHOUT_GPU();
+    check({{13, 67}, {67, 130}, {13, 130}, dnnl_bf16, dnnl_bf16, dnnl_f32, true}, 1e-4f);
+    check({{13, 67}, {67, 30}, {13, 30}, dnnl_bf16, dnnl_bf16, dnnl_bf16}, 1e-2f);
+}
+
+TEST(GpuMatmul, Int8ScalesZeroPoints) {
+    SKIP_WITHOUT_GPU();
+    check({{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_s32});
+    check({{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_f32, true, false, true});
+    check({{5, 64}, {64, 33}, {5, 33}, dnnl_s8, dnnl_s8, dnnl_s8, false, true, true});
+}
+
+TEST(GpuMatmul, PostOpsAreUnimplemented) {
+    SKIP_WITHOUT_GPU();
+    dnnl_engine_t gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_memory_desc_t a = md({4, 5}, dnnl_f32, dnnl_ab), b = md({5, 6}, dnnl_f32, dnnl_ab),
+                       c = md({4, 6}, dnnl_f32, dnnl_ab);
+    dnnl_post_ops_t po = nullptr;
+    ASSERT_EQ(dnnl_post_ops_create(&po), dnnl_success);
+    ASSERT_EQ(dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_data_type_undef), dnnl_success);
+    dnnl_primitive_attr_t attr = nullptr;
+    ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+    ASSERT_EQ(dnnl_primitive_attr_set_post_ops(attr, po), dnnl_success);
+    dnnl_primitive_desc_t pd = nullptr;
+    EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, c, attr),
+            dnnl_unimplemented);
+    // Blocked layouts the GEMM cannot stride through.
+    dnnl_memory_desc_t blocked = md({4, 32}, dnnl_f32, dnnl_AB16b16a),
+                       b2 = md({32, 6}, dnnl_f32, dnnl_ab);
+    EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, blocked, b2, nullptr, c, nullptr),
+            dnnl_unimplemented);
+    dnnl_primitive_attr_destroy(attr);
+    dnnl_post_ops_destroy(po);
+    for (dnnl_memory_desc_t m : {a, b, c, blocked, b2})
+        dnnl_memory_desc_destroy(m);
+    dnnl_engine_destroy(gpu);
+}
+
+} // namespace
