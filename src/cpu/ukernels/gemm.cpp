@@ -137,7 +137,7 @@ void gemm_block(
 // CHUNKS_PER_THREAD per thread (a thread the OS holds up leaves its chunks to the others) and
 // a multiple of the thread count (even shares when none is held up), then the least operand
 // traffic (each chunk reads its rows of A and its columns of B).
-void chunk_grid(dim_t M, dim_t N, int mr, int nthr, dim_t &cm, dim_t &cn) {
+void chunk_grid(dim_t M, dim_t N, int mr, int nthr, bool b_packed, dim_t &cm, dim_t &cn) {
     cm = cn = 1;
     if (nthr <= 1) return;
     const dim_t max_m = std::max<dim_t>(1, div_up(M, mr * MIN_CHUNK_TILES));
@@ -147,7 +147,8 @@ void chunk_grid(dim_t M, dim_t N, int mr, int nthr, dim_t &cm, dim_t &cn) {
     for (dim_t a = 1; a <= max_m; ++a)
         for (dim_t b = 1; b <= max_n; ++b) {
             if (a * b < want || a * b > 4 * want) continue;
-            const double traffic = double(b) * M + double(a) * N;
+            // B packed by the caller costs only its reads, a quarter of packing it.
+            const double traffic = double(b) * M + double(a) * N * (b_packed ? 0.25 : 1.0);
             const double cost = traffic * (a * b % nthr == 0 ? 1.0 : 2.0);
             if (best < 0 || cost < best) {
                 best = cost;
@@ -169,7 +170,7 @@ void gemm(const gemm_problem_t &p) {
     if (tk.mr == detail::avx512_tiles().mr && p.b.panel_stride == 0 && detail::gemv_avx512(p, nthr))
         return;
     dim_t cm, cn;
-    chunk_grid(p.M, p.N, tk.mr, nthr, cm, cn);
+    chunk_grid(p.M, p.N, tk.mr, nthr, p.b.panel_stride > 0, cm, cn);
     // Chunks aligned to the tile sizes so only the last row and column have edges.
     const dim_t mb = round_up(div_up(p.M, cm), tk.mr);
     const dim_t nb = round_up(div_up(p.N, cn), panel_cols);
