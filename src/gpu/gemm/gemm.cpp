@@ -61,7 +61,9 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     if (kind == gemm_kind_t::tiled) {
         const device_caps_t &caps = engine_caps(engine);
         tiles_t &s = tiles_;
-        s.cpu = caps.is_cpu;
+        // ANYDNN_OCL_GEMM_FORM=gpu runs the work-group form on CPU devices too (to test it).
+        const char *form = std::getenv("ANYDNN_OCL_GEMM_FORM");
+        s.cpu = caps.is_cpu && !(form && std::string(form) == "gpu");
         ANYDNN_REQUIRE(pick_tiles(caps, s.cpu, s.wg_m, s.wg_n, s.tm, s.tn, s.bm, s.bn, s.kt, s.vw),
                 dnnl_unimplemented, "the device's local memory or work-group size is too small "
                                     "for the tiled GEMM");
