@@ -2,6 +2,7 @@
 // run as the fused sdpa partition and as separate primitives (debug policy: one partition
 // per op), timed interleaved; prints the median of each and their ratio.
 // Usage: graph_sdpa_bench [heads=16] [seq=1024] [head_dim=64] [f32|bf16] [iters=10]
+//        [scalar|tensor: the scale as a host scalar or a one-element tensor]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -78,8 +79,13 @@ int main(int argc, char **argv) {
     auto L = [](size_t id, dt t, const logical_tensor::dims &d) {
         return logical_tensor(id, t, d, logical_tensor::layout_type::strided);
     };
-    const logical_tensor scale(3, dt::f32, logical_tensor::dims {},
-            logical_tensor::layout_type::strided, logical_tensor::property_type::host_scalar);
+    const bool scalar = !(argc > 6 && std::string(argv[6]) == "tensor");
+    const logical_tensor scale = scalar
+            ? logical_tensor(3, dt::f32, logical_tensor::dims {},
+                    logical_tensor::layout_type::strided,
+                    logical_tensor::property_type::host_scalar)
+            : logical_tensor(3, dt::f32, logical_tensor::dims {1},
+                    logical_tensor::layout_type::strided);
     auto build = [&](graph &g) {
         op qk(1, op::kind::MatMul, {L(0, type, qd), L(1, type, qd)}, {L(5, dt::f32, sd)});
         qk.set_attr(op::attr::transpose_b, true);
