@@ -140,6 +140,26 @@ conv_desc_t parse_conv_desc(const std::string &s, bool deconv) {
     return r;
 }
 
+// --mb: the minibatch of the problem and of its text, so the repro line runs the same problem.
+void set_mb(conv_desc_t &d, int64_t mb) {
+    d.mb = mb;
+    const std::string v = "mb" + std::to_string(mb);
+    std::string &t = d.text;
+    const size_t at = t.find("mb");
+    if (at != std::string::npos && at + 2 < t.size() && std::isdigit(static_cast<unsigned char>(t[at + 2]))) {
+        size_t end = at + 2;
+        while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end])))
+            ++end;
+        t.replace(at, end - at, v);
+        return;
+    }
+    // No mb in the text: it goes after the groups, where the syntax puts it.
+    size_t pos = 0;
+    if (!t.empty() && t[0] == 'g')
+        for (pos = 1; pos < t.size() && std::isdigit(static_cast<unsigned char>(t[pos])); ++pos) {}
+    t.insert(pos, v);
+}
+
 struct conv_cfg_t {
     bool deconv;
     dir_t dir;
@@ -444,7 +464,7 @@ public:
                                     for (auto mb : common_.mb) {
                                         conv_cfg_t c {deconv_, dir, dt[0], dt[1], dt[2], st, wt,
                                                 dtg, alg, attr, desc};
-                                        if (mb > 0) c.desc.mb = mb;
+                                        if (mb > 0) set_mb(c.desc, mb);
                                         conv_prb_t prb(c);
                                         run_problem(prb);
                                     }
