@@ -9,8 +9,6 @@ namespace anydnn {
 namespace cpu {
 namespace rnn {
 
-namespace {
-
 const int fwd_arg[rnn_tensor_count] = {DNNL_ARG_SRC_LAYER, DNNL_ARG_SRC_ITER,
         DNNL_ARG_SRC_ITER_C, DNNL_ARG_AUGRU_ATTENTION, DNNL_ARG_WEIGHTS_LAYER,
         DNNL_ARG_WEIGHTS_ITER, DNNL_ARG_WEIGHTS_PEEPHOLE, DNNL_ARG_WEIGHTS_PROJECTION,
@@ -20,6 +18,9 @@ const int diff_arg[rnn_tensor_count] = {DNNL_ARG_DIFF_SRC_LAYER, DNNL_ARG_DIFF_S
         DNNL_ARG_DIFF_WEIGHTS_ITER, DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE,
         DNNL_ARG_DIFF_WEIGHTS_PROJECTION, DNNL_ARG_DIFF_BIAS, DNNL_ARG_DIFF_DST_LAYER,
         DNNL_ARG_DIFF_DST_ITER, DNNL_ARG_DIFF_DST_ITER_C};
+
+namespace {
+
 const char *const names[rnn_tensor_count] = {"src_layer", "src_iter", "src_iter_c",
         "attention", "weights_layer", "weights_iter", "weights_peephole", "weights_projection",
         "bias", "dst_layer", "dst_iter", "dst_iter_c"};

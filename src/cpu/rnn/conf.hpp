@@ -74,6 +74,10 @@ struct conf_t {
 
 const rnn_desc_t &desc_of(const primitive_desc_t &pd);
 
+// DNNL_ARG_* of each rnn_tensor_t, and of its gradient.
+extern const int fwd_arg[rnn_tensor_count];
+extern const int diff_arg[rnn_tensor_count];
+
 // Reads the descriptor and attributes into conf (sizes, flags, buffer layout); fails for
 // problems the implementation does not take.
 status_t init_conf(conf_t &conf, const rnn_desc_t &d, const primitive_attr_t &attr);

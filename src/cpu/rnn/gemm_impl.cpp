@@ -13,16 +13,6 @@ namespace {
 
 using namespace rnn;
 
-const int fwd_args[rnn_tensor_count] = {DNNL_ARG_SRC_LAYER, DNNL_ARG_SRC_ITER,
-        DNNL_ARG_SRC_ITER_C, DNNL_ARG_AUGRU_ATTENTION, DNNL_ARG_WEIGHTS_LAYER,
-        DNNL_ARG_WEIGHTS_ITER, DNNL_ARG_WEIGHTS_PEEPHOLE, DNNL_ARG_WEIGHTS_PROJECTION,
-        DNNL_ARG_BIAS, DNNL_ARG_DST_LAYER, DNNL_ARG_DST_ITER, DNNL_ARG_DST_ITER_C};
-const int diff_args[rnn_tensor_count] = {DNNL_ARG_DIFF_SRC_LAYER, DNNL_ARG_DIFF_SRC_ITER,
-        DNNL_ARG_DIFF_SRC_ITER_C, DNNL_ARG_DIFF_AUGRU_ATTENTION, DNNL_ARG_DIFF_WEIGHTS_LAYER,
-        DNNL_ARG_DIFF_WEIGHTS_ITER, DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE,
-        DNNL_ARG_DIFF_WEIGHTS_PROJECTION, DNNL_ARG_DIFF_BIAS, DNNL_ARG_DIFF_DST_LAYER,
-        DNNL_ARG_DIFF_DST_ITER, DNNL_ARG_DIFF_DST_ITER_C};
-
 struct rnn_gemm_t;
 
 struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
@@ -49,10 +39,10 @@ struct rnn_gemm_t : public primitive_t {
         const conf_t &c = pd.conf;
         tensors_t t;
         for (int k = 0; k < rnn_tensor_count; ++k) {
-            if (!is_zero_md(pd.arg_md(fwd_args[k])))
-                t.fwd[k] = plain_t(pd.arg_md(fwd_args[k]), ctx.host_ptr(fwd_args[k]));
-            if (c.backward && !is_zero_md(pd.arg_md(diff_args[k])))
-                t.diff[k] = plain_t(pd.arg_md(diff_args[k]), ctx.host_ptr(diff_args[k]));
+            if (!is_zero_md(pd.arg_md(fwd_arg[k])))
+                t.fwd[k] = plain_t(pd.arg_md(fwd_arg[k]), ctx.host_ptr(fwd_arg[k]));
+            if (c.backward && !is_zero_md(pd.arg_md(diff_arg[k])))
+                t.diff[k] = plain_t(pd.arg_md(diff_arg[k]), ctx.host_ptr(diff_arg[k]));
         }
         float *scratch = static_cast<float *>(ctx.scratchpad);
         if (c.backward) {
