@@ -80,14 +80,16 @@ void gemm_block(
         if (p.epilogue) p.epilogue(m0, n0, ms, ns);
         return;
     }
-    // Equal blocks: rows of at most MC_TILES tiles, depth of at most KC.
+    // B packed by the caller is read in place.
+    const bool b_packed = p.b.panel_stride > 0;
+    // Equal blocks: rows of at most MC_TILES tiles, depth of at most KC. One tile of rows
+    // against packed B is memory-bound: whole panels, back to back, make one long stream.
     const dim_t mc_max = div_up(ms, div_up(ms, mr * MC_TILES));
-    const dim_t kc_max = std::min(K, round_up(div_up(K, div_up(K, KC)), 16));
+    const dim_t kc_cap = b_packed && ms <= mr ? K : KC;
+    const dim_t kc_max = std::min(K, round_up(div_up(K, div_up(K, kc_cap)), 16));
     const dim_t nc_max = std::min<dim_t>(round_up(ns, panel_cols), NC);
     // Row pitch off a multiple of 4 KiB so packed rows do not share L1 sets.
     const dim_t lda_p = round_up(kc_max, 16) + 16;
-    // B packed by the caller is read in place.
-    const bool b_packed = p.b.panel_stride > 0;
     fbuf_t ap = alloc_floats(mc_max * lda_p);
     fbuf_t bp = b_packed ? nullptr : alloc_floats(nc_max * kc_max);
 
