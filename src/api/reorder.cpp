@@ -43,16 +43,22 @@ DNNL_API dnnl_status_t dnnl_reorder_primitive_desc_create(
                     "reorder: dimension %d is %lld in src and %lld in dst", d,
                     static_cast<long long>(src_desc->dims[d]),
                     static_cast<long long>(dst_desc->dims[d]));
-        // Cross-engine copies need a device runtime; the CPU engine runs host to host.
-        ANYDNN_REQUIRE(src_engine->kind() == dnnl_cpu && dst_engine->kind() == dnnl_cpu,
-                dnnl_unimplemented, "reorder: %s to %s engines is not supported",
-                dnnl_engine_kind2str(src_engine->kind()), dnnl_engine_kind2str(dst_engine->kind()));
+        // Between the CPU and a device the device's engine runs the copy (its implementations
+        // know both sides); two device engines must be the same one.
+        ANYDNN_REQUIRE(src_engine->kind() == dnnl_cpu || dst_engine->kind() == dnnl_cpu
+                        || src_engine == dst_engine,
+                dnnl_unimplemented, "reorder: between two different %s engines is not supported",
+                dnnl_engine_kind2str(src_engine->kind()));
+        ANYDNN_REQUIRE(src_engine->kind() != dnnl_cpu || dst_engine->kind() != dnnl_cpu
+                        || src_engine->runtime() == dst_engine->runtime(),
+                dnnl_unimplemented, "reorder: CPU engines of different runtimes");
+        engine_t *engine = src_engine->kind() == dnnl_cpu ? dst_engine : src_engine;
         reorder_desc_t desc;
         desc.src_md = *src_desc;
         desc.dst_md = *dst_desc;
         desc.src_engine_kind = src_engine->kind();
         desc.dst_engine_kind = dst_engine->kind();
-        return primitive_desc_create(reorder_primitive_desc, desc, attr, src_engine, nullptr);
+        return primitive_desc_create(reorder_primitive_desc, desc, attr, engine, nullptr);
     });
 }
 

@@ -74,6 +74,13 @@ status_t create_kernel(engine_t *engine, const char *source_name, const std::str
 
 const device_caps_t &engine_caps(engine_t *engine);
 
+// Copies `bytes` between host memory and device memory `storage` (from byte `offset`), in
+// `stream`'s order; they return once the host side has been read or written.
+status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
+        const void *host, size_t bytes);
+status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
+        size_t offset, size_t bytes);
+
 // The embedded text of one of our OpenCL C files, with its own #includes inlined; null when
 // there is no such file.
 const char *kernel_source(const char *source_name);

@@ -7,6 +7,10 @@ namespace anydnn {
 namespace gpu {
 
 impl_entry_t eltwise_entry(); // gpu/eltwise/eltwise.cpp
+impl_entry_t binary_entry(); // gpu/binary/binary.cpp
+impl_entry_t reorder_cross_engine_entry(); // gpu/reorder/cross_engine.cpp
+impl_entry_t reorder_dense_entry(); // gpu/reorder/reorder.cpp
+impl_entry_t reorder_generic_entry(); // gpu/reorder/reorder.cpp
 impl_entry_t matmul_tiled_entry(); // gpu/matmul/matmul.cpp
 impl_entry_t matmul_generic_entry(); // gpu/matmul/matmul.cpp
 impl_entry_t inner_product_tiled_entry(); // gpu/inner_product/inner_product.cpp

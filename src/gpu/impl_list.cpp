@@ -9,6 +9,9 @@ namespace ocl {
 const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> none;
     static const std::vector<impl_entry_t> eltwise = {gpu::eltwise_entry()};
+    static const std::vector<impl_entry_t> binary = {gpu::binary_entry()};
+    static const std::vector<impl_entry_t> reorder = {gpu::reorder_cross_engine_entry(),
+            gpu::reorder_dense_entry(), gpu::reorder_generic_entry()};
     static const std::vector<impl_entry_t> matmul = {
             gpu::matmul_tiled_entry(), gpu::matmul_generic_entry()};
     static const std::vector<impl_entry_t> inner_product = {
@@ -17,6 +20,8 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> deconvolution = {gpu::deconvolution_direct_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;
+        case dnnl_reorder: return reorder;
+        case dnnl_binary: return binary;
         case dnnl_matmul: return matmul;
         case dnnl_inner_product: return inner_product;
         case dnnl_convolution: return convolution;

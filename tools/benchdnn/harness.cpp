@@ -142,9 +142,19 @@ std::string engine_name() {
     return n;
 }
 
+dnnl_engine_t host_engine() {
+    static engine_h cpu;
+    if (!cpu.get()) dnnl_engine_create(cpu.out(), dnnl_cpu, 0);
+    return cpu.get();
+}
+
 test_mem_t &args_t::add(int arg, const_dnnl_memory_desc_t md) {
+    return add_on(arg, md, test_engine());
+}
+
+test_mem_t &args_t::add_on(int arg, const_dnnl_memory_desc_t md, dnnl_engine_t engine) {
     mems_.erase(arg);
-    return mems_.emplace(arg, test_mem_t(md, test_engine())).first->second;
+    return mems_.emplace(arg, test_mem_t(md, engine)).first->second;
 }
 
 std::vector<dnnl_exec_arg_t> args_t::exec_args() const {

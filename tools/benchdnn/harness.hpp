@@ -28,6 +28,8 @@ settings_t &settings();
 
 // The engine and stream of the current --engine (created on first use; null if absent).
 dnnl_engine_t test_engine();
+// A CPU engine beside the tested one (cross-engine reorders); created on first use.
+dnnl_engine_t host_engine();
 dnnl_stream_t test_stream();
 std::string engine_name();
 
@@ -35,6 +37,8 @@ std::string engine_name();
 class args_t {
 public:
     test_mem_t &add(int arg, const_dnnl_memory_desc_t md);
+    // Memory of another engine (cross-engine reorders).
+    test_mem_t &add_on(int arg, const_dnnl_memory_desc_t md, dnnl_engine_t engine);
     // arg uses the memory of another argument (in-place execution).
     void alias(int arg, int target) { aliases_[arg] = target; }
     bool has(int arg) const { return mems_.count(resolve(arg)) != 0; }

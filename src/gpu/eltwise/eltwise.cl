@@ -1,8 +1,10 @@
 // Eltwise forward and backward. Build options: ALG, the tensors' types (SRC, DST, DIFF_SRC,
-// DIFF_DST: see gpu/kernel_layout.hpp), DENSE when every tensor has one dense layout without
+// DIFF_DST: see gpu/kernel_layout.hpp), the post-op chain (cl/post_ops.h, forward generic
+// kernel only), DENSE when every tensor has one dense layout without
 // padding (then one work-item per element, no index arithmetic).
 #include "cl/common.h"
 #include "cl/eltwise.h"
+#include "cl/post_ops.h"
 
 #ifdef FWD
 kernel void eltwise_fwd_dense(const global SRC_DATA_T *src, global DST_DATA_T *dst,
@@ -15,7 +17,7 @@ kernel void eltwise_fwd_dense(const global SRC_DATA_T *src, global DST_DATA_T *d
 // One work-item per padded element: padding of dst is written as zero.
 kernel void eltwise_fwd_generic(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         tensor_layout_t src_l, tensor_layout_t dst_l, long n, float alpha, float beta,
-        long8 logical_dims) {
+        long8 logical_dims POST_OP_PARAMS) {
     long i = get_global_id(0);
     if (i >= n) return;
     long idx[MAX_NDIMS];
@@ -24,8 +26,17 @@ kernel void eltwise_fwd_generic(const global SRC_DATA_T *src, global DST_DATA_T 
             logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
     bool pad = false;
     for (int d = 0; d < dst_l.ndims; ++d) pad = pad || idx[d] >= lim[d];
-    float v = pad ? 0.f : eltwise_fwd(ALG, LOAD_SRC(src, layout_offset(&src_l, idx)), alpha, beta);
-    STORE_DST(dst, layout_offset(&dst_l, idx), v);
+    const long dst_off = layout_offset(&dst_l, idx);
+    float v = 0.f;
+    if (!pad) {
+        v = eltwise_fwd(ALG, LOAD_SRC(src, layout_offset(&src_l, idx)), alpha, beta);
+        float old = 0.f;
+#ifdef PO_SUM
+        old = LOAD_DST(dst, dst_off);
+#endif
+        v = apply_post_ops(v, idx, old POST_OP_ARGS);
+    }
+    STORE_DST(dst, dst_off, v);
 }
 #endif
 

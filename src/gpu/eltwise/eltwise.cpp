@@ -1,12 +1,13 @@
 // GPU eltwise, forward and backward, any OpenCL device: every algorithm, f32/bf16/f16/s8/u8/s32
 // storage (computed in f32), any blocked layouts; dense tensors of one layout take a flat
-// kernel. Post-ops are not supported yet (dnnl_unimplemented).
+// kernel; forward takes any post-op chain the shared applier handles (gpu/post_ops.hpp).
 #include "core/primitive.hpp"
 #include "cpu/eltwise/common.hpp"
 #include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/post_ops.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -24,20 +25,20 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
     const char *name() const override { return "ocl:eltwise:generic"; }
     bool fwd = true;
     bool dense = false;
+    post_ops_t post_ops;
 
     static status_t init(eltwise_pd_t &pd) {
         const eltwise_desc_t &d = eltwise_of(pd);
-        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU eltwise takes no post-ops yet");
-        ANYDNN_CHECK(cpu::eltwise::check_attr(pd.attr, false));
         pd.fwd = cpu::eltwise::is_fwd(d);
+        ANYDNN_CHECK(cpu::eltwise::check_attr(pd.attr, pd.fwd));
         if (pd.fwd) {
             memory_desc_t src, dst;
             ANYDNN_CHECK(cpu::eltwise::resolve_fwd(d, src, dst));
             ANYDNN_CHECK(check_tensors({&src, &dst}));
             pd.args[DNNL_ARG_SRC] = src;
             pd.args[DNNL_ARG_DST] = dst;
-            pd.dense = same_dense_layout({&src, &dst});
+            ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
+            pd.dense = pd.post_ops.empty() && same_dense_layout({&src, &dst});
         } else {
             memory_desc_t data, dd, ds;
             ANYDNN_CHECK(cpu::eltwise::resolve_bwd(d, data, dd, ds));
@@ -61,7 +62,9 @@ struct eltwise_t : public primitive_t {
         const char *kname = nullptr;
         if (pd.fwd) {
             opt += " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
-                    + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+                    + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                    + pd.post_ops.build_options();
+            ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             kname = pd.dense ? "eltwise_fwd_dense" : "eltwise_fwd_generic";
         } else {
             const int data_arg = cpu::eltwise::bwd_data_arg(d);
@@ -92,7 +95,10 @@ struct eltwise_t : public primitive_t {
             args.add_value<int64_t>(n);
             args.add_value(d.alpha);
             args.add_value(d.beta);
-            if (!pd.dense) add_logical_dims(args, dst);
+            if (!pd.dense) {
+                add_logical_dims(args, dst);
+                pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
+            }
             return kernel_->launch(ctx.stream, args, range_1d(n));
         }
         const int data_arg = cpu::eltwise::bwd_data_arg(d);
@@ -113,6 +119,7 @@ struct eltwise_t : public primitive_t {
 
 private:
     std::shared_ptr<kernel_t> kernel_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 // --reorder: layout and data type conversion (--sdt, --ddt, --stag, --dtag), with scales,
-// zero points and a sum post-op. Checked by addressing both layouts directly, never through
+// zero points and a sum post-op; --cross-engine=cpu2gpu|gpu2cpu puts src or dst on a CPU
+// engine beside the tested one (upstream benchdnn's knob). Checked by addressing both layouts directly, never through
 // another reorder.
 #include <cmath>
 
@@ -19,6 +20,7 @@ struct reorder_cfg_t {
     std::string stag, dtag;
     attr_desc_t attr;
     dims_t dims;
+    std::string cross = "none"; // none, cpu2gpu, gpu2cpu
 };
 
 class reorder_prb_t : public problem_t {
@@ -31,6 +33,7 @@ public:
                 .knob("ddt", dt2str(c_.ddt), "f32")
                 .knob("stag", c_.stag, "abx")
                 .knob("dtag", c_.dtag, "abx")
+                .knob("cross-engine", c_.cross, "none")
                 .raw(c_.attr.repro());
         return r.str(dims2str(c_.dims));
     }
@@ -40,6 +43,8 @@ public:
             if (!dt_supported(dt))
                 return std::string("data type ") + dt2str(dt) + " not handled by the tester";
         if (c_.stag == "any") return "a reorder source needs a defined layout";
+        if (c_.cross != "none" && settings().engine_kind != dnnl_gpu)
+            return "--cross-engine needs --engine=gpu";
         return {};
     }
 
@@ -50,7 +55,8 @@ public:
         if (st != dnnl_success) return st;
         bundle_.reset(new attr_bundle_t(c_.attr, c_.dims, [&](int) { return c_.dims; }));
         return BENCHDNN_CALL_OP(*this, dnnl_reorder_primitive_desc_create, pd.out(), src.get(),
-                engine, dst.get(), engine, bundle_->get());
+                engine_of(DNNL_ARG_FROM, engine), dst.get(), engine_of(DNNL_ARG_TO, engine),
+                bundle_->get());
     }
 
     void prepare(const_dnnl_primitive_desc_t pd, args_t &args) override {
@@ -65,10 +71,12 @@ public:
         r.hi = 160;
         r.step = 0.25;
         src_ = fill_values(n, clamp_range(r, c_.sdt), c_.sdt, 1);
-        args.add(DNNL_ARG_FROM, md_of(DNNL_ARG_FROM)).write(src_);
+        args.add_on(DNNL_ARG_FROM, md_of(DNNL_ARG_FROM), engine_of(DNNL_ARG_FROM, test_engine()))
+                .write(src_);
         fill_range_t d;
         prev_ = fill_values(n, clamp_range(d, c_.ddt), c_.ddt, 2);
-        args.add(DNNL_ARG_TO, md_of(DNNL_ARG_TO)).write(prev_);
+        args.add_on(DNNL_ARG_TO, md_of(DNNL_ARG_TO), engine_of(DNNL_ARG_TO, test_engine()))
+                .write(prev_);
         bundle_->prepare(args);
     }
 
@@ -93,10 +101,23 @@ public:
     }
 
 private:
+    // The CPU engine for the side --cross-engine puts there, else the tested engine.
+    dnnl_engine_t engine_of(int arg, dnnl_engine_t tested) const {
+        const bool host = (arg == DNNL_ARG_FROM && c_.cross == "cpu2gpu")
+                || (arg == DNNL_ARG_TO && c_.cross == "gpu2cpu");
+        return host ? host_engine() : tested;
+    }
+
     reorder_cfg_t c_;
     std::unique_ptr<attr_bundle_t> bundle_;
     std::vector<double> src_, prev_;
 };
+
+std::string checked_cross(const std::string &c) {
+    if (c != "none" && c != "cpu2gpu" && c != "gpu2cpu")
+        throw std::invalid_argument("--cross-engine is none, cpu2gpu or gpu2cpu, not '" + c + "'");
+    return c;
+}
 
 std::string checked_tag(const std::string &t) {
     if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
@@ -110,6 +131,7 @@ public:
     void reset() override {
         sdt_ = ddt_ = {dnnl_f32};
         stag_ = dtag_ = {"abx"};
+        cross_ = {"none"};
         common_.reset();
     }
 
@@ -118,6 +140,7 @@ public:
         else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
         else if (key == "--stag") stag_ = parse_list<std::string>(v, checked_tag);
         else if (key == "--dtag") dtag_ = parse_list<std::string>(v, checked_tag);
+        else if (key == "--cross-engine") cross_ = parse_list<std::string>(v, checked_cross);
         else return common_.parse(key, v);
         return true;
     }
@@ -129,15 +152,17 @@ public:
                 for (const auto &stag : stag_)
                     for (const auto &dtag : dtag_)
                         for (const auto &attr : common_.attrs)
-                            for (auto mb : common_.mb) {
-                                reorder_prb_t prb({sdt, ddt, stag, dtag, attr, apply_mb(dims, mb)});
-                                run_problem(prb);
-                            }
+                            for (auto mb : common_.mb)
+                                for (const auto &cross : cross_) {
+                                    reorder_prb_t prb({sdt, ddt, stag, dtag, attr,
+                                            apply_mb(dims, mb), cross});
+                                    run_problem(prb);
+                                }
     }
 
 private:
     std::vector<dnnl_data_type_t> sdt_, ddt_;
-    std::vector<std::string> stag_, dtag_;
+    std::vector<std::string> stag_, dtag_, cross_;
     common_knobs_t common_;
 };
 

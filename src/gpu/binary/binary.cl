@@ -1,0 +1,67 @@
+// Binary: dst = post_ops(scale0 * src0 op scale1 * src1 [, src2 as select's condition]).
+// Build options: ALG, the types (SRC0, SRC1, SRC2, DST, SCALE0, SCALE1), SCALE0 / SCALE1 when
+// present, the post-op chain (cl/post_ops.h).
+#include "cl/binary.h"
+#include "cl/common.h"
+#include "cl/post_ops.h"
+
+float scaled0(float v, const global SCALE0_DATA_T *s) {
+#ifdef SCALE0
+    v *= LOAD_SCALE0(s, 0);
+#endif
+    return v;
+}
+
+float scaled1(float v, const global SCALE1_DATA_T *s) {
+#ifdef SCALE1
+    v *= LOAD_SCALE1(s, 0);
+#endif
+    return v;
+}
+
+// src0, src1 (and src2) and dst in one dense layout, or src1 / src2 a single value (its
+// stride 0): one element per work-item, no index arithmetic.
+kernel void binary_dense(const global SRC0_DATA_T *src0, const global SRC1_DATA_T *src1,
+        const global SRC2_DATA_T *src2, global DST_DATA_T *dst, long off0, long off1,
+        long off2, long offd, long stride1, long stride2, long n,
+        const global SCALE0_DATA_T *scale0, const global SCALE1_DATA_T *scale1) {
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    const float a = scaled0(LOAD_SRC0(src0, off0 + i), scale0);
+    const float b = scaled1(LOAD_SRC1(src1, off1 + i * stride1), scale1);
+    float c = 0.f;
+    if (ALG == BINARY_SELECT) c = LOAD_SRC2(src2, off2 + i * stride2);
+    STORE_DST(dst, offd + i, binary_op(ALG, a, b, c));
+}
+
+// One work-item per padded dst element; sources broadcast along their size-1 dimensions;
+// dst's padding is written as zero.
+kernel void binary_generic(const global SRC0_DATA_T *src0, const global SRC1_DATA_T *src1,
+        const global SRC2_DATA_T *src2, global DST_DATA_T *dst, tensor_layout_t l0,
+        tensor_layout_t l1, tensor_layout_t l2, tensor_layout_t ld, long n, long8 logical_dims,
+        const global SCALE0_DATA_T *scale0,
+        const global SCALE1_DATA_T *scale1 POST_OP_PARAMS) {
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    long idx[MAX_NDIMS];
+    layout_index(&ld, i, idx);
+    const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
+            logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
+    bool pad = false;
+    for (int d = 0; d < ld.ndims; ++d) pad = pad || idx[d] >= lim[d];
+    const long dst_off = layout_offset(&ld, idx);
+    float v = 0.f;
+    if (!pad) {
+        const float a = scaled0(LOAD_SRC0(src0, bcast_offset(&l0, idx)), scale0);
+        const float b = scaled1(LOAD_SRC1(src1, bcast_offset(&l1, idx)), scale1);
+        float c = 0.f;
+        if (ALG == BINARY_SELECT) c = LOAD_SRC2(src2, bcast_offset(&l2, idx));
+        v = binary_op(ALG, a, b, c);
+        float old = 0.f;
+#ifdef PO_SUM
+        old = LOAD_DST(dst, dst_off);
+#endif
+        v = apply_post_ops(v, idx, old POST_OP_ARGS);
+    }
+    STORE_DST(dst, dst_off, v);
+}

@@ -1,0 +1,146 @@
+// Reorder: dst = (src_scale * (src - src_zp) + beta * (dst - sum_zp)) / dst_scale + dst_zp
+// between any blocked layouts and types. Build options: the types (SRC, DST, SRC_SCALE...),
+// SRC_SCALE / DST_SCALE / SRC_ZP / DST_ZP / SUM for the terms present, VEC for reorder_dense.
+#include "cl/common.h"
+
+// Where one quantization value sits: index = sum over d of idx[d] / group[d] * stride[d]
+// (stride 0 along dimensions the mask leaves out).
+typedef struct {
+    long stride[MAX_NDIMS];
+    long group[MAX_NDIMS];
+} quant_index_t;
+
+long quant_offset(const quant_index_t *q, const long *idx, int ndims) {
+    long off = 0;
+    for (int d = 0; d < ndims; ++d) off += idx[d] / q->group[d] * q->stride[d];
+    return off;
+}
+
+#define REORDER_PARAMS \
+    const global SRC_SCALE_DATA_T *src_scale, const global DST_SCALE_DATA_T *dst_scale, \
+            const global SRC_ZP_DATA_T *src_zp, const global DST_ZP_DATA_T *dst_zp, \
+            float beta, float sum_zp
+
+// Applies the attributes to one element; s, d, sz, dz: the quantization values' offsets.
+float quantize(float v, float old, long s, long d, long sz, long dz, REORDER_PARAMS) {
+#ifdef SRC_ZP
+    v -= LOAD_SRC_ZP(src_zp, sz);
+#endif
+#ifdef SRC_SCALE
+    v *= LOAD_SRC_SCALE(src_scale, s);
+#endif
+#ifdef SUM
+    v += beta * (old - sum_zp);
+#endif
+#ifdef DST_SCALE
+    v /= LOAD_DST_SCALE(dst_scale, d);
+#endif
+#ifdef DST_ZP
+    v += LOAD_DST_ZP(dst_zp, dz);
+#endif
+    return v;
+}
+
+// Both tensors in one dense layout: VEC consecutive elements per work-item, every
+// quantization array a single value.
+kernel void reorder_dense(const global SRC_DATA_T *src, global DST_DATA_T *dst, long offset_src,
+        long offset_dst, long n, REORDER_PARAMS) {
+    const long i0 = get_global_id(0) * VEC;
+    if (i0 + VEC <= n) {
+        for (int k = 0; k < VEC; ++k) {
+            const long i = i0 + k;
+            float v = LOAD_SRC(src, offset_src + i);
+            float old = 0.f;
+#ifdef SUM
+            old = LOAD_DST(dst, offset_dst + i);
+#endif
+            STORE_DST(dst, offset_dst + i,
+                    quantize(v, old, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta,
+                            sum_zp));
+        }
+    } else {
+        for (long i = i0; i < n; ++i) {
+            float v = LOAD_SRC(src, offset_src + i);
+            float old = 0.f;
+#ifdef SUM
+            old = LOAD_DST(dst, offset_dst + i);
+#endif
+            STORE_DST(dst, offset_dst + i,
+                    quantize(v, old, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta,
+                            sum_zp));
+        }
+    }
+}
+
+// One work-item per padded dst element: dst's padding is written as zero.
+kernel void reorder_generic(const global SRC_DATA_T *src, global DST_DATA_T *dst,
+        tensor_layout_t src_l, tensor_layout_t dst_l, long n, long8 logical_dims,
+        quant_index_t src_scale_q, quant_index_t dst_scale_q, quant_index_t src_zp_q,
+        quant_index_t dst_zp_q, REORDER_PARAMS) {
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    long idx[MAX_NDIMS];
+    layout_index(&dst_l, i, idx);
+    const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
+            logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
+    bool pad = false;
+    for (int d = 0; d < dst_l.ndims; ++d) pad = pad || idx[d] >= lim[d];
+    const long dst_off = layout_offset(&dst_l, idx);
+    float v = 0.f;
+    if (!pad) {
+        const int nd = dst_l.ndims;
+        float old = 0.f;
+#ifdef SUM
+        old = LOAD_DST(dst, dst_off);
+#endif
+        v = quantize(LOAD_SRC(src, layout_offset(&src_l, idx)), old,
+                quant_offset(&src_scale_q, idx, nd), quant_offset(&dst_scale_q, idx, nd),
+                quant_offset(&src_zp_q, idx, nd), quant_offset(&dst_zp_q, idx, nd), src_scale,
+                dst_scale, src_zp, dst_zp, beta, sum_zp);
+    }
+    STORE_DST(dst, dst_off, v);
+}
+
+// One work-item per row along the last dimension, which has one stride in both layouts (no
+// inner block on it): index arithmetic once per row, then strided loads and stores. Rows in
+// dst's padding are written as zero.
+kernel void reorder_rows(const global SRC_DATA_T *src, global DST_DATA_T *dst,
+        tensor_layout_t src_l, tensor_layout_t dst_l, long nrows, long8 logical_dims,
+        quant_index_t src_scale_q, quant_index_t dst_scale_q, quant_index_t src_zp_q,
+        quant_index_t dst_zp_q, REORDER_PARAMS) {
+    const long r = get_global_id(0);
+    if (r >= nrows) return;
+    const int nd = dst_l.ndims;
+    const int last = nd - 1;
+    long idx[MAX_NDIMS];
+    layout_index(&dst_l, r * dst_l.dims[last], idx);
+    const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
+            logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
+    bool pad = false;
+    for (int d = 0; d < last; ++d) pad = pad || idx[d] >= lim[d];
+    const long len = dst_l.dims[last];
+    const long dst_off = layout_offset(&dst_l, idx), dst_step = dst_l.strides[last];
+    if (pad) {
+        for (long k = 0; k < len; ++k) STORE_DST(dst, dst_off + k * dst_step, 0.f);
+        return;
+    }
+    const long src_off = layout_offset(&src_l, idx), src_step = src_l.strides[last];
+#if defined(SRC_SCALE) || defined(DST_SCALE) || defined(SRC_ZP) || defined(DST_ZP) \
+        || defined(SUM)
+    for (long k = 0; k < len; ++k) {
+        idx[last] = k;
+        float old = 0.f;
+#ifdef SUM
+        old = LOAD_DST(dst, dst_off + k * dst_step);
+#endif
+        const float v = quantize(LOAD_SRC(src, src_off + k * src_step), old,
+                quant_offset(&src_scale_q, idx, nd), quant_offset(&dst_scale_q, idx, nd),
+                quant_offset(&src_zp_q, idx, nd), quant_offset(&dst_zp_q, idx, nd), src_scale,
+                dst_scale, src_zp, dst_zp, beta, sum_zp);
+        STORE_DST(dst, dst_off + k * dst_step, v);
+    }
+#else
+    for (long k = 0; k < len; ++k)
+        STORE_DST(dst, dst_off + k * dst_step, LOAD_SRC(src, src_off + k * src_step));
+#endif
+}

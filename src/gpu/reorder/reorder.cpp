@@ -1,0 +1,179 @@
+// GPU reorder, any OpenCL device: any blocked layouts, f32/bf16/f16/s8/u8/s32, scales and zero
+// points of src and dst with any mask and groups, a sum post-op. Tensors of one dense layout
+// with per-tensor attributes take a flat kernel that handles several elements per work-item;
+// layouts without an inner block on the last dimension take a kernel that walks its rows.
+#include "gpu/reorder/reorder.hpp"
+
+#include "cpu/reorder/common.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/kernel_layout.hpp"
+#include "gpu/launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+namespace reorder {
+
+namespace {
+
+// Mirrors quant_index_t of reorder.cl.
+struct quant_index_t {
+    int64_t stride[max_kernel_ndims];
+    int64_t group[max_kernel_ndims];
+};
+
+quant_index_t quant_index(const cpu::reorder::quant_arg_t &a, const memory_desc_t &md) {
+    quant_index_t q {};
+    dim_t strides[max_ndims] = {};
+    if (a.present) cpu::reorder::quant_strides(a, md.ndims, md.dims, strides);
+    for (int d = 0; d < max_kernel_ndims; ++d) {
+        q.stride[d] = d < md.ndims ? strides[d] : 0;
+        q.group[d] = d < md.ndims && a.present ? a.groups[d] : 1;
+    }
+    return q;
+}
+
+bool has_inner_block_on(const memory_desc_t &md, int dim) {
+    for (int b = 0; b < md.blocking.inner_nblks; ++b)
+        if (md.blocking.inner_idxs[b] == dim) return true;
+    return false;
+}
+
+std::string quant_options(const char *name, const cpu::reorder::quant_arg_t &a) {
+    std::string opt = data_type_options(name, a.present ? a.dt : dnnl_f32);
+    if (a.present) opt += std::string(" -D") + name;
+    return opt;
+}
+
+} // namespace
+
+status_t reorder_pd_t::init_tensors(
+        reorder_pd_t &pd, const memory_desc_t &src, const memory_desc_t &dst, bool want_dense) {
+    ANYDNN_CHECK(check_tensors({&src, &dst}));
+    ANYDNN_CHECK(cpu::reorder::quant_init(pd.q, pd.attr, src, dst));
+    const cpu::reorder::quant_t &q = pd.q;
+    for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
+        ANYDNN_REQUIRE(!a->present || !a->host_scalar, dnnl_unimplemented,
+                "GPU reorder: host-scalar scales or zero points are not supported");
+    ANYDNN_REQUIRE(!q.sum || q.sum_dt == dst.data_type, dnnl_unimplemented,
+            "GPU reorder: a sum reads dst as its own type");
+    pd.dense = same_dense_layout({&src, &dst}) && q.masks_within(0);
+    pd.rows = !has_inner_block_on(src, src.ndims - 1)
+            && !has_inner_block_on(dst, dst.ndims - 1);
+    if (want_dense)
+        ANYDNN_REQUIRE(pd.dense, dnnl_unimplemented,
+                "GPU dense reorder: layouts differ or attributes vary across the tensor");
+    pd.args[DNNL_ARG_SRC] = src;
+    pd.args[DNNL_ARG_DST] = dst;
+    return cpu::reorder::quant_add_args(q, pd, src);
+}
+
+namespace {
+status_t check_gpu_to_gpu(const reorder_pd_t &pd) {
+    const auto &d = cpu::reorder::reorder_desc(pd);
+    ANYDNN_REQUIRE(d.src_engine_kind == dnnl_gpu && d.dst_engine_kind == dnnl_gpu,
+            dnnl_unimplemented, "GPU reorder: src and dst on another engine");
+    return dnnl_success;
+}
+} // namespace
+
+status_t reorder_pd_t::init_dense(reorder_pd_t &pd) {
+    ANYDNN_CHECK(check_gpu_to_gpu(pd));
+    const auto &d = cpu::reorder::reorder_desc(pd);
+    return init_tensors(pd, d.src_md, d.dst_md, true);
+}
+
+status_t reorder_pd_t::init_generic(reorder_pd_t &pd) {
+    ANYDNN_CHECK(check_gpu_to_gpu(pd));
+    const auto &d = cpu::reorder::reorder_desc(pd);
+    return init_tensors(pd, d.src_md, d.dst_md, false);
+}
+
+status_t reorder_t::init() {
+    const reorder_pd_t &pd = pd_();
+    const cpu::reorder::quant_t &q = pd.q;
+    std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
+            + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+            + quant_options("SRC_SCALE", q.src_scale) + quant_options("DST_SCALE", q.dst_scale)
+            + quant_options("SRC_ZP", q.src_zp) + quant_options("DST_ZP", q.dst_zp);
+    if (q.sum) opt += " -DSUM";
+    // CPU devices run a work-group as vector lanes over its work-items: one element each
+    // keeps that vectorizable; other devices gain from a few loads in flight per work-item.
+    vec_ = engine_caps(pd.engine).is_cpu ? 1 : 4;
+    opt += " -DVEC=" + std::to_string(vec_);
+    return create_kernel(pd.engine, "reorder/reorder.cl", opt,
+            pd.dense ? "reorder_dense" : pd.rows ? "reorder_rows" : "reorder_generic", kernel_);
+}
+
+status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_storage_t *src,
+        const memory_storage_t *dst) const {
+    const reorder_pd_t &pd = pd_();
+    const cpu::reorder::quant_t &q = pd.q;
+    const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &dmd = pd.arg_md(DNNL_ARG_DST);
+    kernel_args_t args;
+    args.add(src);
+    args.add(dst);
+    nd_range_t range;
+    if (pd.dense) {
+        const int64_t n = nelems(dmd);
+        args.add_value<int64_t>(smd.offset0);
+        args.add_value<int64_t>(dmd.offset0);
+        args.add_value(n);
+        range = range_1d((n + vec_ - 1) / vec_);
+    } else {
+        // Generic: one work-item per padded element; rows: one per row of the last dimension.
+        const int64_t padded = nelems(dmd, true);
+        const int64_t last = dmd.ndims > 0 ? dmd.padded_dims[dmd.ndims - 1] : 1;
+        const int64_t n = pd.rows ? (last ? padded / last : 0) : padded;
+        add_layout(args, smd);
+        add_layout(args, dmd);
+        args.add_value(n);
+        add_logical_dims(args, dmd);
+        for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
+            args.add_value(quant_index(*a, dmd));
+        range = range_1d(n);
+    }
+    for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
+        args.add(a->present ? storage_of(ctx, a->arg) : nullptr);
+    args.add_value(q.sum ? q.sum_scale : 0.f);
+    args.add_value(q.sum_zp);
+    return kernel_->launch(stream, args, range);
+}
+
+status_t reorder_t::execute(const exec_ctx_t &ctx) const {
+    for (const auto &a : ctx.args)
+        ANYDNN_REQUIRE(!a.second->engine() || a.second->engine()->runtime() == runtime_kind_t::ocl,
+                dnnl_invalid_arguments, "GPU reorder: argument %s is memory of another engine",
+                arg_name(a.first).c_str());
+    return run(ctx, ctx.stream, storage_of(ctx, DNNL_ARG_SRC), storage_of(ctx, DNNL_ARG_DST));
+}
+
+} // namespace reorder
+
+impl_entry_t reorder_dense_entry() {
+    return {"ocl:reorder:dense",
+            [](std::unique_ptr<primitive_desc_t> &pd, const op_desc_t &desc,
+                    const primitive_attr_t &attr, engine_t *engine,
+                    const primitive_desc_t *) -> status_t {
+                auto p = std::make_unique<reorder::reorder_pd_t>(desc, attr, engine);
+                ANYDNN_CHECK(reorder::reorder_pd_t::init_dense(*p));
+                pd = std::move(p);
+                return dnnl_success;
+            }};
+}
+
+impl_entry_t reorder_generic_entry() {
+    return {"ocl:reorder:generic",
+            [](std::unique_ptr<primitive_desc_t> &pd, const op_desc_t &desc,
+                    const primitive_attr_t &attr, engine_t *engine,
+                    const primitive_desc_t *) -> status_t {
+                auto p = std::make_unique<reorder::reorder_pd_t>(desc, attr, engine);
+                ANYDNN_CHECK(reorder::reorder_pd_t::init_generic(*p));
+                // The row or element kernels, also where the dense one applies.
+                p->dense = false;
+                pd = std::move(p);
+                return dnnl_success;
+            }};
+}
+
+} // namespace gpu
+} // namespace anydnn
