@@ -16,7 +16,8 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
             gpu::matmul_tiled_entry(), gpu::matmul_generic_entry()};
     static const std::vector<impl_entry_t> inner_product = {
             gpu::inner_product_tiled_entry(), gpu::inner_product_generic_entry()};
-    static const std::vector<impl_entry_t> convolution = {gpu::convolution_direct_entry()};
+    static const std::vector<impl_entry_t> convolution = {
+            gpu::convolution_gemm_entry(), gpu::convolution_direct_entry()};
     static const std::vector<impl_entry_t> deconvolution = {gpu::deconvolution_direct_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;

@@ -202,3 +202,33 @@ kernel void conv_bias(const global GRAD_DATA_T *grad, global BIAS_DATA_T *diff_b
     STORE_BIAS(diff_bias, q.bias_off + c * q.bias_s, acc);
 }
 #endif
+
+// Columns for forward convolution as a GEMM: col[n][g][bc][kd][kh][kw][od][oh][ow] in the
+// order of the work-item index, zero where a tap falls into padding.
+kernel void conv_im2col(const global BIG_DATA_T *big, global BIG_DATA_T *col,
+        tensor_layout_t big_l, conv_geom_t q, long n_elems) {
+    const long gid = get_global_id(0);
+    if (gid >= n_elems) return;
+    long e = gid, o[3], k[3];
+    for (int j = 2; j >= 0; --j) {
+        o[j] = e % q.o[j];
+        e /= q.o[j];
+    }
+    for (int j = 2; j >= 0; --j) {
+        k[j] = e % q.k[j];
+        e /= q.k[j];
+    }
+    const long bc = e % q.icv;
+    e /= q.icv;
+    const long g = e % q.g, n = e / q.g;
+    long x[3];
+    bool inside = true;
+    for (int j = 0; j < 3; ++j) {
+        x[j] = o[j] * q.s[j] - q.p[j] + k[j] * q.dl[j];
+        inside = inside && x[j] >= 0 && x[j] < q.i[j];
+    }
+    const float v = inside
+            ? LOAD_BIG(big, act_off(&big_l, q.ns, n, g * q.icv + bc, x[0], x[1], x[2]))
+            : 0.f;
+    STORE_BIG(col, gid, v);
+}

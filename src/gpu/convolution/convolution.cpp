@@ -52,14 +52,18 @@ status_t resolve(memory_desc_t &md, const memory_desc_t &like) {
 
 enum class kernel_kind_t { small, big, wei };
 
-template <bool Deconv>
+// Gemm: forward convolution as columns (im2col into the scratchpad) times weights on the
+// tiled GEMM, for float types without attributes, plain weights and dst.
+template <bool Deconv, bool Gemm = false>
 struct conv_t;
 
-template <bool Deconv>
-struct conv_pd_t : public primitive_desc_impl_t<conv_pd_t<Deconv>, conv_t<Deconv>> {
-    using base_t = primitive_desc_impl_t<conv_pd_t<Deconv>, conv_t<Deconv>>;
+template <bool Deconv, bool Gemm = false>
+struct conv_pd_t
+    : public primitive_desc_impl_t<conv_pd_t<Deconv, Gemm>, conv_t<Deconv, Gemm>> {
+    using base_t = primitive_desc_impl_t<conv_pd_t<Deconv, Gemm>, conv_t<Deconv, Gemm>>;
     using base_t::base_t;
     static const char *impl_name() {
+        if (Gemm) return "ocl:convolution:gemm";
         return Deconv ? "ocl:deconvolution:direct" : "ocl:convolution:direct";
     }
     const char *name() const override { return impl_name(); }
@@ -200,19 +204,51 @@ struct conv_pd_t : public primitive_desc_impl_t<conv_pd_t<Deconv>, conv_t<Deconv
         pd.args[pd.arg_wei] = wei;
         if (with_bias) pd.args[pd.fwd ? DNNL_ARG_BIAS : DNNL_ARG_DIFF_BIAS] = bia;
         pd.args[dst_arg] = dst;
+        return Gemm ? pd.init_gemm(src, wei, dst) : dnnl_success;
+    }
+
+    // Strides the GEMM walks: weights rows [oc][ic * taps] dense, dst spatial flattened.
+    int64_t dst_sp_stride = 1;
+
+    status_t init_gemm(const memory_desc_t &src, const memory_desc_t &wei,
+            const memory_desc_t &dst) {
+        ANYDNN_REQUIRE(!Deconv && fwd && !int8 && this->attr.scales.empty(), dnnl_unimplemented,
+                "the GEMM convolution takes float forward problems without scales");
+        ANYDNN_REQUIRE(gemm_tiled_supported(this->engine), dnnl_unimplemented,
+                "the device cannot run the tiled GEMM");
+        ANYDNN_REQUIRE(is_plain(wei) && is_plain(dst), dnnl_unimplemented,
+                "the GEMM convolution takes plain weights and dst");
+        const int w0 = q.grouped ? 1 : 0;
+        dim_t expect = 1;
+        for (int d = wei.ndims - 1; d > w0; --d) {
+            ANYDNN_REQUIRE(wei.blocking.strides[d] == expect, dnnl_unimplemented,
+                    "weights rows are not dense [ic][taps]");
+            expect *= wei.dims[d];
+        }
+        dst_sp_stride = dst.blocking.strides[dst.ndims - 1];
+        expect = dst_sp_stride;
+        for (int d = dst.ndims - 1; d >= 2; --d) {
+            ANYDNN_REQUIRE(dst.blocking.strides[d] == expect, dnnl_unimplemented,
+                    "dst spatial dimensions do not flatten");
+            expect *= dst.dims[d];
+        }
+        const int64_t col = q.mb * q.g * q.icv * q.k[0] * q.k[1] * q.k[2] * q.o[0] * q.o[1]
+                * q.o[2] * static_cast<int64_t>(data_type_size(src.data_type));
+        ANYDNN_REQUIRE(col <= (int64_t(1) << 30), dnnl_unimplemented,
+                "the column matrix would exceed 1 GiB");
+        this->scratchpad_size = static_cast<size_t>(col);
         return dnnl_success;
     }
 };
 
-template <bool Deconv>
+template <bool Deconv, bool Gemm>
 struct conv_t : public primitive_t {
     using primitive_t::primitive_t;
-    const conv_pd_t<Deconv> &pd_() const {
-        return static_cast<const conv_pd_t<Deconv> &>(pd());
-    }
+    using pd_t = conv_pd_t<Deconv, Gemm>;
+    const pd_t &pd_() const { return static_cast<const pd_t &>(pd()); }
 
     status_t init() override {
-        const conv_pd_t<Deconv> &pd = pd_();
+        const pd_t &pd = pd_();
         const int bias_arg = pd.fwd ? DNNL_ARG_BIAS : DNNL_ARG_DIFF_BIAS;
         const bool with_bias = pd.args.count(bias_arg) != 0;
         std::string opt = data_type_options("BIG", pd.arg_md(pd.arg_big).data_type)
@@ -222,6 +258,16 @@ struct conv_t : public primitive_t {
                         with_bias ? pd.arg_md(bias_arg).data_type : dnnl_f32)
                 + data_type_options("GRAD", pd.arg_md(DNNL_ARG_DIFF_DST).data_type);
         if (pd.int8) opt += " -DACC_INT";
+        if (Gemm) {
+            gemm_types_t t;
+            t.a = pd.arg_md(DNNL_ARG_WEIGHTS).data_type;
+            t.b = pd.arg_md(DNNL_ARG_SRC).data_type;
+            t.c = pd.arg_md(DNNL_ARG_DST).data_type;
+            if (with_bias) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
+            ANYDNN_CHECK(gemm_.init(pd.engine, t, gemm_kind_t::tiled));
+            return create_kernel(
+                    pd.engine, "convolution/convolution.cl", opt, "conv_im2col", kernel_);
+        }
         static const char *names[] = {"conv_small", "conv_big", "conv_wei"};
         ANYDNN_CHECK(create_kernel(pd.engine, "convolution/convolution.cl", opt,
                 names[static_cast<int>(pd.kernel)], kernel_));
@@ -232,7 +278,8 @@ struct conv_t : public primitive_t {
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
-        const conv_pd_t<Deconv> &pd = pd_();
+        if (Gemm) return execute_gemm(ctx);
+        const pd_t &pd = pd_();
         const conv_geom_t &q = pd.q;
         kernel_args_t args;
         if (pd.kernel == kernel_kind_t::wei) {
@@ -275,8 +322,45 @@ struct conv_t : public primitive_t {
     }
 
 private:
+    status_t execute_gemm(const exec_ctx_t &ctx) const {
+        const pd_t &pd = pd_();
+        const conv_geom_t &q = pd.q;
+        const int64_t taps = q.k[0] * q.k[1] * q.k[2], osp = q.o[0] * q.o[1] * q.o[2];
+        const int64_t n_col = q.mb * q.g * q.icv * taps * osp;
+        kernel_args_t args;
+        args.add(storage_of(ctx, DNNL_ARG_SRC));
+        args.add(ctx.scratchpad_storage);
+        add_layout(args, pd.arg_md(DNNL_ARG_SRC));
+        args.add_value(q);
+        args.add_value(n_col);
+        ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range_1d(n_col)));
+        // Per (image, group): dst[oc][osp] = wei[oc][ic * taps] * col[ic * taps][osp].
+        const memory_desc_t &wei = pd.arg_md(DNNL_ARG_WEIGHTS), &dst = pd.arg_md(DNNL_ARG_DST);
+        const int w0 = q.grouped ? 1 : 0;
+        gemm_params_t p;
+        p.M = q.ocv, p.N = osp, p.K = q.icv * taps;
+        p.a_off = wei.offset0, p.a_sm = wei.blocking.strides[w0], p.a_sk = 1;
+        p.b_sk = osp, p.b_sn = 1;
+        p.c_off = dst.offset0, p.c_sm = dst.blocking.strides[1], p.c_sn = pd.dst_sp_stride;
+        p.batch_dims[2] = q.mb, p.batch_dims[3] = q.g;
+        p.a_sb[3] = q.grouped ? wei.blocking.strides[0] : 0;
+        p.b_sb[2] = q.g * p.K * osp, p.b_sb[3] = p.K * osp;
+        p.c_sb[2] = dst.blocking.strides[0], p.c_sb[3] = q.ocv * dst.blocking.strides[1];
+        gemm_operands_t ops;
+        ops.a = storage_of(ctx, DNNL_ARG_WEIGHTS);
+        ops.b = ctx.scratchpad_storage;
+        ops.c = storage_of(ctx, DNNL_ARG_DST);
+        if (q.has_bias) {
+            p.has_bias = 1;
+            p.bias_off = q.bias_off, p.bias_sm = q.bias_s, p.bias_sn = 0;
+            p.bias_sb[3] = q.ocv * q.bias_s;
+            ops.bias = storage_of(ctx, DNNL_ARG_BIAS);
+        }
+        return gemm_.launch(ctx.stream, ops, p);
+    }
+
     status_t launch_bias(const exec_ctx_t &ctx) const {
-        const conv_pd_t<Deconv> &pd = pd_();
+        const pd_t &pd = pd_();
         const conv_geom_t &q = pd.q;
         const memory_desc_t &grad = pd.arg_md(DNNL_ARG_DIFF_DST);
         // The gradient is the small tensor for convolution, the big one for deconvolution.
@@ -294,12 +378,17 @@ private:
     }
 
     std::shared_ptr<kernel_t> kernel_, bias_kernel_;
+    gemm_kernel_t gemm_;
 };
 
 } // namespace
 
 impl_entry_t convolution_direct_entry() {
     return make_impl_entry<conv_pd_t<false>>(conv_pd_t<false>::impl_name());
+}
+impl_entry_t convolution_gemm_entry() {
+    using pd_t = conv_pd_t<false, true>;
+    return make_impl_entry<pd_t>(pd_t::impl_name());
 }
 impl_entry_t deconvolution_direct_entry() {
     return make_impl_entry<conv_pd_t<true>>(conv_pd_t<true>::impl_name());
