@@ -129,7 +129,9 @@ status_t lowering_t::lower_matmul(const op_t &op, bool fuse) {
 status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
     const bool transpose = op.kind == dnnl_graph_op_conv_transpose;
     const bool is_nxc = nxc(op);
-    const bool xio = op.str(dnnl_graph_op_attr_weights_format, "XIO") == "XIO";
+    const std::string wf
+            = op.str(dnnl_graph_op_attr_weights_format, transpose ? "XOI" : "XIO");
+    const bool xio = wf == "XIO" || wf == "XOI"; // kernel dims first
     const int64_t g = op.s64(dnnl_graph_op_attr_groups, 1);
     auto data_view = is_nxc ? nxc_to_ncx : identity_view;
     prim_attr_t attr;
@@ -165,13 +167,24 @@ status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
         const size_t wei_id = dq[1] ? dq[1]->inputs[0].id : op.inputs[1].id;
         const memory_desc_t src = data_view(md(src_id));
         memory_desc_t wei = md(wei_id);
-        if (xio) { // [k..., I, O] -> [O, I, k...]
+        if (xio) { // [k..., A, B] -> [B, A, k...]: OIX / IOX order
             std::vector<int> perm {wei.ndims - 1, wei.ndims - 2};
             for (int i = 0; i < wei.ndims - 2; ++i)
                 perm.push_back(i);
             wei = permute_md(wei, perm);
         }
-        if (g > 1) { // [O, I, k...] -> [G, O/G, I, k...]
+        if (transpose) { // [IC, OC/G, k...] -> [G, OC/G, IC/G, k...] (no G when 1)
+            dims_t dims = md_dims(wei), strides(wei.blocking.strides, wei.blocking.strides + wei.ndims);
+            const dim_t icg = dims[0] / g;
+            std::swap(dims[0], dims[1]);
+            std::swap(strides[0], strides[1]);
+            dims[1] = icg;
+            if (g > 1) {
+                dims.insert(dims.begin(), g);
+                strides.insert(strides.begin(), strides[1] * icg);
+            }
+            wei = make_md(dims, wei.data_type, strides);
+        } else if (g > 1) { // [O, I, k...] -> [G, O/G, I, k...]
             dims_t dims = md_dims(wei), strides(wei.blocking.strides, wei.blocking.strides + wei.ndims);
             const dim_t og = dims[0] / g;
             dims[0] = og;

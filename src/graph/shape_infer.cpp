@@ -124,24 +124,42 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
             "op %zu: convolution needs src and weights of one rank >= 3 (got %s, %s)", op.id,
             dims_str(src).c_str(), dims_str(wei).c_str());
     const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
-    const bool xio = op.str(dnnl_graph_op_attr_weights_format, "XIO") == "XIO";
+    // Convolution weights: OIX [OC, IC/G, k...] or XIO [k..., IC/G, OC].
+    // ConvTranspose weights: IOX [IC, OC/G, k...] or XOI [k..., OC/G, IC].
+    const std::string wf
+            = op.str(dnnl_graph_op_attr_weights_format, transpose ? "XOI" : "XIO");
+    const bool x_first = wf == "XIO" || wf == "XOI";
+    SHAPE_REQUIRE(transpose ? (wf == "IOX" || wf == "XOI") : (wf == "OIX" || wf == "XIO"),
+            "op %zu: weights_format %s is not valid here", op.id, wf.c_str());
+    const bool xio = x_first;
     const int64_t g = op.s64(dnnl_graph_op_attr_groups, 1);
     SHAPE_REQUIRE(g >= 1, "op %zu: groups %lld", op.id, (long long)g);
     const size_t nsp = src.size() - 2;
     const dim_t ic = nxc ? src.back() : src[1];
-    const dim_t wo = xio ? wei.back() : wei[0];
-    const dim_t wi = xio ? wei[wei.size() - 2] : wei[1];
+    // The channel dims of the weights: first = outer one of the pair, second = inner one.
+    const dim_t w_outer = x_first ? wei.back() : wei[0];
+    const dim_t w_inner = x_first ? wei[wei.size() - 2] : wei[1];
     const dims_t kernel = xio ? dims_t(wei.begin(), wei.end() - 2) : dims_t(wei.begin() + 2, wei.end());
     dims_t stride = op.s64s(dnnl_graph_op_attr_strides), dil = op.s64s(dnnl_graph_op_attr_dilations);
     SHAPE_REQUIRE(stride.size() == nsp && dil.size() == nsp,
             "op %zu: strides and dilations need %zu values", op.id, nsp);
     const dims_t sp = spatial_of(src, nxc);
-    // Weights are [OC, IC / groups, kernel...] (OIX) for both directions.
-    SHAPE_REQUIRE(ic == wi * g, "op %zu: src has %lld channels, weights take %lld x %lld groups",
-            op.id, (long long)ic, (long long)wi, (long long)g);
-    SHAPE_REQUIRE(wo % g == 0, "op %zu: %lld output channels do not split into %lld groups",
-            op.id, (long long)wo, (long long)g);
-    const dim_t oc = wo;
+    dim_t oc;
+    if (!transpose) { // OIX / XIO: outer = OC, inner = IC / G
+        SHAPE_REQUIRE(ic == w_inner * g,
+                "op %zu: src has %lld channels, weights take %lld x %lld groups", op.id,
+                (long long)ic, (long long)w_inner, (long long)g);
+        SHAPE_REQUIRE(w_outer % g == 0,
+                "op %zu: %lld output channels do not split into %lld groups", op.id,
+                (long long)w_outer, (long long)g);
+        oc = w_outer;
+    } else { // IOX / XOI: outer = IC, inner = OC / G
+        const dim_t w_ic = w_outer, w_ocg = w_inner;
+        SHAPE_REQUIRE(ic == w_ic && ic % g == 0,
+                "op %zu: src has %lld channels, weights have %lld (groups %lld)", op.id,
+                (long long)ic, (long long)w_ic, (long long)g);
+        oc = w_ocg * g;
+    }
     dims_t pb, pe, osp(nsp);
     if (!transpose) {
         resolve_pads(op, sp, kernel, stride, dil, pb, pe);

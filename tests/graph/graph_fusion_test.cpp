@@ -163,18 +163,18 @@ TEST(graph_fusion, conv_nxc_bias_add_relu_matches_reference) {
 TEST(graph_fusion, conv_transpose_ncx_with_bias_and_clamp) {
     fusion_case_t c;
     c.inputs[0] = random_floats(2 * 4 * 3 * 3, 12);
-    c.inputs[1] = random_floats(6 * 4 * 2 * 2, 13); // OIX: 6 out, 4 in
+    c.inputs[1] = random_floats(4 * 6 * 2 * 2, 13); // IOX: 4 in, 6 out
     c.inputs[2] = random_floats(6, 14);
     c.outputs = {4};
     c.build = [](graph &g) {
         op deconv(1, op::kind::ConvTranspose,
-                {lt(0, {2, 4, 3, 3}), lt(1, {6, 4, 2, 2}), lt(2, {6})}, {lt(3, {2, 6, 6, 6})});
+                {lt(0, {2, 4, 3, 3}), lt(1, {4, 6, 2, 2}), lt(2, {6})}, {lt(3, {2, 6, 6, 6})});
         deconv.set_attr(op::attr::strides, std::vector<int64_t> {2, 2});
         deconv.set_attr(op::attr::pads_begin, std::vector<int64_t> {0, 0});
         deconv.set_attr(op::attr::pads_end, std::vector<int64_t> {0, 0});
         deconv.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
         deconv.set_attr(op::attr::data_format, std::string("NCX"));
-        deconv.set_attr(op::attr::weights_format, std::string("OIX"));
+        deconv.set_attr(op::attr::weights_format, std::string("IOX"));
         op clamp(2, op::kind::Clamp, {lt(3, {2, 6, 6, 6})}, {lt(4, {2, 6, 6, 6})});
         clamp.set_attr(op::attr::min, -0.5f);
         clamp.set_attr(op::attr::max, 0.5f);

@@ -209,3 +209,38 @@ TEST(graph_single_op, reduce_l2_keep_dims_and_log_softmax) {
         EXPECT_NEAR(y[i], std::sqrt(s), 1e-5);
     }
 }
+
+TEST(graph_single_op, grouped_conv_transpose_iox_matches_reference) {
+    // src 1x4x3x3 NCX, weights IOX 4x3x3x3 (IC 4, OC/G 3), groups 2: 6 output channels;
+    // stride 2, pads 1: 5x5 output.
+    const int IC = 4, OCG = 3, G = 2, K = 3, IH = 3, OH = 5;
+    const auto x = random_floats(IC * IH * IH, 90), w = random_floats(IC * OCG * K * K, 91);
+    op ct(1, op::kind::ConvTranspose, {lt(0, {1, IC, IH, IH}), lt(1, {IC, OCG, K, K})},
+            {lt(100, {1, OCG * G, OH, OH})});
+    ct.set_attr(op::attr::strides, std::vector<int64_t> {2, 2});
+    ct.set_attr(op::attr::pads_begin, std::vector<int64_t> {1, 1});
+    ct.set_attr(op::attr::pads_end, std::vector<int64_t> {1, 1});
+    ct.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
+    ct.set_attr(op::attr::groups, int64_t(G));
+    ct.set_attr(op::attr::data_format, std::string("NCX"));
+    ct.set_attr(op::attr::weights_format, std::string("IOX"));
+    const auto y = run_one(ct, {x, w});
+    std::vector<double> want(OCG * G * OH * OH, 0.0);
+    for (int ic = 0; ic < IC; ++ic) {
+        const int grp = ic / (IC / G);
+        for (int ih = 0; ih < IH; ++ih)
+            for (int iw = 0; iw < IH; ++iw)
+                for (int o = 0; o < OCG; ++o)
+                    for (int kh = 0; kh < K; ++kh)
+                        for (int kw = 0; kw < K; ++kw) {
+                            const int oh = ih * 2 - 1 + kh, ow = iw * 2 - 1 + kw;
+                            if (oh < 0 || ow < 0 || oh >= OH || ow >= OH) continue;
+                            want[((grp * OCG + o) * OH + oh) * OH + ow]
+                                    += (double)x[(ic * IH + ih) * IH + iw]
+                                    * w[((ic * OCG + o) * K + kh) * K + kw];
+                        }
+    }
+    ASSERT_EQ(y.size(), want.size());
+    for (size_t i = 0; i < y.size(); ++i)
+        EXPECT_NEAR(y[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+}
