@@ -10,6 +10,7 @@
 // Each output row is cut into tiles of UR pixels; pixels whose kernel window leaves the
 // image run one at a time over their valid taps only.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "core/parallel.hpp"
@@ -362,11 +363,12 @@ struct direct_fwd_t : public primitive_t {
         const bool buffered = pd.rowbuf_floats > 0;
         const int w0 = pd.grouped ? 1 : 0;
         const dim_t *ws = pd.wei_int.blocking.strides;
-        parallel(pd.nthr, [&](int ithr, int nthr) {
-            dim_t start, end;
-            balance211(nrows, nthr, ithr, start, end);
+        // Rows are handed out one at a time: on a shared machine a thread that loses its core
+        // leaves its rows to the others instead of holding up the whole call.
+        std::atomic<dim_t> next_row {0};
+        parallel(pd.nthr, [&](int ithr, int) {
             float *rb = rowbufs + ithr * (pd.rowbuf_floats + 16);
-            for (dim_t r = start; r < end; ++r) {
+            for (dim_t r = next_row++; r < nrows; r = next_row++) {
                 dim_t rem = r;
                 const dim_t oh = rem % OH;
                 rem /= OH;

@@ -4,6 +4,7 @@
 // finished block of dst. Channels-first 1x1 is where the direct kernel's one-channel steps
 // walk too many planes at once.
 #include <algorithm>
+#include <atomic>
 
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
@@ -161,10 +162,10 @@ struct gemm_1x1_t : public primitive_t {
         const int nthr = max_threads();
         // Whole images per thread when they split evenly; else every thread on each GEMM.
         if (nthr > 1 && (items % nthr == 0 || items >= 4 * nthr)) {
-            parallel(nthr, [&](int ithr, int nt) {
-                dim_t start, end;
-                balance211(items, nt, ithr, start, end);
-                for (dim_t i = start; i < end; ++i)
+            // Images handed out one at a time (a thread that loses its core holds up none).
+            std::atomic<dim_t> next {0};
+            parallel(nthr, [&](int, int) {
+                for (dim_t i = next++; i < items; i = next++)
                     one(i / pd.g, i % pd.g, 1);
             });
         } else {
