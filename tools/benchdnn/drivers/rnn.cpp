@@ -1,6 +1,8 @@
 // --rnn: recurrent layers, forward and backward (--prop=FWD_I|FWD_D|BWD_DW, --alg=VANILLA_RNN|
 // VANILLA_LSTM|VANILLA_GRU|LBR_GRU|VANILLA_AUGRU|LBR_AUGRU, --direction=left2right|right2left|
-// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16, --with-peephole,
+// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16|u8u8u8u8|u8u8u8f32
+// (int8: u8 data with scale 64 / shift 128, s8 weights with per-gate-column scales, dst_layer
+// u8 or f32; LSTM/GRU inference), --with-peephole,
 // --with-projection, --flags=O for diff weights overwrite). Problems: lLtTmbNsicSslcSdhcHdicI
 // with an optional _nNAME. Reference: the recurrence in double (each direction a stack of
 // layers), backward by back-propagation through time written here.
@@ -129,7 +131,7 @@ struct rnn_cfg_t {
     dir_t prop;
     dnnl_alg_kind_t cell, activation;
     dnnl_rnn_direction_t direction;
-    std::string cfg; // f32 or bf16
+    std::string cfg; // f32, bf16, u8u8u8u8, u8u8u8f32
     bool peephole, projection;
     unsigned flags;
     float alpha;
@@ -184,9 +186,18 @@ public:
             default: return {L, D, N, DHC};
         }
     }
+    bool int8() const { return c_.cfg == "u8u8u8u8" || c_.cfg == "u8u8u8f32"; }
+    static constexpr double data_scale = 64, data_shift = 128;
+    double wscale(int64_t col) const { return 30 + col % 7; }
+
     dnnl_data_type_t dt(int k) const {
         if (c_.cfg == "f32" || k == BIA || k == WPH || k == SC || k == DC || k == ATT)
             return dnnl_f32;
+        if (int8()) {
+            if (k == WL || k == WI) return dnnl_s8;
+            if (k == DL && c_.cfg == "u8u8u8f32") return dnnl_f32;
+            return k == SL || k == SI || k == DL || k == DI ? dnnl_u8 : dnnl_f32;
+        }
         return dnnl_bf16;
     }
 
@@ -205,7 +216,11 @@ public:
     }
 
     std::string skip_reason() const override {
-        if (c_.cfg != "f32" && c_.cfg != "bf16") return "cfg " + c_.cfg + " not handled by the tester";
+        if (c_.cfg != "f32" && c_.cfg != "bf16" && !int8())
+            return "cfg " + c_.cfg + " not handled by the tester";
+        if (int8() && (c_.prop != dir_t::fwd_i || c_.projection
+                              || !(lstm() || c_.cell == dnnl_vanilla_gru || c_.cell == dnnl_lbr_gru)))
+            return "int8 is LSTM/GRU/LBR_GRU inference without projection";
         if (c_.prop != dir_t::fwd_i && c_.prop != dir_t::fwd_d && c_.prop != dir_t::bwd_dw)
             return "rnn has FWD_I, FWD_D and BWD_DW";
         if ((c_.peephole || c_.projection) && !lstm()) return "peephole/projection are LSTM only";
@@ -225,7 +240,8 @@ public:
             if (!has(k)) continue;
             const dims_t d = dims(k);
             const std::string tag = d.size() == 5 ? "abcde" : d.size() == 4 ? "abcd" : "abc";
-            const bool any = k == WL || k == WI || k == WPR;
+            // int8 weights plain: a packed layout would be written through a reorder.
+            const bool any = (k == WL || k == WI || k == WPR) && !int8();
             dnnl_status_t st = make_md(m[k], d, dt(k), any ? "any" : tag);
             if (st != dnnl_success) return st;
         }
@@ -240,6 +256,7 @@ public:
             b[k] = dm ? dm[k].get() : nullptr;
         }
         const unsigned f = c_.flags;
+        const_dnnl_primitive_attr_t attr = dm ? nullptr : attr_.get();
         switch (c_.cell) {
             case dnnl_vanilla_rnn:
                 if (dm)
@@ -249,7 +266,7 @@ public:
                             b[DI], f, c_.alpha, 0.f, hint, nullptr);
                 return BENCHDNN_CALL_OP(*this, dnnl_vanilla_rnn_forward_primitive_desc_create,
                         pd.out(), e, prop, c_.activation, c_.direction, a[SL], a[SI], a[WL],
-                        a[WI], a[BIA], a[DL], a[DI], f, c_.alpha, 0.f, nullptr);
+                        a[WI], a[BIA], a[DL], a[DI], f, c_.alpha, 0.f, attr);
             case dnnl_vanilla_lstm:
                 if (dm)
                     return BENCHDNN_CALL_OP(*this, dnnl_lstm_backward_primitive_desc_create,
@@ -259,7 +276,7 @@ public:
                             nullptr);
                 return BENCHDNN_CALL_OP(*this, dnnl_lstm_forward_primitive_desc_create, pd.out(),
                         e, prop, c_.direction, a[SL], a[SI], a[SC], a[WL], a[WI], a[WPH], a[WPR],
-                        a[BIA], a[DL], a[DI], a[DC], f, nullptr);
+                        a[BIA], a[DL], a[DI], a[DC], f, attr);
             case dnnl_vanilla_gru:
                 if (dm)
                     return BENCHDNN_CALL_OP(*this, dnnl_gru_backward_primitive_desc_create,
@@ -268,7 +285,7 @@ public:
                             hint, nullptr);
                 return BENCHDNN_CALL_OP(*this, dnnl_gru_forward_primitive_desc_create, pd.out(), e,
                         prop, c_.direction, a[SL], a[SI], a[WL], a[WI], a[BIA], a[DL], a[DI], f,
-                        nullptr);
+                        attr);
             case dnnl_lbr_gru:
                 if (dm)
                     return BENCHDNN_CALL_OP(*this, dnnl_lbr_gru_backward_primitive_desc_create,
@@ -277,7 +294,7 @@ public:
                             hint, nullptr);
                 return BENCHDNN_CALL_OP(*this, dnnl_lbr_gru_forward_primitive_desc_create,
                         pd.out(), e, prop, c_.direction, a[SL], a[SI], a[WL], a[WI], a[BIA],
-                        a[DL], a[DI], f, nullptr);
+                        a[DL], a[DI], f, attr);
             case dnnl_vanilla_augru:
                 if (dm)
                     return BENCHDNN_CALL_OP(*this, dnnl_augru_backward_primitive_desc_create,
@@ -286,7 +303,7 @@ public:
                             b[DL], b[DI], f, hint, nullptr);
                 return BENCHDNN_CALL_OP(*this, dnnl_augru_forward_primitive_desc_create,
                         pd.out(), e, prop, c_.direction, a[SL], a[SI], a[ATT], a[WL], a[WI],
-                        a[BIA], a[DL], a[DI], f, nullptr);
+                        a[BIA], a[DL], a[DI], f, attr);
             default:
                 if (dm)
                     return BENCHDNN_CALL_OP(*this, dnnl_lbr_augru_backward_primitive_desc_create,
@@ -295,12 +312,22 @@ public:
                             b[DL], b[DI], f, hint, nullptr);
                 return BENCHDNN_CALL_OP(*this, dnnl_lbr_augru_forward_primitive_desc_create,
                         pd.out(), e, prop, c_.direction, a[SL], a[SI], a[ATT], a[WL], a[WI],
-                        a[BIA], a[DL], a[DI], f, nullptr);
+                        a[BIA], a[DL], a[DI], f, attr);
         }
     }
 
     dnnl_status_t create_pd(dnnl_engine_t engine, pd_h &pd) override {
         md_h m[NT], dm[NT];
+        if (int8()) {
+            BENCHDNN_CHECK(dnnl_primitive_attr_create(attr_.out()));
+            BENCHDNN_CHECK(dnnl_primitive_attr_set_rnn_data_qparams(
+                    attr_.get(), float(data_scale), float(data_shift)));
+            std::vector<float> ws(G * DHC);
+            for (int64_t j = 0; j < G * DHC; ++j)
+                ws[j] = float(wscale(j));
+            BENCHDNN_CHECK(dnnl_primitive_attr_set_rnn_weights_qparams(
+                    attr_.get(), G * DHC, 24, ws.data()));
+        }
         dnnl_status_t st = make_mds(m);
         if (st != dnnl_success) return st;
         if (!bwd())
@@ -325,8 +352,15 @@ public:
             r.hi = 1;
             if (k == WL || k == WI || k == WPR) r.lo = -0.5, r.hi = 0.5;
             r.zero_share = 0;
+            if (dt(k) == dnnl_u8) r.lo = 64, r.hi = 192, r.integers = true;
+            if (dt(k) == dnnl_s8) r.lo = -20, r.hi = 20, r.integers = true;
             in_[k] = fill_values(product(dims(k)), clamp_range(r, dt(k)), dt(k), 10 + k);
             args.add(fwd_arg[k], md_of(pd, fwd_arg[k])).write(in_[k]);
+            // The reference computes on the values the integers stand for.
+            for (size_t i = 0; i < in_[k].size(); ++i) {
+                if (dt(k) == dnnl_u8) in_[k][i] = (in_[k][i] - data_shift) / data_scale;
+                if (dt(k) == dnnl_s8) in_[k][i] /= wscale(int64_t(i) % (G * DHC));
+            }
         }
         const_dnnl_memory_desc_t ws_md = md_of(pd, DNNL_ARG_WORKSPACE);
         const bool ws = dnnl_memory_desc_get_size(ws_md) > 0;
@@ -376,9 +410,15 @@ public:
         forward();
         tolerance_t tol;
         tol.eps = c_.cfg == "bf16" ? 3e-2 : bwd() ? 2e-4 : 5e-5;
+        tol.int_diff = 1; // u8 outputs: one quantization step
         if (!bwd()) {
-            for (int k : {DL, DI, DC})
-                if (has(k) && !check_output(args.at(fwd_arg[k]), out_[k], tol, msg)) return false;
+            for (int k : {DL, DI, DC}) {
+                if (!has(k)) continue;
+                if (dt(k) == dnnl_u8)
+                    for (auto &v : out_[k])
+                        v = std::min(255.0, std::max(0.0, std::round(v * data_scale + data_shift)));
+                if (!check_output(args.at(fwd_arg[k]), out_[k], tol, msg)) return false;
+            }
             return true;
         }
         backward();
@@ -652,6 +692,7 @@ private:
     rnn_cfg_t c_;
     int64_t L, D, T, N, SLC, SIC, DHC, DIC, DLC, G, GB;
     pd_h hint_;
+    attr_h attr_;
     std::vector<double> in_[NT], out_[NT], dout_[NT], grad_[NT];
     std::vector<step_t> steps_;
     test_mem_t hmem_[NT];
