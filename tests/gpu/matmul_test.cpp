@@ -59,6 +59,8 @@ TEST(GpuMatmul, F32Shapes) {
     check({{7, 30}, {30, 20}, {7, 20}});
     check({{65, 300}, {300, 257}, {65, 257}, dnnl_f32, dnnl_f32, dnnl_f32, true});
     check({{19, 23}, {23, 37}, {19, 37}, dnnl_f32, dnnl_f32, dnnl_f32, false, true});
+    // Large enough for the CPU-device form's large blocks, with tails in both directions.
+    check({{600, 50}, {50, 1000}, {600, 1000}, dnnl_f32, dnnl_f32, dnnl_f32, true});
 }
 
 TEST(GpuMatmul, BatchBroadcast) {

@@ -264,7 +264,8 @@ struct conv_t : public primitive_t {
             t.b = pd.arg_md(DNNL_ARG_SRC).data_type;
             t.c = pd.arg_md(DNNL_ARG_DST).data_type;
             if (with_bias) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
-            ANYDNN_CHECK(gemm_.init(pd.engine, t, gemm_kind_t::tiled));
+            ANYDNN_CHECK(gemm_.init(
+                    pd.engine, t, gemm_kind_t::tiled, nelems(pd.arg_md(DNNL_ARG_DST))));
             return create_kernel(
                     pd.engine, "convolution/convolution.cl", opt, "conv_im2col", kernel_);
         }

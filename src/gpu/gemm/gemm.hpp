@@ -49,8 +49,11 @@ enum class gemm_kind_t { generic, tiled };
 class gemm_kernel_t {
 public:
     // Builds the kernel: `tiled` picks the register/local-memory tiled form whose tile sizes
-    // suit the device (engine_caps); dnnl_unimplemented when the device cannot run it.
-    status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind);
+    // suit the device (engine_caps) and the size of C (elements over all batches: large
+    // products take larger blocks on CPU devices); dnnl_unimplemented when the device cannot
+    // run it.
+    status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
+            int64_t c_elems = 0);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
 private:

@@ -203,7 +203,10 @@ struct ip_t : public primitive_t {
                             pd.arg_md(DNNL_ARG_DIFF_BIAS).data_type));
                 break;
         }
-        return gemm_.init(pd.engine, t, Kind);
+        const int out = pd.prop == ip_prop_t::fwd ? DNNL_ARG_DST
+                : pd.prop == ip_prop_t::bwd_data       ? DNNL_ARG_DIFF_SRC
+                                                       : DNNL_ARG_DIFF_WEIGHTS;
+        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)));
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {

@@ -69,7 +69,7 @@ struct matmul_t : public primitive_t {
         t.b = pd.arg_md(DNNL_ARG_WEIGHTS).data_type;
         t.c = pd.arg_md(DNNL_ARG_DST).data_type;
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
-        return gemm_.init(pd.engine, t, Kind);
+        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(DNNL_ARG_DST)));
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
