@@ -40,6 +40,14 @@ status_t find_tensor(const lt_t &lt, size_t n, const const_dnnl_graph_tensor_t *
         ANYDNN_REQUIRE(lt_dims(found->lt) == lt_dims(lt), dnnl_invalid_arguments,
                 "%s tensor %zu is %s, compiled for %s", what, lt.id,
                 dims_str(lt_dims(found->lt)).c_str(), dims_str(lt_dims(lt)).c_str());
+    if (known_shape(found->lt) && !found->is_scalar() && lt.ndims > 0
+            && found->lt.layout_type == dnnl_graph_layout_type_strided)
+        for (int d = 0; d < lt.ndims; ++d)
+            ANYDNN_REQUIRE(lt.dims[d] == 1 || found->lt.layout.strides[d] == lt.layout.strides[d],
+                    dnnl_invalid_arguments,
+                    "%s tensor %zu has stride %lld in dimension %d, compiled for %lld", what,
+                    lt.id, (long long)found->lt.layout.strides[d], d,
+                    (long long)lt.layout.strides[d]);
     ANYDNN_REQUIRE(found->data() || lt_mem_size(lt) == 0, dnnl_invalid_arguments,
             "%s tensor %zu has no buffer", what, lt.id);
     return dnnl_success;

@@ -137,3 +137,18 @@ TEST(graph_bad, ops_without_a_lowering_are_unsupported_partitions) {
         EXPECT_THROW(p.compile(p.get_input_ports(), p.get_output_ports(), eng), dnnl::error);
     }
 }
+
+TEST(graph_bad, execute_with_other_strides_than_compiled_is_refused) {
+    graph g(dnnl::engine::kind::cpu);
+    op relu(1, op::kind::ReLU, {lt(0, {2, 3})}, {lt(1, {2, 3})});
+    g.add_op(relu);
+    g.finalize();
+    auto parts = g.get_partitions();
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream strm(eng);
+    auto cp = parts[0].compile({lt(0, {2, 3})}, {lt(1, {2, 3})}, eng);
+    std::vector<float> x(6, 1.f), y(6);
+    tensor tx(logical_tensor(0, dt::f32, lt_dims {2, 3}, lt_dims {1, 2}), eng, x.data());
+    tensor ty(lt(1, {2, 3}), eng, y.data());
+    EXPECT_THROW(cp.execute(strm, {tx}, {ty}), dnnl::error);
+}
