@@ -101,19 +101,35 @@ kernel void reorder_generic(const global SRC_DATA_T *src, global DST_DATA_T *dst
     STORE_DST(dst, dst_off, v);
 }
 
+// The rows of dst in its memory order: digit k of a row number (slowest first) has extent
+// extent[k] and adds digit * mult[k] to the index of dimension dim[k].
+#define MAX_ROW_DIGITS (MAX_NDIMS + MAX_BLKS)
+typedef struct {
+    long extent[MAX_ROW_DIGITS];
+    long mult[MAX_ROW_DIGITS];
+    int dim[MAX_ROW_DIGITS];
+    int count, pad;
+} row_order_t;
+
 // One work-item per row along the last dimension, which has one stride in both layouts (no
-// inner block on it): index arithmetic once per row, then strided loads and stores. Rows in
-// dst's padding are written as zero.
+// inner block on it): index arithmetic once per row, then strided loads and stores. Rows are
+// numbered in dst's memory order, so neighbouring work-items write neighbouring addresses.
+// Rows in dst's padding are written as zero.
 kernel void reorder_rows(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         tensor_layout_t src_l, tensor_layout_t dst_l, long nrows, long8 logical_dims,
-        quant_index_t src_scale_q, quant_index_t dst_scale_q, quant_index_t src_zp_q,
-        quant_index_t dst_zp_q, REORDER_PARAMS) {
+        row_order_t order, quant_index_t src_scale_q, quant_index_t dst_scale_q,
+        quant_index_t src_zp_q, quant_index_t dst_zp_q, REORDER_PARAMS) {
     const long r = get_global_id(0);
     if (r >= nrows) return;
     const int nd = dst_l.ndims;
     const int last = nd - 1;
     long idx[MAX_NDIMS];
-    layout_index(&dst_l, r * dst_l.dims[last], idx);
+    for (int d = 0; d < MAX_NDIMS; ++d) idx[d] = 0;
+    long rest = r;
+    for (int j = order.count - 1; j >= 0; --j) {
+        idx[order.dim[j]] += rest % order.extent[j] * order.mult[j];
+        rest /= order.extent[j];
+    }
     const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
             logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
     bool pad = false;

@@ -4,6 +4,9 @@
 // layouts without an inner block on the last dimension take a kernel that walks its rows.
 #include "gpu/reorder/reorder.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "cpu/reorder/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
@@ -36,6 +39,45 @@ bool has_inner_block_on(const memory_desc_t &md, int dim) {
     for (int b = 0; b < md.blocking.inner_nblks; ++b)
         if (md.blocking.inner_idxs[b] == dim) return true;
     return false;
+}
+
+// Mirrors row_order_t of reorder.cl.
+constexpr int max_row_digits = max_kernel_ndims + max_kernel_blks;
+struct row_order_t {
+    int64_t extent[max_row_digits];
+    int64_t mult[max_row_digits];
+    int32_t dim[max_row_digits];
+    int32_t count, pad;
+};
+
+// dst's rows (every dimension but the last, which has no inner block) in memory order: outer
+// dimensions by decreasing stride, then the inner blocks, outermost first.
+row_order_t row_order(const memory_desc_t &md) {
+    row_order_t o {};
+    const int last = md.ndims - 1;
+    const auto &b = md.blocking;
+    std::vector<int> outer;
+    for (int d = 0; d < last; ++d) outer.push_back(d);
+    std::stable_sort(outer.begin(), outer.end(),
+            [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+    dim_t inner_of[max_ndims];
+    for (int d = 0; d < md.ndims; ++d) inner_of[d] = 1;
+    for (int k = 0; k < b.inner_nblks; ++k) inner_of[b.inner_idxs[k]] *= b.inner_blks[k];
+    for (int d : outer) {
+        o.extent[o.count] = md.padded_dims[d] / inner_of[d];
+        o.mult[o.count] = inner_of[d];
+        o.dim[o.count++] = d;
+    }
+    for (int k = 0; k < b.inner_nblks; ++k) {
+        const int d = static_cast<int>(b.inner_idxs[k]);
+        dim_t further_in = 1; // blocks of d inside this one
+        for (int j = k + 1; j < b.inner_nblks; ++j)
+            if (b.inner_idxs[j] == d) further_in *= b.inner_blks[j];
+        o.extent[o.count] = b.inner_blks[k];
+        o.mult[o.count] = further_in;
+        o.dim[o.count++] = d;
+    }
+    return o;
 }
 
 std::string quant_options(const char *name, const cpu::reorder::quant_arg_t &a) {
@@ -128,6 +170,7 @@ status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_st
         add_layout(args, dmd);
         args.add_value(n);
         add_logical_dims(args, dmd);
+        if (pd.rows) args.add_value(row_order(dmd));
         for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
             args.add_value(quant_index(*a, dmd));
         range = range_1d(n);
