@@ -18,6 +18,12 @@ impl_entry_t inner_product_generic_entry(); // gpu/inner_product/inner_product.c
 impl_entry_t convolution_gemm_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t convolution_direct_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t deconvolution_direct_entry(); // gpu/convolution/convolution.cpp
+impl_entry_t softmax_entry(); // gpu/softmax/softmax.cpp
+impl_entry_t lnorm_entry(); // gpu/lnorm/lnorm.cpp
+impl_entry_t reduction_entry(); // gpu/reduction/reduction.cpp
+impl_entry_t pooling_entry(); // gpu/pooling/pooling.cpp
+impl_entry_t bnorm_entry(); // gpu/bnorm/bnorm.cpp
+impl_entry_t resampling_entry(); // gpu/resampling/resampling.cpp
 
 } // namespace gpu
 } // namespace anydnn

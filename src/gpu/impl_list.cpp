@@ -19,6 +19,12 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> convolution = {
             gpu::convolution_gemm_entry(), gpu::convolution_direct_entry()};
     static const std::vector<impl_entry_t> deconvolution = {gpu::deconvolution_direct_entry()};
+    static const std::vector<impl_entry_t> softmax = {gpu::softmax_entry()};
+    static const std::vector<impl_entry_t> lnorm = {gpu::lnorm_entry()};
+    static const std::vector<impl_entry_t> reduction = {gpu::reduction_entry()};
+    static const std::vector<impl_entry_t> pooling = {gpu::pooling_entry()};
+    static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_entry()};
+    static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;
         case dnnl_reorder: return reorder;
@@ -27,6 +33,12 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_inner_product: return inner_product;
         case dnnl_convolution: return convolution;
         case dnnl_deconvolution: return deconvolution;
+        case dnnl_softmax: return softmax;
+        case dnnl_layer_normalization: return lnorm;
+        case dnnl_reduction: return reduction;
+        case dnnl_pooling: return pooling;
+        case dnnl_batch_normalization: return bnorm;
+        case dnnl_resampling: return resampling;
         default: return none;
     }
 }

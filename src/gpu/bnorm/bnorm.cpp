@@ -1,0 +1,136 @@
+// GPU batch normalization: forward training/inference, backward (data, and scale/shift),
+// global statistics, scale/shift, fused relu and add+relu (the relu mask in a u8 workspace,
+// laid out as the CPU engine's); any blocked layouts, any OpenCL device: one work-group per
+// channel.
+#include "core/primitive.hpp"
+#include "cpu/bnorm/common.hpp"
+#include "gpu/compute.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+#include "gpu/reduce_launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+namespace bn = cpu::bnorm;
+
+// Mirrors the BN_* flags of bnorm.cl.
+enum : int {
+    bn_scale = 1,
+    bn_shift = 2,
+    bn_global = 4,
+    bn_stats_out = 8,
+    bn_relu = 16,
+    bn_add_relu = 32,
+    bn_ws = 64,
+    bn_diff_scale = 128,
+    bn_diff_shift = 256
+};
+
+struct bnorm_t;
+
+struct bnorm_pd_t : public primitive_desc_impl_t<bnorm_pd_t, bnorm_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override {
+        return "ocl:bnorm:channels";
+    }
+    bn::conf_t conf;
+
+    static status_t init(bnorm_pd_t &pd) {
+        pd.conf = bn::make_conf(bn::desc_of(pd));
+        ANYDNN_CHECK(bn::resolve(pd));
+        for (const auto &a : pd.args)
+            ANYDNN_CHECK(check_tensors({&a.second}));
+        for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_SCALE, DNNL_ARG_SHIFT,
+                     DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT}) {
+            auto it = pd.args.find(a);
+            ANYDNN_REQUIRE(it == pd.args.end() || it->second.data_type == dnnl_f32,
+                    dnnl_unimplemented,
+                    "GPU batch normalization keeps f32 statistics, scale, shift");
+        }
+        return dnnl_success;
+    }
+
+    int flags() const {
+        const bn::conf_t &c = conf;
+        int f = 0;
+        if (c.scale) f |= bn_scale;
+        if (c.shift) f |= bn_shift;
+        if (c.global_stats) f |= bn_global;
+        if (c.stats_out) f |= bn_stats_out;
+        if (c.relu) f |= bn_relu;
+        if (c.add_relu) f |= bn_add_relu;
+        if (args.count(DNNL_ARG_WORKSPACE)) f |= bn_ws;
+        if (args.count(DNNL_ARG_DIFF_SCALE)) f |= bn_diff_scale;
+        if (args.count(DNNL_ARG_DIFF_SHIFT)) f |= bn_diff_shift;
+        return f;
+    }
+    // A tensor's layout, or src's for tensors that take no part (never read then).
+    const memory_desc_t &md_or_src(int arg) const {
+        auto it = args.find(arg);
+        return it != args.end() ? it->second : arg_md(DNNL_ARG_SRC);
+    }
+};
+
+struct bnorm_t : public primitive_t {
+    using primitive_t::primitive_t;
+    const bnorm_pd_t &pd_() const {
+        return static_cast<const bnorm_pd_t &>(pd());
+    }
+
+    status_t init() override {
+        const bnorm_pd_t &pd = pd_();
+        std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type);
+        if (pd.conf.fwd) {
+            opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+            return create_kernel(pd.engine, "bnorm/bnorm.cl", opt + row_options(pd.engine),
+                    "bnorm_fwd", kernel_);
+        }
+        opt += " -DBWD" + data_type_options("DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type)
+               + data_type_options("DIFF_SRC", pd.arg_md(DNNL_ARG_DIFF_SRC).data_type);
+        return create_kernel(
+                pd.engine, "bnorm/bnorm.cl", opt + row_options(pd.engine), "bnorm_bwd", kernel_);
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const bnorm_pd_t &pd = pd_();
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        kernel_args_t args;
+        if (pd.conf.fwd) {
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,
+                         DNNL_ARG_SCALE, DNNL_ARG_SHIFT, DNNL_ARG_SRC_1, DNNL_ARG_WORKSPACE})
+                args.add(storage_of(ctx, a));
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_SRC_1, DNNL_ARG_WORKSPACE,
+                         DNNL_ARG_VARIANCE})
+                add_layout(args, pd.md_or_src(a));
+        } else {
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_MEAN,
+                         DNNL_ARG_VARIANCE, DNNL_ARG_SCALE, DNNL_ARG_WORKSPACE, DNNL_ARG_DIFF_SCALE,
+                         DNNL_ARG_DIFF_SHIFT, DNNL_ARG_DIFF_SRC_1})
+                args.add(storage_of(ctx, a));
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_WORKSPACE,
+                         DNNL_ARG_VARIANCE})
+                add_layout(args, pd.md_or_src(a));
+        }
+        add_logical_dims(args, src);
+        args.add_value<int32_t>(pd.flags());
+        args.add_value(pd.conf.eps);
+        const size_t local = row_group_size(*kernel_, pd.engine);
+        add_row_buffer(args, local);
+        return kernel_->launch(ctx.stream, args, rows_range(size_t(pd.conf.c), local));
+    }
+
+private:
+    std::shared_ptr<kernel_t> kernel_;
+};
+
+} // namespace
+
+impl_entry_t bnorm_entry() {
+    return make_impl_entry<bnorm_pd_t>("ocl:bnorm:channels");
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,131 @@
+// Layer normalization over the last dimension (optionally RMS): one work-group per row, mean
+// and variance reduced in local memory; the backward's diff scale/shift take one work-item
+// per channel. Build options: FWD or BWD, the tensors' types (SRC, DST or DIFF_DST/DIFF_SRC,
+// SS for scale/shift).
+#include "cl/group_reduce.h"
+
+// Flags (an int argument): which tensors take part.
+#define LN_SCALE 1
+#define LN_SHIFT 2
+#define LN_GLOBAL 4 // statistics are inputs
+#define LN_STATS_OUT 8 // forward writes the statistics
+#define LN_RMS 16
+#define LN_DIFF_SCALE 32 // backward writes diff scale / diff shift
+#define LN_DIFF_SHIFT 64
+
+#ifdef FWD
+kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
+        global float *mean, global float *var, const global SS_DATA_T *scale,
+        const global SS_DATA_T *shift, tensor_layout_t src_l, tensor_layout_t dst_l,
+        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps, local float *buf) {
+    long dims[8], si[MAX_NDIMS], di[MAX_NDIMS];
+    dims_of(logical_dims, dims);
+    const int axis = src_l.ndims - 1;
+    const long r = ROW_ID, C = dims[axis];
+    const long lid = ROW_LID, L = ROW_L;
+    row_index(dims, src_l.ndims, axis, r, si);
+    row_index(dims, src_l.ndims, axis, r, di);
+    const long sbase = layout_offset(&src_l, si), dbase = layout_offset(&dst_l, di);
+    const bool rms = flags & LN_RMS;
+    float m = 0.f, v = 0.f;
+    if (flags & LN_GLOBAL) {
+        const long so = layout_offset(&stat_l, si);
+        if (!rms) m = mean[so];
+        v = var[so];
+    } else {
+        if (!rms) {
+            float s = 0.f;
+            for (long c = lid; c < C; c += L)
+                s += LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c));
+            m = group_sum(buf, s) / C;
+        }
+        float s = 0.f;
+        for (long c = lid; c < C; c += L) {
+            const float x = LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m;
+            s += x * x;
+        }
+        v = group_sum(buf, s) / C;
+        if ((flags & LN_STATS_OUT) && lid == 0) {
+            const long so = layout_offset(&stat_l, si);
+            if (!rms) mean[so] = m;
+            var[so] = v;
+        }
+    }
+    const float inv = rsqrt(v + eps);
+    for (long c = lid; c < C; c += L) {
+        float y = (LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m) * inv;
+        if (flags & LN_SCALE) y *= LOAD_SS(scale, c);
+        if (flags & LN_SHIFT) y += LOAD_SS(shift, c);
+        STORE_DST(dst, axis_offset(&dst_l, di, axis, dbase, c), y);
+    }
+}
+#endif
+
+#ifdef BWD
+// g = diff_dst * scale, xh = (x - mean) * inv:
+// diff_src = inv * (g - mean(g) - xh * mean(g * xh))   (RMS: without the mean(g) term).
+kernel void lnorm_bwd(const global SRC_DATA_T *src, const global DIFF_DST_DATA_T *diff_dst,
+        global DIFF_SRC_DATA_T *diff_src, const global float *mean, const global float *var,
+        const global SS_DATA_T *scale, tensor_layout_t src_l, tensor_layout_t dd_l,
+        tensor_layout_t ds_l, tensor_layout_t stat_l, long8 logical_dims, int flags, float eps,
+        local float *buf) {
+    long dims[8], xi[MAX_NDIMS], gi[MAX_NDIMS], si[MAX_NDIMS];
+    dims_of(logical_dims, dims);
+    const int axis = src_l.ndims - 1;
+    const long r = ROW_ID, C = dims[axis];
+    const long lid = ROW_LID, L = ROW_L;
+    row_index(dims, src_l.ndims, axis, r, xi);
+    row_index(dims, src_l.ndims, axis, r, gi);
+    row_index(dims, src_l.ndims, axis, r, si);
+    const long xbase = layout_offset(&src_l, xi), gbase = layout_offset(&dd_l, gi),
+               sbase = layout_offset(&ds_l, si);
+    const bool rms = flags & LN_RMS;
+    const long so = layout_offset(&stat_l, xi);
+    const float m = rms ? 0.f : mean[so], inv = rsqrt(var[so] + eps);
+    float sg = 0.f, sgx = 0.f;
+    for (long c = lid; c < C; c += L) {
+        float g = LOAD_DIFF_DST(diff_dst, axis_offset(&dd_l, gi, axis, gbase, c));
+        if (flags & LN_SCALE) g *= LOAD_SS(scale, c);
+        const float xh = (LOAD_SRC(src, axis_offset(&src_l, xi, axis, xbase, c)) - m) * inv;
+        sg += g;
+        sgx += g * xh;
+    }
+    sg = rms ? 0.f : group_sum(buf, sg) / C;
+    sgx = group_sum(buf, sgx) / C;
+    if (flags & LN_GLOBAL) sg = sgx = 0.f; // constant statistics: no terms through them
+    for (long c = lid; c < C; c += L) {
+        float g = LOAD_DIFF_DST(diff_dst, axis_offset(&dd_l, gi, axis, gbase, c));
+        if (flags & LN_SCALE) g *= LOAD_SS(scale, c);
+        const float xh = (LOAD_SRC(src, axis_offset(&src_l, xi, axis, xbase, c)) - m) * inv;
+        STORE_DIFF_SRC(diff_src, axis_offset(&ds_l, si, axis, sbase, c), inv * (g - sg - xh * sgx));
+    }
+}
+
+// Channel c: diff_scale = sum over rows of diff_dst * xh, diff_shift = sum of diff_dst.
+kernel void lnorm_bwd_scaleshift(const global SRC_DATA_T *src,
+        const global DIFF_DST_DATA_T *diff_dst, const global float *mean,
+        const global float *var, global DIFF_SS_DATA_T *diff_scale,
+        global DIFF_SS_DATA_T *diff_shift, tensor_layout_t src_l, tensor_layout_t dd_l,
+        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps) {
+    long dims[8], idx[MAX_NDIMS];
+    dims_of(logical_dims, dims);
+    const int axis = src_l.ndims - 1;
+    const long C = dims[axis], c = get_global_id(0);
+    if (c >= C) return;
+    long rows = 1;
+    for (int d = 0; d < axis; ++d) rows *= dims[d];
+    const bool rms = flags & LN_RMS;
+    float ds = 0.f, db = 0.f;
+    for (long r = 0; r < rows; ++r) {
+        row_index(dims, src_l.ndims, axis, r, idx);
+        const long so = layout_offset(&stat_l, idx);
+        idx[axis] = c;
+        const float g = LOAD_DIFF_DST(diff_dst, layout_offset(&dd_l, idx));
+        const float m = rms ? 0.f : mean[so];
+        ds += g * (LOAD_SRC(src, layout_offset(&src_l, idx)) - m) * rsqrt(var[so] + eps);
+        db += g;
+    }
+    if (flags & LN_DIFF_SCALE) STORE_DIFF_SS(diff_scale, c, ds);
+    if (flags & LN_DIFF_SHIFT) STORE_DIFF_SS(diff_shift, c, db);
+}
+#endif

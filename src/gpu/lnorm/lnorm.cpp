@@ -1,0 +1,171 @@
+// GPU layer normalization (and RMS normalization), forward training/inference and backward,
+// scale/shift, statistics in or out, any blocked layouts, any OpenCL device: one work-group
+// per row. Scales attributes are not supported yet.
+#include "core/primitive.hpp"
+#include "cpu/lnorm/common.hpp"
+#include "gpu/compute.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+#include "gpu/reduce_launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+namespace ln = cpu::lnorm;
+
+// Mirrors the LN_* flags of lnorm.cl.
+enum : int {
+    ln_scale = 1,
+    ln_shift = 2,
+    ln_global = 4,
+    ln_stats_out = 8,
+    ln_rms = 16,
+    ln_diff_scale = 32,
+    ln_diff_shift = 64
+};
+
+bool is_fwd(const layer_normalization_desc_t &d) {
+    return d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference;
+}
+
+struct lnorm_t;
+
+struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override {
+        return "ocl:lnorm:rows";
+    }
+
+    static status_t init(lnorm_pd_t &pd) {
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
+                                                  | attr_skip::deterministic | attr_skip::acc_mode),
+                dnnl_unimplemented, "GPU layer normalization takes no scales yet");
+        ANYDNN_CHECK(ln::init_args(pd, 1));
+        pd.scratchpad_size = 0;
+        for (const auto &a : pd.args)
+            ANYDNN_CHECK(check_tensors({&a.second}));
+        for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE}) {
+            auto it = pd.args.find(a);
+            ANYDNN_REQUIRE(it == pd.args.end() || it->second.data_type == dnnl_f32,
+                    dnnl_unimplemented, "GPU layer normalization keeps f32 statistics");
+        }
+        return dnnl_success;
+    }
+
+    int flags() const {
+        const auto &d = ln::desc_of(*this);
+        int f = 0;
+        if (d.flags & dnnl_use_scale) f |= ln_scale;
+        if (d.flags & dnnl_use_shift) f |= ln_shift;
+        if (d.flags & dnnl_use_global_stats) f |= ln_global;
+        if (d.prop_kind == dnnl_forward_training && !(d.flags & dnnl_use_global_stats))
+            f |= ln_stats_out;
+        if (d.flags & dnnl_rms_norm) f |= ln_rms;
+        if (args.count(DNNL_ARG_DIFF_SCALE)) f |= ln_diff_scale;
+        if (args.count(DNNL_ARG_DIFF_SHIFT)) f |= ln_diff_shift;
+        return f;
+    }
+    const memory_desc_t &stat_md() const {
+        auto it = args.find(DNNL_ARG_VARIANCE);
+        return it != args.end() ? it->second : arg_md(DNNL_ARG_SRC); // unused without stats
+    }
+};
+
+struct lnorm_t : public primitive_t {
+    using primitive_t::primitive_t;
+    const lnorm_pd_t &pd_() const {
+        return static_cast<const lnorm_pd_t &>(pd());
+    }
+
+    status_t init() override {
+        const lnorm_pd_t &pd = pd_();
+        const auto &d = ln::desc_of(pd);
+        const dnnl_data_type_t ss_dt = d.scaleshift_md.ndims ? d.scaleshift_md.data_type : dnnl_f32;
+        std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
+                          + data_type_options("SS", ss_dt);
+        if (is_fwd(d)) {
+            opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+            return create_kernel(pd.engine, "lnorm/lnorm.cl", opt + row_options(pd.engine),
+                    "lnorm_fwd", kernel_);
+        }
+        const dnnl_data_type_t dss_dt =
+                d.diff_scaleshift_md.ndims ? d.diff_scaleshift_md.data_type : dnnl_f32;
+        opt += " -DBWD" + data_type_options("DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type)
+               + data_type_options("DIFF_SRC", pd.arg_md(DNNL_ARG_DIFF_SRC).data_type)
+               + data_type_options("DIFF_SS", dss_dt);
+        ANYDNN_CHECK(create_kernel(
+                pd.engine, "lnorm/lnorm.cl", opt + row_options(pd.engine), "lnorm_bwd", kernel_));
+        if (pd.flags() & (ln_diff_scale | ln_diff_shift))
+            ANYDNN_CHECK(create_kernel(pd.engine, "lnorm/lnorm.cl", opt + row_options(pd.engine),
+                    "lnorm_bwd_scaleshift", ss_kernel_));
+        return dnnl_success;
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const lnorm_pd_t &pd = pd_();
+        const auto &d = ln::desc_of(pd);
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        const int64_t C = src.ndims ? src.dims[src.ndims - 1] : 0;
+        const int64_t rows = C ? nelems(src) / C : 0;
+        const int flags = pd.flags();
+        if (is_fwd(d)) {
+            kernel_args_t args;
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,
+                         DNNL_ARG_SCALE, DNNL_ARG_SHIFT})
+                args.add(storage_of(ctx, a));
+            add_layout(args, src);
+            add_layout(args, pd.arg_md(DNNL_ARG_DST));
+            add_layout(args, pd.stat_md());
+            add_logical_dims(args, src);
+            args.add_value<int32_t>(flags);
+            args.add_value(d.epsilon);
+            const size_t local = row_group_size(*kernel_, pd.engine);
+            add_row_buffer(args, local);
+            if (C == 0) return dnnl_success;
+            return kernel_->launch(ctx.stream, args, rows_range(size_t(rows), local));
+        }
+        if (ss_kernel_ && C) {
+            // First: diff_src may overwrite diff_dst (in place).
+            kernel_args_t ss;
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,
+                         DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT})
+                ss.add(storage_of(ctx, a));
+            add_layout(ss, src);
+            add_layout(ss, pd.arg_md(DNNL_ARG_DIFF_DST));
+            add_layout(ss, pd.stat_md());
+            add_logical_dims(ss, src);
+            ss.add_value<int32_t>(flags);
+            ss.add_value(d.epsilon);
+            ANYDNN_CHECK(ss_kernel_->launch(ctx.stream, ss, range_1d(size_t(C))));
+        }
+        kernel_args_t args;
+        for (int a : {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_MEAN,
+                     DNNL_ARG_VARIANCE, DNNL_ARG_SCALE})
+            args.add(storage_of(ctx, a));
+        add_layout(args, src);
+        add_layout(args, pd.arg_md(DNNL_ARG_DIFF_DST));
+        add_layout(args, pd.arg_md(DNNL_ARG_DIFF_SRC));
+        add_layout(args, pd.stat_md());
+        add_logical_dims(args, src);
+        args.add_value<int32_t>(flags);
+        args.add_value(d.epsilon);
+        const size_t local = row_group_size(*kernel_, pd.engine);
+        add_row_buffer(args, local);
+        if (C == 0) return dnnl_success;
+        return kernel_->launch(ctx.stream, args, rows_range(size_t(rows), local));
+    }
+
+private:
+    std::shared_ptr<kernel_t> kernel_, ss_kernel_;
+};
+
+} // namespace
+
+impl_entry_t lnorm_entry() {
+    return make_impl_entry<lnorm_pd_t>("ocl:lnorm:rows");
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,51 @@
+// Launch shapes of the reduction-shaped kernels: one work-group per row (channel, group of
+// channels, output element) whose work-items stride over the row and reduce in local memory.
+#pragma once
+
+#include <algorithm>
+
+#include "gpu/compute.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+// Whether row kernels reduce a row with a work-group (local-memory trees) or with one
+// work-item: CPU devices take the latter (PoCL compiles barrier loops very slowly and runs
+// one work-item per row as well as a group).
+inline bool group_reduce(engine_t *engine) {
+    return !engine_caps(engine).is_cpu;
+}
+
+// Build options that select the kernels' row reduction.
+inline std::string row_options(engine_t *engine) {
+    return group_reduce(engine) ? " -DGROUP_REDUCE" : "";
+}
+
+// The power-of-two work-group size of a row kernel (0: one work-item per row): one per
+// kernel and device, whatever the row length, because some runtimes compile a kernel again
+// for each new local size.
+inline size_t row_group_size(const kernel_t &kernel, engine_t *engine) {
+    if (!group_reduce(engine)) return 0;
+    const size_t limit = std::min(kernel.max_work_group_size(), size_t(256));
+    size_t l = 1;
+    while (l * 2 <= limit)
+        l *= 2;
+    return l;
+}
+
+// One row per work-group of `local` work-items, or per work-item when local is 0.
+inline nd_range_t rows_range(size_t rows, size_t local) {
+    nd_range_t r;
+    r.ndims = 1;
+    r.global[0] = rows * (local ? local : 1);
+    r.local[0] = local;
+    return r;
+}
+
+// The local buffer the row kernels take (one float per work-item).
+inline void add_row_buffer(kernel_args_t &args, size_t local) {
+    args.add_local((local ? local : 1) * sizeof(float));
+}
+
+} // namespace gpu
+} // namespace anydnn
