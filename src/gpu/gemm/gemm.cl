@@ -299,16 +299,16 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_tiled(GEMM_ARGS)
     // Plain f32 results with nothing to add: whole vectors straight to C.
     const bool plain = !p.has_bias && !scale_a && !scale_b && !scale_c && !zp_c
             && !p.beta_accumulate && p.c_sn == 1 && p.K > 0;
-#else
-    const bool plain = false;
 #endif
     for (long i = 0; i < m_end; ++i) {
         long j = 0;
+#ifdef C_F32
         if (plain) {
             global float *c = (global float *)C + o.c + (m0 + i) * p.c_sm + n0;
             for (; j + VW <= n_end; j += VW)
                 VSTORE(VLOAD(0, Cb + i * BN + j), 0, c + j);
         }
+#endif
         for (; j < n_end; ++j)
             store_c(C, bias, scale_b, &p, &q, o, m0 + i, n0 + j,
                     p.K > 0 ? Cb[i * BN + j] : ACC_ZERO);
