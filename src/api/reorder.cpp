@@ -52,7 +52,9 @@ DNNL_API dnnl_status_t dnnl_reorder_primitive_desc_create(
         ANYDNN_REQUIRE(src_engine->kind() != dnnl_cpu || dst_engine->kind() != dnnl_cpu
                         || src_engine->runtime() == dst_engine->runtime(),
                 dnnl_unimplemented, "reorder: CPU engines of different runtimes");
-        engine_t *engine = src_engine->kind() == dnnl_cpu ? dst_engine : src_engine;
+        engine_t *engine = src_engine->kind() == dnnl_cpu && dst_engine->kind() != dnnl_cpu
+                ? dst_engine
+                : src_engine;
         reorder_desc_t desc;
         desc.src_md = *src_desc;
         desc.dst_md = *dst_desc;
