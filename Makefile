@@ -2,7 +2,8 @@
 # build into build/ and run. Everything else is CMake.
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake g++ make python3 python3-venv libgtest-dev pkg-config \
-  opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd
+  opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd \
+  libze1 libze-dev
 BUILD_TYPE ?= Release
 
 .PHONY: all setup intel-ocl build build-asan demo test test-asan test-release install clean

@@ -1,0 +1,140 @@
+// dnnl_ze_interop_* entry points. Level Zero engines are not implemented yet: every call checks
+// its arguments, then whether a loader and a driver are there, and answers with a status that
+// says what is missing. No Level Zero engine can exist, so calls that take an engine, stream or
+// primitive refuse the CPU and OpenCL ones without touching them.
+#include "api/api.hpp"
+#include "core/primitive.hpp"
+#include "oneapi/dnnl/dnnl_ze.h"
+#include "runtime/ze/ze_api.hpp"
+
+using namespace anydnn;
+using namespace anydnn::ze;
+
+namespace {
+
+constexpr const char *not_yet = "Level Zero engines are not implemented yet (docs/level_zero.md)";
+
+// Every engine today is CPU or OpenCL: none is a Level Zero one.
+bool is_ze_engine(const engine_t *) { return false; }
+
+#define ANYDNN_REQUIRE_ZE_ENGINE(e) \
+    ANYDNN_REQUIRE_LIVE(engine, e); \
+    ANYDNN_REQUIRE(is_ze_engine(e), dnnl_invalid_arguments, "%s is not a Level Zero engine", #e)
+
+// The loader, a driver, and `device` one of `driver`'s devices, in that order; the user's
+// handles reach the loader only once `driver` is known to be one of its drivers.
+status_t check_driver_and_device(
+        const char *where, ze_driver_handle_t driver, ze_device_handle_t device) {
+    if (!driver || !device)
+        return fail(dnnl_invalid_arguments, where, "%s is null", driver ? "device" : "driver");
+    if (!ze_api())
+        return fail(dnnl_runtime_error, where, "no Level Zero loader (libze_loader.so.1)");
+    if (ze_drivers().empty()) return fail(dnnl_runtime_error, where, "no Level Zero driver");
+    if (!driver_has_device(driver, device))
+        return fail(dnnl_invalid_arguments, where,
+                "device is not a device of driver (or driver is not a Level Zero driver)");
+    return dnnl_success;
+}
+
+} // namespace
+
+extern "C" {
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_cache_blob_id(ze_driver_handle_t driver,
+        ze_device_handle_t device, size_t *size, uint8_t *cache_blob_id) {
+    ANYDNN_REQUIRE_NOT_NULL(size);
+    const char *where = __func__; // not the lambda's
+    return guarded(where, [&] {
+        ANYDNN_CHECK(check_driver_and_device(where, driver, device));
+        return fail(dnnl_unimplemented, where, "%s", not_yet);
+    });
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_cache_blob(
+        dnnl_engine_t engine, size_t *size, uint8_t *cache_blob) {
+    ANYDNN_REQUIRE_ZE_ENGINE(engine);
+    ANYDNN_REQUIRE_NOT_NULL(size);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
+        ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context) {
+    ANYDNN_REQUIRE_NOT_NULL(engine);
+    ANYDNN_REQUIRE_NOT_NULL(context);
+    const char *where = __func__; // not the lambda's
+    return guarded(where, [&] {
+        ANYDNN_CHECK(check_driver_and_device(where, driver, device));
+        return fail(dnnl_unimplemented, where, "%s", not_yet);
+    });
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(dnnl_engine_t *engine,
+        ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context,
+        size_t size, const uint8_t *cache_blob) {
+    ANYDNN_REQUIRE(cache_blob && size > 0, dnnl_invalid_arguments, "empty cache blob");
+    return dnnl_ze_interop_engine_create(engine, driver, device, context);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_context(
+        dnnl_engine_t engine, ze_context_handle_t *context) {
+    ANYDNN_REQUIRE_ZE_ENGINE(engine);
+    ANYDNN_REQUIRE_NOT_NULL(context);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_device(
+        dnnl_engine_t engine, ze_device_handle_t *device) {
+    ANYDNN_REQUIRE_ZE_ENGINE(engine);
+    ANYDNN_REQUIRE_NOT_NULL(device);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_driver(
+        dnnl_engine_t engine, ze_driver_handle_t *driver) {
+    ANYDNN_REQUIRE_ZE_ENGINE(engine);
+    ANYDNN_REQUIRE_NOT_NULL(driver);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream,
+        dnnl_engine_t engine, ze_command_list_handle_t list, int profiling) {
+    ANYDNN_REQUIRE_NOT_NULL(stream);
+    ANYDNN_REQUIRE_ZE_ENGINE(engine);
+    ANYDNN_REQUIRE_NOT_NULL(list);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_stream_get_list(
+        dnnl_stream_t stream, ze_command_list_handle_t *list) {
+    ANYDNN_REQUIRE_LIVE(stream, stream);
+    ANYDNN_REQUIRE_NOT_NULL(list);
+    ANYDNN_REQUIRE(is_ze_engine(stream->engine()), dnnl_invalid_arguments,
+            "stream is not on a Level Zero engine");
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
+        const_dnnl_memory_desc_t memory_desc, dnnl_engine_t engine, int nhandles,
+        void **handles) {
+    ANYDNN_REQUIRE_NOT_NULL(memory);
+    ANYDNN_REQUIRE_NOT_NULL(memory_desc);
+    ANYDNN_REQUIRE_ZE_ENGINE(engine);
+    ANYDNN_REQUIRE(nhandles > 0 && handles, dnnl_invalid_arguments,
+            "memory needs at least one handle, got %d", nhandles);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+DNNL_API dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
+        dnnl_stream_t stream, int nargs, const dnnl_exec_arg_t *args, int ndeps,
+        const ze_event_handle_t *deps, ze_event_handle_t *return_event) {
+    ANYDNN_REQUIRE_LIVE(primitive, primitive);
+    ANYDNN_REQUIRE_LIVE(stream, stream);
+    ANYDNN_REQUIRE(is_ze_engine(stream->engine()), dnnl_invalid_arguments,
+            "stream is not on a Level Zero engine");
+    ANYDNN_REQUIRE(ndeps >= 0 && (ndeps == 0 || deps), dnnl_invalid_arguments,
+            "bad dependency list (ndeps %d)", ndeps);
+    for (int i = 0; i < ndeps; ++i) ANYDNN_REQUIRE_NOT_NULL(deps[i]);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+} // extern "C"
