@@ -36,6 +36,11 @@ long act_off(const tensor_layout_t *l, long ns, long n, long c, long d, long h, 
     long idx[MAX_NDIMS] = {n, c, 0, 0, 0, 0};
     const long sp[3] = {d, h, w};
     for (int j = 0; j < ns; ++j) idx[2 + j] = sp[3 - ns + j];
+    if (l->nblks == 0) { // plain: strides only, no divisions
+        long off = l->offset0;
+        for (int j = 0; j < 2 + ns; ++j) off += idx[j] * l->strides[j];
+        return off;
+    }
     return layout_offset(l, idx);
 }
 
@@ -203,17 +208,18 @@ kernel void conv_bias(const global GRAD_DATA_T *grad, global BIAS_DATA_T *diff_b
 }
 #endif
 
-// Columns for forward convolution as a GEMM: col[n][g][bc][kd][kh][kw][od][oh][ow] in the
-// order of the work-item index, zero where a tap falls into padding.
+// Columns for forward convolution as a GEMM: col[n][g][bc][kd][kh][kw][od][oh][ow], zero
+// where a tap falls into padding. One work-item per (n, g, bc, kd, kh, kw, od, oh) row of ow.
 kernel void conv_im2col(const global BIG_DATA_T *big, global BIG_DATA_T *col,
-        tensor_layout_t big_l, conv_geom_t q, long n_elems) {
-    const long gid = get_global_id(0);
-    if (gid >= n_elems) return;
-    long e = gid, o[3], k[3];
-    for (int j = 2; j >= 0; --j) {
-        o[j] = e % q.o[j];
-        e /= q.o[j];
-    }
+        tensor_layout_t big_l, conv_geom_t q, long n_rows) {
+    const long row = get_global_id(0);
+    if (row >= n_rows) return;
+    long e = row;
+    const long oh = e % q.o[1];
+    e /= q.o[1];
+    const long od = e % q.o[0];
+    e /= q.o[0];
+    long k[3];
     for (int j = 2; j >= 0; --j) {
         k[j] = e % q.k[j];
         e /= q.k[j];
@@ -221,14 +227,16 @@ kernel void conv_im2col(const global BIG_DATA_T *big, global BIG_DATA_T *col,
     const long bc = e % q.icv;
     e /= q.icv;
     const long g = e % q.g, n = e / q.g;
-    long x[3];
-    bool inside = true;
-    for (int j = 0; j < 3; ++j) {
-        x[j] = o[j] * q.s[j] - q.p[j] + k[j] * q.dl[j];
-        inside = inside && x[j] >= 0 && x[j] < q.i[j];
+    const long id = od * q.s[0] - q.p[0] + k[0] * q.dl[0];
+    const long ih = oh * q.s[1] - q.p[1] + k[1] * q.dl[1];
+    const bool row_inside = id >= 0 && id < q.i[0] && ih >= 0 && ih < q.i[1];
+    global BIG_DATA_T *dst = col + row * q.o[2];
+    const long c = g * q.icv + bc;
+    for (long ow = 0; ow < q.o[2]; ++ow) {
+        const long iw = ow * q.s[2] - q.p[2] + k[2] * q.dl[2];
+        const float v = row_inside && iw >= 0 && iw < q.i[2]
+                ? LOAD_BIG(big, act_off(&big_l, q.ns, n, c, id, ih, iw))
+                : 0.f;
+        STORE_BIG(dst, ow, v);
     }
-    const float v = inside
-            ? LOAD_BIG(big, act_off(&big_l, q.ns, n, g * q.icv + bc, x[0], x[1], x[2]))
-            : 0.f;
-    STORE_BIG(col, gid, v);
 }

@@ -327,14 +327,14 @@ private:
         const pd_t &pd = pd_();
         const conv_geom_t &q = pd.q;
         const int64_t taps = q.k[0] * q.k[1] * q.k[2], osp = q.o[0] * q.o[1] * q.o[2];
-        const int64_t n_col = q.mb * q.g * q.icv * taps * osp;
+        const int64_t n_rows = q.mb * q.g * q.icv * taps * q.o[0] * q.o[1];
         kernel_args_t args;
         args.add(storage_of(ctx, DNNL_ARG_SRC));
         args.add(ctx.scratchpad_storage);
         add_layout(args, pd.arg_md(DNNL_ARG_SRC));
         args.add_value(q);
-        args.add_value(n_col);
-        ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range_1d(n_col)));
+        args.add_value(n_rows);
+        ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range_1d(n_rows)));
         // Per (image, group): dst[oc][osp] = wei[oc][ic * taps] * col[ic * taps][osp].
         const memory_desc_t &wei = pd.arg_md(DNNL_ARG_WEIGHTS), &dst = pd.arg_md(DNNL_ARG_DST);
         const int w0 = q.grouped ? 1 : 0;
