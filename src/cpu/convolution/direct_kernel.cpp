@@ -102,8 +102,11 @@ int direct_max_ur(int nb) {
     return nb >= 1 && nb <= 4 ? max_ur_by_nb[nb] : 0;
 }
 
+bool direct_kernels_enabled() {
+    return isa_enabled(dnnl_cpu_isa_avx512_core);
+}
+
 direct_kernel_fn direct_kernel(int ur, int nb, int vec_ic, dim_t src_pix) {
-    if (!isa_enabled(dnnl_cpu_isa_avx512_core)) return nullptr;
     if (nb < 1 || nb > 4 || ur < 1 || ur > max_ur_by_nb[nb]) return nullptr;
     if (vec_ic != 1 && vec_ic != 16) return nullptr;
     int mode = 0;

@@ -30,10 +30,13 @@ struct direct_tile_t {
 
 using direct_kernel_fn = void (*)(const direct_geom_t &, const direct_tile_t &);
 
+// Whether the kernels may run (AVX-512 enabled); asked once, when a primitive is made: the ISA
+// query takes a lock and is too slow for every tile.
+bool direct_kernels_enabled();
 // Largest UR the kernel has for NB (1..4) blocks.
 int direct_max_ur(int nb);
 // The kernel for ur pixels (1..direct_max_ur(nb)), nb blocks, src pixel step known at compile
-// time when it is 16 * sw or sw (sw 1 or 2), else a run-time step. Null when AVX-512 is off.
+// time when it is 16 * sw or sw (sw 1 or 2), else a run-time step; null for other arguments.
 direct_kernel_fn direct_kernel(int ur, int nb, int vec_ic, dim_t src_pix);
 
 } // namespace conv
