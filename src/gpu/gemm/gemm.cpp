@@ -49,11 +49,6 @@ bool pick_tiles(const device_caps_t &caps, bool cpu_form, int64_t c_elems, int &
 
 } // namespace
 
-bool gemm_data_type(dnnl_data_type_t dt) {
-    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16 || dt == dnnl_s8 || dt == dnnl_u8
-            || dt == dnnl_s32;
-}
-
 bool gemm_tiled_supported(engine_t *engine) {
     const device_caps_t &caps = engine_caps(engine);
     int v[8];

@@ -81,9 +81,6 @@ private:
 // Whether the tiled kernel applies on this engine (enough local memory, work-group size).
 bool gemm_tiled_supported(engine_t *engine);
 
-// Types the GEMM kernels read and write.
-bool gemm_data_type(dnnl_data_type_t dt);
-
 } // namespace gpu
 } // namespace anydnn
 
