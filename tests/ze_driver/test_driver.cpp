@@ -1,0 +1,220 @@
+// A Level Zero driver for tests only (never installed): Debian's loader loads it through
+// ZE_ENABLE_ALT_DRIVERS, so the library's Level Zero code runs against the real loader and its
+// validation layer on machines without Intel hardware. So far it has the objects the
+// library's checks touch: one GPU device per driver and contexts (zeContextCreateEx keeps
+// the device list, so a context without the device can be told apart). Every other table
+// entry is null: the loader and validation layer answer those as unsupported.
+#include <level_zero/ze_ddi.h>
+#include <level_zero/zes_ddi.h>
+#include <level_zero/zet_ddi.h>
+
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <vector>
+
+namespace {
+
+struct test_device_t {
+    int id = 0;
+};
+struct test_driver_t {
+    test_device_t device;
+};
+struct test_context_t {
+    std::vector<ze_device_handle_t> devices; // empty: every device of the driver
+};
+
+test_driver_t the_driver;
+std::mutex contexts_mutex;
+std::set<test_context_t *> live_contexts;
+
+ze_driver_handle_t driver_handle() { return reinterpret_cast<ze_driver_handle_t>(&the_driver); }
+ze_device_handle_t device_handle() {
+    return reinterpret_cast<ze_device_handle_t>(&the_driver.device);
+}
+
+// The handle lists of zeDriverGet / zeDeviceGet: count query, then up to *count handles.
+template <typename H>
+ze_result_t list_one(uint32_t *count, H *handles, H handle) {
+    if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (*count == 0 || !handles) {
+        *count = 1;
+        return ZE_RESULT_SUCCESS;
+    }
+    handles[0] = handle;
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL init(ze_init_flags_t) { return ZE_RESULT_SUCCESS; }
+
+ze_result_t ZE_APICALL driver_get(uint32_t *count, ze_driver_handle_t *drivers) {
+    return list_one(count, drivers, driver_handle());
+}
+
+ze_result_t ZE_APICALL driver_get_api_version(ze_driver_handle_t, ze_api_version_t *version) {
+    *version = ZE_API_VERSION_1_0;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL driver_get_properties(ze_driver_handle_t, ze_driver_properties_t *p) {
+    std::memset(&p->uuid, 0, sizeof(p->uuid));
+    p->uuid.id[0] = 0xa7;
+    p->driverVersion = 1;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL device_get(
+        ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
+    if (driver != driver_handle()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    return list_one(count, devices, device_handle());
+}
+
+ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t, ze_device_properties_t *p) {
+    p->type = ZE_DEVICE_TYPE_GPU;
+    p->vendorId = 0;
+    p->deviceId = 0;
+    p->flags = 0;
+    std::memset(&p->uuid, 0, sizeof(p->uuid));
+    std::strncpy(p->name, "anydnn Level Zero test device", ZE_MAX_DEVICE_NAME - 1);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL context_create_ex(ze_driver_handle_t driver, const ze_context_desc_t *,
+        uint32_t ndevices, ze_device_handle_t *devices, ze_context_handle_t *context) {
+    if (driver != driver_handle()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    auto *c = new test_context_t;
+    if (ndevices && devices) c->devices.assign(devices, devices + ndevices);
+    std::lock_guard<std::mutex> lock(contexts_mutex);
+    live_contexts.insert(c);
+    *context = reinterpret_cast<ze_context_handle_t>(c);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL context_create(
+        ze_driver_handle_t driver, const ze_context_desc_t *desc, ze_context_handle_t *context) {
+    return context_create_ex(driver, desc, 0, nullptr, context);
+}
+
+ze_result_t ZE_APICALL context_destroy(ze_context_handle_t context) {
+    auto *c = reinterpret_cast<test_context_t *>(context);
+    std::lock_guard<std::mutex> lock(contexts_mutex);
+    if (!live_contexts.erase(c)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    delete c;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL context_get_status(ze_context_handle_t context) {
+    std::lock_guard<std::mutex> lock(contexts_mutex);
+    return live_contexts.count(reinterpret_cast<test_context_t *>(context))
+            ? ZE_RESULT_SUCCESS
+            : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+template <typename T>
+ze_result_t empty_table(ze_api_version_t, T *table) {
+    if (!table) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    std::memset(table, 0, sizeof(*table));
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(
+        ze_api_version_t v, ze_global_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r == ZE_RESULT_SUCCESS) t->pfnInit = init;
+    return r;
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetDriverProcAddrTable(
+        ze_api_version_t v, ze_driver_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnGet = driver_get;
+    t->pfnGetApiVersion = driver_get_api_version;
+    t->pfnGetProperties = driver_get_properties;
+    return r;
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(
+        ze_api_version_t v, ze_device_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnGet = device_get;
+    t->pfnGetProperties = device_get_properties;
+    return r;
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(
+        ze_api_version_t v, ze_context_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnCreate = context_create;
+    t->pfnCreateEx = context_create_ex;
+    t->pfnDestroy = context_destroy;
+    t->pfnGetStatus = context_get_status;
+    return r;
+}
+
+// The tables of objects the driver does not have yet.
+#define ANYDNN_EMPTY_TABLE(name, type) \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t v, type *t) { \
+        return empty_table(v, t); \
+    }
+ANYDNN_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetEventPoolProcAddrTable, ze_event_pool_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetEventProcAddrTable, ze_event_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
+// Tools and sysman tables: the loader asks every driver for them.
+ANYDNN_EMPTY_TABLE(zetGetDeviceProcAddrTable, zet_device_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetContextProcAddrTable, zet_context_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetCommandListProcAddrTable, zet_command_list_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetModuleProcAddrTable, zet_module_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetKernelProcAddrTable, zet_kernel_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetMetricGroupProcAddrTable, zet_metric_group_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetMetricGroupExpProcAddrTable, zet_metric_group_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetMetricProcAddrTable, zet_metric_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetMetricStreamerProcAddrTable, zet_metric_streamer_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetMetricQueryPoolProcAddrTable, zet_metric_query_pool_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetMetricQueryProcAddrTable, zet_metric_query_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetTracerExpProcAddrTable, zet_tracer_exp_dditable_t)
+ANYDNN_EMPTY_TABLE(zetGetDebugProcAddrTable, zet_debug_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetDriverProcAddrTable, zes_driver_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetPerformanceFactorProcAddrTable, zes_performance_factor_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetPowerProcAddrTable, zes_power_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetStandbyProcAddrTable, zes_standby_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetPsuProcAddrTable, zes_psu_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetFanProcAddrTable, zes_fan_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetLedProcAddrTable, zes_led_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetRasProcAddrTable, zes_ras_dditable_t)
+ANYDNN_EMPTY_TABLE(zesGetDiagnosticsProcAddrTable, zes_diagnostics_dditable_t)
+#undef ANYDNN_EMPTY_TABLE
+
+} // extern "C"
