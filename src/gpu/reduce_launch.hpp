@@ -33,6 +33,17 @@ inline size_t row_group_size(const kernel_t &kernel, engine_t *engine) {
     return l;
 }
 
+// Whether `md` is plain row-major and dense (rows along the last dim follow each other).
+inline bool row_major_dense(const memory_desc_t &md) {
+    if (md.format_kind != dnnl_blocked || md.blocking.inner_nblks != 0) return false;
+    int64_t stride = 1;
+    for (int d = md.ndims - 1; d >= 0; --d) {
+        if (md.dims[d] != 1 && md.blocking.strides[d] != stride) return false;
+        stride *= md.dims[d];
+    }
+    return true;
+}
+
 // One row per work-group of `local` work-items, or per work-item when local is 0.
 inline nd_range_t rows_range(size_t rows, size_t local) {
     nd_range_t r;

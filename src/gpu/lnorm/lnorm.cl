@@ -129,3 +129,57 @@ kernel void lnorm_bwd_scaleshift(const global SRC_DATA_T *src,
     if (flags & LN_DIFF_SHIFT) STORE_DIFF_SS(diff_shift, c, db);
 }
 #endif
+
+#ifdef ROWS_F32
+#include "cl/rows_f32.h"
+// f32 rows and statistics contiguous in memory (plain row-major), f32 scale/shift: one
+// work-item per row in float16 steps.
+kernel void lnorm_fwd_rows_f32(const global float *src, global float *dst, global float *mean,
+        global float *var, const global float *scale, const global float *shift, long src_off,
+        long dst_off, long stat_off, long C, int flags, float eps) {
+    const long r = get_global_id(0);
+    const global float *x = src + src_off + r * C;
+    global float *y = dst + dst_off + r * C;
+    const long C16 = C & ~15L;
+    const bool rms = flags & LN_RMS;
+    float m = 0.f, v = 0.f;
+    if (flags & LN_GLOBAL) {
+        if (!rms) m = mean[stat_off + r];
+        v = var[stat_off + r];
+    } else {
+        if (!rms) {
+            float16 s16 = (float16)(0.f);
+            for (long c = 0; c < C16; c += 16) s16 += vload16(0, x + c);
+            float s = hsum16(s16);
+            for (long c = C16; c < C; ++c) s += x[c];
+            m = s / C;
+        }
+        float16 s16 = (float16)(0.f);
+        for (long c = 0; c < C16; c += 16) {
+            const float16 d = vload16(0, x + c) - m;
+            s16 += d * d;
+        }
+        float s = hsum16(s16);
+        for (long c = C16; c < C; ++c) s += (x[c] - m) * (x[c] - m);
+        v = s / C;
+        if (flags & LN_STATS_OUT) {
+            if (!rms) mean[stat_off + r] = m;
+            var[stat_off + r] = v;
+        }
+    }
+    const float inv = rsqrt(v + eps);
+    const bool sc = flags & LN_SCALE, sh = flags & LN_SHIFT;
+    for (long c = 0; c < C16; c += 16) {
+        float16 o = (vload16(0, x + c) - m) * inv;
+        if (sc) o *= vload16(0, scale + c);
+        if (sh) o += vload16(0, shift + c);
+        vstore16(o, 0, y + c);
+    }
+    for (long c = C16; c < C; ++c) {
+        float o = (x[c] - m) * inv;
+        if (sc) o *= scale[c];
+        if (sh) o += shift[c];
+        y[c] = o;
+    }
+}
+#endif

@@ -37,6 +37,7 @@ struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
     const char *name() const override {
         return "ocl:lnorm:rows";
     }
+    bool rows_f32 = false; // forward, f32 rows contiguous in memory, CPU device
 
     static status_t init(lnorm_pd_t &pd) {
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
@@ -44,6 +45,16 @@ struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
                 dnnl_unimplemented, "GPU layer normalization takes no scales yet");
         ANYDNN_CHECK(ln::init_args(pd, 1));
         pd.scratchpad_size = 0;
+        const auto &d = ln::desc_of(pd);
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        pd.rows_f32 =
+                is_fwd(d) && !group_reduce(pd.engine) && src.data_type == dnnl_f32
+                && pd.arg_md(DNNL_ARG_DST).data_type == dnnl_f32 && row_major_dense(src)
+                && row_major_dense(pd.arg_md(DNNL_ARG_DST))
+                && (!(d.flags & (dnnl_use_scale | dnnl_use_shift))
+                        || (d.scaleshift_md.data_type == dnnl_f32 && d.scaleshift_md.offset0 == 0))
+                && (!pd.args.count(DNNL_ARG_VARIANCE)
+                        || row_major_dense(pd.arg_md(DNNL_ARG_VARIANCE)));
         for (const auto &a : pd.args)
             ANYDNN_CHECK(check_tensors({&a.second}));
         for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE}) {
@@ -85,6 +96,9 @@ struct lnorm_t : public primitive_t {
         const dnnl_data_type_t ss_dt = d.scaleshift_md.ndims ? d.scaleshift_md.data_type : dnnl_f32;
         std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
                           + data_type_options("SS", ss_dt);
+        if (pd.rows_f32)
+            return create_kernel(
+                    pd.engine, "lnorm/lnorm.cl", " -DROWS_F32", "lnorm_fwd_rows_f32", kernel_);
         if (is_fwd(d)) {
             opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
             return create_kernel(pd.engine, "lnorm/lnorm.cl", opt + row_options(pd.engine),
@@ -110,6 +124,20 @@ struct lnorm_t : public primitive_t {
         const int64_t C = src.ndims ? src.dims[src.ndims - 1] : 0;
         const int64_t rows = C ? nelems(src) / C : 0;
         const int flags = pd.flags();
+        if (pd.rows_f32) {
+            kernel_args_t args;
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,
+                         DNNL_ARG_SCALE, DNNL_ARG_SHIFT})
+                args.add(storage_of(ctx, a));
+            args.add_value<int64_t>(src.offset0);
+            args.add_value<int64_t>(pd.arg_md(DNNL_ARG_DST).offset0);
+            args.add_value<int64_t>(pd.stat_md().offset0);
+            args.add_value<int64_t>(C);
+            args.add_value<int32_t>(flags);
+            args.add_value(d.epsilon);
+            if (C == 0) return dnnl_success;
+            return kernel_->launch(ctx.stream, args, range_1d(size_t(rows)));
+        }
         if (is_fwd(d)) {
             kernel_args_t args;
             for (int a : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,

@@ -58,3 +58,29 @@ kernel void softmax_bwd(const global DST_DATA_T *dst, const global DIFF_DST_DATA
     }
 }
 #endif
+
+#ifdef ROWS_F32
+#include "cl/rows_f32.h"
+// f32 rows contiguous in memory (plain row-major, axis innermost): one work-item per row.
+kernel void softmax_fwd_rows_f32(const global float *src, global float *dst, long src_off,
+        long dst_off, long C, int is_log) {
+    const long r = get_global_id(0);
+    const global float *x = src + src_off + r * C;
+    global float *y = dst + dst_off + r * C;
+    const long C16 = C & ~15L;
+    float16 m16 = (float16)(-INFINITY);
+    for (long c = 0; c < C16; c += 16) m16 = fmax(m16, vload16(0, x + c));
+    float m = hmax16(m16);
+    for (long c = C16; c < C; ++c) m = fmax(m, x[c]);
+    float16 s16 = (float16)(0.f);
+    for (long c = 0; c < C16; c += 16) s16 += exp(vload16(0, x + c) - m);
+    float s = hsum16(s16);
+    for (long c = C16; c < C; ++c) s += exp(x[c] - m);
+    const float shift = is_log ? m + log(s) : m, inv = 1.f / s;
+    for (long c = 0; c < C16; c += 16) {
+        const float16 v = vload16(0, x + c) - shift;
+        vstore16(is_log ? v : exp(v) * inv, 0, y + c);
+    }
+    for (long c = C16; c < C; ++c) y[c] = is_log ? x[c] - shift : exp(x[c] - shift) * inv;
+}
+#endif

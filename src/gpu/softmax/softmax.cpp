@@ -22,6 +22,7 @@ struct softmax_pd_t : public primitive_desc_impl_t<softmax_pd_t, softmax_t> {
         return "ocl:softmax:rows";
     }
     bool fwd = true;
+    bool rows_f32 = false; // f32 rows contiguous in memory, CPU device: vector kernel
 
     static status_t init(softmax_pd_t &pd) {
         const softmax_desc_t &d = sm::desc_of(pd);
@@ -35,6 +36,9 @@ struct softmax_pd_t : public primitive_desc_impl_t<softmax_pd_t, softmax_t> {
             ANYDNN_CHECK(check_tensors({&src, &dst}));
             pd.args[DNNL_ARG_SRC] = src;
             pd.args[DNNL_ARG_DST] = dst;
+            pd.rows_f32 = !group_reduce(pd.engine) && src.data_type == dnnl_f32
+                          && dst.data_type == dnnl_f32 && d.axis == src.ndims - 1
+                          && row_major_dense(src) && row_major_dense(dst);
         } else {
             memory_desc_t dst, dd, ds;
             ANYDNN_CHECK(sm::resolve_bwd(pd, dst, dd, ds));
@@ -56,6 +60,9 @@ struct softmax_t : public primitive_t {
     status_t init() override {
         const softmax_pd_t &pd = pd_();
         std::string opt;
+        if (pd.rows_f32)
+            return create_kernel(pd.engine, "softmax/softmax.cl", " -DROWS_F32",
+                    "softmax_fwd_rows_f32", kernel_);
         if (pd.fwd)
             opt = " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
                   + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
@@ -74,6 +81,16 @@ struct softmax_t : public primitive_t {
         const memory_desc_t &data = pd.arg_md(pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DST);
         const sm::geom_t g = sm::geom_of(data, d.axis);
         kernel_args_t args;
+        if (pd.rows_f32) {
+            args.add(storage_of(ctx, DNNL_ARG_SRC));
+            args.add(storage_of(ctx, DNNL_ARG_DST));
+            args.add_value<int64_t>(data.offset0);
+            args.add_value<int64_t>(pd.arg_md(DNNL_ARG_DST).offset0);
+            args.add_value<int64_t>(g.C);
+            args.add_value<int32_t>(is_log);
+            if (g.C == 0) return dnnl_success;
+            return kernel_->launch(ctx.stream, args, range_1d(size_t(g.outer)));
+        }
         const int list_fwd[] = {DNNL_ARG_SRC, DNNL_ARG_DST};
         const int list_bwd[] = {DNNL_ARG_DST, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC};
         const int *list = pd.fwd ? list_fwd : list_bwd;
