@@ -232,8 +232,7 @@ void expect_first(const std::vector<std::string> &names, bool int8) {
 }
 
 TEST_F(matmul_lowp_test, int8_s32_exact_on_odd_tails_every_signedness_plain_and_packed_weights) {
-    for (auto mnk : std::vector<dims_t> {{1, 1, 1}, {7, 13, 5}, {13, 65, 67}, {6, 64, 4},
-                 {19, 130, 36}})
+    for (auto mnk : std::vector<dims_t> {{1, 1, 1}, {7, 13, 5}, {13, 65, 67}, {6, 64, 4}})
         for (auto types : std::vector<std::pair<dnnl_data_type_t, dnnl_data_type_t>> {
                      {dnnl_u8, dnnl_s8}, {dnnl_s8, dnnl_s8}, {dnnl_s8, dnnl_u8},
                      {dnnl_u8, dnnl_u8}})
@@ -257,9 +256,9 @@ TEST_F(matmul_lowp_test, int8_zero_points_are_exact_with_s32_dst) {
                  {dnnl_u8, dnnl_s8}, {dnnl_s8, dnnl_s8}, {dnnl_u8, dnnl_u8}})
         for (auto wtag : {dnnl_format_tag_undef, dnnl_format_tag_any}) {
             mm_case_t c;
-            c.src = mk(17, 45);
+            c.src = mk(11, 45);
             c.wei = mk(45, 70);
-            c.dst = mk(17, 70);
+            c.dst = mk(11, 70);
             c.sdt = types.first;
             c.wdt = types.second;
             c.wtag = wtag;
@@ -318,8 +317,7 @@ TEST_F(matmul_lowp_test, int8_scales_bias_post_ops_and_every_dst_type) {
 }
 
 TEST_F(matmul_lowp_test, bf16_dst_f32_and_bf16_odd_shapes_plain_and_packed_weights) {
-    for (auto mnk : std::vector<dims_t> {{1, 1, 1}, {7, 13, 5}, {13, 65, 67}, {6, 64, 2},
-                 {25, 129, 48}})
+    for (auto mnk : std::vector<dims_t> {{1, 1, 1}, {7, 13, 5}, {13, 65, 67}, {6, 64, 2}})
         for (auto ddt : {dnnl_f32, dnnl_bf16})
             for (auto wtag : {dnnl_format_tag_undef, dnnl_format_tag_any}) {
                 mm_case_t c;
@@ -338,8 +336,8 @@ TEST_F(matmul_lowp_test, bf16_dst_f32_and_bf16_odd_shapes_plain_and_packed_weigh
 
 TEST_F(matmul_lowp_test, bf16_rounding_error_fits_k_and_output_stage_applies) {
     mm_case_t c;
-    c.src = mk(9, 700);
-    c.wei = mk(700, 40);
+    c.src = mk(9, 400);
+    c.wei = mk(400, 40);
     c.dst = mk(9, 40);
     c.sdt = c.wdt = dnnl_bf16;
     c.ddt = dnnl_f32;
