@@ -4,6 +4,9 @@
 #include <map>
 #include <mutex>
 
+#include "runtime/ocl/ocl_engine.hpp"
+#include "runtime/ocl/ocl_memory.hpp"
+
 namespace anydnn {
 namespace graph {
 
@@ -24,8 +27,10 @@ engine_allocators_t &engine_allocators() {
 void set_engine_allocator(const engine_t &engine, const dnnl_graph_allocator &alloc) {
     auto &t = engine_allocators();
     std::lock_guard<std::mutex> lock(t.mutex);
-    t.by_engine[engine.id()]
-            = std::make_shared<const dnnl_graph_allocator>(alloc.host_malloc, alloc.host_free);
+    auto copy = std::make_shared<dnnl_graph_allocator>(alloc.host_malloc, alloc.host_free);
+    copy->ocl_malloc = alloc.ocl_malloc;
+    copy->ocl_free = alloc.ocl_free;
+    t.by_engine[engine.id()] = copy;
 }
 
 std::shared_ptr<const dnnl_graph_allocator> engine_allocator(const engine_t &engine) {
@@ -37,12 +42,22 @@ std::shared_ptr<const dnnl_graph_allocator> engine_allocator(const engine_t &eng
 
 status_t engine_allocation_t::allocate(engine_t *engine, size_t size) {
     release();
-    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu, dnnl_unimplemented,
-            "graph allocations exist only for cpu engines in this build");
     if (size == 0) return dnnl_success;
+    ocl::ocl_engine_t *ocl_engine = ocl::as_ocl(engine);
+    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || ocl_engine, dnnl_unimplemented,
+            "graph allocations exist only for cpu and OpenCL engines");
     engine_ = engine_ref_t(engine);
     allocator_ = engine_allocator(*engine);
-    if (allocator_ && allocator_->host_malloc) {
+    ocl_ = ocl_engine != nullptr;
+    if (ocl_) {
+        if (allocator_ && allocator_->ocl_malloc) {
+            ptr_ = allocator_->ocl_malloc(
+                    size, alignment, ocl_engine->device(), ocl_engine->context());
+        } else {
+            allocator_.reset();
+            if (ocl::usm_allocate(ocl_engine, size, &ptr_) != dnnl_success) ptr_ = nullptr;
+        }
+    } else if (allocator_ && allocator_->host_malloc) {
         ptr_ = allocator_->host_malloc(size, alignment);
     } else {
         allocator_.reset();
@@ -52,13 +67,23 @@ status_t engine_allocation_t::allocate(engine_t *engine, size_t size) {
     return dnnl_success;
 }
 
-void engine_allocation_t::release() {
+void engine_allocation_t::release(_cl_event *after) {
     if (!ptr_) return;
-    if (allocator_)
+    if (ocl_) {
+        auto *e = ocl::as_ocl(engine_.get());
+        if (allocator_) {
+            allocator_->ocl_free(ptr_, e->device(), e->context(), after);
+        } else {
+            if (after) ocl::cl_api()->clWaitForEvents(1, &after);
+            ocl::usm_free(e, ptr_);
+        }
+    } else if (allocator_) {
         allocator_->host_free(ptr_);
-    else
+    } else {
         std::free(ptr_);
+    }
     ptr_ = nullptr;
+    ocl_ = false;
     allocator_.reset();
     engine_ = engine_ref_t();
 }

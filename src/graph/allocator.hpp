@@ -8,6 +8,10 @@
 #include "core/engine.hpp"
 #include "graph/object.hpp"
 
+struct _cl_event;
+struct _cl_device_id;
+struct _cl_context;
+
 struct dnnl_graph_allocator : public anydnn::graph::graph_object_t {
     dnnl_graph_allocator(dnnl_graph_host_allocate_f host_malloc,
             dnnl_graph_host_deallocate_f host_free)
@@ -17,6 +21,11 @@ struct dnnl_graph_allocator : public anydnn::graph::graph_object_t {
 
     dnnl_graph_host_allocate_f host_malloc; // null: the library's aligned allocation
     dnnl_graph_host_deallocate_f host_free;
+    // OpenCL engines (dnnl_graph_ocl.h): USM device memory, freed after an event.
+    using ocl_allocate_f = void *(*)(size_t, size_t, _cl_device_id *, _cl_context *);
+    using ocl_deallocate_f = void (*)(void *, _cl_device_id *, _cl_context *, _cl_event *);
+    ocl_allocate_f ocl_malloc = nullptr;
+    ocl_deallocate_f ocl_free = nullptr;
 };
 
 namespace anydnn {
@@ -36,14 +45,17 @@ struct engine_allocation_t {
     ~engine_allocation_t() { release(); }
 
     // Allocates `size` bytes (64-byte aligned) on `engine`; out_of_memory when refused.
+    // OpenCL engines: USM from the allocator's OpenCL call-backs, else the runtime's USM.
     status_t allocate(engine_t *engine, size_t size);
-    void release();
+    // Frees the buffer; on an OpenCL engine once `after` (a cl_event, may be null) completes.
+    void release(_cl_event *after = nullptr);
     void *get() const { return ptr_; }
 
 private:
     engine_ref_t engine_;
     std::shared_ptr<const dnnl_graph_allocator> allocator_;
     void *ptr_ = nullptr;
+    bool ocl_ = false;
 };
 
 } // namespace graph

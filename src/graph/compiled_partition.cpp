@@ -5,11 +5,12 @@
 #include "core/stream.hpp"
 #include "graph/allocator.hpp"
 #include "graph/tensor.hpp"
+#include "oneapi/dnnl/dnnl_ocl.h"
+#include "runtime/ocl/ocl_engine.hpp"
+#include "runtime/ocl/ocl_stream.hpp"
 
 namespace anydnn {
 namespace graph {
-
-namespace {
 
 // Memory objects over the buffers of one execution, destroyed with it.
 struct memories_t {
@@ -17,12 +18,54 @@ struct memories_t {
         for (auto m : list)
             dnnl_memory_destroy(m);
     }
+    // On an OpenCL engine every graph buffer is a USM (or SVM) pointer.
     status_t make(const memory_desc_t &md, engine_t *engine, void *ptr, dnnl_memory_t &m) {
-        ANYDNN_CHECK(dnnl_memory_create(&m, &md, engine, ptr));
+        if (ocl::as_ocl(engine))
+            ANYDNN_CHECK(dnnl_ocl_interop_memory_create(
+                    &m, &md, engine, dnnl_ocl_interop_usm, ptr ? ptr : DNNL_MEMORY_NONE));
+        else
+            ANYDNN_CHECK(dnnl_memory_create(&m, &md, engine, ptr));
         list.push_back(m);
         return dnnl_success;
     }
     std::vector<dnnl_memory_t> list;
+};
+
+namespace {
+
+// The events of one execution on an OpenCL stream: each step waits for the previous one
+// (the first for the caller's dependencies); `finish` gives one event for the whole
+// execution, after which the temporary area may be freed.
+struct ocl_chain_t {
+    ocl_chain_t(dnnl_stream *stream, const ocl_events_t *events)
+        : queue(static_cast<ocl::ocl_stream_t *>(stream)->queue()), events(events) {}
+    ~ocl_chain_t() {
+        if (last) ocl::cl_api()->clReleaseEvent(last);
+    }
+    status_t run(const dnnl_primitive *prim, dnnl_stream *stream,
+            const std::vector<dnnl_exec_arg_t> &args) {
+        if (!events)
+            return dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.data());
+        const cl_event *deps = last ? &last : events->deps;
+        const int ndeps = last ? 1 : events->ndeps;
+        cl_event ev = nullptr;
+        ANYDNN_CHECK(dnnl_ocl_interop_primitive_execute(prim, stream,
+                static_cast<int>(args.size()), args.data(), deps, ndeps, &ev));
+        if (last) ocl::cl_api()->clReleaseEvent(last);
+        last = ev;
+        return dnnl_success;
+    }
+    // An event completing after every command of this execution (a marker: on an in-order
+    // queue after everything before it, on an out-of-order one after what it waits for).
+    status_t finish(cl_event &done) {
+        const cl_event *wait = last ? &last : (events ? events->deps : nullptr);
+        const cl_uint nwait = last ? 1 : (events ? static_cast<cl_uint>(events->ndeps) : 0);
+        ANYDNN_CL_CHECK(ocl::cl_api()->clEnqueueMarkerWithWaitList(queue, nwait, wait, &done));
+        return dnnl_success;
+    }
+    cl_command_queue queue;
+    const ocl_events_t *events;
+    cl_event last = nullptr;
 };
 
 // The tensor given for port `lt`, checked against the compiled description.
@@ -57,11 +100,22 @@ status_t find_tensor(const lt_t &lt, size_t n, const const_dnnl_graph_tensor_t *
 
 status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
         const const_dnnl_graph_tensor_t *in, size_t nout, const const_dnnl_graph_tensor_t *out,
-        const_dnnl_graph_tensor_t scratchpad) const {
+        const_dnnl_graph_tensor_t scratchpad, const ocl_events_t *events) const {
     engine_t *e = engine.get();
     ANYDNN_REQUIRE(stream->engine()->kind() == e->kind()
                     && stream->engine()->index() == e->index(),
             dnnl_invalid_arguments, "the stream is not on the engine the partition was compiled for");
+    ocl::ocl_engine_t *ocl_engine = ocl::as_ocl(e);
+    if (ocl_engine) {
+        auto *stream_engine = ocl::as_ocl(stream->engine());
+        ANYDNN_REQUIRE(stream_engine && stream_engine->context() == ocl_engine->context()
+                        && stream_engine->device() == ocl_engine->device(),
+                dnnl_invalid_arguments,
+                "the stream's OpenCL device or context is not the compiled partition's");
+    }
+    ANYDNN_REQUIRE(!events || ocl_engine, dnnl_invalid_arguments,
+            "OpenCL execution of a partition compiled for a %s engine",
+            dnnl_engine_kind2str(e->kind()));
     ANYDNN_REQUIRE(nin == inputs.size() && nout == outputs.size(), dnnl_invalid_arguments,
             "compiled for %zu inputs and %zu outputs, got %zu and %zu", inputs.size(),
             outputs.size(), nin, nout);
@@ -97,6 +151,7 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
     std::vector<dnnl_memory_t> view_mem(views.size(), nullptr);
     for (size_t v = 0; v < views.size(); ++v)
         ANYDNN_CHECK(mems.make(views[v].md, e, base[views[v].storage], view_mem[v]));
+    if (ocl_engine) return execute_ocl(stream, view_mem, temp_ptr, temp, mems, events);
     std::vector<dnnl_exec_arg_t> args;
     std::vector<void *> buffers;
     for (const auto &step : steps) {
@@ -118,6 +173,43 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
         ANYDNN_CHECK(dnnl_primitive_execute(
                 step.prim.get(), stream, static_cast<int>(args.size()), args.data()));
     }
+    return dnnl_success;
+}
+
+status_t compiled_impl_t::execute_ocl(dnnl_stream *stream,
+        const std::vector<dnnl_memory_t> &view_mem, char *temp_ptr, engine_allocation_t &temp,
+        memories_t &mems, const ocl_events_t *events) const {
+    engine_t *e = engine.get();
+    ocl_chain_t chain(stream, events);
+    std::vector<dnnl_exec_arg_t> args;
+    status_t st = dnnl_success;
+    for (const auto &step : steps) {
+        // compile_partition never gives an OpenCL engine a host kernel
+        args.clear();
+        for (const auto &a : step.args)
+            args.push_back({a.first, view_mem[a.second]});
+        if (!is_zero_md(step.scratchpad_md)) {
+            dnnl_memory_t m = nullptr;
+            st = mems.make(step.scratchpad_md, e, temp_ptr + values_size, m);
+            if (st != dnnl_success) break;
+            args.push_back({DNNL_ARG_SCRATCHPAD, m});
+        }
+        st = chain.run(step.prim.get(), stream, args);
+        if (st != dnnl_success) break;
+    }
+    cl_event done = nullptr;
+    if (st == dnnl_success) st = chain.finish(done);
+    if (st != dnnl_success) {
+        // Whatever was enqueued may still use the temporaries: let it finish first.
+        ocl::cl_api()->clFinish(chain.queue);
+        temp.release();
+        return st;
+    }
+    temp.release(done); // the allocator's free call-back gets the last event
+    if (events && events->done)
+        *events->done = done;
+    else
+        ocl::cl_api()->clReleaseEvent(done);
     return dnnl_success;
 }
 

@@ -15,8 +15,20 @@
 #include "graph/object.hpp"
 #include "graph/partition.hpp"
 
+struct _cl_event;
+
 namespace anydnn {
 namespace graph {
+
+// OpenCL event chaining of one execution (dnnl_graph_ocl.h); null for the plain calls.
+struct engine_allocation_t;
+struct memories_t;
+
+struct ocl_events_t {
+    _cl_event *const *deps = nullptr;
+    int ndeps = 0;
+    _cl_event **done = nullptr; // receives an event for the whole execution (may be null)
+};
 
 enum class storage_kind { input, output, temp, constant };
 
@@ -55,7 +67,13 @@ struct compiled_impl_t {
     size_t temp_size() const { return values_size + scratchpad_size; }
     status_t execute(dnnl_stream *stream, size_t nin, const const_dnnl_graph_tensor_t *in,
             size_t nout, const const_dnnl_graph_tensor_t *out,
-            const_dnnl_graph_tensor_t scratchpad) const;
+            const_dnnl_graph_tensor_t scratchpad, const ocl_events_t *events = nullptr) const;
+
+private:
+    // The steps on an OpenCL stream, chained by events; frees `temp` after the last one.
+    status_t execute_ocl(dnnl_stream *stream, const std::vector<dnnl_memory_t> &view_mem,
+            char *temp_ptr, engine_allocation_t &temp, memories_t &mems,
+            const ocl_events_t *events) const;
 };
 
 // Shape inference, layout resolution and lowering of `part` for the given port

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "graph/graph.hpp"
+#include "runtime/ocl/ocl_engine.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -489,8 +490,8 @@ status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t>
     ANYDNN_REQUIRE(engine->kind() == part.engine_kind, dnnl_invalid_arguments,
             "partition %zu is for a %s engine, compiled for %s", part.id,
             dnnl_engine_kind2str(part.engine_kind), dnnl_engine_kind2str(engine->kind()));
-    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu, dnnl_unimplemented,
-            "graph partitions run on cpu engines only in this build");
+    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || ocl::as_ocl(engine), dnnl_unimplemented,
+            "graph partitions run on cpu and OpenCL engines only");
     auto impl = std::make_shared<compiled_impl_t>();
     impl->engine = engine_ref_t(engine);
     ANYDNN_CHECK(resolve_ports(part.inputs, inputs, "input", impl->inputs));
@@ -538,6 +539,11 @@ status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t>
     for (auto &lt : impl->outputs)
         lt = l.lts.at(lt.id);
     ANYDNN_CHECK(l.run());
+    // Constants (quantization scales, zero points) are host data: device engines would need
+    // them copied through the allocator, which is not done yet.
+    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || impl->constants.empty(), dnnl_unimplemented,
+            "partition %zu needs constant tensors (quantization parameters): not supported on "
+            "%s engines yet", part.id, dnnl_engine_kind2str(engine->kind()));
     result = impl;
     return dnnl_success;
 }
