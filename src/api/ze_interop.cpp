@@ -1,21 +1,25 @@
-// dnnl_ze_interop_* entry points. Level Zero engines are not implemented yet: every call checks
-// its arguments, then whether a loader and a driver are there, and answers with a status that
-// says what is missing. No Level Zero engine can exist, so calls that take an engine, stream or
-// primitive refuse the CPU and OpenCL ones without touching them.
+// dnnl_ze_interop_* entry points: engines over the application's driver, device and context,
+// with their getters and cache blob ids. Streams, memory, kernels and cache blobs are not
+// implemented yet: those calls check their arguments and answer dnnl_unimplemented. Calls
+// that take an engine, stream or primitive refuse the CPU and OpenCL ones untouched.
+#include <cstring>
+
 #include "api/api.hpp"
 #include "core/primitive.hpp"
 #include "oneapi/dnnl/dnnl_ze.h"
 #include "runtime/ze/ze_api.hpp"
+#include "runtime/ze/ze_engine.hpp"
 
 using namespace anydnn;
 using namespace anydnn::ze;
 
 namespace {
 
-constexpr const char *not_yet = "Level Zero engines are not implemented yet (docs/level_zero.md)";
+constexpr const char *not_yet
+        = "Level Zero streams, memory, kernels and cache blobs are not implemented yet "
+          "(docs/level_zero.md)";
 
-// Every engine today is CPU or OpenCL: none is a Level Zero one.
-bool is_ze_engine(const engine_t *) { return false; }
+bool is_ze_engine(engine_t *e) { return as_ze(e) != nullptr; }
 
 #define ANYDNN_REQUIRE_ZE_ENGINE(e) \
     ANYDNN_REQUIRE_LIVE(engine, e); \
@@ -46,7 +50,18 @@ DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_cache_blob_id(ze_driver_handle
     const char *where = __func__; // not the lambda's
     return guarded(where, [&] {
         ANYDNN_CHECK(check_driver_and_device(where, driver, device));
-        return fail(dnnl_unimplemented, where, "%s", not_yet);
+        const std::string id = ze::cache_blob_id(driver, device);
+        if (id.empty())
+            return fail(dnnl_runtime_error, where, "driver or device properties unreadable");
+        if (!cache_blob_id) {
+            *size = id.size();
+            return dnnl_success;
+        }
+        if (*size != id.size())
+            return fail(dnnl_invalid_arguments, where, "cache blob id size %zu, expected %zu",
+                    *size, id.size());
+        std::memcpy(cache_blob_id, id.data(), id.size());
+        return dnnl_success;
     });
 }
 
@@ -64,7 +79,11 @@ DNNL_API dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
     const char *where = __func__; // not the lambda's
     return guarded(where, [&] {
         ANYDNN_CHECK(check_driver_and_device(where, driver, device));
-        return fail(dnnl_unimplemented, where, "%s", not_yet);
+        ze_engine_t *e = nullptr;
+        ANYDNN_CHECK(ze_engine_t::create(&e, driver, device, context));
+        registry_add(object_kind::engine, e);
+        *engine = e;
+        return dnnl_success;
     });
 }
 
@@ -72,28 +91,35 @@ DNNL_API dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(dnnl_engine
         ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context,
         size_t size, const uint8_t *cache_blob) {
     ANYDNN_REQUIRE(cache_blob && size > 0, dnnl_invalid_arguments, "empty cache blob");
-    return dnnl_ze_interop_engine_create(engine, driver, device, context);
+    // The handles are checked as for a plain engine; loading kernels is what is missing.
+    dnnl_engine_t e = nullptr;
+    ANYDNN_CHECK(dnnl_ze_interop_engine_create(&e, driver, device, context));
+    dnnl_engine_destroy(e);
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_context(
         dnnl_engine_t engine, ze_context_handle_t *context) {
     ANYDNN_REQUIRE_ZE_ENGINE(engine);
     ANYDNN_REQUIRE_NOT_NULL(context);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    *context = as_ze(engine)->context();
+    return dnnl_success;
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_device(
         dnnl_engine_t engine, ze_device_handle_t *device) {
     ANYDNN_REQUIRE_ZE_ENGINE(engine);
     ANYDNN_REQUIRE_NOT_NULL(device);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    *device = as_ze(engine)->device();
+    return dnnl_success;
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_driver(
         dnnl_engine_t engine, ze_driver_handle_t *driver) {
     ANYDNN_REQUIRE_ZE_ENGINE(engine);
     ANYDNN_REQUIRE_NOT_NULL(driver);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    *driver = as_ze(engine)->driver();
+    return dnnl_success;
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream,

@@ -1,5 +1,6 @@
 // The application's side of Level Zero tests: the drivers the loader found (the test driver,
-// twice, under ctest), each with its device and a context of ours.
+// twice, under ctest), each with its first device, a context of ours with every device, and
+// its other devices.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@ struct ze_app_driver_t {
     ze_driver_handle_t driver = nullptr;
     ze_device_handle_t device = nullptr;
     ze_context_handle_t context = nullptr;
+    std::vector<ze_device_handle_t> other_devices;
 };
 
 class ze_app_t : public ::testing::Test {
@@ -32,9 +34,13 @@ protected:
         for (ze_driver_handle_t h : handles) {
             ze_app_driver_t d;
             d.driver = h;
-            uint32_t ndevices = 1;
-            ASSERT_EQ(zeDeviceGet(h, &ndevices, &d.device), ZE_RESULT_SUCCESS);
-            ASSERT_EQ(ndevices, 1u);
+            uint32_t ndevices = 0;
+            ASSERT_EQ(zeDeviceGet(h, &ndevices, nullptr), ZE_RESULT_SUCCESS);
+            ASSERT_GE(ndevices, 1u);
+            std::vector<ze_device_handle_t> devices(ndevices);
+            ASSERT_EQ(zeDeviceGet(h, &ndevices, devices.data()), ZE_RESULT_SUCCESS);
+            d.device = devices[0];
+            d.other_devices.assign(devices.begin() + 1, devices.begin() + ndevices);
             ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
             ASSERT_EQ(zeContextCreate(h, &desc, &d.context), ZE_RESULT_SUCCESS);
             drivers.push_back(d);

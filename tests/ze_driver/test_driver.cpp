@@ -1,13 +1,16 @@
 // A Level Zero driver for tests only (never installed): Debian's loader loads it through
 // ZE_ENABLE_ALT_DRIVERS, so the library's Level Zero code runs against the real loader and its
 // validation layer on machines without Intel hardware. So far it has the objects the
-// library's checks touch: one GPU device per driver and contexts (zeContextCreateEx keeps
-// the device list, so a context without the device can be told apart). Every other table
-// entry is null: the loader and validation layer answer those as unsupported.
+// library's checks touch: two GPU devices per driver, contexts (zeContextCreateEx keeps the
+// device list, so a context without the device can be told apart) and device allocations
+// (host memory for now). Every other table entry is null: unsupported.
 #include <level_zero/ze_ddi.h>
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -18,39 +21,54 @@ namespace {
 struct test_device_t {
     int id = 0;
 };
+constexpr int ndevices = 2;
 struct test_driver_t {
-    test_device_t device;
+    test_device_t devices[ndevices];
 };
 struct test_context_t {
     std::vector<ze_device_handle_t> devices; // empty: every device of the driver
 };
 
 test_driver_t the_driver;
-std::mutex contexts_mutex;
+std::mutex objects_mutex;
 std::set<test_context_t *> live_contexts;
+std::set<void *> live_allocations;
 
 ze_driver_handle_t driver_handle() { return reinterpret_cast<ze_driver_handle_t>(&the_driver); }
-ze_device_handle_t device_handle() {
-    return reinterpret_cast<ze_device_handle_t>(&the_driver.device);
+ze_device_handle_t device_handle(int i) {
+    return reinterpret_cast<ze_device_handle_t>(&the_driver.devices[i]);
+}
+bool is_our_device(ze_device_handle_t d) {
+    for (int i = 0; i < ndevices; ++i)
+        if (d == device_handle(i)) return true;
+    return false;
 }
 
 // The handle lists of zeDriverGet / zeDeviceGet: count query, then up to *count handles.
 template <typename H>
-ze_result_t list_one(uint32_t *count, H *handles, H handle) {
+ze_result_t list(uint32_t *count, H *handles, const std::vector<H> &all) {
     if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (*count == 0 || !handles) {
-        *count = 1;
+        *count = static_cast<uint32_t>(all.size());
         return ZE_RESULT_SUCCESS;
     }
-    handles[0] = handle;
-    *count = 1;
+    if (*count > all.size()) *count = static_cast<uint32_t>(all.size());
+    for (uint32_t i = 0; i < *count; ++i) handles[i] = all[i];
     return ZE_RESULT_SUCCESS;
+}
+
+// Distinct per copy of the library (and per device): derived from the objects' addresses.
+template <size_t n>
+void fill_uuid(uint8_t (&id)[n], const void *object) {
+    std::memset(id, 0, n);
+    const auto bits = reinterpret_cast<uintptr_t>(object);
+    std::memcpy(id, &bits, sizeof(bits) < n ? sizeof(bits) : n);
 }
 
 ze_result_t ZE_APICALL init(ze_init_flags_t) { return ZE_RESULT_SUCCESS; }
 
 ze_result_t ZE_APICALL driver_get(uint32_t *count, ze_driver_handle_t *drivers) {
-    return list_one(count, drivers, driver_handle());
+    return list(count, drivers, std::vector<ze_driver_handle_t> {driver_handle()});
 }
 
 ze_result_t ZE_APICALL driver_get_api_version(ze_driver_handle_t, ze_api_version_t *version) {
@@ -59,8 +77,7 @@ ze_result_t ZE_APICALL driver_get_api_version(ze_driver_handle_t, ze_api_version
 }
 
 ze_result_t ZE_APICALL driver_get_properties(ze_driver_handle_t, ze_driver_properties_t *p) {
-    std::memset(&p->uuid, 0, sizeof(p->uuid));
-    p->uuid.id[0] = 0xa7;
+    fill_uuid(p->uuid.id, &the_driver);
     p->driverVersion = 1;
     return ZE_RESULT_SUCCESS;
 }
@@ -68,25 +85,28 @@ ze_result_t ZE_APICALL driver_get_properties(ze_driver_handle_t, ze_driver_prope
 ze_result_t ZE_APICALL device_get(
         ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
     if (driver != driver_handle()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    return list_one(count, devices, device_handle());
+    std::vector<ze_device_handle_t> all;
+    for (int i = 0; i < ndevices; ++i) all.push_back(device_handle(i));
+    return list(count, devices, all);
 }
 
-ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t, ze_device_properties_t *p) {
+ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t d, ze_device_properties_t *p) {
+    if (!is_our_device(d)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     p->type = ZE_DEVICE_TYPE_GPU;
     p->vendorId = 0;
     p->deviceId = 0;
     p->flags = 0;
-    std::memset(&p->uuid, 0, sizeof(p->uuid));
+    fill_uuid(p->uuid.id, d);
     std::strncpy(p->name, "anydnn Level Zero test device", ZE_MAX_DEVICE_NAME - 1);
     return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL context_create_ex(ze_driver_handle_t driver, const ze_context_desc_t *,
-        uint32_t ndevices, ze_device_handle_t *devices, ze_context_handle_t *context) {
+        uint32_t ncontext_devices, ze_device_handle_t *devices, ze_context_handle_t *context) {
     if (driver != driver_handle()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     auto *c = new test_context_t;
-    if (ndevices && devices) c->devices.assign(devices, devices + ndevices);
-    std::lock_guard<std::mutex> lock(contexts_mutex);
+    if (ncontext_devices && devices) c->devices.assign(devices, devices + ncontext_devices);
+    std::lock_guard<std::mutex> lock(objects_mutex);
     live_contexts.insert(c);
     *context = reinterpret_cast<ze_context_handle_t>(c);
     return ZE_RESULT_SUCCESS;
@@ -99,17 +119,42 @@ ze_result_t ZE_APICALL context_create(
 
 ze_result_t ZE_APICALL context_destroy(ze_context_handle_t context) {
     auto *c = reinterpret_cast<test_context_t *>(context);
-    std::lock_guard<std::mutex> lock(contexts_mutex);
+    std::lock_guard<std::mutex> lock(objects_mutex);
     if (!live_contexts.erase(c)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     delete c;
     return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL context_get_status(ze_context_handle_t context) {
-    std::lock_guard<std::mutex> lock(contexts_mutex);
+    std::lock_guard<std::mutex> lock(objects_mutex);
     return live_contexts.count(reinterpret_cast<test_context_t *>(context))
             ? ZE_RESULT_SUCCESS
             : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+// Device memory is host memory for now; only devices of the context may allocate.
+ze_result_t ZE_APICALL mem_alloc_device(ze_context_handle_t context,
+        const ze_device_mem_alloc_desc_t *, size_t size, size_t alignment,
+        ze_device_handle_t device, void **ptr) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *c = reinterpret_cast<test_context_t *>(context);
+    if (!live_contexts.count(c) || !is_our_device(device))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!c->devices.empty()
+            && std::find(c->devices.begin(), c->devices.end(), device) == c->devices.end())
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    const size_t align = alignment ? alignment : 64;
+    *ptr = std::aligned_alloc(align, (size + align - 1) / align * align);
+    if (!*ptr) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+    live_allocations.insert(*ptr);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL mem_free(ze_context_handle_t, void *ptr) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    if (!live_allocations.erase(ptr)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    std::free(ptr);
+    return ZE_RESULT_SUCCESS;
 }
 
 template <typename T>
@@ -160,6 +205,15 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(
     return r;
 }
 
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(
+        ze_api_version_t v, ze_mem_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnAllocDevice = mem_alloc_device;
+    t->pfnFree = mem_free;
+    return r;
+}
+
 // The tables of objects the driver does not have yet.
 #define ANYDNN_EMPTY_TABLE(name, type) \
     ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t v, type *t) { \
@@ -180,7 +234,6 @@ ANYDNN_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
-ANYDNN_EMPTY_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)

@@ -13,8 +13,12 @@ namespace ze {
 #define ANYDNN_ZE_FUNCTIONS(X) \
     X(zeInit) \
     X(zeDriverGet) \
+    X(zeDriverGetProperties) \
     X(zeDeviceGet) \
-    X(zeContextGetStatus)
+    X(zeDeviceGetProperties) \
+    X(zeContextGetStatus) \
+    X(zeMemAllocDevice) \
+    X(zeMemFree)
 
 struct ze_api_t {
 #define ANYDNN_ZE_MEMBER(name) decltype(&::name) name = nullptr;

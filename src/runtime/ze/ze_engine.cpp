@@ -1,0 +1,90 @@
+#include "runtime/ze/ze_engine.hpp"
+
+#include <cstdio>
+
+#include "core/primitive_desc.hpp"
+#include "oneapi/dnnl/dnnl_version.h"
+
+namespace anydnn {
+namespace ze {
+
+namespace {
+
+constexpr const char *not_yet
+        = "Level Zero streams, memory and kernels are not implemented yet (docs/level_zero.md)";
+
+// Whether `device` can allocate in `context`: a context made without the device refuses.
+bool context_has_device(ze_context_handle_t context, ze_device_handle_t device) {
+    ze_device_mem_alloc_desc_t desc = {};
+    desc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+    void *probe = nullptr;
+    if (ze_api()->zeMemAllocDevice(context, &desc, 64, 64, device, &probe) != ZE_RESULT_SUCCESS)
+        return false;
+    ze_api()->zeMemFree(context, probe);
+    return true;
+}
+
+void append_hex(std::string &out, const uint8_t *bytes, size_t n) {
+    char two[3];
+    for (size_t i = 0; i < n; ++i) {
+        std::snprintf(two, sizeof(two), "%02x", bytes[i]);
+        out += two;
+    }
+}
+
+} // namespace
+
+ze_engine_t::ze_engine_t(
+        ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context)
+    : engine_t(dnnl_gpu, runtime_kind_t::ze, 0)
+    , driver_(driver)
+    , device_(device)
+    , context_(context) {}
+
+status_t ze_engine_t::create(ze_engine_t **engine, ze_driver_handle_t driver,
+        ze_device_handle_t device, ze_context_handle_t context) {
+    ANYDNN_REQUIRE(driver_has_device(driver, device), dnnl_invalid_arguments,
+            "device is not a device of driver (or driver is not a Level Zero driver)");
+    ANYDNN_REQUIRE(ze_api()->zeContextGetStatus(context) == ZE_RESULT_SUCCESS,
+            dnnl_invalid_arguments, "context is not a usable Level Zero context");
+    ANYDNN_REQUIRE(context_has_device(context, device), dnnl_invalid_arguments,
+            "device cannot allocate in context (a context made without the device?)");
+    *engine = new ze_engine_t(driver, device, context);
+    return dnnl_success;
+}
+
+status_t ze_engine_t::create_stream(dnnl_stream **, unsigned) {
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+status_t ze_engine_t::create_memory_storage(std::unique_ptr<memory_storage_t> &, size_t, void *) {
+    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+}
+
+const std::vector<impl_entry_t> &ze_engine_t::impl_list(dnnl_primitive_kind_t) const {
+    static const std::vector<impl_entry_t> none;
+    return none;
+}
+
+ze_engine_t *as_ze(engine_t *e) {
+    return e && e->runtime() == runtime_kind_t::ze ? static_cast<ze_engine_t *>(e) : nullptr;
+}
+
+std::string cache_blob_id(ze_driver_handle_t driver, ze_device_handle_t device) {
+    ze_driver_properties_t drv = {};
+    drv.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES;
+    ze_device_properties_t dev = {};
+    dev.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+    if (ze_api()->zeDriverGetProperties(driver, &drv) != ZE_RESULT_SUCCESS
+            || ze_api()->zeDeviceGetProperties(device, &dev) != ZE_RESULT_SUCCESS)
+        return {};
+    std::string id = "anydnn-ze-modules:";
+    append_hex(id, drv.uuid.id, ZE_MAX_DRIVER_UUID_SIZE);
+    id += "|" + std::to_string(drv.driverVersion) + "|";
+    append_hex(id, dev.uuid.id, ZE_MAX_DEVICE_UUID_SIZE);
+    id += "|" + std::string(dev.name) + "|" + DNNL_VERSION_HASH;
+    return id;
+}
+
+} // namespace ze
+} // namespace anydnn

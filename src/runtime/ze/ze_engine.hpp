@@ -1,0 +1,45 @@
+// A Level Zero engine: the application's driver, device and context. Level Zero has no
+// reference counting, so none of them is owned: they must outlive the engine. Streams,
+// memory and kernels are not implemented yet: those calls answer dnnl_unimplemented.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "runtime/ze/ze_api.hpp"
+
+namespace anydnn {
+namespace ze {
+
+struct ze_engine_t : public engine_t {
+    // Checks that `device` belongs to `driver` and can allocate in `context`.
+    static status_t create(ze_engine_t **engine, ze_driver_handle_t driver,
+            ze_device_handle_t device, ze_context_handle_t context);
+
+    ze_driver_handle_t driver() const { return driver_; }
+    ze_device_handle_t device() const { return device_; }
+    ze_context_handle_t context() const { return context_; }
+
+    status_t create_stream(dnnl_stream **stream, unsigned flags) override;
+    status_t create_memory_storage(
+            std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
+    const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
+
+private:
+    ze_engine_t(ze_driver_handle_t driver, ze_device_handle_t device,
+            ze_context_handle_t context);
+    ze_driver_handle_t driver_;
+    ze_device_handle_t device_;
+    ze_context_handle_t context_;
+};
+
+// The Level Zero engine behind `e`, or null when it is another runtime's.
+ze_engine_t *as_ze(engine_t *e);
+
+// What identifies compiled kernels for a device: driver uuid and version, device uuid and
+// name, library version. Empty when the properties cannot be read.
+std::string cache_blob_id(ze_driver_handle_t driver, ze_device_handle_t device);
+
+} // namespace ze
+} // namespace anydnn
