@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "gpu/compute.hpp"
 
@@ -12,8 +13,13 @@ namespace gpu {
 // Whether row kernels reduce a row with a work-group (local-memory trees) or with one
 // work-item: CPU devices take the latter (PoCL compiles barrier loops very slowly and runs
 // one work-item per row as well as a group).
+// ANYDNN_OCL_GROUP_REDUCE=1 forces work-groups on CPU devices too (to test that path).
 inline bool group_reduce(engine_t *engine) {
-    return !engine_caps(engine).is_cpu;
+    static const bool forced = [] {
+        const char *v = std::getenv("ANYDNN_OCL_GROUP_REDUCE");
+        return v && v[0] == '1';
+    }();
+    return forced || !engine_caps(engine).is_cpu;
 }
 
 // Build options that select the kernels' row reduction.
