@@ -11,6 +11,7 @@ impl_entry_t binary_entry(); // gpu/binary/binary.cpp
 impl_entry_t shuffle_entry(); // gpu/shuffle/shuffle.cpp
 impl_entry_t sum_entry(); // gpu/sum/sum.cpp
 impl_entry_t concat_entry(); // gpu/concat/concat.cpp
+impl_entry_t prelu_entry(); // gpu/prelu/prelu.cpp
 impl_entry_t reorder_cross_engine_entry(); // gpu/reorder/cross_engine.cpp
 impl_entry_t reorder_dense_entry(); // gpu/reorder/reorder.cpp
 impl_entry_t reorder_generic_entry(); // gpu/reorder/reorder.cpp

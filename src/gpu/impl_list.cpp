@@ -13,6 +13,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> shuffle = {gpu::shuffle_entry()};
     static const std::vector<impl_entry_t> sum = {gpu::sum_entry()};
     static const std::vector<impl_entry_t> concat = {gpu::concat_entry()};
+    static const std::vector<impl_entry_t> prelu = {gpu::prelu_entry()};
     static const std::vector<impl_entry_t> reorder = {gpu::reorder_cross_engine_entry(),
             gpu::reorder_dense_entry(), gpu::reorder_generic_entry()};
     static const std::vector<impl_entry_t> matmul = {
@@ -35,6 +36,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_shuffle: return shuffle;
         case dnnl_sum: return sum;
         case dnnl_concat: return concat;
+        case dnnl_prelu: return prelu;
         case dnnl_matmul: return matmul;
         case dnnl_inner_product: return inner_product;
         case dnnl_convolution: return convolution;
