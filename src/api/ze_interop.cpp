@@ -1,6 +1,6 @@
 // dnnl_ze_interop_* entry points: engines over the application's driver, device and context,
-// with their getters and cache blob ids. Streams, memory, kernels and cache blobs are not
-// implemented yet: those calls check their arguments and answer dnnl_unimplemented. Calls
+// with their getters and cache blob ids, and USM memory. Streams, kernels and cache blobs are
+// not implemented yet: those calls check their arguments and answer dnnl_unimplemented. Calls
 // that take an engine, stream or primitive refuse the CPU and OpenCL ones untouched.
 #include <cstring>
 
@@ -16,7 +16,7 @@ using namespace anydnn::ze;
 namespace {
 
 constexpr const char *not_yet
-        = "Level Zero streams, memory, kernels and cache blobs are not implemented yet "
+        = "Level Zero streams, kernels and cache blobs are not implemented yet "
           "(docs/level_zero.md)";
 
 bool is_ze_engine(engine_t *e) { return as_ze(e) != nullptr; }
@@ -145,9 +145,8 @@ DNNL_API dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
     ANYDNN_REQUIRE_NOT_NULL(memory);
     ANYDNN_REQUIRE_NOT_NULL(memory_desc);
     ANYDNN_REQUIRE_ZE_ENGINE(engine);
-    ANYDNN_REQUIRE(nhandles > 0 && handles, dnnl_invalid_arguments,
-            "memory needs at least one handle, got %d", nhandles);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    // Level Zero memory is USM only: the engine's own memory creation is exactly that.
+    return dnnl_memory_create_v2(memory, memory_desc, engine, nhandles, handles);
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,

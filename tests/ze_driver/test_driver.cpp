@@ -2,8 +2,8 @@
 // ZE_ENABLE_ALT_DRIVERS, so the library's Level Zero code runs against the real loader and its
 // validation layer on machines without Intel hardware. So far it has the objects the
 // library's checks touch: two GPU devices per driver, contexts (zeContextCreateEx keeps the
-// device list, so a context without the device can be told apart) and device allocations
-// (host memory for now). Every other table entry is null: unsupported.
+// device list, so a context without the device can be told apart) and USM allocations
+// (host memory for now, their USM type remembered). Every other table entry is null: unsupported.
 #include <level_zero/ze_ddi.h>
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -32,7 +33,6 @@ struct test_context_t {
 test_driver_t the_driver;
 std::mutex objects_mutex;
 std::set<test_context_t *> live_contexts;
-std::set<void *> live_allocations;
 
 ze_driver_handle_t driver_handle() { return reinterpret_cast<ze_driver_handle_t>(&the_driver); }
 ze_device_handle_t device_handle(int i) {
@@ -132,21 +132,59 @@ ze_result_t ZE_APICALL context_get_status(ze_context_handle_t context) {
             : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 }
 
-// Device memory is host memory for now; only devices of the context may allocate.
-ze_result_t ZE_APICALL mem_alloc_device(ze_context_handle_t context,
-        const ze_device_mem_alloc_desc_t *, size_t size, size_t alignment,
-        ze_device_handle_t device, void **ptr) {
+// Every allocation is host memory for now, with its USM type remembered; only devices of the
+// context may allocate device or shared memory.
+struct allocation_t {
+    ze_memory_type_t type;
+    test_context_t *context;
+};
+std::map<void *, allocation_t> live_allocations;
+
+ze_result_t allocate(ze_context_handle_t context, ze_memory_type_t type, size_t size,
+        size_t alignment, ze_device_handle_t device, void **ptr) {
     std::lock_guard<std::mutex> lock(objects_mutex);
     auto *c = reinterpret_cast<test_context_t *>(context);
-    if (!live_contexts.count(c) || !is_our_device(device))
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!c->devices.empty()
-            && std::find(c->devices.begin(), c->devices.end(), device) == c->devices.end())
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (!live_contexts.count(c)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (type != ZE_MEMORY_TYPE_HOST) {
+        if (!is_our_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+        if (!c->devices.empty()
+                && std::find(c->devices.begin(), c->devices.end(), device) == c->devices.end())
+            return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
     const size_t align = alignment ? alignment : 64;
     *ptr = std::aligned_alloc(align, (size + align - 1) / align * align);
     if (!*ptr) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-    live_allocations.insert(*ptr);
+    live_allocations[*ptr] = {type, c};
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL mem_alloc_device(ze_context_handle_t context,
+        const ze_device_mem_alloc_desc_t *, size_t size, size_t alignment,
+        ze_device_handle_t device, void **ptr) {
+    return allocate(context, ZE_MEMORY_TYPE_DEVICE, size, alignment, device, ptr);
+}
+
+ze_result_t ZE_APICALL mem_alloc_shared(ze_context_handle_t context,
+        const ze_device_mem_alloc_desc_t *, const ze_host_mem_alloc_desc_t *, size_t size,
+        size_t alignment, ze_device_handle_t device, void **ptr) {
+    return allocate(context, ZE_MEMORY_TYPE_SHARED, size, alignment, device, ptr);
+}
+
+ze_result_t ZE_APICALL mem_alloc_host(ze_context_handle_t context,
+        const ze_host_mem_alloc_desc_t *, size_t size, size_t alignment, void **ptr) {
+    return allocate(context, ZE_MEMORY_TYPE_HOST, size, alignment, nullptr, ptr);
+}
+
+ze_result_t ZE_APICALL mem_get_alloc_properties(ze_context_handle_t context, const void *ptr,
+        ze_memory_allocation_properties_t *props, ze_device_handle_t *device) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto it = live_allocations.find(const_cast<void *>(ptr));
+    const bool ours = it != live_allocations.end()
+            && it->second.context == reinterpret_cast<test_context_t *>(context);
+    props->type = ours ? it->second.type : ZE_MEMORY_TYPE_UNKNOWN;
+    props->id = ours ? reinterpret_cast<uintptr_t>(ptr) : 0;
+    props->pageSize = 4096;
+    if (device) *device = nullptr;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -210,6 +248,9 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(
     ze_result_t r = empty_table(v, t);
     if (r != ZE_RESULT_SUCCESS) return r;
     t->pfnAllocDevice = mem_alloc_device;
+    t->pfnAllocShared = mem_alloc_shared;
+    t->pfnAllocHost = mem_alloc_host;
+    t->pfnGetAllocProperties = mem_get_alloc_properties;
     t->pfnFree = mem_free;
     return r;
 }

@@ -18,6 +18,8 @@ namespace ze {
     X(zeDeviceGetProperties) \
     X(zeContextGetStatus) \
     X(zeMemAllocDevice) \
+    X(zeMemAllocShared) \
+    X(zeMemGetAllocProperties) \
     X(zeMemFree)
 
 struct ze_api_t {

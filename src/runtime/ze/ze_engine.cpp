@@ -4,6 +4,7 @@
 
 #include "core/primitive_desc.hpp"
 #include "oneapi/dnnl/dnnl_version.h"
+#include "runtime/ze/ze_memory.hpp"
 
 namespace anydnn {
 namespace ze {
@@ -11,7 +12,7 @@ namespace ze {
 namespace {
 
 constexpr const char *not_yet
-        = "Level Zero streams, memory and kernels are not implemented yet (docs/level_zero.md)";
+        = "Level Zero streams and kernels are not implemented yet (docs/level_zero.md)";
 
 // Whether `device` can allocate in `context`: a context made without the device refuses.
 bool context_has_device(ze_context_handle_t context, ze_device_handle_t device) {
@@ -57,8 +58,19 @@ status_t ze_engine_t::create_stream(dnnl_stream **, unsigned) {
     return fail(dnnl_unimplemented, __func__, "%s", not_yet);
 }
 
-status_t ze_engine_t::create_memory_storage(std::unique_ptr<memory_storage_t> &, size_t, void *) {
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+status_t ze_engine_t::create_memory_storage(
+        std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) {
+    void *ptr = nullptr;
+    const bool owned = handle == DNNL_MEMORY_ALLOCATE;
+    if (owned) {
+        ANYDNN_CHECK(usm_allocate_shared(this, size, &ptr));
+    } else if (handle != DNNL_MEMORY_NONE) {
+        ANYDNN_REQUIRE(usm_type(this, handle) != ZE_MEMORY_TYPE_UNKNOWN, dnnl_invalid_arguments,
+                "handle is not a USM pointer of the engine's context");
+        ptr = handle;
+    }
+    storage = std::make_unique<ze_usm_storage_t>(this, ptr, size, owned);
+    return dnnl_success;
 }
 
 const std::vector<impl_entry_t> &ze_engine_t::impl_list(dnnl_primitive_kind_t) const {

@@ -1,6 +1,6 @@
 // A Level Zero engine: the application's driver, device and context. Level Zero has no
-// reference counting, so none of them is owned: they must outlive the engine. Streams,
-// memory and kernels are not implemented yet: those calls answer dnnl_unimplemented.
+// reference counting, so none of them is owned: they must outlive the engine. Memory is USM
+// (ze_memory.hpp); streams and kernels are not implemented yet: dnnl_unimplemented.
 #pragma once
 
 #include <string>
@@ -22,6 +22,8 @@ struct ze_engine_t : public engine_t {
     ze_context_handle_t context() const { return context_; }
 
     status_t create_stream(dnnl_stream **stream, unsigned flags) override;
+    // handle: DNNL_MEMORY_ALLOCATE (shared USM, owned), DNNL_MEMORY_NONE or a USM pointer of
+    // the context (not owned).
     status_t create_memory_storage(
             std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
     const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
