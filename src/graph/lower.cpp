@@ -502,6 +502,11 @@ status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t>
         ANYDNN_REQUIRE(lt.layout_type == dnnl_graph_layout_type_strided
                         || lt.property == dnnl_graph_tensor_property_host_scalar,
                 dnnl_invalid_arguments, "input %zu needs a strided layout", lt.id);
+        // A host scalar is read by the host; device primitives would need it copied.
+        ANYDNN_REQUIRE(engine->kind() == dnnl_cpu
+                        || lt.property != dnnl_graph_tensor_property_host_scalar,
+                dnnl_unimplemented, "input %zu is a host scalar: not supported on %s engines yet",
+                lt.id, dnnl_engine_kind2str(engine->kind()));
     }
 
     lowering_t l(part, engine, *impl);

@@ -588,3 +588,57 @@ TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_cpu) {
         }
     }
 }
+
+TEST_F(graph_ocl_t, conv_nxc_bias_add_relu_matches_cpu) {
+    build_t b = [](graph &g) {
+        op conv(1, op::kind::Convolution, {lt(0, {1, 5, 5, 3}), lt(1, {3, 3, 3, 4}), lt(2, {4})},
+                {lt(4, {1, 5, 5, 4})});
+        conv.set_attr(op::attr::strides, std::vector<int64_t> {1, 1});
+        conv.set_attr(op::attr::pads_begin, std::vector<int64_t> {1, 1});
+        conv.set_attr(op::attr::pads_end, std::vector<int64_t> {1, 1});
+        conv.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
+        conv.set_attr(op::attr::data_format, std::string("NXC"));
+        conv.set_attr(op::attr::weights_format, std::string("XIO"));
+        op add(2, op::kind::Add, {lt(4, {1, 5, 5, 4}), lt(3, {1, 5, 5, 4})}, {lt(5, {1, 5, 5, 4})});
+        op relu(3, op::kind::ReLU, {lt(5, {1, 5, 5, 4})}, {lt(6, {1, 5, 5, 4})});
+        g.add_op(conv);
+        g.add_op(add);
+        g.add_op(relu);
+    };
+    buffers_t in {{0, bytes_of(random_floats(75, 8))}, {1, bytes_of(random_floats(108, 9))},
+            {2, bytes_of(random_floats(4, 10))}, {3, bytes_of(random_floats(100, 11))}};
+    compare(b, in, {6}, 1, 1e-5f);
+}
+
+// What the OpenCL engine cannot run yet is refused at compile, never computed wrongly:
+// quantization constants (int8 patterns) and host scalars.
+TEST_F(graph_ocl_t, int8_and_host_scalar_partitions_are_unimplemented) {
+    auto compile_status = [&](const build_t &build) {
+        graph g(dnnl::engine::kind::gpu);
+        build(g);
+        g.finalize();
+        auto parts = g.get_partitions();
+        EXPECT_EQ(parts.size(), 1u);
+        try {
+            parts[0].compile(parts[0].get_input_ports(), parts[0].get_output_ports(), eng);
+        } catch (const dnnl::error &e) { return e.status; }
+        return dnnl_success;
+    };
+    EXPECT_EQ(compile_status([](graph &g) {
+        op dq(1, op::kind::Dequantize, {lt(0, {4, 8}, dt::u8)}, {lt(10, {4, 8})});
+        dq.set_attr(op::attr::scales, std::vector<float> {0.05f});
+        dq.set_attr(op::attr::zps, std::vector<int64_t> {128});
+        dq.set_attr(op::attr::qtype, std::string("per_tensor"));
+        op mm(2, op::kind::MatMul, {lt(10, {4, 8}), lt(1, {8, 6})}, {lt(12, {4, 6})});
+        g.add_op(dq);
+        g.add_op(mm);
+    }),
+            dnnl_unimplemented);
+    EXPECT_EQ(compile_status([](graph &g) {
+        const logical_tensor s(3, dt::f32, lt_dims {}, logical_tensor::layout_type::strided,
+                logical_tensor::property_type::host_scalar);
+        op mul(1, op::kind::Multiply, {lt(0, {2, 3}), s}, {lt(1, {2, 3})});
+        g.add_op(mul);
+    }),
+            dnnl_unimplemented);
+}
