@@ -1,6 +1,6 @@
 // dnnl_ze_interop_* entry points: engines over the application's driver, device and context,
-// with their getters and cache blob ids, and USM memory. Streams, kernels and cache blobs are
-// not implemented yet: those calls check their arguments and answer dnnl_unimplemented. Calls
+// with their getters and cache blob ids, USM memory and streams over immediate command lists.
+// Kernels (so primitives and their execution) and cache blobs are not implemented yet: those calls check their arguments and answer dnnl_unimplemented. Calls
 // that take an engine, stream or primitive refuse the CPU and OpenCL ones untouched.
 #include <cstring>
 
@@ -9,6 +9,7 @@
 #include "oneapi/dnnl/dnnl_ze.h"
 #include "runtime/ze/ze_api.hpp"
 #include "runtime/ze/ze_engine.hpp"
+#include "runtime/ze/ze_stream.hpp"
 
 using namespace anydnn;
 using namespace anydnn::ze;
@@ -16,7 +17,7 @@ using namespace anydnn::ze;
 namespace {
 
 constexpr const char *not_yet
-        = "Level Zero streams, kernels and cache blobs are not implemented yet "
+        = "Level Zero kernels and cache blobs are not implemented yet "
           "(docs/level_zero.md)";
 
 bool is_ze_engine(engine_t *e) { return as_ze(e) != nullptr; }
@@ -127,7 +128,17 @@ DNNL_API dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream,
     ANYDNN_REQUIRE_NOT_NULL(stream);
     ANYDNN_REQUIRE_ZE_ENGINE(engine);
     ANYDNN_REQUIRE_NOT_NULL(list);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    return guarded(__func__, [&] {
+        // The profiling flag (dnnl_stream_profiling, 0x4) is only named in builds with
+        // DNNL_EXPERIMENTAL_PROFILING; the stream records it either way.
+        constexpr unsigned profiling_flag = 0x4U;
+        const unsigned flags = dnnl_stream_in_order | (profiling ? profiling_flag : 0u);
+        ze_stream_t *s = nullptr;
+        ANYDNN_CHECK(ze_stream_t::create(&s, as_ze(engine), list, flags));
+        registry_add(object_kind::stream, s);
+        *stream = s;
+        return dnnl_success;
+    });
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_stream_get_list(
@@ -136,7 +147,8 @@ DNNL_API dnnl_status_t dnnl_ze_interop_stream_get_list(
     ANYDNN_REQUIRE_NOT_NULL(list);
     ANYDNN_REQUIRE(is_ze_engine(stream->engine()), dnnl_invalid_arguments,
             "stream is not on a Level Zero engine");
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    *list = static_cast<ze_stream_t *>(stream)->list();
+    return dnnl_success;
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
@@ -156,6 +168,8 @@ DNNL_API dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t 
     ANYDNN_REQUIRE_LIVE(stream, stream);
     ANYDNN_REQUIRE(is_ze_engine(stream->engine()), dnnl_invalid_arguments,
             "stream is not on a Level Zero engine");
+    ANYDNN_REQUIRE(stream->engine() == primitive->engine.get(), dnnl_invalid_arguments,
+            "stream and primitive belong to different engines");
     ANYDNN_REQUIRE(ndeps >= 0 && (ndeps == 0 || deps), dnnl_invalid_arguments,
             "bad dependency list (ndeps %d)", ndeps);
     for (int i = 0; i < ndeps; ++i) ANYDNN_REQUIRE_NOT_NULL(deps[i]);

@@ -3,7 +3,8 @@
 // validation layer on machines without Intel hardware. So far it has the objects the
 // library's checks touch: two GPU devices per driver, contexts (zeContextCreateEx keeps the
 // device list, so a context without the device can be told apart) and USM allocations
-// (host memory for now, their USM type remembered). Every other table entry is null: unsupported.
+// (host memory for now, their USM type remembered), immediate and regular command lists that
+// signal events, event pools and events. Every other table entry is null: unsupported.
 #include <level_zero/ze_ddi.h>
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
@@ -195,6 +196,110 @@ ze_result_t ZE_APICALL mem_free(ze_context_handle_t, void *ptr) {
     return ZE_RESULT_SUCCESS;
 }
 
+// Immediate command lists run what is appended at once (there is no device work yet), so an
+// event is signalled when its signal is appended. Regular lists can be made, to be refused.
+struct test_command_list_t {
+    test_context_t *context;
+    bool immediate;
+};
+struct test_event_t {
+    bool signalled = false;
+};
+std::set<test_command_list_t *> live_lists;
+std::set<test_event_t *> live_events;
+
+ze_result_t create_list(ze_context_handle_t context, ze_device_handle_t device, bool immediate,
+        ze_command_list_handle_t *list) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *c = reinterpret_cast<test_context_t *>(context);
+    if (!live_contexts.count(c) || !is_our_device(device))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    auto *l = new test_command_list_t {c, immediate};
+    live_lists.insert(l);
+    *list = reinterpret_cast<ze_command_list_handle_t>(l);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL list_create_immediate(ze_context_handle_t context,
+        ze_device_handle_t device, const ze_command_queue_desc_t *,
+        ze_command_list_handle_t *list) {
+    return create_list(context, device, true, list);
+}
+
+ze_result_t ZE_APICALL list_create(ze_context_handle_t context, ze_device_handle_t device,
+        const ze_command_list_desc_t *, ze_command_list_handle_t *list) {
+    return create_list(context, device, false, list);
+}
+
+ze_result_t ZE_APICALL list_destroy(ze_command_list_handle_t list) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *l = reinterpret_cast<test_command_list_t *>(list);
+    if (!live_lists.erase(l)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    delete l;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL list_append_signal_event(
+        ze_command_list_handle_t list, ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *e = reinterpret_cast<test_event_t *>(event);
+    if (!live_lists.count(reinterpret_cast<test_command_list_t *>(list)) || !live_events.count(e))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    e->signalled = true;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_pool_create(ze_context_handle_t, const ze_event_pool_desc_t *,
+        uint32_t, ze_device_handle_t *, ze_event_pool_handle_t *pool) {
+    static int pool_tag;
+    *pool = reinterpret_cast<ze_event_pool_handle_t>(&pool_tag); // pools hold nothing yet
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_pool_destroy(ze_event_pool_handle_t) { return ZE_RESULT_SUCCESS; }
+
+ze_result_t ZE_APICALL event_create(
+        ze_event_pool_handle_t, const ze_event_desc_t *, ze_event_handle_t *event) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *e = new test_event_t;
+    live_events.insert(e);
+    *event = reinterpret_cast<ze_event_handle_t>(e);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_destroy(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *e = reinterpret_cast<test_event_t *>(event);
+    if (!live_events.erase(e)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    delete e;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_query_status(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *e = reinterpret_cast<test_event_t *>(event);
+    if (!live_events.count(e)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    return e->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t ZE_APICALL event_host_synchronize(ze_event_handle_t event, uint64_t) {
+    return event_query_status(event); // nothing runs later: not signalled now is never
+}
+
+ze_result_t set_signalled(ze_event_handle_t event, bool value) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto *e = reinterpret_cast<test_event_t *>(event);
+    if (!live_events.count(e)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    e->signalled = value;
+    return ZE_RESULT_SUCCESS;
+}
+ze_result_t ZE_APICALL event_host_signal(ze_event_handle_t event) {
+    return set_signalled(event, true);
+}
+ze_result_t ZE_APICALL event_host_reset(ze_event_handle_t event) {
+    return set_signalled(event, false);
+}
+
 template <typename T>
 ze_result_t empty_table(ze_api_version_t, T *table) {
     if (!table) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -255,6 +360,39 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(
     return r;
 }
 
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(
+        ze_api_version_t v, ze_command_list_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnCreate = list_create;
+    t->pfnCreateImmediate = list_create_immediate;
+    t->pfnDestroy = list_destroy;
+    t->pfnAppendSignalEvent = list_append_signal_event;
+    return r;
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(
+        ze_api_version_t v, ze_event_pool_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnCreate = event_pool_create;
+    t->pfnDestroy = event_pool_destroy;
+    return r;
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventProcAddrTable(
+        ze_api_version_t v, ze_event_dditable_t *t) {
+    ze_result_t r = empty_table(v, t);
+    if (r != ZE_RESULT_SUCCESS) return r;
+    t->pfnCreate = event_create;
+    t->pfnDestroy = event_destroy;
+    t->pfnHostSignal = event_host_signal;
+    t->pfnHostSynchronize = event_host_synchronize;
+    t->pfnQueryStatus = event_query_status;
+    t->pfnHostReset = event_host_reset;
+    return r;
+}
+
 // The tables of objects the driver does not have yet.
 #define ANYDNN_EMPTY_TABLE(name, type) \
     ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t v, type *t) { \
@@ -262,12 +400,9 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(
     }
 ANYDNN_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
-ANYDNN_EMPTY_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
-ANYDNN_EMPTY_TABLE(zeGetEventPoolProcAddrTable, ze_event_pool_dditable_t)
-ANYDNN_EMPTY_TABLE(zeGetEventProcAddrTable, ze_event_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t)

@@ -5,8 +5,9 @@
  * given to anydnn stay the application's, and must outlive every anydnn object made from them.
  * Handles returned by the getters are the ones passed in.
  *
- * Status in this build: engines (with their getters and cache blob ids) and USM memory work;
- * streams, kernels and cache blobs answer dnnl_unimplemented (docs/level_zero.md). */
+ * Status in this build: engines (with their getters and cache blob ids), USM memory and
+ * streams work; kernels, so every primitive, and cache blobs answer dnnl_unimplemented
+ * (docs/level_zero.md). */
 #ifndef ONEAPI_DNNL_DNNL_ZE_H
 #define ONEAPI_DNNL_DNNL_ZE_H
 

@@ -20,7 +20,16 @@ namespace ze {
     X(zeMemAllocDevice) \
     X(zeMemAllocShared) \
     X(zeMemGetAllocProperties) \
-    X(zeMemFree)
+    X(zeMemFree) \
+    X(zeCommandListCreateImmediate) \
+    X(zeCommandListDestroy) \
+    X(zeCommandListAppendSignalEvent) \
+    X(zeEventPoolCreate) \
+    X(zeEventPoolDestroy) \
+    X(zeEventCreate) \
+    X(zeEventDestroy) \
+    X(zeEventHostSynchronize) \
+    X(zeEventHostReset)
 
 struct ze_api_t {
 #define ANYDNN_ZE_MEMBER(name) decltype(&::name) name = nullptr;

@@ -5,14 +5,12 @@
 #include "core/primitive_desc.hpp"
 #include "oneapi/dnnl/dnnl_version.h"
 #include "runtime/ze/ze_memory.hpp"
+#include "runtime/ze/ze_stream.hpp"
 
 namespace anydnn {
 namespace ze {
 
 namespace {
-
-constexpr const char *not_yet
-        = "Level Zero streams and kernels are not implemented yet (docs/level_zero.md)";
 
 // Whether `device` can allocate in `context`: a context made without the device refuses.
 bool context_has_device(ze_context_handle_t context, ze_device_handle_t device) {
@@ -54,8 +52,11 @@ status_t ze_engine_t::create(ze_engine_t **engine, ze_driver_handle_t driver,
     return dnnl_success;
 }
 
-status_t ze_engine_t::create_stream(dnnl_stream **, unsigned) {
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+status_t ze_engine_t::create_stream(dnnl_stream **stream, unsigned flags) {
+    ze_stream_t *s = nullptr;
+    ANYDNN_CHECK(ze_stream_t::create(&s, this, nullptr, flags));
+    *stream = s;
+    return dnnl_success;
 }
 
 status_t ze_engine_t::create_memory_storage(

@@ -1,6 +1,7 @@
 // A Level Zero engine: the application's driver, device and context. Level Zero has no
 // reference counting, so none of them is owned: they must outlive the engine. Memory is USM
-// (ze_memory.hpp); streams and kernels are not implemented yet: dnnl_unimplemented.
+// (ze_memory.hpp), streams immediate command lists (ze_stream.hpp); kernels are not
+// implemented yet, so the implementation lists are empty.
 #pragma once
 
 #include <string>
