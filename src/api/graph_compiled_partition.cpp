@@ -31,19 +31,27 @@ status_t check_tensors(size_t n, const const_dnnl_graph_tensor_t *ts, const char
     return dnnl_success;
 }
 
-status_t execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t stream,
+} // namespace
+
+namespace anydnn {
+namespace graph {
+
+status_t checked_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t stream,
         size_t num_inputs, const const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
-        const const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad) {
+        const const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad,
+        const ocl_events_t *events) {
     ANYDNN_REQUIRE_GRAPH_HANDLE(compiled_partition, cp);
     ANYDNN_REQUIRE_LIVE(stream, stream);
     ANYDNN_REQUIRE(cp->impl, dnnl_invalid_arguments, "the partition is not compiled");
     ANYDNN_CHECK(check_tensors(num_inputs, inputs, "input"));
     ANYDNN_CHECK(check_tensors(num_outputs, outputs, "output"));
     if (scratchpad) ANYDNN_REQUIRE_GRAPH_HANDLE(tensor, scratchpad);
-    return cp->impl->execute(stream, num_inputs, inputs, num_outputs, outputs, scratchpad);
+    return cp->impl->execute(
+            stream, num_inputs, inputs, num_outputs, outputs, scratchpad, events);
 }
 
-} // namespace
+} // namespace graph
+} // namespace anydnn
 
 extern "C" {
 
@@ -90,8 +98,8 @@ DNNL_API dnnl_status_t dnnl_graph_compiled_partition_execute(
         size_t num_inputs, const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
         const_dnnl_graph_tensor_t *outputs) {
     return guarded(__func__, [&] {
-        return execute(compiled_partition, stream, num_inputs, inputs, num_outputs, outputs,
-                nullptr);
+        return checked_execute(compiled_partition, stream, num_inputs, inputs, num_outputs,
+                outputs, nullptr, nullptr);
     });
 }
 
@@ -100,8 +108,8 @@ DNNL_API dnnl_status_t dnnl_graph_compiled_partition_execute_v2(
         size_t num_inputs, const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
         const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad) {
     return guarded(__func__, [&] {
-        return execute(compiled_partition, stream, num_inputs, inputs, num_outputs, outputs,
-                scratchpad);
+        return checked_execute(compiled_partition, stream, num_inputs, inputs, num_outputs,
+                outputs, scratchpad, nullptr);
     });
 }
 

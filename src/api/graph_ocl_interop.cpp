@@ -22,18 +22,10 @@ status_t check_ocl_allocator(const_dnnl_graph_allocator_t alloc) {
     return dnnl_success;
 }
 
-// Keeps the engine only when the allocator could be attached to it.
+// Attaches the allocator to a new OpenCL engine and hands the engine out.
 status_t attach_allocator(dnnl_engine_t e, const_dnnl_graph_allocator_t alloc, dnnl_engine_t *out) {
     set_engine_allocator(*e, *alloc); // a copy: the user may destroy the allocator at once
     *out = e;
-    return dnnl_success;
-}
-
-status_t check_tensors(size_t n, const const_dnnl_graph_tensor_t *ts, const char *what) {
-    ANYDNN_REQUIRE(n == 0 || ts, dnnl_invalid_arguments, "%s list is null", what);
-    for (size_t i = 0; i < n; ++i)
-        ANYDNN_REQUIRE(is_live(handle_kind::tensor, ts[i]), dnnl_invalid_arguments,
-                "%s %zu is not a live graph tensor", what, i);
     return dnnl_success;
 }
 
@@ -41,15 +33,10 @@ status_t ocl_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t str
         size_t num_inputs, const const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
         const const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad,
         const cl_event *deps, int ndeps, cl_event *return_event) {
-    ANYDNN_REQUIRE_GRAPH_HANDLE(compiled_partition, cp);
     ANYDNN_REQUIRE_LIVE(stream, stream);
     ANYDNN_REQUIRE(ocl::as_ocl(stream->engine()), dnnl_invalid_arguments,
             "the stream is not on an OpenCL engine");
-    ANYDNN_REQUIRE(cp->impl, dnnl_invalid_arguments, "the partition is not compiled");
     ANYDNN_REQUIRE(num_outputs > 0, dnnl_invalid_arguments, "no output tensors");
-    ANYDNN_CHECK(check_tensors(num_inputs, inputs, "input"));
-    ANYDNN_CHECK(check_tensors(num_outputs, outputs, "output"));
-    if (scratchpad) ANYDNN_REQUIRE_GRAPH_HANDLE(tensor, scratchpad);
     ANYDNN_REQUIRE(ndeps >= 0 && (ndeps == 0 || deps), dnnl_invalid_arguments,
             "bad dependency list (ndeps %d)", ndeps);
     for (int i = 0; i < ndeps; ++i)
@@ -58,8 +45,8 @@ status_t ocl_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t str
     events.deps = deps;
     events.ndeps = ndeps;
     events.done = return_event;
-    return cp->impl->execute(
-            stream, num_inputs, inputs, num_outputs, outputs, scratchpad, &events);
+    return checked_execute(
+            cp, stream, num_inputs, inputs, num_outputs, outputs, scratchpad, &events);
 }
 
 } // namespace

@@ -76,6 +76,12 @@ private:
             const ocl_events_t *events) const;
 };
 
+// The execute entry points after checking their arguments (handles, tensors, stream).
+status_t checked_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t stream,
+        size_t num_inputs, const const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
+        const const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad,
+        const ocl_events_t *events);
+
 // Shape inference, layout resolution and lowering of `part` for the given port
 // descriptions; unimplemented (with a reason) when some op cannot run on the engine.
 status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t> &inputs,
