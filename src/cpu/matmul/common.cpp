@@ -132,6 +132,26 @@ status_t read_zero_point(
     return dnnl_success;
 }
 
+status_t out_stage_t::bind_matmul(const exec_ctx_t &ctx, const primitive_attr_t &attr,
+        const post_ops_chain_t &chain, bool has_bias, dim_t &bias_stride_m) {
+    const memory_desc_t &d = ctx.md(DNNL_ARG_DST);
+    const int nd = d.ndims;
+    ANYDNN_CHECK(bind(ctx, attr, chain, d.dims[nd - 1]));
+    dst = ctx.host_ptr(DNNL_ARG_DST);
+    dst_dt = d.data_type;
+    dst_stride_n = d.blocking.strides[nd - 1];
+    n_axis = nd - 1;
+    bias_stride_m = 0;
+    if (has_bias) {
+        const memory_desc_t &b = ctx.md(DNNL_ARG_BIAS);
+        bias = ctx.host_ptr(DNNL_ARG_BIAS);
+        bias_dt = b.data_type;
+        bias_stride_n = b.dims[nd - 1] == 1 ? 0 : b.blocking.strides[nd - 1];
+        bias_stride_m = b.dims[nd - 2] == 1 ? 0 : b.blocking.strides[nd - 2];
+    }
+    return dnnl_success;
+}
+
 status_t out_stage_t::bind(const exec_ctx_t &ctx, const primitive_attr_t &attr,
         const post_ops_chain_t &chain, dim_t N) {
     po = chain.empty() ? nullptr : &chain;

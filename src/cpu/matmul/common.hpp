@@ -48,6 +48,10 @@ struct out_stage_t {
     // Binds scales (per-N weights scales need N), zero point of dst and post-op sources.
     status_t bind(const exec_ctx_t &ctx, const primitive_attr_t &attr,
             const post_ops_chain_t &chain, dim_t N);
+    // bind() plus the dst and bias of a matmul-shaped execution (N along the last dimension);
+    // bias_stride_m: the bias row stride (0 when the bias broadcasts along M).
+    status_t bind_matmul(const exec_ctx_t &ctx, const primitive_attr_t &attr,
+            const post_ops_chain_t &chain, bool has_bias, dim_t &bias_stride_m);
     // Whether rows need no work beyond the GEMM (f32 dst written in place).
     bool trivial() const;
     // v[j] is the dot product for dst element (pos..., n0 + j) (pos[n_axis] = n0), stored at

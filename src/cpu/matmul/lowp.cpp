@@ -100,18 +100,8 @@ struct lowp_t : public primitive_t {
         if (M == 0 || N == 0 || nelems(dst) == 0) return dnnl_success;
 
         matmul::out_stage_t out;
-        ANYDNN_CHECK(out.bind(ctx, pd_.attr, pd_.po, N));
-        out.dst = ctx.host_ptr(DNNL_ARG_DST);
-        out.dst_dt = dst.data_type;
-        out.dst_stride_n = dst.blocking.strides[nd - 1];
-        out.n_axis = nd - 1;
         dim_t bias_sm = 0;
-        if (has_bias) {
-            out.bias = ctx.host_ptr(DNNL_ARG_BIAS);
-            out.bias_dt = bias.data_type;
-            out.bias_stride_n = bias.dims[nd - 1] == 1 ? 0 : bias.blocking.strides[nd - 1];
-            bias_sm = bias.dims[nd - 2] == 1 ? 0 : bias.blocking.strides[nd - 2];
-        }
+        ANYDNN_CHECK(out.bind_matmul(ctx, pd_.attr, pd_.po, has_bias, bias_sm));
         float za = 0.f, zb = 0.f;
         ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_SRC, za));
         ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_WEIGHTS, zb));
