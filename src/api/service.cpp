@@ -49,6 +49,8 @@ std::atomic<int> &default_fpmath() {
 
 namespace anydnn {
 int max_threads() {
+    if (threadpool_t *pool = active_threadpool()) return pool->get_num_threads();
+    if (thread_max_concurrency() > 0) return thread_max_concurrency();
     return omp_get_max_threads();
 }
 } // namespace anydnn

@@ -1,4 +1,5 @@
-// Threading for CPU kernels (OpenMP): split work evenly, never nest parallel regions.
+// Threading for CPU kernels (OpenMP, or the application's threadpool while one is active):
+// split work evenly, never nest parallel regions.
 #pragma once
 
 #include <algorithm>
@@ -7,11 +8,19 @@
 #include <omp.h>
 
 #include "core/memory_desc.hpp"
+#include "core/threadpool.hpp"
 
 namespace anydnn {
 
-// Threads a CPU primitive may use (omp_get_max_threads, or the threadpool's concurrency).
+// Threads a CPU primitive may use: the active threadpool's, else the calling thread's
+// threadpool-interop max concurrency where set, else omp_get_max_threads().
 int max_threads();
+
+// Threads a region that synchronises with `#pragma omp barrier` may use: one on a threadpool,
+// whose jobs need not run at the same time.
+inline int max_barrier_threads() {
+    return active_threadpool() ? 1 : max_threads();
+}
 
 // The [start, end) share of `n` items for thread `ithr` of `nthr`, sizes differing by one.
 inline void balance211(dim_t n, int nthr, int ithr, dim_t &start, dim_t &end) {
@@ -23,8 +32,12 @@ inline void balance211(dim_t n, int nthr, int ithr, dim_t &start, dim_t &end) {
 // Runs f(ithr, nthr) on `nthr` threads (or inline when already inside a parallel region).
 template <typename F>
 void parallel(int nthr, F f) {
-    if (nthr <= 1 || omp_in_parallel()) {
+    if (nthr <= 1 || omp_in_parallel() || in_threadpool_job()) {
         f(0, 1);
+        return;
+    }
+    if (threadpool_t *pool = active_threadpool()) {
+        run_on_threadpool(pool, nthr, f);
         return;
     }
 #pragma omp parallel num_threads(nthr)

@@ -4,6 +4,7 @@
 #include <dnnl_config.h>
 #include <dnnl_debug.h>
 #include <dnnl_types.h>
+#include <dnnl_threadpool.h>
 #include <dnnl_version.h>
 
 #include "oneapi/dnnl/dnnl.h"
@@ -11,6 +12,7 @@
 #include "oneapi/dnnl/dnnl_common_types.h"
 #include "oneapi/dnnl/dnnl_config.h"
 #include "oneapi/dnnl/dnnl_debug.h"
+#include "oneapi/dnnl/dnnl_threadpool.h"
 #include "oneapi/dnnl/dnnl_types.h"
 #include "oneapi/dnnl/dnnl_version.h"
 

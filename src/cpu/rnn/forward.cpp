@@ -155,7 +155,7 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
     // every gate (its share of the recurrent GEMM and of the cell), so a step needs one
     // barrier (GRU two: its o gate reads r * h of all channels; projection two).
     const dim_t chunk = 16, nchunks = (H + chunk - 1) / chunk;
-    const int nthr = int(std::min<dim_t>(max_threads(), nchunks));
+    const int nthr = int(std::min<dim_t>(max_barrier_threads(), nchunks));
     const wmat_t wp = c.projection ? weights_of(t.fwd[rnn_weights_projection], l, d) : wmat_t();
     parallel(nthr, [&](int ithr, int nt) {
         dim_t c0, c1, p0, p1;

@@ -45,6 +45,8 @@ status_t host_memory_storage_t::set_data_handle(void *handle) {
 }
 
 status_t cpu_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
+    if (!threadpool_) return prim.execute(ctx);
+    threadpool_scope_t scope(threadpool_);
     return prim.execute(ctx);
 }
 

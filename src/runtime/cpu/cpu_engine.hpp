@@ -4,6 +4,7 @@
 #include "core/engine.hpp"
 #include "core/memory.hpp"
 #include "core/stream.hpp"
+#include "core/threadpool.hpp"
 
 namespace anydnn {
 namespace cpu {
@@ -34,11 +35,17 @@ private:
     bool owned_;
 };
 
-// Runs each primitive to completion on the calling thread (OpenMP inside).
+// Runs each primitive to completion on the calling thread: its parallel work on OpenMP, or on
+// the application's threadpool when the stream has one (threadpool interop; not owned).
 struct cpu_stream_t : public stream_t {
-    using stream_t::stream_t;
+    cpu_stream_t(dnnl_engine *engine, unsigned flags, threadpool_t *threadpool = nullptr)
+        : stream_t(engine, flags), threadpool_(threadpool) {}
     status_t wait() override { return dnnl_success; }
     status_t execute(const primitive_t &prim, const exec_ctx_t &ctx) override;
+    threadpool_t *threadpool() const { return threadpool_; }
+
+private:
+    threadpool_t *threadpool_;
 };
 
 // The ordered CPU implementations of one primitive kind (src/cpu/impl_list.cpp).
