@@ -98,7 +98,6 @@ dnnl_status_t execute(dnnl_primitive_t p, const std::vector<dnnl_exec_arg_t> &a)
 
 void time_problem(problem_t &prb, dnnl_primitive_t p, const args_t &args,
         const std::string &impl, const std::string &repro) {
-    const auto &s = settings();
     auto a = args.exec_args();
     perf_result_t r;
     r.bytes = static_cast<double>(args.total_bytes());
@@ -107,20 +106,7 @@ void time_problem(problem_t &prb, dnnl_primitive_t p, const args_t &args,
     r.engine = engine_name();
     r.driver = driver_of(repro);
     r.prb = strip_driver(repro);
-    BENCHDNN_CHECK(execute(p, a)); // warm-up
-    const int min_times = 5, max_times = 1000000;
-    double start = now_ms();
-    for (;;) {
-        double t0 = now_ms();
-        BENCHDNN_CHECK(execute(p, a));
-        r.ms.push_back(now_ms() - t0);
-        int n = static_cast<int>(r.ms.size());
-        if (s.fix_times_per_prb > 0) {
-            if (n >= s.fix_times_per_prb) break;
-        } else if ((n >= min_times && now_ms() - start >= s.max_ms_per_prb) || n >= max_times)
-            break;
-    }
-    std::printf("%s\n", format_perf(s.perf_template, r).c_str());
+    time_and_print([&] { return execute(p, a); }, r);
 }
 
 } // namespace
@@ -241,6 +227,34 @@ void run_problem(problem_t &prb) {
     } catch (const std::exception &e) {
         report(idx, state_t::failed, std::string("tester: ") + e.what(), repro);
     }
+}
+
+int begin_problem() {
+    return counts.tests++;
+}
+
+void report_problem(int idx, outcome_t s, const std::string &reason, const std::string &repro) {
+    static const state_t states[] = {state_t::passed, state_t::failed, state_t::unimplemented,
+            state_t::skipped, state_t::executed, state_t::listed};
+    report(idx, states[static_cast<int>(s)], reason, repro);
+}
+
+void time_and_print(const std::function<dnnl_status_t()> &once, perf_result_t &r) {
+    const auto &s = settings();
+    BENCHDNN_CHECK(once()); // warm-up
+    const int min_times = 5, max_times = 1000000;
+    double start = now_ms();
+    for (;;) {
+        double t0 = now_ms();
+        BENCHDNN_CHECK(once());
+        r.ms.push_back(now_ms() - t0);
+        int n = static_cast<int>(r.ms.size());
+        if (s.fix_times_per_prb > 0) {
+            if (n >= s.fix_times_per_prb) break;
+        } else if ((n >= min_times && now_ms() - start >= s.max_ms_per_prb) || n >= max_times)
+            break;
+    }
+    std::printf("%s\n", format_perf(s.perf_template, r).c_str());
 }
 
 const counters_t &counters() {

@@ -1,6 +1,7 @@
 // Runs one problem in the chosen modes (create, check, time), prints its line, counts results.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct settings_t {
     std::string perf_template; // empty: the default line
     std::vector<std::string> skip_impl; // substrings of implementation names to skip
     int verbose = 0;
+    std::string batch_dir; // directory of the batch file whose knob is being read ("." on argv)
 };
 settings_t &settings();
 
@@ -83,6 +85,16 @@ public:
                       : ((prb).missing_entry = "library has no " #fn, dnnl_unimplemented))
 
 void run_problem(problem_t &prb);
+
+// For drivers whose problem is more than one primitive (--graph): the same result line and
+// counters as run_problem, and its timing loop.
+enum class outcome_t { passed, failed, unimplemented, skipped, executed, listed };
+int begin_problem(); // counts one problem; returns its index
+void report_problem(int idx, outcome_t s, const std::string &reason, const std::string &repro);
+// Times `once` (one execution, finished when it returns) as P mode does, after a warm-up,
+// and prints the perf line; r carries bytes, flops and names.
+struct perf_result_t;
+void time_and_print(const std::function<dnnl_status_t()> &once, perf_result_t &r);
 
 struct counters_t {
     int tests = 0, passed = 0, skipped = 0, unimplemented = 0, failed = 0, executed = 0,

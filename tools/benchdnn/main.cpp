@@ -129,6 +129,7 @@ private:
                 throw std::invalid_argument("unknown knob (no driver chosen yet; drivers:"
                         + driver_list() + ")");
             if (key == "--reset") return driver_->reset();
+            settings().batch_dir = t.base_dir; // file knobs (--case) resolve against it
             if (!driver_->parse(key, value))
                 throw std::invalid_argument("unknown knob for driver " + driver_name_);
         } catch (const std::invalid_argument &e) {
