@@ -90,8 +90,8 @@ void attr_json(std::ostringstream &os, dnnl_graph_op_attr_t name, const attr_val
             os << "s64[]\", \"value\": ";
             list(os, v.i.data(), v.i.size());
             break;
-        case attr_type::boolean:
-            os << "bool\", \"value\": " << (!v.i.empty() && v.i[0] ? "true" : "false");
+        case attr_type::boolean: // 0 / 1, as oneDNN writes it
+            os << "bool\", \"value\": " << (!v.i.empty() && v.i[0] ? 1 : 0);
             break;
         case attr_type::str: os << "string\", \"value\": \"" << v.s << '"'; break;
     }
@@ -116,12 +116,13 @@ void set_dump_mode(unsigned modes) {
 }
 
 std::string to_json(const std::vector<std::shared_ptr<const op_t>> &ops,
-        dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t fpmath,
+        dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t fpmath, bool fpmath_apply_to_int,
         const std::vector<lt_t> &inputs, const std::vector<lt_t> &outputs) {
     std::ostringstream os;
     os << "{\n  \"version\": \"" << DNNL_VERSION_MAJOR << '.' << DNNL_VERSION_MINOR << '.'
        << DNNL_VERSION_PATCH << "\",\n  \"engine_kind\": \"" << dnnl_engine_kind2str(engine_kind)
        << "\",\n  \"fpmath_mode\": \"" << dnnl_fpmath_mode2str(fpmath)
+       << "\",\n  \"fpmath_mode_apply_to_int\": \"" << (fpmath_apply_to_int ? "true" : "false")
        << "\",\n  \"input_ports\": [";
     for (size_t i = 0; i < inputs.size(); ++i)
         os << (i ? ", " : "") << inputs[i].id;
@@ -158,13 +159,13 @@ void dump_graph(const dnnl_graph_graph &g) {
     all.ops = ops;
     set_ports(all, g.ops);
     write_file("graph-" + std::to_string(g.id) + ".json",
-            to_json(ops, g.engine_kind, g.fpmath, all.inputs, all.outputs));
+            to_json(ops, g.engine_kind, g.fpmath, g.fpmath_apply_to_int, all.inputs, all.outputs));
 }
 
 void dump_partition(const partition_impl_t &p) {
     if (!(dump_mode() & dnnl_graph_dump_mode_subgraph)) return;
     write_file("graph-partition-" + std::to_string(p.id) + ".json",
-            to_json(p.ops, p.engine_kind, p.fpmath, p.inputs, p.outputs));
+            to_json(p.ops, p.engine_kind, p.fpmath, false, p.inputs, p.outputs));
 }
 
 } // namespace graph

@@ -15,9 +15,9 @@ namespace graph {
 unsigned dump_mode(); // dnnl_graph_dump_mode_t bits; the environment gives the first value
 void set_dump_mode(unsigned modes);
 
-// JSON of ops with their ports (the format benchdnn --graph reads).
+// JSON of ops with their ports: oneDNN's graph JSON, the format benchdnn --graph reads.
 std::string to_json(const std::vector<std::shared_ptr<const op_t>> &ops,
-        dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t fpmath,
+        dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t fpmath, bool fpmath_apply_to_int,
         const std::vector<lt_t> &inputs, const std::vector<lt_t> &outputs);
 
 void dump_graph(const dnnl_graph_graph &g); // graph-<id>.json when mode has graph

@@ -1,5 +1,6 @@
 #include "graph_case.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -135,7 +136,11 @@ graph_lt_t logical_tensor(const json_value_t &v, const where_t &w) {
     else here.sub("layout_type").fail("unsupported layout \"" + layout + "\" (strided or any)");
     if (const json_value_t *s = v.find("stride")) lt.stride = integers(*s, here.sub("stride"));
     if (lt.layout == dnnl_graph_layout_type_strided) {
-        if (lt.stride.empty() && !lt.shape.empty()) lt.stride = dense_strides(lt.shape);
+        if (lt.stride.empty() && !lt.shape.empty()) { // dense row-major
+            lt.stride.assign(lt.shape.size(), 1);
+            for (size_t d = lt.shape.size() - 1; d > 0; --d)
+                lt.stride[d - 1] = lt.stride[d] * std::max<int64_t>(lt.shape[d], 1);
+        }
         if (lt.stride.size() != lt.shape.size())
             here.sub("stride").fail("has " + std::to_string(lt.stride.size())
                     + " entries for a shape of " + std::to_string(lt.shape.size()));
