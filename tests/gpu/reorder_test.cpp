@@ -1,4 +1,4 @@
-// GPU reorder (dense, rows and generic kernels) against the CPU engine: blocked layouts with
+// GPU reorder (dense, blocked, rows and generic kernels) against the CPU engine: blocked layouts with
 // tails, data types, scales / zero points / sum; cross-engine CPU <-> GPU copies run on either
 // engine's stream; bad input.
 #include "gpu/gpu_vs_cpu.hpp"
@@ -59,6 +59,47 @@ TEST(GpuReorder, BlockedLayoutsWithTails) {
     check({{19, 35}, dnnl_f32, dnnl_f32, dnnl_ab, dnnl_AB16b16a});
     check({{19, 35}, dnnl_f32, dnnl_s32, dnnl_AB16b16a, dnnl_ba});
     check({{1, 1, 1, 1}, dnnl_u8, dnnl_f32, dnnl_nhwc, dnnl_nChw16c});
+}
+
+// The implementation the GPU engine picks first for a plain reorder from `s` to `d`.
+std::string first_impl(const reorder_case_t &t) {
+    dnnl_engine_t gpu = nullptr;
+    EXPECT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_memory_desc_t s = md(t.dims, t.sdt, t.stag), d = md(t.dims, t.ddt, t.dtag);
+    dnnl_primitive_desc_t pd = nullptr;
+    std::string name;
+    if (dnnl_reorder_primitive_desc_create(&pd, s, gpu, d, gpu, nullptr) == dnnl_success) {
+        const char *impl = nullptr;
+        dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+        name = impl ? impl : "";
+    }
+    dnnl_primitive_desc_destroy(pd);
+    dnnl_memory_desc_destroy(s);
+    dnnl_memory_desc_destroy(d);
+    dnnl_engine_destroy(gpu);
+    return name;
+}
+
+// Plain <-> channel-blocked takes the transposing kernel: tails of channels (padding written
+// as zero) and of spatial points, ranks 3 to 5, blocks of 8 and 16, f32 (the register kernel
+// on CPU devices) and other types (the local-memory kernel everywhere).
+TEST(GpuReorder, PlainToChannelBlockedTransposes) {
+    SKIP_WITHOUT_GPU();
+    const reorder_case_t cases[] = {
+            {{2, 17, 5, 3}, dnnl_f32, dnnl_f32, dnnl_nchw, dnnl_nChw16c},
+            {{1, 32, 41, 43}, dnnl_f32, dnnl_f32, dnnl_nChw16c, dnnl_nchw},
+            {{3, 16, 1, 1}, dnnl_f32, dnnl_f32, dnnl_nchw, dnnl_nChw16c},
+            {{2, 9, 19}, dnnl_f32, dnnl_f32, dnnl_ncw, dnnl_nCw8c},
+            {{2, 20, 3, 4, 5}, dnnl_f32, dnnl_f32, dnnl_nCdhw16c, dnnl_ncdhw},
+            {{2, 24, 7, 9}, dnnl_s8, dnnl_s8, dnnl_nChw8c, dnnl_nchw},
+            {{2, 33, 9, 20}, dnnl_bf16, dnnl_f32, dnnl_nchw, dnnl_nChw16c},
+    };
+    for (const reorder_case_t &t : cases) {
+        SCOPED_TRACE(testing::Message() << "case with " << t.dims.size() << " dims, C "
+                                        << t.dims[1] << ", src tag " << t.stag);
+        EXPECT_EQ(first_impl(t), "ocl:reorder:blocked");
+        EXPECT_EQ(check(t), 1);
+    }
 }
 
 TEST(GpuReorder, ScalesZeroPointsAndSum) {

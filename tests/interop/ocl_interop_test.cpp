@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "interop/ocl_fixture.hpp"
@@ -429,6 +430,62 @@ TEST_F(ocl_interop, bad_input_is_a_status) {
     dnnl_memory_desc_destroy(md);
     EXPECT_EQ(dnnl_engine_destroy(e), dnnl_success);
     EXPECT_EQ(dnnl_ocl_interop_get_device(e, &device), dnnl_invalid_arguments); // destroyed
+}
+
+// Engine creation from a device outside the given context fails with a status and its reason,
+// retaining nothing. With one device (PoCL) the outsiders are sub-devices: a sub-device is not
+// in its parent's context, nor in the context of its sibling. Devices of other platforms,
+// where the ICD loader offers any, are outsiders too.
+TEST_F(ocl_interop, device_not_in_the_context_is_refused) {
+    std::vector<std::pair<cl_device_id, cl_context>> outsiders; // (device, context)
+    cl_uint nplat = 0;
+    clGetPlatformIDs(0, nullptr, &nplat);
+    std::vector<cl_platform_id> plats(nplat);
+    clGetPlatformIDs(nplat, plats.data(), nullptr);
+    for (cl_platform_id p : plats) {
+        cl_uint ndev = 0;
+        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev) != CL_SUCCESS) continue;
+        std::vector<cl_device_id> devs(ndev);
+        clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ndev, devs.data(), nullptr);
+        for (cl_device_id d : devs)
+            if (d != device) outsiders.emplace_back(d, context);
+    }
+    cl_uint max_sub = 0, units = 0;
+    clGetDeviceInfo(device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof(max_sub), &max_sub,
+            nullptr);
+    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units), &units, nullptr);
+    cl_device_id sub[2] = {nullptr, nullptr};
+    cl_context sub_context = nullptr;
+    const cl_device_partition_property equally[] = {
+            CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(units / 2), 0};
+    cl_uint nsub = 0;
+    if (max_sub >= 2 && units >= 2 && clCreateSubDevices(device, equally, 2, sub, &nsub) == CL_SUCCESS
+            && nsub == 2) {
+        cl_int err = CL_SUCCESS;
+        sub_context = clCreateContext(nullptr, 1, &sub[0], nullptr, nullptr, &err);
+        ASSERT_EQ(err, CL_SUCCESS);
+        outsiders.emplace_back(sub[0], context);
+        outsiders.emplace_back(sub[1], context);
+        outsiders.emplace_back(sub[1], sub_context);
+    }
+    if (outsiders.empty()) GTEST_SKIP() << "one device that cannot be partitioned";
+
+    for (const auto &o : outsiders) {
+        const cl_uint refs = ref_count(o.second);
+        ASSERT_EQ(dnnl_set_verbose(1), dnnl_success);
+        ::testing::internal::CaptureStdout();
+        dnnl_engine_t e = nullptr;
+        EXPECT_EQ(dnnl_ocl_interop_engine_create(&e, o.first, o.second), dnnl_invalid_arguments);
+        const std::string out = ::testing::internal::GetCapturedStdout();
+        ASSERT_EQ(dnnl_set_verbose(0), dnnl_success);
+        EXPECT_EQ(e, nullptr);
+        EXPECT_NE(out.find("the device is not in the context"), std::string::npos) << out;
+        EXPECT_EQ(ref_count(o.second), refs); // the refusal retains nothing
+        if (e) dnnl_engine_destroy(e);
+    }
+    if (sub_context) clReleaseContext(sub_context);
+    for (cl_device_id d : sub)
+        if (d) clReleaseDevice(d);
 }
 
 TEST_F(ocl_interop, usm_kind_without_usm_or_svm_is_refused) {

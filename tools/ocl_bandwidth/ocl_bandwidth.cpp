@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -21,6 +23,14 @@ using clock_type = std::chrono::steady_clock;
 
 double ms_since(clock_type::time_point t) {
     return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+
+// User + system CPU time of the whole process (all threads), in ms.
+double cpu_ms() {
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3
+            + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 #define CHECK(call) \
@@ -135,8 +145,8 @@ int main(int argc, char **argv) {
 
     std::printf("device: GPU engine 0, %d interleaved rounds, times in ms (median [min-max])\n",
             rounds);
-    std::printf("%-58s %26s %26s %8s\n", "primitive", "primitive", "copy same bytes",
-            "copy/prim");
+    std::printf("%-58s %26s %26s %8s %8s\n", "primitive", "primitive", "copy same bytes",
+            "copy/prim", "cpu c/p");
     for (op_t &op : ops) {
         // The copy reads half the primitive's bytes and writes the other half.
         const size_t n = op.bytes / 2 / sizeof(float);
@@ -152,27 +162,32 @@ int main(int argc, char **argv) {
         CHECK(clSetKernelArg(copy, 0, sizeof(cl_mem), &a));
         CHECK(clSetKernelArg(copy, 1, sizeof(cl_mem), &b));
         CHECK(clFinish(q));
-        std::vector<double> tp, tc;
+        std::vector<double> tp, tc, up, uc;
         for (int r = -2; r < rounds; ++r) { // two warm-up rounds
             auto t = clock_type::now();
+            double u = cpu_ms();
             CHECK(clEnqueueNDRangeKernel(q, copy, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
             CHECK(clFinish(q));
-            const double c = ms_since(t);
+            const double c = ms_since(t), cu = cpu_ms() - u;
             t = clock_type::now();
+            u = cpu_ms();
             CHECK(dnnl_primitive_execute(op.prim, s, static_cast<int>(op.args.size()),
                     op.args.data()));
             CHECK(dnnl_stream_wait(s));
-            const double p = ms_since(t);
+            const double p = ms_since(t), pu = cpu_ms() - u;
             if (r >= 0) {
                 tc.push_back(c);
                 tp.push_back(p);
+                uc.push_back(cu);
+                up.push_back(pu);
             }
         }
         const stats_t P = stats(tp), C = stats(tc);
         char pbuf[64], cbuf[64];
         std::snprintf(pbuf, sizeof(pbuf), "%.2f [%.2f-%.2f]", P.median, P.lo, P.hi);
         std::snprintf(cbuf, sizeof(cbuf), "%.2f [%.2f-%.2f]", C.median, C.lo, C.hi);
-        std::printf("%-58s %26s %26s %8.2f\n", op.name.c_str(), pbuf, cbuf, C.median / P.median);
+        std::printf("%-58s %26s %26s %8.2f %8.2f\n", op.name.c_str(), pbuf, cbuf,
+                C.median / P.median, stats(uc).median / stats(up).median);
         clReleaseMemObject(a);
         clReleaseMemObject(b);
         for (auto &arg : op.args) dnnl_memory_destroy(arg.memory);

@@ -99,6 +99,7 @@ status_t reorder_pd_t::init_tensors(
     ANYDNN_REQUIRE(!q.sum || q.sum_dt == dst.data_type, dnnl_unimplemented,
             "GPU reorder: a sum reads dst as its own type");
     pd.dense = same_dense_layout({&src, &dst}) && q.masks_within(0);
+    pd.blocked = !pd.dense && q.trivial() && blocked_shape(pd.engine, src, dst, pd.shape);
     pd.rows = !has_inner_block_on(src, src.ndims - 1)
             && !has_inner_block_on(dst, dst.ndims - 1);
     if (want_dense)
@@ -138,6 +139,9 @@ status_t reorder_t::init() {
             + quant_options("SRC_SCALE", q.src_scale) + quant_options("DST_SCALE", q.dst_scale)
             + quant_options("SRC_ZP", q.src_zp) + quant_options("DST_ZP", q.dst_zp);
     if (q.sum) opt += " -DSUM";
+    if (pd.blocked)
+        return create_kernel(pd.engine, "reorder/blocked.cl", opt + blocked_options(pd.shape),
+                blocked_kernel_name(pd.shape), kernel_);
     // CPU devices run a work-group as vector lanes over its work-items: one element each
     // keeps that vectorizable; other devices gain from a few loads in flight per work-item.
     vec_ = engine_caps(pd.engine).is_cpu ? 1 : 4;
@@ -161,6 +165,8 @@ status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_st
         args.add_value<int64_t>(dmd.offset0);
         args.add_value(n);
         range = range_1d((n + vec_ - 1) / vec_);
+    } else if (pd.blocked) {
+        return kernel_->launch(stream, args, blocked_args(pd.engine, pd.shape, args));
     } else {
         // Generic: one work-item per padded element; rows: one per row of the last dimension.
         const int64_t padded = nelems(dmd, true);
@@ -184,7 +190,7 @@ status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_st
 
 status_t reorder_t::execute(const exec_ctx_t &ctx) const {
     for (const auto &a : ctx.args)
-        ANYDNN_REQUIRE(!a.second->engine() || a.second->engine()->runtime() == runtime_kind_t::ocl,
+        ANYDNN_REQUIRE(!a.second->engine() || a.second->engine()->kind() == dnnl_gpu,
                 dnnl_invalid_arguments, "GPU reorder: argument %s is memory of another engine",
                 arg_name(a.first).c_str());
     return run(ctx, ctx.stream, storage_of(ctx, DNNL_ARG_SRC), storage_of(ctx, DNNL_ARG_DST));

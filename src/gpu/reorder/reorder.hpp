@@ -7,6 +7,7 @@
 #include "core/primitive.hpp"
 #include "cpu/reorder/quant.hpp"
 #include "gpu/compute.hpp"
+#include "gpu/reorder/blocked.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -14,12 +15,16 @@ namespace reorder {
 
 struct reorder_t;
 
-// ocl:reorder:dense (one dense layout, per-tensor attributes), ocl:reorder:rows (the last
-// dimension unblocked in both layouts) or ocl:reorder:generic.
+// ocl:reorder:dense (one dense layout, per-tensor attributes), ocl:reorder:blocked (plain <->
+// channel-blocked, no attributes), ocl:reorder:rows (the last dimension unblocked in both
+// layouts) or ocl:reorder:generic.
 struct reorder_pd_t : public primitive_desc_impl_t<reorder_pd_t, reorder_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override {
-        return dense ? "ocl:reorder:dense" : rows ? "ocl:reorder:rows" : "ocl:reorder:generic";
+        return dense ? "ocl:reorder:dense"
+                : blocked ? "ocl:reorder:blocked"
+                : rows    ? "ocl:reorder:rows"
+                          : "ocl:reorder:generic";
     }
     // Checks src and dst (descriptors of this engine) and the attributes.
     static status_t init_tensors(reorder_pd_t &pd, const memory_desc_t &src,
@@ -29,6 +34,8 @@ struct reorder_pd_t : public primitive_desc_impl_t<reorder_pd_t, reorder_t> {
 
     cpu::reorder::quant_t q;
     bool dense = false;
+    bool blocked = false;
+    blocked_shape_t shape; // where blocked
     bool rows = false;
 };
 
