@@ -46,11 +46,26 @@ struct ocl_chain_t {
             const std::vector<dnnl_exec_arg_t> &args) {
         if (!events)
             return dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.data());
+        return chained([&](const cl_event *deps, int ndeps, cl_event *ev) {
+            return dnnl_ocl_interop_primitive_execute(prim, stream,
+                    static_cast<int>(args.size()), args.data(), deps, ndeps, ev);
+        });
+    }
+    // A device kernel step: `enqueue` launches on the stream.
+    status_t run(dnnl_stream *stream, const std::function<status_t()> &enqueue) {
+        auto *s = static_cast<ocl::ocl_stream_t *>(stream);
+        if (!events) return s->execute_enqueue(enqueue, false, nullptr, 0, nullptr);
+        return chained([&](const cl_event *deps, int ndeps, cl_event *ev) {
+            return s->execute_enqueue(enqueue, true, deps, ndeps, ev);
+        });
+    }
+    // Runs `exec` after the previous step (the first after the caller's dependencies).
+    template <typename exec_t>
+    status_t chained(const exec_t &exec) {
         const cl_event *deps = last ? &last : events->deps;
         const int ndeps = last ? 1 : events->ndeps;
         cl_event ev = nullptr;
-        ANYDNN_CHECK(dnnl_ocl_interop_primitive_execute(prim, stream,
-                static_cast<int>(args.size()), args.data(), deps, ndeps, &ev));
+        ANYDNN_CHECK(exec(deps, ndeps, &ev));
         if (last) ocl::cl_api()->clReleaseEvent(last);
         last = ev;
         return dnnl_success;
@@ -183,8 +198,17 @@ status_t compiled_impl_t::execute_ocl(dnnl_stream *stream,
     ocl_chain_t chain(stream, events);
     std::vector<dnnl_exec_arg_t> args;
     status_t st = dnnl_success;
+    std::vector<dnnl_memory *> step_mems;
     for (const auto &step : steps) {
         // compile_partition never gives an OpenCL engine a host kernel
+        if (step.device_kernel) {
+            step_mems.clear();
+            for (const auto &a : step.args)
+                step_mems.push_back(view_mem[a.second]);
+            st = chain.run(stream, [&] { return step.device_kernel(stream, step_mems); });
+            if (st != dnnl_success) break;
+            continue;
+        }
         args.clear();
         for (const auto &a : step.args)
             args.push_back({a.first, view_mem[a.second]});

@@ -45,9 +45,12 @@ struct view_t {
 
 struct exec_step_t {
     // A primitive, or (CPU engines) a host kernel given the buffers of `args` in order and
-    // the scratchpad part of the temporary area.
+    // the scratchpad part of the temporary area, or (OpenCL engines) a device kernel that
+    // enqueues on the stream given the memories of `args` in order.
     std::shared_ptr<dnnl_primitive> prim;
     std::function<void(const std::vector<void *> &buffers, void *scratch)> host_kernel;
+    std::function<status_t(dnnl_stream *stream, const std::vector<dnnl_memory *> &memories)>
+            device_kernel;
     std::vector<std::pair<int, size_t>> args; // DNNL_ARG_* -> view
     memory_desc_t scratchpad_md; // zero md when the primitive needs none
 };

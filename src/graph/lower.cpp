@@ -444,6 +444,8 @@ status_t lowering_t::run() {
     }
     if (part.pattern == "sdpa" && engine->kind() == dnnl_cpu && lower_sdpa_fused() == dnnl_success)
         return dnnl_success;
+    if (part.pattern == "sdpa" && ocl::as_ocl(engine) && lower_sdpa_ocl() == dnnl_success)
+        return dnnl_success;
     // Dequantize ops that a matmul or convolution may fold wait for it.
     for (const auto &op : ops)
         if (op->kind == dnnl_graph_op_matmul || op->kind == dnnl_graph_op_convolution

@@ -10,6 +10,8 @@
 namespace anydnn {
 namespace graph {
 
+struct sdpa_plan_t;
+
 // Attributes of one primitive (scratchpad owned by us) with its post-op chain.
 struct prim_attr_t {
     prim_attr_t();
@@ -101,6 +103,11 @@ struct lowering_t {
     // The whole sdpa pattern as one CPU kernel (sdpa_cpu.cpp); unimplemented, with nothing
     // recorded, when the partition's shapes or types do not fit it.
     status_t lower_sdpa_fused();
+    // The same on OpenCL engines (sdpa_ocl.cpp): one kernel of src/gpu/sdpa.
+    status_t lower_sdpa_ocl();
+    // The sdpa chain read into `p` (sdpa_plan.cpp); unimplemented when the fused kernels
+    // cannot take it.
+    status_t plan_sdpa(sdpa_plan_t &p) const;
 };
 
 } // namespace graph

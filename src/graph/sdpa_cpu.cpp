@@ -11,6 +11,7 @@
 #include "cpu/ukernels/gemm.hpp"
 #include "runtime/cpu/isa.hpp"
 #include "graph/lower.hpp"
+#include "graph/sdpa_plan.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -19,40 +20,8 @@ namespace {
 
 constexpr dim_t rows_per_block = 64;
 
-// Strides of `md` seen over the batch dims of `out` (right-aligned, broadcast dims 0).
-std::vector<dim_t> batch_strides(const memory_desc_t &md, const dims_t &out_batch) {
-    const int nb = static_cast<int>(out_batch.size());
-    const int mb = md.ndims - 2;
-    std::vector<dim_t> s(nb, 0);
-    for (int i = 0; i < nb; ++i) {
-        const int j = i - (nb - mb);
-        if (j >= 0 && md.dims[j] != 1) s[i] = md.blocking.strides[j];
-    }
-    return s;
-}
-
-bool batch_fits(const memory_desc_t &md, const dims_t &out_batch) {
-    const int nb = static_cast<int>(out_batch.size()), mb = md.ndims - 2;
-    if (mb > nb || mb < 0) return false;
-    for (int j = 0; j < mb; ++j) {
-        const dim_t d = md.dims[j], o = out_batch[j + nb - mb];
-        if (d != o && d != 1) return false;
-    }
-    return true;
-}
-
-struct sdpa_plan_t {
-    dims_t batch; // dst batch dims
-    dim_t Sq, Sk, D, Dv;
-    memory_desc_t q, k, v, dst, mask;
-    bool k_transposed; // K given as [.., Sk, D]
-    bool v_transposed; // V given as [.., Dv, Sk]
-    bool has_scale = false, divide = false, has_mask = false;
-    std::vector<dim_t> qs, ks, vs, ds, ms; // batch strides
-    int nthr = 1;
-};
-
-void run_sdpa(const sdpa_plan_t &p, const std::vector<void *> &buf, void *scratch) {
+void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
+        void *scratch) {
     // buf: q, k, v, dst, [scale], [mask]
     const char *q = static_cast<const char *>(buf[0]);
     const char *k = static_cast<const char *>(buf[1]);
@@ -74,7 +43,7 @@ void run_sdpa(const sdpa_plan_t &p, const std::vector<void *> &buf, void *scratc
     const int nd = p.q.ndims, md_nd = p.has_mask ? p.mask.ndims : 0;
     const size_t per_thread = rows_per_block * (p.Sk + p.Dv) + p.Sk;
     const bool avx512 = cpu::isa_enabled(dnnl_cpu_isa_avx512_core);
-    const int nthr = static_cast<int>(std::min<dim_t>(std::min(max_threads(), p.nthr), nbatch * nblk));
+    const int nthr = static_cast<int>(std::min<dim_t>(std::min(max_threads(), max_thr), nbatch * nblk));
     parallel(nthr, [&](int ithr, int nt) {
         float *scores = static_cast<float *>(scratch) + ithr * per_thread;
         float *out = scores + rows_per_block * p.Sk;
@@ -153,92 +122,24 @@ void run_sdpa(const sdpa_plan_t &p, const std::vector<void *> &buf, void *scratc
     });
 }
 
-bool float_type(dnnl_data_type_t dt) {
-    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
-}
-
 } // namespace
 
 status_t lowering_t::lower_sdpa_fused() {
-    // The chain QK -> [scale] -> [mask] -> SoftMax -> PV, in topological order.
-    ANYDNN_REQUIRE(ops.size() >= 3 && ops.size() <= 5, dnnl_unimplemented, "not an sdpa chain");
-    const op_t &qk = *ops.front(), &pv = *ops.back(), &sm = *ops[ops.size() - 2];
-    const op_t *scale = nullptr, *mask = nullptr;
-    for (size_t i = 1; i + 2 < ops.size(); ++i) {
-        const op_t *o = ops[i].get();
-        if (o->kind == dnnl_graph_op_add) mask = o;
-        else if (o->kind == dnnl_graph_op_multiply || o->kind == dnnl_graph_op_divide) scale = o;
-        else return fail(dnnl_unimplemented, __func__, "sdpa: %s in the chain", op_kind_name(o->kind));
-    }
-    ANYDNN_REQUIRE(qk.kind == dnnl_graph_op_matmul && pv.kind == dnnl_graph_op_matmul
-                    && sm.kind == dnnl_graph_op_softmax && qk.inputs.size() == 2
-                    && pv.inputs.size() == 2 && !qk.flag(dnnl_graph_op_attr_transpose_a)
-                    && !pv.flag(dnnl_graph_op_attr_transpose_a),
-            dnnl_unimplemented, "sdpa: not a plain QK / softmax / PV chain");
-    ANYDNN_REQUIRE(out.outputs.size() == 1 && out.outputs[0].id == pv.outputs[0].id,
-            dnnl_unimplemented, "sdpa: intermediate values are partition outputs");
     sdpa_plan_t p;
-    p.q = md(qk.inputs[0].id);
-    p.k = md(qk.inputs[1].id);
-    p.v = md(pv.inputs[1].id);
-    p.dst = md(pv.outputs[0].id);
-    const int nd = p.dst.ndims;
-    ANYDNN_REQUIRE(nd >= 2 && p.q.ndims == nd && p.k.ndims == nd && p.v.ndims == nd,
-            dnnl_unimplemented, "sdpa: Q, K, V and dst differ in rank");
-    ANYDNN_REQUIRE(float_type(p.q.data_type) && float_type(p.k.data_type)
-                    && float_type(p.v.data_type) && float_type(p.dst.data_type),
-            dnnl_unimplemented, "sdpa: floating-point tensors only");
-    const int64_t axis = sm.s64(dnnl_graph_op_attr_axis, 1);
-    ANYDNN_REQUIRE((axis < 0 ? axis + nd : axis) == nd - 1
-                    && sm.str(dnnl_graph_op_attr_mode, "none") == "none",
-            dnnl_unimplemented, "sdpa: softmax over the last axis only");
-    p.k_transposed = qk.flag(dnnl_graph_op_attr_transpose_b);
-    p.v_transposed = pv.flag(dnnl_graph_op_attr_transpose_b);
-    p.Sq = p.q.dims[nd - 2];
-    p.D = p.q.dims[nd - 1];
-    p.Sk = p.k_transposed ? p.k.dims[nd - 2] : p.k.dims[nd - 1];
-    p.Dv = p.dst.dims[nd - 1];
-    p.batch = dims_t(p.dst.dims, p.dst.dims + nd - 2);
-    ANYDNN_REQUIRE(batch_fits(p.q, p.batch) && batch_fits(p.k, p.batch) && batch_fits(p.v, p.batch),
-            dnnl_unimplemented, "sdpa: batch dimensions do not broadcast");
-    std::vector<std::pair<int, size_t>> arg_values = {{0, qk.inputs[0].id},
-            {0, qk.inputs[1].id}, {0, pv.inputs[1].id}, {0, pv.outputs[0].id}};
-    if (scale) {
-        const bool first = scale->inputs[0].id == qk.outputs[0].id;
-        const size_t sid = scale->inputs[first ? 1 : 0].id;
-        ANYDNN_REQUIRE(nelems(md(sid)) == 1 && lts.at(sid).data_type == dnnl_f32
-                        && (first || scale->kind == dnnl_graph_op_multiply),
-                dnnl_unimplemented, "sdpa: the scale is not one f32 value");
-        p.has_scale = true;
-        p.divide = scale->kind == dnnl_graph_op_divide;
-        arg_values.push_back({0, sid});
-    }
-    if (mask) {
-        const size_t prev = scale ? scale->outputs[0].id : qk.outputs[0].id;
-        const size_t mid = mask->inputs[0].id == prev ? mask->inputs[1].id : mask->inputs[0].id;
-        p.mask = expand_md(md(mid), nd);
-        ANYDNN_REQUIRE(p.mask.ndims == nd && float_type(p.mask.data_type)
-                        && batch_fits(p.mask, p.batch)
-                        && (p.mask.dims[nd - 2] == p.Sq || p.mask.dims[nd - 2] == 1)
-                        && (p.mask.dims[nd - 1] == p.Sk || p.mask.dims[nd - 1] == 1),
-                dnnl_unimplemented, "sdpa: the mask does not broadcast to the scores");
-        p.has_mask = true;
-        p.ms = batch_strides(p.mask, p.batch);
-        arg_values.push_back({0, mid});
-    }
-    p.qs = batch_strides(p.q, p.batch);
-    p.ks = batch_strides(p.k, p.batch);
-    p.vs = batch_strides(p.v, p.batch);
-    p.ds = batch_strides(p.dst, p.batch);
-    p.nthr = max_threads();
+    ANYDNN_CHECK(plan_sdpa(p));
+    ANYDNN_REQUIRE(!p.has_scale || p.scale_dt == dnnl_f32, dnnl_unimplemented,
+            "sdpa: the scale is not f32");
+    const int nthr = max_threads();
 
     exec_step_t step;
-    for (auto &a : arg_values)
-        step.args.push_back({0, view(a.second)});
+    for (size_t id : p.values)
+        step.args.push_back({0, view(id)});
     step.scratchpad_md = zero_md();
-    const size_t scratch = sizeof(float) * p.nthr * (rows_per_block * (p.Sk + p.Dv) + p.Sk);
+    const size_t scratch = sizeof(float) * nthr * (rows_per_block * (p.Sk + p.Dv) + p.Sk);
     out.scratchpad_size = std::max(out.scratchpad_size, scratch);
-    step.host_kernel = [p](const std::vector<void *> &buf, void *s) { run_sdpa(p, buf, s); };
+    step.host_kernel = [p, nthr](const std::vector<void *> &buf, void *s) {
+        run_sdpa(p, nthr, buf, s);
+    };
     out.steps.push_back(std::move(step));
     out.info = "sdpa:cpu:fused_rows:" + std::string(cpu::ukernels::gemm_isa_name());
     for (const auto &op : ops)

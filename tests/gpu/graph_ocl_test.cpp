@@ -3,285 +3,12 @@
 // from a cache blob), and partitions executed with cl_event dependencies. Each graph runs on
 // the OpenCL engine and on the CPU engine (checked against references in tests/graph) and the
 // results agree. Skipped without an OpenCL device.
-#include <cmath>
-#include <cstdlib>
-#include <functional>
-#include <mutex>
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <set>
-#include <string>
-
-#include "graph/graph_runner.hpp"
-#include "interop/ocl_fixture.hpp"
-#include "oneapi/dnnl/dnnl_graph_ocl.hpp"
+#include "gpu/graph_ocl_fixture.hpp"
 
 using namespace graph_test;
-namespace gocl = dnnl::graph::ocl_interop;
+using namespace graph_ocl_test;
 
 namespace {
-
-// The application's allocator: SVM, every live pointer recorded.
-struct app_allocator_t {
-    std::mutex mutex;
-    std::set<void *> live;
-    size_t allocs = 0, frees = 0, unknown_frees = 0, events_given = 0;
-    size_t max_alignment = 0;
-    // Deferred mode: the free call-back keeps (buffer, event) and returns at once, as an
-    // application must when the event may wait for something it has not done yet.
-    bool deferred = false;
-    std::vector<std::pair<void *, cl_event>> pending;
-};
-app_allocator_t &app_alloc_state() {
-    static app_allocator_t s;
-    return s;
-}
-
-void app_free(void *buf, cl_device_id, cl_context context, cl_event event);
-
-// Frees what deferred mode kept, each after its event.
-void app_free_pending(cl_context context) {
-    auto &s = app_alloc_state();
-    std::vector<std::pair<void *, cl_event>> pending;
-    {
-        std::lock_guard<std::mutex> lock(s.mutex);
-        pending.swap(s.pending);
-        s.deferred = false;
-    }
-    for (auto &p : pending) {
-        app_free(p.first, nullptr, context, p.second);
-        clReleaseEvent(p.second);
-    }
-}
-
-void *app_malloc(size_t size, size_t alignment, cl_device_id, cl_context context) {
-    void *p = clSVMAlloc(context, CL_MEM_READ_WRITE, size, static_cast<cl_uint>(alignment));
-    auto &s = app_alloc_state();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (p) s.live.insert(p);
-    ++s.allocs;
-    s.max_alignment = std::max(s.max_alignment, alignment);
-    return p;
-}
-
-void app_free(void *buf, cl_device_id, cl_context context, cl_event event) {
-    auto &s = app_alloc_state();
-    if (s.deferred && event) {
-        std::lock_guard<std::mutex> lock(s.mutex);
-        clRetainEvent(event);
-        s.pending.emplace_back(buf, event);
-        return;
-    }
-    if (event) clWaitForEvents(1, &event); // the memory is in use until the event completes
-    {
-        std::lock_guard<std::mutex> lock(s.mutex);
-        ++s.frees;
-        if (event) ++s.events_given;
-        if (!s.live.erase(buf)) {
-            ++s.unknown_frees;
-            return;
-        }
-    }
-    clSVMFree(context, buf);
-}
-
-std::vector<uint8_t> bytes_of(const std::vector<float> &v) {
-    std::vector<uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-
-std::vector<uint8_t> bf16_bytes(const std::vector<float> &v) {
-    std::vector<uint8_t> b(v.size() * 2);
-    for (size_t i = 0; i < v.size(); ++i) {
-        uint32_t u;
-        std::memcpy(&u, &v[i], 4);
-        const uint16_t h = static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-        std::memcpy(&b[2 * i], &h, 2);
-    }
-    return b;
-}
-
-float bf16_at(const std::vector<uint8_t> &b, size_t i) {
-    uint16_t h;
-    std::memcpy(&h, &b[2 * i], 2);
-    const uint32_t u = uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-using build_t = std::function<void(graph &)>;
-using buffers_t = std::map<size_t, std::vector<uint8_t>>;
-
-class graph_ocl_t : public interop_test::ocl_app_t {
-protected:
-    void SetUp() override {
-        ocl_app_t::SetUp();
-        if (IsSkipped() || HasFatalFailure()) return;
-        auto &s = app_alloc_state();
-        s.allocs = s.frees = s.unknown_frees = s.events_given = 0;
-        s.deferred = false;
-        alloc = gocl::make_allocator(app_malloc, app_free);
-        eng = gocl::make_engine_with_allocator(device, context, alloc);
-        strm = dnnl::ocl_interop::make_stream(eng, queue);
-    }
-    void TearDown() override {
-        if (context) {
-            strm = dnnl::stream();
-            eng = dnnl::engine();
-            // Cached compiled partitions keep their engine (and so the context) alive.
-            int capacity = 0;
-            dnnl_graph_get_compiled_partition_cache_capacity(&capacity);
-            dnnl_graph_set_compiled_partition_cache_capacity(0);
-            dnnl_graph_set_compiled_partition_cache_capacity(capacity);
-            app_free_pending(context);
-            for (void *p : own)
-                clSVMFree(context, p);
-            own.clear();
-            auto &s = app_alloc_state();
-            EXPECT_TRUE(s.live.empty()) << s.live.size() << " allocations never freed";
-            EXPECT_EQ(s.allocs, s.frees);
-            EXPECT_EQ(s.unknown_frees, 0u);
-        }
-        ocl_app_t::TearDown();
-    }
-
-    // Device memory of the test's own (not the graph allocator's).
-    void *svm(size_t bytes) {
-        void *p = clSVMAlloc(context, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), 0);
-        EXPECT_NE(p, nullptr);
-        own.push_back(p);
-        return p;
-    }
-    void *upload(const std::vector<uint8_t> &b, size_t bytes) {
-        void *p = svm(bytes);
-        if (!b.empty())
-            EXPECT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, p, b.data(), std::min(bytes, b.size()),
-                              0, nullptr, nullptr),
-                    CL_SUCCESS);
-        return p;
-    }
-    std::vector<uint8_t> download(const void *p, size_t bytes) {
-        std::vector<uint8_t> b(bytes);
-        if (bytes)
-            EXPECT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, b.data(), p, bytes, 0, nullptr, nullptr),
-                    CL_SUCCESS);
-        return b;
-    }
-
-    // Runs every partition (fusion policy) of the graph on the OpenCL engine, through
-    // gocl::execute; values flow between partitions through `bufs`. Returns the partitions.
-    size_t run_gpu(const build_t &build, buffers_t &bufs) {
-        graph g(dnnl::engine::kind::gpu);
-        build(g);
-        g.finalize();
-        auto parts = g.get_partitions(partition::policy::fusion);
-        for (auto &p : parts) {
-            EXPECT_TRUE(p.is_supported());
-            EXPECT_EQ(p.get_engine_kind(), dnnl::engine::kind::gpu);
-            auto ins = p.get_input_ports();
-            auto outs = p.get_output_ports();
-            std::vector<logical_tensor> outs_any;
-            for (auto &o : outs)
-                outs_any.emplace_back(o.get_id(), o.get_data_type(), -1,
-                        logical_tensor::layout_type::any);
-            compiled_partition cp = p.compile(ins, outs_any, eng);
-            std::vector<tensor> in_ts, out_ts;
-            for (auto &i : ins)
-                in_ts.emplace_back(i, eng, upload(bufs[i.get_id()], i.get_mem_size()));
-            std::vector<std::pair<size_t, void *>> out_ptrs;
-            for (auto &o : outs) {
-                logical_tensor r = cp.query_logical_tensor(o.get_id());
-                void *ptr = svm(r.get_mem_size());
-                out_ptrs.emplace_back(o.get_id(), ptr);
-                out_ts.emplace_back(r, eng, ptr);
-                bufs[o.get_id()].assign(r.get_mem_size(), 0);
-            }
-            cl_event done = gocl::execute(cp, strm, in_ts, out_ts);
-            EXPECT_NE(done, nullptr);
-            EXPECT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
-            clReleaseEvent(done);
-            for (auto &o : out_ptrs)
-                bufs[o.first] = download(o.second, bufs[o.first].size());
-        }
-        return parts.size();
-    }
-
-    // Median wall time (ms) of executing the graph's single partition on the OpenCL
-    // engine, each execution waited for; after one warm-up run.
-    double gpu_median_ms(const build_t &build, buffers_t inputs, int reps) {
-        graph g(dnnl::engine::kind::gpu);
-        build(g);
-        g.finalize();
-        auto parts = g.get_partitions();
-        EXPECT_EQ(parts.size(), 1u);
-        auto ins = parts[0].get_input_ports();
-        auto outs = parts[0].get_output_ports();
-        compiled_partition cp = parts[0].compile(ins, outs, eng);
-        std::vector<tensor> in_ts, out_ts;
-        for (auto &i : ins)
-            in_ts.emplace_back(i, eng, upload(inputs[i.get_id()], i.get_mem_size()));
-        for (auto &o : outs)
-            out_ts.emplace_back(o, eng, svm(o.get_mem_size()));
-        std::vector<double> ms;
-        for (int r = 0; r <= reps; ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
-            cl_event done = gocl::execute(cp, strm, in_ts, out_ts);
-            clWaitForEvents(1, &done);
-            clReleaseEvent(done);
-            const auto t1 = std::chrono::steady_clock::now();
-            if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        }
-        std::sort(ms.begin(), ms.end());
-        return ms.empty() ? 0 : ms[ms.size() / 2];
-    }
-
-    static buffers_t run_cpu(const build_t &build, const buffers_t &inputs) {
-        dnnl::engine cpu(dnnl::engine::kind::cpu, 0);
-        runner_t r(cpu);
-        r.buffers = inputs;
-        graph g(dnnl::engine::kind::cpu);
-        build(g);
-        g.finalize();
-        r.run(g, partition::policy::fusion);
-        return r.buffers;
-    }
-
-    // The graph on both engines; expects `partitions` partitions on the OpenCL engine and
-    // f32 (or bf16) outputs that agree.
-    void compare(const build_t &build, const buffers_t &inputs, const std::vector<size_t> &outs,
-            size_t partitions, float tol, bool bf16_out = false) {
-        buffers_t gpu = inputs;
-        EXPECT_EQ(run_gpu(build, gpu), partitions);
-        buffers_t cpu = run_cpu(build, inputs);
-        for (size_t id : outs) {
-            SCOPED_TRACE("output " + std::to_string(id));
-            ASSERT_EQ(gpu[id].size(), cpu[id].size());
-            const size_t n = gpu[id].size() / (bf16_out ? 2 : 4);
-            auto at = [&](const std::vector<uint8_t> &v, size_t i) {
-                float f;
-                if (bf16_out) return bf16_at(v, i);
-                std::memcpy(&f, &v[4 * i], 4);
-                return f;
-            };
-            // Errors relative to the output's largest magnitude (small averages such as
-            // attention outputs would pass any absolute tolerance).
-            float scale = 0.f;
-            for (size_t i = 0; i < n; ++i)
-                scale = std::max(scale, std::fabs(at(cpu[id], i)));
-            ASSERT_GT(scale, 0.f) << "all zeros";
-            for (size_t i = 0; i < n; ++i)
-                ASSERT_NEAR(at(gpu[id], i), at(cpu[id], i), tol * scale) << "at " << i;
-        }
-    }
-
-    dnnl::graph::allocator alloc;
-    dnnl::engine eng;
-    dnnl::stream strm;
-    std::vector<void *> own;
-};
 
 // MatMul + BiasAdd-style bias + ReLU: one partition.
 build_t matmul_bias_relu(int64_t M, int64_t K, int64_t N) {
@@ -416,7 +143,14 @@ TEST_F(graph_ocl_t, binary_eltwise_chain_matches_cpu) {
     compare(b, in, {6}, 1, 1e-5f);
 }
 
-TEST_F(graph_ocl_t, sdpa_causal_f32_matches_cpu_and_uses_the_allocator) {
+TEST_F(graph_ocl_t, sdpa_causal_f32_matches_cpu_without_temporaries) {
+    compare(sdpa(2, 16, 8, true, dt::f32), sdpa_inputs(2, 16, 8, true, dt::f32), {9}, 1, 1e-4f);
+    // One fused kernel: the scores never reach memory, nothing is allocated.
+    EXPECT_EQ(app_alloc_state().allocs, 0u);
+}
+
+TEST_F(graph_ocl_t, sdpa_unfused_causal_f32_matches_cpu_and_uses_the_allocator) {
+    sdpa_unfused_t unfused;
     compare(sdpa(2, 16, 8, true, dt::f32), sdpa_inputs(2, 16, 8, true, dt::f32), {9}, 1, 1e-4f);
     // The unfused steps exchange scores through the temporary area: from the allocator.
     EXPECT_GT(app_alloc_state().allocs, 0u);
@@ -488,6 +222,7 @@ TEST_F(graph_ocl_t, execute_waits_for_dependencies_and_returns_an_event) {
 }
 
 TEST_F(graph_ocl_t, execute_v2_uses_the_users_scratchpad_not_the_allocator) {
+    sdpa_unfused_t unfused; // the primitive sequence needs a temporary area
     const int64_t H = 2, S = 8, D = 4;
     graph g(dnnl::engine::kind::gpu);
     sdpa(H, S, D, false, dt::f32)(g);
@@ -546,7 +281,9 @@ TEST_F(graph_ocl_t, engine_from_cache_blob_runs_partitions) {
     eng = gocl::make_engine_with_allocator(device, context, alloc, blob);
     strm = dnnl::ocl_interop::make_stream(eng, queue);
     compare(sdpa(1, 8, 4, true, dt::f32), sdpa_inputs(1, 8, 4, true, dt::f32), {9}, 1, 1e-4f);
-    EXPECT_GT(app_alloc_state().allocs, 0u); // the blob's engine uses the allocator too
+    const size_t before = app_alloc_state().allocs;
+    tensor t(lt(0, {3, 5}), eng, DNNL_MEMORY_ALLOCATE);
+    EXPECT_EQ(app_alloc_state().allocs, before + 1); // the blob's engine uses the allocator too
 }
 
 TEST_F(graph_ocl_t, bad_executions_return_a_status) {
@@ -617,10 +354,17 @@ TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_cpu) {
                                      .count();
             const double ms = gpu_median_ms(
                     sdpa(H, S, D, mask, type), sdpa_inputs(H, S, D, mask, type), 5);
+            double unfused_ms = 0;
+            {
+                sdpa_unfused_t unfused;
+                unfused_ms = gpu_median_ms(
+                        sdpa(H, S, D, mask, type), sdpa_inputs(H, S, D, mask, type), 5);
+            }
             std::printf("sdpa 1x%lldx%lldx%lld %s %s: matches cpu (check took %.2f s); "
-                        "OpenCL partition execute median of 5: %.3f ms\n",
+                        "OpenCL partition execute median of 5: fused kernel %.3f ms, "
+                        "primitive sequence %.3f ms\n",
                     (long long)H, (long long)S, (long long)D, type == dt::f32 ? "f32" : "bf16",
-                    mask ? "causal" : "no mask", s, ms);
+                    mask ? "causal" : "no mask", s, ms, unfused_ms);
         }
     }
 }

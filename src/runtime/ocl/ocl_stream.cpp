@@ -77,8 +77,8 @@ status_t ocl_stream_t::wait() {
     return dnnl_success;
 }
 
-status_t ocl_stream_t::run(const primitive_t &prim, const exec_ctx_t &ctx) {
-    status_t st = prim.execute(ctx);
+status_t ocl_stream_t::run(const std::function<status_t()> &enqueue) {
+    status_t st = enqueue();
     if (st != dnnl_success) {
         clear_deps();
         return st;
@@ -102,23 +102,27 @@ status_t ocl_stream_t::run(const primitive_t &prim, const exec_ctx_t &ctx) {
 }
 
 status_t ocl_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
-    clear_deps();
-    // On an out-of-order queue, executions of one stream still follow each other.
-    if (out_of_order_ && last_) {
-        cl_api()->clRetainEvent(last_);
-        deps_.push_back(last_);
-    }
-    return run(prim, ctx);
+    return execute_enqueue([&] { return prim.execute(ctx); }, false, nullptr, 0, nullptr);
 }
 
 status_t ocl_stream_t::execute_with_events(const primitive_t &prim, const exec_ctx_t &ctx,
         const cl_event *deps, int ndeps, cl_event *done) {
+    return execute_enqueue([&] { return prim.execute(ctx); }, true, deps, ndeps, done);
+}
+
+status_t ocl_stream_t::execute_enqueue(const std::function<status_t()> &enqueue, bool with_deps,
+        const cl_event *deps, int ndeps, cl_event *done) {
     clear_deps();
+    // On an out-of-order queue, executions of one stream still follow each other.
+    if (!with_deps && out_of_order_ && last_) {
+        cl_api()->clRetainEvent(last_);
+        deps_.push_back(last_);
+    }
     for (int i = 0; i < ndeps; ++i) {
         ANYDNN_CL_CHECK(cl_api()->clRetainEvent(deps[i]));
         deps_.push_back(deps[i]);
     }
-    ANYDNN_CHECK(run(prim, ctx));
+    ANYDNN_CHECK(run(enqueue));
     if (done) {
         cl_api()->clRetainEvent(last_);
         *done = last_;

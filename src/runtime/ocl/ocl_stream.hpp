@@ -3,6 +3,7 @@
 // execution) and leaves one event behind: what interop execute returns.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "core/stream.hpp"
@@ -28,6 +29,10 @@ struct ocl_stream_t : public stream_t {
     // Runs `prim` after `deps` and returns (retained) the event of its last command.
     status_t execute_with_events(const primitive_t &prim, const exec_ctx_t &ctx,
             const cl_event *deps, int ndeps, cl_event *done);
+    // The same for work that is not a primitive (the graph's own kernels): `enqueue` launches
+    // on this stream; after `deps` when `with_deps`, else ordered as execute orders.
+    status_t execute_enqueue(const std::function<status_t()> &enqueue, bool with_deps,
+            const cl_event *deps, int ndeps, cl_event *done);
 
     // For implementations, while they run: enqueue after the current dependencies; the new
     // command's event becomes the dependency of the next one.
@@ -41,7 +46,7 @@ struct ocl_stream_t : public stream_t {
 
 private:
     ocl_stream_t(ocl_engine_t *engine, cl_command_queue queue, unsigned flags, bool ooo);
-    status_t run(const primitive_t &prim, const exec_ctx_t &ctx);
+    status_t run(const std::function<status_t()> &enqueue);
     void clear_deps();
 
     cl_command_queue queue_;

@@ -1,0 +1,112 @@
+// Reading the sdpa chain of a partition into an sdpa_plan_t (see sdpa_plan.hpp).
+#include "graph/sdpa_plan.hpp"
+
+#include "graph/lower.hpp"
+
+namespace anydnn {
+namespace graph {
+
+namespace {
+
+bool batch_fits(const memory_desc_t &md, const dims_t &out_batch) {
+    const int nb = static_cast<int>(out_batch.size()), mb = md.ndims - 2;
+    if (mb > nb || mb < 0) return false;
+    for (int j = 0; j < mb; ++j) {
+        const dim_t d = md.dims[j], o = out_batch[j + nb - mb];
+        if (d != o && d != 1) return false;
+    }
+    return true;
+}
+
+bool float_type(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
+}
+
+} // namespace
+
+std::vector<dim_t> batch_strides(const memory_desc_t &md, const dims_t &out_batch) {
+    const int nb = static_cast<int>(out_batch.size());
+    const int mb = md.ndims - 2;
+    std::vector<dim_t> s(nb, 0);
+    for (int i = 0; i < nb; ++i) {
+        const int j = i - (nb - mb);
+        if (j >= 0 && md.dims[j] != 1) s[i] = md.blocking.strides[j];
+    }
+    return s;
+}
+
+status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
+    // The chain QK -> [scale] -> [mask] -> SoftMax -> PV, in topological order.
+    ANYDNN_REQUIRE(ops.size() >= 3 && ops.size() <= 5, dnnl_unimplemented, "not an sdpa chain");
+    const op_t &qk = *ops.front(), &pv = *ops.back(), &sm = *ops[ops.size() - 2];
+    const op_t *scale = nullptr, *mask = nullptr;
+    for (size_t i = 1; i + 2 < ops.size(); ++i) {
+        const op_t *o = ops[i].get();
+        if (o->kind == dnnl_graph_op_add) mask = o;
+        else if (o->kind == dnnl_graph_op_multiply || o->kind == dnnl_graph_op_divide) scale = o;
+        else return fail(dnnl_unimplemented, __func__, "sdpa: %s in the chain", op_kind_name(o->kind));
+    }
+    ANYDNN_REQUIRE(qk.kind == dnnl_graph_op_matmul && pv.kind == dnnl_graph_op_matmul
+                    && sm.kind == dnnl_graph_op_softmax && qk.inputs.size() == 2
+                    && pv.inputs.size() == 2 && !qk.flag(dnnl_graph_op_attr_transpose_a)
+                    && !pv.flag(dnnl_graph_op_attr_transpose_a),
+            dnnl_unimplemented, "sdpa: not a plain QK / softmax / PV chain");
+    ANYDNN_REQUIRE(out.outputs.size() == 1 && out.outputs[0].id == pv.outputs[0].id,
+            dnnl_unimplemented, "sdpa: intermediate values are partition outputs");
+    p.q = md(qk.inputs[0].id);
+    p.k = md(qk.inputs[1].id);
+    p.v = md(pv.inputs[1].id);
+    p.dst = md(pv.outputs[0].id);
+    const int nd = p.dst.ndims;
+    ANYDNN_REQUIRE(nd >= 2 && p.q.ndims == nd && p.k.ndims == nd && p.v.ndims == nd,
+            dnnl_unimplemented, "sdpa: Q, K, V and dst differ in rank");
+    ANYDNN_REQUIRE(float_type(p.q.data_type) && float_type(p.k.data_type)
+                    && float_type(p.v.data_type) && float_type(p.dst.data_type),
+            dnnl_unimplemented, "sdpa: floating-point tensors only");
+    const int64_t axis = sm.s64(dnnl_graph_op_attr_axis, 1);
+    ANYDNN_REQUIRE((axis < 0 ? axis + nd : axis) == nd - 1
+                    && sm.str(dnnl_graph_op_attr_mode, "none") == "none",
+            dnnl_unimplemented, "sdpa: softmax over the last axis only");
+    p.k_transposed = qk.flag(dnnl_graph_op_attr_transpose_b);
+    p.v_transposed = pv.flag(dnnl_graph_op_attr_transpose_b);
+    p.Sq = p.q.dims[nd - 2];
+    p.D = p.q.dims[nd - 1];
+    p.Sk = p.k_transposed ? p.k.dims[nd - 2] : p.k.dims[nd - 1];
+    p.Dv = p.dst.dims[nd - 1];
+    p.batch = dims_t(p.dst.dims, p.dst.dims + nd - 2);
+    ANYDNN_REQUIRE(batch_fits(p.q, p.batch) && batch_fits(p.k, p.batch) && batch_fits(p.v, p.batch),
+            dnnl_unimplemented, "sdpa: batch dimensions do not broadcast");
+    p.values = {qk.inputs[0].id, qk.inputs[1].id, pv.inputs[1].id, pv.outputs[0].id};
+    if (scale) {
+        const bool first = scale->inputs[0].id == qk.outputs[0].id;
+        const size_t sid = scale->inputs[first ? 1 : 0].id;
+        ANYDNN_REQUIRE(nelems(md(sid)) == 1 && float_type(lts.at(sid).data_type)
+                        && (first || scale->kind == dnnl_graph_op_multiply),
+                dnnl_unimplemented, "sdpa: the scale is not one floating-point value");
+        p.has_scale = true;
+        p.scale_dt = lts.at(sid).data_type;
+        p.divide = scale->kind == dnnl_graph_op_divide;
+        p.values.push_back(sid);
+    }
+    if (mask) {
+        const size_t prev = scale ? scale->outputs[0].id : qk.outputs[0].id;
+        const size_t mid = mask->inputs[0].id == prev ? mask->inputs[1].id : mask->inputs[0].id;
+        p.mask = expand_md(md(mid), nd);
+        ANYDNN_REQUIRE(p.mask.ndims == nd && float_type(p.mask.data_type)
+                        && batch_fits(p.mask, p.batch)
+                        && (p.mask.dims[nd - 2] == p.Sq || p.mask.dims[nd - 2] == 1)
+                        && (p.mask.dims[nd - 1] == p.Sk || p.mask.dims[nd - 1] == 1),
+                dnnl_unimplemented, "sdpa: the mask does not broadcast to the scores");
+        p.has_mask = true;
+        p.ms = batch_strides(p.mask, p.batch);
+        p.values.push_back(mid);
+    }
+    p.qs = batch_strides(p.q, p.batch);
+    p.ks = batch_strides(p.k, p.batch);
+    p.vs = batch_strides(p.v, p.batch);
+    p.ds = batch_strides(p.dst, p.batch);
+    return dnnl_success;
+}
+
+} // namespace graph
+} // namespace anydnn
