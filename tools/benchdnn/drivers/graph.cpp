@@ -103,6 +103,12 @@ std::vector<lt_t> ports(dnnl_graph_partition_t p, bool inputs) {
 // Inputs in a range that suits every op that reads them.
 fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
     fill_range_t r;
+    if (lt.dt == dnnl_boolean) {
+        r.lo = 0;
+        r.hi = 1;
+        r.integers = true;
+        return r;
+    }
     if (dt_is_int(lt.dt)) {
         r.lo = lt.dt == dnnl_u8 ? 0 : -8;
         r.hi = lt.dt == dnnl_u8 ? 16 : 8;
@@ -185,7 +191,7 @@ private:
         for (const auto &op : case_.ops)
             for (const auto *lts : {&op.inputs, &op.outputs})
                 for (const auto &lt : *lts)
-                    if (!dt_supported(lt.dt))
+                    if (!dt_supported(lt.dt) && lt.dt != dnnl_boolean)
                         return {outcome_t::skipped, "benchdnn does not handle the data type of tensor "
                                         + std::to_string(lt.id)};
         if (s.correctness)
@@ -204,7 +210,8 @@ private:
             ref_value_t &v = values[lt.id];
             v.dims = lt.shape;
             v.dt = lt.dt;
-            v.v = fill_values(product(lt.shape), input_range(case_, lt), lt.dt, 1000 + lt.id);
+            v.v = fill_values(product(lt.shape), input_range(case_, lt),
+                    lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt, 1000 + lt.id);
             buffers_.at(lt.id)->write(v.v);
         }
         BENCHDNN_CHECK(run_once());
@@ -213,8 +220,9 @@ private:
             const bool transcendental = graph_has_transcendental(case_);
             for (const auto &lt : case_.graph_outputs()) {
                 std::string msg;
-                if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, lt.dt,
-                            tolerance(lt.dt, transcendental), msg))
+                const dnnl_data_type_t dt = lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt;
+                if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, dt,
+                            tolerance(dt, transcendental), msg))
                     return {outcome_t::failed, "tensor " + std::to_string(lt.id) + ": " + msg};
             }
         }

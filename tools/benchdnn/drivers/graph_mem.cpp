@@ -29,6 +29,11 @@ dims_t lt_dims(const dnnl_graph_logical_tensor_t &lt) {
     return dims_t(lt.dims, lt.dims + (lt.ndims > 0 ? lt.ndims : 0));
 }
 
+// Booleans are bytes holding 0 or 1.
+dnnl_data_type_t storage_dt(dnnl_data_type_t dt) {
+    return dt == dnnl_boolean ? dnnl_u8 : dt;
+}
+
 int64_t offset_of(const dnnl_graph_logical_tensor_t &lt, const int64_t *pos) {
     int64_t off = 0;
     for (int d = 0; d < lt.ndims; ++d) off += pos[d] * lt.layout.strides[d];
@@ -73,8 +78,8 @@ void graph_buffer_t::write(const std::vector<double> &values) {
     std::vector<int64_t> pos(dims.size() + 1);
     for (size_t i = 0; i < values.size(); ++i) {
         logical_position(dims, static_cast<int64_t>(i), pos.data());
-        store_elem(m.ptr, static_cast<size_t>(offset_of(lt_, pos.data())), lt_.data_type,
-                values[i]);
+        store_elem(m.ptr, static_cast<size_t>(offset_of(lt_, pos.data())),
+                storage_dt(lt_.data_type), values[i]);
     }
 }
 
@@ -85,8 +90,8 @@ std::vector<double> graph_buffer_t::read() const {
     std::vector<int64_t> pos(dims.size() + 1);
     for (size_t i = 0; i < values.size(); ++i) {
         logical_position(dims, static_cast<int64_t>(i), pos.data());
-        values[i] = load_elem(
-                m.ptr, static_cast<size_t>(offset_of(lt_, pos.data())), lt_.data_type);
+        values[i] = load_elem(m.ptr, static_cast<size_t>(offset_of(lt_, pos.data())),
+                storage_dt(lt_.data_type));
     }
     return values;
 }

@@ -488,6 +488,7 @@ struct op_run_t {
                 case dnnl_graph_op_reduce_prod:
                 case dnnl_graph_op_reduce_sum: reduce(); break;
                 case dnnl_graph_op_concat: concat(); break;
+                case dnnl_graph_op_end: break; // marks a graph output
                 default: fail(op, "no reference for this op kind");
             }
         // What the library stores: each output in its own data type.
@@ -516,7 +517,8 @@ std::string ref_unsupported(const graph_op_t &op) {
         case dnnl_graph_op_reduce_l1: case dnnl_graph_op_reduce_l2:
         case dnnl_graph_op_reduce_max: case dnnl_graph_op_reduce_mean:
         case dnnl_graph_op_reduce_min: case dnnl_graph_op_reduce_prod:
-        case dnnl_graph_op_reduce_sum: case dnnl_graph_op_concat: return {};
+        case dnnl_graph_op_reduce_sum: case dnnl_graph_op_concat: case dnnl_graph_op_end:
+            return {};
         default: return std::string("no reference for ") + graph_op_kind_name(op.kind);
     }
 }
