@@ -234,3 +234,17 @@ TEST(graph_case, reads_the_library_dump) {
     EXPECT_EQ(c.ops[1].outputs[0].shape, dims_t({2, 4}));
     EXPECT_EQ(c.graph_outputs().size(), 1u);
 }
+
+TEST(graph_case, end_op_marks_a_graph_output) {
+    const std::string text = edited(matmul_relu, R"(    {"id": 8, "name": "relu")",
+            R"(    {"id": 9, "kind": "End", "inputs": [{"id": 2, "dtype": "f32", "shape": [2, 4]}],
+     "outputs": []},
+    {"id": 8, "name": "relu")");
+    const graph_case_t c = read_graph_case(text);
+    ASSERT_EQ(c.ops.size(), 3u);
+    EXPECT_EQ(c.ops[1].kind, dnnl_graph_op_end);
+    EXPECT_EQ(c.ops[1].name, "End"); // no name: the kind
+    ASSERT_EQ(c.graph_outputs().size(), 2u);
+    EXPECT_EQ(c.graph_outputs()[0].id, 2u);
+    EXPECT_EQ(c.graph_outputs()[1].id, 3u);
+}

@@ -219,6 +219,9 @@ private:
             ref_run(case_, values);
             const bool transcendental = graph_has_transcendental(case_);
             for (const auto &lt : case_.graph_outputs()) {
+                if (!buffers_.count(lt.id))
+                    return {outcome_t::failed, "graph output " + std::to_string(lt.id)
+                                    + " is no partition's output port"};
                 std::string msg;
                 const dnnl_data_type_t dt = lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt;
                 if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, dt,

@@ -275,18 +275,18 @@ void check_values(const graph_case_t &c) {
 }
 
 std::vector<graph_lt_t> ports(const graph_case_t &c, bool inputs) {
-    std::map<size_t, int> produced, consumed;
+    std::map<size_t, int> produced, consumed, ended;
     for (const auto &o : c.ops) {
         // An End op marks its input as a graph output.
-        if (o.kind != dnnl_graph_op_end)
-            for (const auto &lt : o.inputs) consumed[lt.id] = 1;
+        for (const auto &lt : o.inputs) (o.kind == dnnl_graph_op_end ? ended : consumed)[lt.id] = 1;
         for (const auto &lt : o.outputs) produced[lt.id] = 1;
     }
     std::vector<graph_lt_t> out;
     std::map<size_t, int> listed;
     for (const auto &o : c.ops)
         for (const auto &lt : inputs ? o.inputs : o.outputs) {
-            const bool port = inputs ? !produced.count(lt.id) : !consumed.count(lt.id);
+            const bool port = inputs ? !produced.count(lt.id)
+                                     : !consumed.count(lt.id) || ended.count(lt.id);
             if (port && !listed[lt.id]++) out.push_back(lt);
         }
     return out;
