@@ -28,6 +28,7 @@ impl_entry_t reduction_entry(); // gpu/reduction/reduction.cpp
 impl_entry_t pooling_entry(); // gpu/pooling/pooling.cpp
 impl_entry_t bnorm_entry(); // gpu/bnorm/bnorm.cpp
 impl_entry_t resampling_entry(); // gpu/resampling/resampling.cpp
+impl_entry_t rnn_gemm_entry(); // gpu/rnn/rnn.cpp
 
 } // namespace gpu
 } // namespace anydnn

@@ -29,6 +29,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> pooling = {gpu::pooling_entry()};
     static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_entry()};
     static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
+    static const std::vector<impl_entry_t> rnn = {gpu::rnn_gemm_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;
         case dnnl_reorder: return reorder;
@@ -47,6 +48,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_pooling: return pooling;
         case dnnl_batch_normalization: return bnorm;
         case dnnl_resampling: return resampling;
+        case dnnl_rnn: return rnn;
         default: return none;
     }
 }

@@ -1,0 +1,260 @@
+// The GPU RNN's kernels and their launches, and the pieces both drivers use: views of user
+// tensors, the f32 extras, weights as GEMM operands.
+#include "gpu/launch.hpp"
+#include "gpu/rnn/rnn.hpp"
+
+namespace anydnn {
+namespace gpu {
+namespace rnn {
+
+namespace {
+
+static_assert(sizeof(copy_params_t) == 25 * 8, "must match rnn/rnn.cl");
+static_assert(sizeof(step_params_t) == 28 * 8, "must match rnn/rnn.cl");
+static_assert(sizeof(sums_params_t) == 11 * 8, "must match rnn/rnn.cl");
+
+// Products smaller than this many elements of C run on the generic GEMM: the tiled one
+// pads them to whole blocks.
+constexpr int64_t tiled_min_elems = 64 * 64;
+
+nd_range_t range_hn(int64_t H, int64_t N) {
+    nd_range_t r;
+    r.ndims = 2;
+    r.global[0] = size_t(H);
+    r.global[1] = size_t(N);
+    return r;
+}
+
+} // namespace
+
+status_t kernels_t::init(engine_t *engine, int64_t big_gemm_elems) {
+    const char *src = "rnn/rnn.cl";
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_copy", copy_k));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_fwd_step", fwd_step));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_fwd_gru_gates", fwd_gru_gates));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_fwd_gru_state", fwd_gru_state));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_bwd_step", bwd_step));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_bwd_gru_gates", bwd_gru_gates));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_row_sums", row_sums_k));
+    ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_column_sums", column_sums_k));
+    const gemm_types_t f32;
+    ANYDNN_CHECK(gemm_generic_.init(engine, f32, gemm_kind_t::generic));
+    // The tiled GEMM serves the layer-wide products where the device runs it.
+    tiled_ = big_gemm_elems >= tiled_min_elems && gemm_tiled_supported(engine)
+            && gemm_tiled_.init(engine, f32, gemm_kind_t::tiled, big_gemm_elems) == dnnl_success;
+    return dnnl_success;
+}
+
+status_t kernels_t::copy(stream_t *st, const int64_t dims[5], const view_t &dst,
+        const view_t &src, const view_t &src2, bool accumulate) const {
+    copy_params_t p;
+    int64_t n = 1;
+    for (int i = 0; i < 5; ++i) {
+        p.dims[i] = dims[i];
+        n *= dims[i];
+        p.dst_s[i] = dst.st[i];
+        p.src_s[i] = src.st[i];
+        p.src2_s[i] = src2.st[i];
+    }
+    if (n == 0) return dnnl_success;
+    p.dst_off = dst.off;
+    p.src_off = src.off;
+    p.src2_off = src2.off;
+    p.dst_dt = dst.dt;
+    p.src_dt = src.dt;
+    p.src2_dt = src2.dt;
+    p.accumulate = accumulate ? 1 : 0;
+    kernel_args_t args;
+    args.add(dst.s);
+    args.add(src.s);
+    args.add(src2.s);
+    args.add_value(p);
+    return copy_k->launch(st, args, range_1d(size_t(n)));
+}
+
+status_t kernels_t::gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const mat_t &a,
+        const mat_t &b, const mat_t &c, bool accumulate) const {
+    if (M == 0 || N == 0) return dnnl_success;
+    if (K == 0 && accumulate) return dnnl_success;
+    gemm_params_t p;
+    p.M = M;
+    p.N = N;
+    p.K = K;
+    p.a_off = a.off;
+    p.a_sm = a.sr;
+    p.a_sk = a.sc;
+    p.b_off = b.off;
+    p.b_sk = b.sr;
+    p.b_sn = b.sc;
+    p.c_off = c.off;
+    p.c_sm = c.sr;
+    p.c_sn = c.sc;
+    p.beta_accumulate = accumulate ? 1 : 0;
+    gemm_operands_t ops;
+    ops.a = a.s;
+    ops.b = b.s;
+    ops.c = c.s;
+    const bool big = tiled_ && M * N >= tiled_min_elems;
+    return (big ? gemm_tiled_ : gemm_generic_).launch(st, ops, p);
+}
+
+status_t kernels_t::step(stream_t *st, const std::shared_ptr<kernel_t> &k,
+        const memory_storage_t *a0, const memory_storage_t *a1, const memory_storage_t *a2,
+        const step_params_t &p) const {
+    kernel_args_t args;
+    args.add(a0);
+    args.add(a1);
+    args.add(a2);
+    args.add_value(p);
+    return k->launch(st, args, range_hn(p.H, p.N));
+}
+
+status_t kernels_t::row_sums(stream_t *st, const memory_storage_t *bs, int64_t part,
+        int64_t out, int64_t N, int64_t H) const {
+    kernel_args_t args;
+    args.add(bs);
+    args.add_value(part);
+    args.add_value(out);
+    args.add_value(N);
+    args.add_value(H);
+    return row_sums_k->launch(st, args, range_1d(size_t(N)));
+}
+
+status_t kernels_t::column_sums(stream_t *st, const memory_storage_t *a,
+        const memory_storage_t *b, const memory_storage_t *out, const sums_params_t &p) const {
+    if (p.cols == 0) return dnnl_success;
+    kernel_args_t args;
+    args.add(a);
+    args.add(b);
+    args.add(out);
+    args.add_value(p);
+    return column_sums_k->launch(st, args, range_1d(size_t(p.cols)));
+}
+
+view_t user_view(const memory_desc_t &md, const memory_storage_t *s) {
+    view_t v;
+    v.s = s;
+    v.dt = md.data_type;
+    v.off = md.offset0;
+    const int shift = 5 - md.ndims;
+    for (int i = 0; i < md.ndims; ++i)
+        v.st[shift + i] = md.blocking.strides[i];
+    return v;
+}
+
+namespace {
+
+// A dense f32 region of the scratchpad with dims (right-aligned to 5).
+view_t dense_view(const memory_storage_t *s, size_t off, const int64_t dims[5]) {
+    view_t v;
+    v.s = s;
+    v.off = int64_t(off);
+    int64_t stride = 1;
+    for (int i = 4; i >= 0; --i) {
+        v.st[i] = dims[i] == 1 ? 0 : stride;
+        stride *= dims[i];
+    }
+    return v;
+}
+
+// dims of user tensor md, right-aligned to 5.
+void dims5(const memory_desc_t &md, int64_t dims[5]) {
+    for (int i = 0; i < 5; ++i) dims[i] = 1;
+    for (int i = 0; i < md.ndims; ++i) dims[5 - md.ndims + i] = md.dims[i];
+}
+
+} // namespace
+
+status_t load_extras(const exec_t &e) {
+    const conf_t &c = *e.c;
+    const extras_t &x = *e.x;
+    const kernels_t &k = *e.k;
+    int64_t dims[5];
+    // Bias (zeros when absent) and peephole weights as (l, d, gate, channel).
+    const int64_t bias_dims[5] = {1, c.L, c.D, c.GB, c.DHC};
+    const view_t bias_src = c.with_bias ? user_view(*e.md[rnn_bias], e.mem[rnn_bias]) : view_t();
+    ANYDNN_CHECK(k.copy(e.stream, bias_dims, dense_view(e.scratch, x.base + x.bias, bias_dims),
+            bias_src));
+    if (c.peephole) {
+        const memory_desc_t &md = *e.md[rnn_weights_peephole];
+        dims5(md, dims);
+        ANYDNN_CHECK(k.copy(e.stream, dims, dense_view(e.scratch, x.base + x.peep, dims),
+                user_view(md, e.mem[rnn_weights_peephole])));
+    }
+    if (c.augru) { // attention (T, N, 1) as (T, N)
+        const memory_desc_t &md = *e.md[rnn_attention];
+        dims5(md, dims);
+        ANYDNN_CHECK(k.copy(e.stream, dims, dense_view(e.scratch, x.base + x.att, dims),
+                user_view(md, e.mem[rnn_attention])));
+    }
+    const struct {
+        int t;
+        bool f32;
+        size_t off;
+    } weights[] = {{rnn_weights_layer, x.wl_f32, x.wl}, {rnn_weights_iter, x.wi_f32, x.wi},
+            {rnn_weights_projection, x.wp_f32, x.wp}};
+    for (const auto &w : weights) {
+        if (w.f32 || !e.md[w.t]) continue;
+        dims5(*e.md[w.t], dims);
+        ANYDNN_CHECK(k.copy(e.stream, dims, dense_view(e.scratch, x.base + w.off, dims),
+                user_view(*e.md[w.t], e.mem[w.t])));
+    }
+    return dnnl_success;
+}
+
+mat_t weights_mat(const exec_t &e, int t, int64_t l, int64_t d) {
+    const memory_desc_t &md = *e.md[t];
+    const extras_t &x = *e.x;
+    const bool f32 = t == rnn_weights_layer ? x.wl_f32
+            : t == rnn_weights_iter         ? x.wi_f32
+                                            : x.wp_f32;
+    const int last = md.ndims - 1;
+    mat_t m;
+    if (f32) {
+        const auto &s = md.blocking.strides;
+        m.s = e.mem[t];
+        m.off = md.offset0 + l * s[0] + d * s[1];
+        m.sr = s[2];
+        m.sc = s[last];
+        return m;
+    }
+    // The dense f32 copy: (l, d, input, columns).
+    int64_t cols = 1;
+    for (int i = 3; i <= last; ++i) cols *= md.dims[i];
+    const size_t off = t == rnn_weights_layer ? x.wl : t == rnn_weights_iter ? x.wi : x.wp;
+    m.s = e.scratch;
+    m.off = int64_t(x.base + off) + (l * md.dims[1] + d) * md.dims[2] * cols;
+    m.sr = cols;
+    m.sc = 1;
+    return m;
+}
+
+step_params_t step_base(const exec_t &e, int64_t l, int64_t d) {
+    const conf_t &c = *e.c;
+    const extras_t &x = *e.x;
+    step_params_t p;
+    p.N = c.N;
+    p.H = c.DHC;
+    p.DIC = c.DIC;
+    p.SIC = c.SIC;
+    p.G = c.G;
+    p.cell = c.vanilla ? cell_vanilla : c.lstm ? cell_lstm : c.lbr ? cell_lbr : cell_gru;
+    p.act = c.activation == dnnl_eltwise_tanh ? act_tanh
+            : c.activation == dnnl_eltwise_logistic ? act_logistic
+                                                    : act_relu;
+    p.alpha = c.alpha;
+    p.peephole = c.peephole ? 1 : 0;
+    p.augru = c.augru ? 1 : 0;
+    const int64_t ld = l * c.D + d;
+    p.bias = int64_t(x.base + x.bias) + ld * c.GB * c.DHC;
+    p.peep = int64_t(x.base + x.peep) + ld * 3 * c.DHC;
+    const mat_t w = weights_mat(e, rnn_weights_iter, l, d);
+    p.w_off = w.off;
+    p.w_si = w.sr;
+    p.w_sj = w.sc;
+    return p;
+}
+
+} // namespace rnn
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,149 @@
+// Forward pass of the GPU RNN: per layer and direction one GEMM for the input part of every
+// step's gates, then per step a kernel that adds the recurrent product and runs the cell
+// (GRU: two, its o gate reads r * h of every channel), and the projection GEMM.
+#include "gpu/rnn/rnn.hpp"
+
+namespace anydnn {
+namespace gpu {
+namespace rnn {
+
+namespace {
+
+// Workspace rows of h(l, d, s) for all (l, d): strides over (l, d, n, channel).
+view_t ws_state(const conf_t &c, const memory_storage_t *ws, size_t base, dim_t s,
+        dim_t cols) {
+    view_t v;
+    v.s = ws;
+    v.off = int64_t(base) + s * c.N * cols;
+    v.st[1] = c.D * (c.T + 1) * c.N * cols;
+    v.st[2] = (c.T + 1) * c.N * cols;
+    v.st[3] = cols;
+    v.st[4] = 1;
+    return v;
+}
+
+status_t load_inputs(const exec_t &e) {
+    const conf_t &c = *e.c;
+    const kernels_t &k = *e.k;
+    // src_layer into each stack's rows in processing order (right-to-left: time reversed).
+    const memory_desc_t &sl = *e.md[rnn_src_layer];
+    for (dim_t d = 0; d < c.D; ++d) {
+        const int64_t dims[5] = {1, 1, c.T, c.N, c.SLC};
+        view_t dst;
+        dst.s = e.ws;
+        dst.off = int64_t(c.x0(d));
+        dst.st[2] = c.N * c.SLC;
+        dst.st[3] = c.SLC;
+        dst.st[4] = 1;
+        view_t src = user_view(sl, e.mem[rnn_src_layer]);
+        if (c.time_of(d, 0) != 0) {
+            src.off += (c.T - 1) * src.st[2];
+            src.st[2] = -src.st[2];
+        }
+        ANYDNN_CHECK(k.copy(e.stream, dims, dst, src));
+    }
+    const int64_t hdims[5] = {1, c.L, c.D, c.N, c.DIC};
+    const view_t si = c.with_src_iter ? user_view(*e.md[rnn_src_iter], e.mem[rnn_src_iter])
+                                      : view_t();
+    ANYDNN_CHECK(k.copy(e.stream, hdims, ws_state(c, e.ws, c.ws_h, 0, c.DIC), si));
+    if (c.lstm) {
+        const int64_t cdims[5] = {1, c.L, c.D, c.N, c.DHC};
+        const view_t sic = c.with_src_iter_c
+                ? user_view(*e.md[rnn_src_iter_c], e.mem[rnn_src_iter_c])
+                : view_t();
+        ANYDNN_CHECK(k.copy(e.stream, cdims, ws_state(c, e.ws, c.ws_c, 0, c.DHC), sic));
+    }
+    return load_extras(e);
+}
+
+status_t store_outputs(const exec_t &e) {
+    const conf_t &c = *e.c;
+    const kernels_t &k = *e.k;
+    const dim_t top = c.L - 1, DIC = c.DIC;
+    // h of time tm in stack d of the top layer: step time_of(d, tm) + 1.
+    auto top_h = [&](dim_t d) {
+        view_t v;
+        v.s = e.ws;
+        const bool r2l = c.time_of(d, 0) != 0;
+        v.off = int64_t(c.h(top, d, r2l ? c.T : 1));
+        v.st[2] = r2l ? -c.N * DIC : c.N * DIC;
+        v.st[3] = DIC;
+        v.st[4] = 1;
+        return v;
+    };
+    const memory_desc_t &dl = *e.md[rnn_dst_layer];
+    const int64_t dims[5] = {1, 1, c.T, c.N, DIC};
+    const view_t dst = user_view(dl, e.mem[rnn_dst_layer]);
+    if (c.direction == dnnl_bidirectional_sum) {
+        ANYDNN_CHECK(k.copy(e.stream, dims, dst, top_h(0), top_h(1)));
+    } else {
+        for (dim_t d = 0; d < c.D; ++d) {
+            view_t part = dst;
+            part.off += d * DIC * dst.st[4];
+            ANYDNN_CHECK(k.copy(e.stream, dims, part, top_h(d)));
+        }
+    }
+    if (c.with_dst_iter) {
+        const int64_t hdims[5] = {1, c.L, c.D, c.N, DIC};
+        ANYDNN_CHECK(k.copy(e.stream, hdims, user_view(*e.md[rnn_dst_iter], e.mem[rnn_dst_iter]),
+                ws_state(c, e.ws, c.ws_h, c.T, DIC)));
+    }
+    if (c.with_dst_iter_c) {
+        const int64_t cdims[5] = {1, c.L, c.D, c.N, c.DHC};
+        ANYDNN_CHECK(k.copy(e.stream, cdims,
+                user_view(*e.md[rnn_dst_iter_c], e.mem[rnn_dst_iter_c]),
+                ws_state(c, e.ws, c.ws_c, c.T, c.DHC)));
+    }
+    return dnnl_success;
+}
+
+status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
+    const conf_t &c = *e.c;
+    const kernels_t &k = *e.k;
+    const dim_t N = c.N, T = c.T, H = c.DHC, GC = c.gate_cols(), in_c = c.in_cols(l);
+    // Input part of every step's gates.
+    const mat_t in {e.ws, int64_t(l == 0 ? c.x0(d) : c.h(l - 1, d, 1)), in_c, 1};
+    const mat_t gates {e.ws, int64_t(c.gates(l, d, 0)), GC, 1};
+    ANYDNN_CHECK(k.gemm(e.stream, T * N, GC, in_c, in,
+            weights_mat(e, rnn_weights_layer, l, d), gates, false));
+    const memory_storage_t *w = weights_mat(e, rnn_weights_iter, l, d).s;
+    const mat_t wp = c.projection ? weights_mat(e, rnn_weights_projection, l, d) : mat_t();
+    step_params_t p = step_base(e, l, d);
+    for (dim_t s = 0; s < T; ++s) {
+        p.gates = int64_t(c.gates(l, d, s));
+        p.hprev = int64_t(c.h(l, d, s));
+        const int64_t hnext = int64_t(c.h(l, d, s + 1));
+        p.hout = c.projection ? int64_t(c.per_step(c.ws_hp, l, d, s)) : hnext;
+        if (c.lstm) {
+            p.cprev = int64_t(c.c(l, d, s));
+            p.cout = int64_t(c.c(l, d, s + 1));
+        }
+        if (c.gru && !c.lbr) p.rh = int64_t(c.per_step(c.ws_rh, l, d, s));
+        if (c.lbr) p.hu = int64_t(c.per_step(c.ws_hu, l, d, s));
+        if (c.augru) p.att = int64_t(e.x->base + e.x->att) + c.time_of(d, s) * N;
+        if (c.gru && !c.lbr) {
+            ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_gates, e.ws, e.scratch, w, p));
+            ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_state, e.ws, e.scratch, w, p));
+        } else {
+            ANYDNN_CHECK(k.step(e.stream, k.fwd_step, e.ws, e.scratch, w, p));
+        }
+        if (c.projection)
+            ANYDNN_CHECK(k.gemm(e.stream, N, c.DIC, H, mat_t {e.ws, p.hout, H, 1}, wp,
+                    mat_t {e.ws, hnext, c.DIC, 1}, false));
+    }
+    return dnnl_success;
+}
+
+} // namespace
+
+status_t run_forward(const exec_t &e) {
+    ANYDNN_CHECK(load_inputs(e));
+    for (dim_t l = 0; l < e.c->L; ++l)
+        for (dim_t d = 0; d < e.c->D; ++d)
+            ANYDNN_CHECK(run_stack_layer(e, l, d));
+    return store_outputs(e);
+}
+
+} // namespace rnn
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,118 @@
+// ocl:rnn:gemm — every cell kind (vanilla with each activation, LSTM with peepholes and
+// projection, GRU, LBR-GRU, AUGRU, LBR-AUGRU), direction and layer count, forward (training
+// and inference) and backward, f32 and bf16 tensors computed in f32, on any OpenCL device.
+// The problem checks, descriptors and workspace layout are the CPU engine's (cpu/rnn/conf).
+#include "core/primitive.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+#include "gpu/rnn/rnn.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+using namespace rnn;
+
+// Appends n floats, keeping every region 64-byte aligned.
+size_t take(size_t &top, size_t n) {
+    const size_t at = top;
+    top += (n + 15) / 16 * 16;
+    return at;
+}
+
+struct rnn_gemm_t;
+
+struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override { return "ocl:rnn:gemm"; }
+
+    conf_t conf;
+    extras_t extras;
+
+    static status_t init(rnn_gemm_pd_t &pd) {
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::rnn_qparams), dnnl_unimplemented,
+                "attributes other than RNN quantization are not supported by ocl:rnn:gemm");
+        const rnn_desc_t &d = cpu::rnn::desc_of(pd);
+        ANYDNN_REQUIRE(d.mds[rnn_weights_layer].data_type != dnnl_s8, dnnl_unimplemented,
+                "int8 RNN inference is not implemented on GPU engines (cpu:rnn:gemm has it)");
+        ANYDNN_REQUIRE(pd.attr.has_default_values(), dnnl_unimplemented,
+                "RNN quantization parameters need s8 weights");
+        conf_t &c = pd.conf;
+        ANYDNN_CHECK(cpu::rnn::init_conf(c, d, pd.attr));
+        ANYDNN_CHECK(cpu::rnn::init_args(pd, c));
+        for (const auto &a : pd.args)
+            ANYDNN_REQUIRE(a.first == DNNL_ARG_WORKSPACE || a.second.data_type == dnnl_f32
+                            || a.second.data_type == dnnl_bf16,
+                    dnnl_unimplemented, "ocl:rnn:gemm takes f32 and bf16 tensors");
+
+        // The GPU's f32 copies after the workspace (inference) or the backward scratch.
+        extras_t &x = pd.extras;
+        x.base = c.backward ? c.bs_floats : c.training ? 0 : c.ws_floats;
+        const size_t LD = size_t(c.L * c.D), TN = size_t(c.T * c.N);
+        const size_t GC = size_t(c.gate_cols());
+        auto is_f32 = [&](int t) {
+            return pd.arg_md(cpu::rnn::fwd_arg[t]).data_type == dnnl_f32;
+        };
+        x.wl_f32 = is_f32(rnn_weights_layer);
+        x.wi_f32 = is_f32(rnn_weights_iter);
+        x.wp_f32 = !c.projection || is_f32(rnn_weights_projection);
+        size_t top = 0;
+        x.bias = take(top, LD * size_t(c.GB * c.DHC));
+        x.peep = take(top, c.peephole ? LD * 3 * size_t(c.DHC) : 0);
+        x.att = take(top, c.augru ? TN : 0);
+        x.wl = take(top, x.wl_f32 ? 0 : LD * size_t(c.SLC) * GC);
+        x.wi = take(top, x.wi_f32 ? 0 : LD * size_t(c.SIC) * GC);
+        x.wp = take(top, x.wp_f32 ? 0 : LD * size_t(c.DHC * c.DIC));
+        x.datt_part = take(top, c.augru && c.backward ? size_t(c.N * c.DHC) : 0);
+        x.floats = top;
+        pd.scratchpad_size = (x.base + x.floats) * sizeof(float);
+        return dnnl_success;
+    }
+};
+
+struct rnn_gemm_t : public primitive_t {
+    using primitive_t::primitive_t;
+    const rnn_gemm_pd_t &pd_() const { return static_cast<const rnn_gemm_pd_t &>(pd()); }
+
+    status_t init() override {
+        const conf_t &c = pd_().conf;
+        // The largest product: the layer GEMM of all steps (or its backward counterparts).
+        const int64_t big = c.T * c.N * std::max(c.gate_cols(), std::max(c.SLC, c.DIC));
+        return kernels_.init(pd_().engine, big);
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const rnn_gemm_pd_t &pd = pd_();
+        const conf_t &c = pd.conf;
+        exec_t e;
+        e.c = &c;
+        e.x = &pd.extras;
+        e.k = &kernels_;
+        e.stream = ctx.stream;
+        for (int t = 0; t < rnn_tensor_count; ++t) {
+            const int a = cpu::rnn::fwd_arg[t], da = cpu::rnn::diff_arg[t];
+            if (pd.args.count(a)) {
+                e.md[t] = &pd.arg_md(a);
+                e.mem[t] = storage_of(ctx, a);
+            }
+            if (c.backward && pd.args.count(da)) {
+                e.diff_md[t] = &pd.arg_md(da);
+                e.diff_mem[t] = storage_of(ctx, da);
+            }
+        }
+        e.scratch = ctx.scratchpad_storage;
+        e.ws = c.training ? storage_of(ctx, DNNL_ARG_WORKSPACE) : e.scratch;
+        return c.backward ? run_backward(e) : run_forward(e);
+    }
+
+private:
+    kernels_t kernels_;
+};
+
+} // namespace
+
+impl_entry_t rnn_gemm_entry() { return make_impl_entry<rnn_gemm_pd_t>("ocl:rnn:gemm"); }
+
+} // namespace gpu
+} // namespace anydnn
