@@ -294,9 +294,11 @@ TEST_F(graph_ocl_sdpa_t, fused_execution_waits_for_dependencies) {
     EXPECT_EQ(download(out, got.size()), got);
 }
 
-// Fused kernel vs primitive sequence, medians of interleaved runs (ms) with their spread;
-// a benchmark, not a check: runs when ANYDNN_GRAPH_SDPA_BENCH=1 (shape from
-// ANYDNN_GRAPH_SDPA_BENCH_SHAPE="H S D", default "4 256 64"; f32, causal mask).
+// Fused kernel vs primitive sequence: both compiled once, then executed alternately (each
+// execution waited for); medians with min and max of wall time and of process CPU time (the
+// CPU device's threads: steadier than wall time on a shared machine). A benchmark, not a
+// check: runs when ANYDNN_GRAPH_SDPA_BENCH=1 (shape from ANYDNN_GRAPH_SDPA_BENCH_SHAPE=
+// "H S D", default "4 256 64"; f32, causal mask).
 TEST_F(graph_ocl_sdpa_t, bench_fused_vs_primitive_sequence) {
     const char *on = std::getenv("ANYDNN_GRAPH_SDPA_BENCH");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_GRAPH_SDPA_BENCH=1";
@@ -313,19 +315,64 @@ TEST_F(graph_ocl_sdpa_t, bench_fused_vs_primitive_sequence) {
         }
     }
     c.mask = mask_kind::causal_top_left;
-    const int rounds = 7;
-    std::vector<double> fused, unfused;
-    for (int r = 0; r < rounds; ++r) {
-        fused.push_back(gpu_median_ms(sdpa_graph(c), sdpa_data(c), 3));
+    struct prepared_t {
+        compiled_partition cp;
+        std::vector<tensor> in, out;
+        std::vector<double> wall, cpu;
+    };
+    buffers_t data = sdpa_data(c);
+    auto prepare = [&](prepared_t &p) {
+        graph g(dnnl::engine::kind::gpu);
+        sdpa_graph(c)(g);
+        g.finalize();
+        auto part = g.get_partitions()[0];
+        p.cp = part.compile(part.get_input_ports(), part.get_output_ports(), eng);
+        for (auto &i : part.get_input_ports())
+            p.in.emplace_back(i, eng, upload(data[i.get_id()], i.get_mem_size()));
+        for (auto &o : part.get_output_ports())
+            p.out.emplace_back(o, eng, svm(o.get_mem_size()));
+    };
+    auto run_once = [&](prepared_t &p, bool record) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::clock_t c0 = std::clock();
+        cl_event done = gocl::execute(p.cp, strm, p.in, p.out);
+        clWaitForEvents(1, &done);
+        clReleaseEvent(done);
+        const std::clock_t c1 = std::clock();
+        const auto t1 = std::chrono::steady_clock::now();
+        if (!record) return;
+        p.wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        p.cpu.push_back(1e3 * double(c1 - c0) / CLOCKS_PER_SEC);
+    };
+    prepared_t fused, unfused;
+    prepare(fused);
+    {
         sdpa_unfused_t u;
-        unfused.push_back(gpu_median_ms(sdpa_graph(c), sdpa_data(c), 3));
+        prepare(unfused);
     }
-    std::sort(fused.begin(), fused.end());
-    std::sort(unfused.begin(), unfused.end());
-    std::printf("sdpa 1x%lldx%lldx%lld f32 causal, %d interleaved rounds (each the median of 3 "
-                "executions): fused kernel median %.3f ms [min %.3f, max %.3f]; primitive "
-                "sequence median %.3f ms [min %.3f, max %.3f]; speed-up %.1fx\n",
-            (long long)c.Hkv, (long long)c.Sq, (long long)c.D, rounds, fused[rounds / 2],
-            fused.front(), fused.back(), unfused[rounds / 2], unfused.front(), unfused.back(),
-            unfused[rounds / 2] / fused[rounds / 2]);
+    run_once(fused, false);
+    run_once(unfused, false);
+    const int reps = 15;
+    for (int r = 0; r < reps; ++r) {
+        run_once(fused, true);
+        run_once(unfused, true);
+    }
+    auto stats = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        char buf[96];
+        std::snprintf(buf, sizeof(buf), "%.2f ms [min %.2f, max %.2f]", v[v.size() / 2],
+                v.front(), v.back());
+        return std::string(buf);
+    };
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("sdpa 1x%lldx%lldx%lld f32 causal, %d alternating executions each:\n"
+                "  wall: fused kernel %s, primitive sequence %s, speed-up %.1fx\n"
+                "  cpu:  fused kernel %s, primitive sequence %s, speed-up %.1fx\n",
+            (long long)c.Hkv, (long long)c.Sq, (long long)c.D, reps, stats(fused.wall).c_str(),
+            stats(unfused.wall).c_str(), median(unfused.wall) / median(fused.wall),
+            stats(fused.cpu).c_str(), stats(unfused.cpu).c_str(),
+            median(unfused.cpu) / median(fused.cpu));
 }

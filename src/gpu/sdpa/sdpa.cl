@@ -105,6 +105,12 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
         }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
+#if HAS_MASK
+        // Keys the mask hides from this row (causal masks: half of the blocks) cost nothing.
+        bool visible = false;
+        for (int j = 0; j < BK; ++j) visible |= mask_tile[lid * MASK_LD + j] != -INFINITY;
+        if (!visible) continue;
+#endif
 
         float s[BK];
         float block_max = -INFINITY;
