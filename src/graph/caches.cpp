@@ -1,8 +1,11 @@
 #include "graph/caches.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <iterator>
 #include <list>
 #include <mutex>
 #include <unordered_map>
@@ -51,6 +54,39 @@ void append_lt(std::string &key, const lt_t &lt) {
 std::atomic<int> constant_enabled {1};
 std::atomic<size_t> constant_capacity[2] = {std::numeric_limits<size_t>::max(),
         std::numeric_limits<size_t>::max()};
+
+int kind_index(dnnl_engine_kind_t kind) {
+    return kind == dnnl_gpu ? 1 : 0;
+}
+
+struct constant_cache_t {
+    struct entry_t {
+        int kind;
+        std::shared_ptr<constant_buffer_t> buf;
+    };
+    std::mutex mutex;
+    std::unordered_map<std::string, entry_t> entries;
+    size_t bytes[2] = {0, 0};
+
+    void flush(int kind) {
+        for (auto it = entries.begin(); it != entries.end();)
+            it = it->second.kind == kind ? entries.erase(it) : std::next(it);
+        bytes[kind] = 0;
+    }
+};
+
+// The capacity is given in megabytes.
+size_t capacity_bytes(int kind) {
+    const size_t mb = constant_capacity[kind].load();
+    const size_t unit = size_t(1) << 20;
+    return mb > std::numeric_limits<size_t>::max() / unit ? std::numeric_limits<size_t>::max()
+                                                          : mb * unit;
+}
+
+constant_cache_t &constant_cache() {
+    static constant_cache_t *c = new constant_cache_t; // outlives user static destructors
+    return *c;
+}
 
 } // namespace
 
@@ -113,14 +149,57 @@ int constant_cache_enabled() {
 
 void set_constant_cache_enabled(int flag) {
     constant_enabled = flag != 0;
+    if (flag) return;
+    // Disabled: what the cache held is released.
+    auto &c = constant_cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.flush(0);
+    c.flush(1);
 }
 
 size_t constant_cache_capacity(dnnl_engine_kind_t kind) {
-    return constant_capacity[kind == dnnl_gpu ? 1 : 0].load();
+    return constant_capacity[kind_index(kind)].load();
 }
 
 void set_constant_cache_capacity(dnnl_engine_kind_t kind, size_t size) {
-    constant_capacity[kind == dnnl_gpu ? 1 : 0] = size;
+    // As in oneDNN: setting the capacity flushes the engine kind's entries.
+    auto &c = constant_cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    constant_capacity[kind_index(kind)] = size;
+    c.flush(kind_index(kind));
+}
+
+constant_buffer_t::constant_buffer_t(size_t n) : size(n) {
+    ptr = std::aligned_alloc(64, (std::max<size_t>(n, 1) + 63) / 64 * 64);
+}
+
+constant_buffer_t::~constant_buffer_t() {
+    std::free(ptr);
+}
+
+uint64_t new_constant_cache_id() {
+    static std::atomic<uint64_t> next {1};
+    return next++;
+}
+
+std::shared_ptr<constant_buffer_t> constant_cache_find(const std::string &key) {
+    auto &c = constant_cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    auto it = c.entries.find(key);
+    return it == c.entries.end() ? nullptr : it->second.buf;
+}
+
+void constant_cache_add(
+        dnnl_engine_kind_t kind, const std::string &key, std::shared_ptr<constant_buffer_t> buf) {
+    const int k = kind_index(kind);
+    auto &c = constant_cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    // Once the capacity is reached nothing new is kept (oneDNN's rule); no eviction.
+    if (!constant_enabled.load() || buf->size > capacity_bytes(k) - c.bytes[k]
+            || c.entries.count(key))
+        return;
+    c.bytes[k] += buf->size;
+    c.entries[key] = {k, std::move(buf)};
 }
 
 } // namespace graph

@@ -4,6 +4,8 @@
 
 #include "core/stream.hpp"
 #include "graph/allocator.hpp"
+#include "graph/caches.hpp"
+#include "graph/lower_constant.hpp"
 #include "graph/tensor.hpp"
 #include "oneapi/dnnl/dnnl_ocl.h"
 #include "runtime/ocl/ocl_engine.hpp"
@@ -160,7 +162,23 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
             case storage_kind::constant:
                 base[s] = const_cast<uint8_t *>(constants[storages[s].index].data());
                 break;
+            case storage_kind::cached: break; // once the inputs are known, below
         }
+    }
+    // Constant steps run only when the cache has no copy of their outputs for these inputs.
+    std::shared_ptr<constant_buffer_t> cached;
+    std::string cache_key;
+    bool run_constant_steps = true;
+    if (cached_size > 0) {
+        cache_key = constant_cache_key(*this, base);
+        cached = constant_cache_find(cache_key);
+        run_constant_steps = !cached;
+        if (!cached) cached = std::make_shared<constant_buffer_t>(cached_size);
+        ANYDNN_REQUIRE(cached->ptr, dnnl_out_of_memory, "constant cache area of %zu bytes",
+                cached_size);
+        for (size_t s = 0; s < storages.size(); ++s)
+            if (storages[s].kind == storage_kind::cached)
+                base[s] = static_cast<char *>(cached->ptr) + storages[s].index;
     }
     memories_t mems;
     std::vector<dnnl_memory_t> view_mem(views.size(), nullptr);
@@ -170,6 +188,7 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
     std::vector<dnnl_exec_arg_t> args;
     std::vector<void *> buffers;
     for (const auto &step : steps) {
+        if (step.constant && !run_constant_steps) continue;
         if (step.host_kernel) {
             buffers.clear();
             for (const auto &a : step.args)
@@ -188,6 +207,7 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
         ANYDNN_CHECK(dnnl_primitive_execute(
                 step.prim.get(), stream, static_cast<int>(args.size()), args.data()));
     }
+    if (cached_size > 0 && run_constant_steps) constant_cache_add(e->kind(), cache_key, cached);
     return dnnl_success;
 }
 

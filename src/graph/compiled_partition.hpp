@@ -30,7 +30,8 @@ struct ocl_events_t {
     _cl_event **done = nullptr; // receives an event for the whole execution (may be null)
 };
 
-enum class storage_kind { input, output, temp, constant };
+// cached: the compiled partition's area in the constant tensor cache (lower_constant.hpp).
+enum class storage_kind { input, output, temp, constant, cached };
 
 struct storage_t {
     storage_kind kind;
@@ -53,6 +54,7 @@ struct exec_step_t {
             device_kernel;
     std::vector<std::pair<int, size_t>> args; // DNNL_ARG_* -> view
     memory_desc_t scratchpad_md; // zero md when the primitive needs none
+    bool constant = false; // reads constant inputs only: skipped while its output is cached
 };
 
 struct compiled_impl_t {
@@ -64,6 +66,8 @@ struct compiled_impl_t {
     std::vector<exec_step_t> steps;
     size_t values_size = 0; // temporary values; the scratchpad part follows
     size_t scratchpad_size = 0;
+    size_t cached_size = 0; // outputs of the constant steps (CPU engines)
+    uint64_t cache_id = 0; // names this compiled partition in constant cache keys
     std::vector<dnnl_graph_inplace_pair_t> inplace;
     std::string info; // steps in words, for verbose
 

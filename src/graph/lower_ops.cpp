@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "graph/lower.hpp"
+#include "graph/lower_constant.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -103,6 +104,13 @@ status_t lowering_t::lower_matmul(const op_t &op, bool fuse) {
         }
         st = dnnl_matmul_primitive_desc_create(&pd, engine, &src, &wei,
                 bias_id != SIZE_MAX ? &bias : nullptr, &dst, attr.get());
+        if (st == dnnl_success)
+            st = use_packed_constant_weights(*this, wei_id, wei,
+                    [&](const memory_desc_t &w, dnnl_primitive_desc_t *p) {
+                        return dnnl_matmul_primitive_desc_create(p, engine, &src, &w,
+                                bias_id != SIZE_MAX ? &bias : nullptr, &dst, attr.get());
+                    },
+                    pd, args, op);
         if (st == dnnl_success) {
             ANYDNN_CHECK(emit(pd, args, op));
             for (const op_t *a : f.absorbed)
@@ -235,6 +243,14 @@ status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
                        : dnnl_convolution_forward_primitive_desc_create(&pd, engine,
                                dnnl_forward_inference, dnnl_convolution_direct, &src, &wei,
                                bias_p, &dst, s, d, l, r, attr.get());
+        if (st == dnnl_success && !transpose)
+            st = use_packed_constant_weights(*this, wei_id, wei,
+                    [&](const memory_desc_t &w, dnnl_primitive_desc_t *p) {
+                        return dnnl_convolution_forward_primitive_desc_create(p, engine,
+                                dnnl_forward_inference, dnnl_convolution_direct, &src, &w,
+                                bias_p, &dst, s, d, l, r, attr.get());
+                    },
+                    pd, args, op);
         if (st == dnnl_success) {
             ANYDNN_CHECK(emit(pd, args, op));
             for (const op_t *a : f.absorbed)
