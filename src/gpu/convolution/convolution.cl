@@ -7,9 +7,11 @@
 //   conv_big:   each big element from small and weights (conv backward data, deconv forward)
 //   conv_wei:   each weights element from big and small (backward weights of both)
 //   conv_bias:  per-channel sums of the gradient GRAD (backward bias of both)
-// Build options: BIG, SMALL, WEI, BIAS, GRAD types; ACC_INT accumulates int8 in int.
-// Forward output stage: acc * src_scale * wei_scale[oc] + bias[oc], then / dst_scale + dst_zp.
+// Build options: BIG, SMALL, WEI, BIAS, GRAD types; ACC_INT accumulates int8 in int; the
+// forward post-op chain (cl/post_ops.h). Forward output stage: acc * src_scale *
+// wei_scale[oc] + bias[oc], post-ops, then / dst_scale + dst_zp.
 #include "cl/common.h"
+#include "cl/post_ops.h"
 
 typedef struct {
     long mb, g, icv, ocv; // big channels per group (icv), small channels per group (ocv)
@@ -74,19 +76,39 @@ void split_act(long e, long nc, const long *sp, long *n, long *c, long *x) {
             const global float *scale_wei, const global float *scale_dst,                    \
             const global int *zp_src, const global int *zp_dst
 
-float output_stage(ACC_T acc, long oc, const conv_geom_t *q, QUANT_ARGS) {
+float scaled_acc(ACC_T acc, long oc, const conv_geom_t *q, QUANT_ARGS) {
     float v = (float)acc;
     if (scale_src) v *= scale_src[0];
     if (scale_wei) v *= scale_wei[q->scale_oc ? oc : 0];
     if (q->has_bias) v += LOAD_BIAS(bias, q->bias_off + oc * q->bias_s);
+    return v;
+}
+
+float dst_quant(float v, const global float *scale_dst, const global int *zp_dst) {
     if (scale_dst) v /= scale_dst[0];
     if (zp_dst) v += (float)zp_dst[0];
     return v;
 }
 
+// The post-op chain on output (n, c, x) whose old value (for sum) is `old`.
+float conv_post_ops(float v, float old, long ns, long n, long c, const long *x POST_OP_PARAMS) {
+#if PO_COUNT > 0
+    long idx[MAX_NDIMS] = {n, c, 0, 0, 0, 0};
+    for (int j = 0; j < ns; ++j) idx[2 + j] = x[3 - ns + j];
+    v = apply_post_ops(v, idx, old POST_OP_ARGS);
+#endif
+    return v;
+}
+
+#ifdef PO_SUM
+#define OLD_VALUE(LOAD, p, off) LOAD(p, off)
+#else
+#define OLD_VALUE(LOAD, p, off) 0.f
+#endif
+
 kernel void conv_small(const global BIG_DATA_T *big, const global WEI_DATA_T *wei,
         global SMALL_DATA_T *small, QUANT_ARGS, tensor_layout_t big_l, tensor_layout_t wei_l,
-        tensor_layout_t small_l, conv_geom_t q, long n_elems) {
+        tensor_layout_t small_l, conv_geom_t q, long n_elems POST_OP_PARAMS) {
     const long e = get_global_id(0);
     if (e >= n_elems) return;
     long n, c, o[3];
@@ -112,9 +134,10 @@ kernel void conv_small(const global BIG_DATA_T *big, const global WEI_DATA_T *we
                 }
             }
         }
-    const float v = output_stage(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src,
-            zp_dst);
-    STORE_SMALL(small, act_off(&small_l, q.ns, n, c, o[0], o[1], o[2]), v);
+    const long off = act_off(&small_l, q.ns, n, c, o[0], o[1], o[2]);
+    float v = scaled_acc(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src, zp_dst);
+    v = conv_post_ops(v, OLD_VALUE(LOAD_SMALL, small, off), q.ns, n, c, o POST_OP_ARGS);
+    STORE_SMALL(small, off, dst_quant(v, scale_dst, zp_dst));
 }
 
 // Tap k of output position o reaches i when i + pad - k * dil is a multiple of the stride.
@@ -127,7 +150,7 @@ bool tap_source(long i, long k, long s, long dl, long p, long n_out, long *o) {
 
 kernel void conv_big(const global SMALL_DATA_T *small, const global WEI_DATA_T *wei,
         global BIG_DATA_T *big, QUANT_ARGS, tensor_layout_t small_l, tensor_layout_t wei_l,
-        tensor_layout_t big_l, conv_geom_t q, long n_elems) {
+        tensor_layout_t big_l, conv_geom_t q, long n_elems POST_OP_PARAMS) {
     const long e = get_global_id(0);
     if (e >= n_elems) return;
     long n, c, x[3];
@@ -151,9 +174,10 @@ kernel void conv_big(const global SMALL_DATA_T *small, const global WEI_DATA_T *
                 }
             }
         }
-    const float v = output_stage(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src,
-            zp_dst);
-    STORE_BIG(big, act_off(&big_l, q.ns, n, c, x[0], x[1], x[2]), v);
+    const long off = act_off(&big_l, q.ns, n, c, x[0], x[1], x[2]);
+    float v = scaled_acc(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src, zp_dst);
+    v = conv_post_ops(v, OLD_VALUE(LOAD_BIG, big, off), q.ns, n, c, x POST_OP_ARGS);
+    STORE_BIG(big, off, dst_quant(v, scale_dst, zp_dst));
 }
 
 #ifndef ACC_INT

@@ -1,8 +1,7 @@
 // GPU convolution and deconvolution, direct kernels (convolution/convolution.cl) on any
 // OpenCL device: forward, backward data, backward weights (+ bias); 1D/2D/3D, groups,
 // strides, dilation, asymmetric padding; any blocked layouts; f32/bf16/f16 (computed in f32)
-// and int8 forward (int accumulation, scales, src/dst zero points). Post-ops are not
-// supported yet (dnnl_unimplemented).
+// and int8 forward (int accumulation, scales, src/dst zero points, post-ops).
 #include <variant>
 
 #include "core/primitive.hpp"
@@ -72,13 +71,14 @@ struct conv_pd_t
     kernel_kind_t kernel = kernel_kind_t::small;
     bool fwd = true, int8 = false;
     int arg_big = 0, arg_small = 0, arg_wei = 0, arg_out = 0;
+    post_ops_t post_ops;
 
     const convolution_desc_t &cd() const {
         if (Deconv) return std::get<deconvolution_desc_t>(this->desc);
         return std::get<convolution_desc_t>(this->desc);
     }
 
-    status_t init_attr(dim_t n_oc) {
+    status_t init_attr(dim_t n_oc, const memory_desc_t &dst) {
         if (!fwd) {
             ANYDNN_REQUIRE(
                     this->attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
@@ -89,8 +89,7 @@ struct conv_pd_t
                                | attr_skip::scales | attr_skip::zero_points
                                | attr_skip::post_ops),
                 dnnl_unimplemented, "attributes other than scales and zero points");
-        ANYDNN_REQUIRE(this->attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU convolution takes no post-ops yet");
+        ANYDNN_CHECK(this->post_ops.init(this->attr, dst, this->args));
         ANYDNN_CHECK(check_quant_attr(this->attr));
         const int per_oc = q.grouped ? 3 : 1;
         for (const auto &s : this->attr.scales) {
@@ -185,7 +184,7 @@ struct conv_pd_t
             q.bias_off = bia.offset0;
             q.bias_s = bia.blocking.strides[0];
         }
-        ANYDNN_CHECK(pd.init_attr(q.g * (Deconv ? q.icv : q.ocv)));
+        ANYDNN_CHECK(pd.init_attr(q.g * (Deconv ? q.icv : q.ocv), dst));
 
         const int src_arg = bwd_d ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
         const int dst_arg = pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;
@@ -258,18 +257,20 @@ struct conv_t : public primitive_t {
                         with_bias ? pd.arg_md(bias_arg).data_type : dnnl_f32)
                 + data_type_options("GRAD", pd.arg_md(DNNL_ARG_DIFF_DST).data_type);
         if (pd.int8) opt += " -DACC_INT";
+        ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         if (Gemm) {
             gemm_types_t t;
             t.a = pd.arg_md(DNNL_ARG_WEIGHTS).data_type;
             t.b = pd.arg_md(DNNL_ARG_SRC).data_type;
             t.c = pd.arg_md(DNNL_ARG_DST).data_type;
             if (with_bias) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
-            ANYDNN_CHECK(gemm_.init(
-                    pd.engine, t, gemm_kind_t::tiled, nelems(pd.arg_md(DNNL_ARG_DST))));
+            ANYDNN_CHECK(gemm_.init(pd.engine, t, gemm_kind_t::tiled,
+                    nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops));
             return create_kernel(
                     pd.engine, "convolution/convolution.cl", opt, "conv_im2col", kernel_);
         }
         static const char *names[] = {"conv_small", "conv_big", "conv_wei"};
+        opt += pd.post_ops.build_options();
         ANYDNN_CHECK(create_kernel(pd.engine, "convolution/convolution.cl", opt,
                 names[static_cast<int>(pd.kernel)], kernel_));
         if (pd.kernel == kernel_kind_t::wei && with_bias)
@@ -319,6 +320,7 @@ struct conv_t : public primitive_t {
         args.add_value(q);
         const int64_t n = nelems(pd.arg_md(pd.arg_out));
         args.add_value(n);
+        pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
         return kernel_->launch(ctx.stream, args, range_1d(n));
     }
 
@@ -357,6 +359,13 @@ private:
             p.bias_sb[3] = q.ocv * q.bias_s;
             ops.bias = storage_of(ctx, DNNL_ARG_BIAS);
         }
+        // Post-ops: dst (n, g * ocv + m, spatial n) row-major over its logical dims.
+        p.set_post_op_dims(dst);
+        p.po_ls_n = 1, p.po_ls_m = osp;
+        p.po_ls_b[2] = q.g * q.ocv * osp, p.po_ls_b[3] = q.ocv * osp;
+        ops.post_ops = &pd.post_ops;
+        ops.post_ops_buffer = post_ops_buffer_.get();
+        ops.ctx = &ctx;
         return gemm_.launch(ctx.stream, ops, p);
     }
 
@@ -380,6 +389,7 @@ private:
 
     std::shared_ptr<kernel_t> kernel_, bias_kernel_;
     gemm_kernel_t gemm_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the forward chain's parameters
 };
 
 } // namespace

@@ -3,9 +3,10 @@
 // gpu/gemm/gemm.hpp) so one build serves every shape. Build options: the tensors' types
 // (A, B, C, BIAS: see gpu/kernel_layout.hpp), ACC_INT to accumulate integers in int (zero
 // points of A and B are subtracted as the operands are read, so the sum stays exact), and for
-// the tiled kernels their tile sizes. Output stage: acc * scale_a * scale_b[n] + bias, then
-// / scale_c + zp_c, converted to C's type.
+// the tiled kernels their tile sizes, and a post-op chain (cl/post_ops.h). Output stage:
+// acc * scale_a * scale_b[n] + bias, post-ops, then / scale_c + zp_c, converted to C's type.
 #include "cl/common.h"
+#include "cl/post_ops.h"
 
 #define MAX_BATCH 4
 
@@ -19,6 +20,10 @@ typedef struct {
     long a_sb[MAX_BATCH], b_sb[MAX_BATCH], c_sb[MAX_BATCH], bias_sb[MAX_BATCH];
     long has_bias, scale_b_sn; // scale_b_sn: 0 one weights scale, 1 one per column
     long beta_accumulate; // 1: C += result (f32 C only; used to sum partial GEMMs)
+    // Post-ops see C element (batch..., m, n) at logical linear position
+    // sum(batch_i * po_ls_b[i]) + m * po_ls_m + n * po_ls_n of the dst dims po_dims.
+    long po_ls_b[MAX_BATCH], po_ls_m, po_ls_n;
+    long po_dims[MAX_NDIMS], po_ndims;
 } gemm_params_t;
 
 #ifdef ACC_INT
@@ -44,11 +49,11 @@ typedef struct {
 
 // Offsets of batch `b` in each tensor (broadcast dimensions have stride 0).
 typedef struct {
-    long a, b, c, bias;
+    long a, b, c, bias, po; // po: the batch's logical position for post-ops
 } batch_offsets_t;
 
 batch_offsets_t batch_offsets(const gemm_params_t *p, long b) {
-    batch_offsets_t o = {p->a_off, p->b_off, p->c_off, p->bias_off};
+    batch_offsets_t o = {p->a_off, p->b_off, p->c_off, p->bias_off, 0};
     for (int d = MAX_BATCH - 1; d >= 0; --d) {
         const long i = b % p->batch_dims[d];
         b /= p->batch_dims[d];
@@ -56,6 +61,7 @@ batch_offsets_t batch_offsets(const gemm_params_t *p, long b) {
         o.b += i * p->b_sb[d];
         o.c += i * p->c_sb[d];
         o.bias += i * p->bias_sb[d];
+        o.po += i * p->po_ls_b[d];
     }
     return o;
 }
@@ -79,12 +85,26 @@ quant_t read_quant(const global float *scale_a, const global float *scale_c,
 // Stores the finished dot product of C element (m, n).
 void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global float *scale_b,
         const gemm_params_t *p, const quant_t *q, batch_offsets_t o, long m, long n,
-        ACC_T acc) {
+        ACC_T acc POST_OP_PARAMS) {
     float v = (float)acc * q->scale_a;
     if (scale_b) v *= scale_b[n * p->scale_b_sn];
     if (p->has_bias) v += LOAD_BIAS(bias, o.bias + m * p->bias_sm + n * p->bias_sn);
-    v = v * q->scale_c_inv + q->zp_c;
     const long off = o.c + m * p->c_sm + n * p->c_sn;
+#if PO_COUNT > 0
+    long idx[MAX_NDIMS];
+    long lin = o.po + m * p->po_ls_m + n * p->po_ls_n;
+    for (int d = (int)p->po_ndims - 1; d >= 0; --d) {
+        idx[d] = lin % p->po_dims[d];
+        lin /= p->po_dims[d];
+    }
+#ifdef PO_SUM
+    const float old = LOAD_C(C, off);
+#else
+    const float old = 0.f;
+#endif
+    v = apply_post_ops(v, idx, old POST_OP_ARGS);
+#endif
+    v = v * q->scale_c_inv + q->zp_c;
     if (p->beta_accumulate) v += LOAD_C(C, off);
     STORE_C(C, off, v);
 }
@@ -93,7 +113,7 @@ void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global fl
     const global A_DATA_T *A, const global B_DATA_T *B, global C_DATA_T *C,                  \
             const global BIAS_DATA_T *bias, const global float *scale_a,                     \
             const global float *scale_b, const global float *scale_c, const global int *zp_a, \
-            const global int *zp_b, const global int *zp_c, gemm_params_t p
+            const global int *zp_b, const global int *zp_c, gemm_params_t p POST_OP_PARAMS
 
 // Any device, any shape: one work-item per element of C (x: n, y: m, z: batch).
 kernel void gemm_generic(GEMM_ARGS) {
@@ -112,7 +132,7 @@ kernel void gemm_generic(GEMM_ARGS) {
 #endif
         acc = MAD(x, y, acc);
     }
-    store_c(C, bias, scale_b, &p, &q, o, m, n, acc);
+    store_c(C, bias, scale_b, &p, &q, o, m, n, acc POST_OP_ARGS);
 }
 
 // Reads the A block rows [m0, m0+rows) x k [k0, k0+kt) as ACC_T, zero outside the matrix.
@@ -194,7 +214,7 @@ kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_tiled(GEMM
             CONCAT(vstore, VW)(acc[i][j], 0, v);
             for (int l = 0; l < VW; ++l) {
                 const long n = n0 + tx * TN + j * VW + l;
-                if (n < p.N) store_c(C, bias, scale_b, &p, &q, o, m, n, v[l]);
+                if (n < p.N) store_c(C, bias, scale_b, &p, &q, o, m, n, v[l] POST_OP_ARGS);
             }
         }
     }
@@ -298,7 +318,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_tiled(GEMM_ARGS)
 #ifdef C_F32
     // Plain f32 results with nothing to add: whole vectors straight to C.
     const bool plain = !p.has_bias && !scale_a && !scale_b && !scale_c && !zp_c
-            && !p.beta_accumulate && p.c_sn == 1 && p.K > 0;
+            && !p.beta_accumulate && p.c_sn == 1 && p.K > 0 && PO_COUNT == 0;
 #endif
     for (long i = 0; i < m_end; ++i) {
         long j = 0;
@@ -311,7 +331,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_tiled(GEMM_ARGS)
 #endif
         for (; j < n_end; ++j)
             store_c(C, bias, scale_b, &p, &q, o, m0 + i, n0 + j,
-                    p.K > 0 ? Cb[i * BN + j] : ACC_ZERO);
+                    p.K > 0 ? Cb[i * BN + j] : ACC_ZERO POST_OP_ARGS);
     }
 }
 #endif

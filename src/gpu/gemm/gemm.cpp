@@ -12,7 +12,7 @@ namespace gpu {
 
 namespace {
 
-static_assert(sizeof(gemm_params_t) == 38 * 8, "must match gemm/gemm.cl");
+static_assert(sizeof(gemm_params_t) == 51 * 8, "must match gemm/gemm.cl");
 
 bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
 
@@ -55,11 +55,18 @@ bool gemm_tiled_supported(engine_t *engine) {
     return pick_tiles(caps, caps.is_cpu, 0, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
 }
 
-status_t gemm_kernel_t::init(
-        engine_t *engine, const gemm_types_t &t, gemm_kind_t kind, int64_t c_elems) {
+void gemm_params_t::set_post_op_dims(const memory_desc_t &dst) {
+    po_ndims = dst.ndims;
+    for (int d = 0; d < dst.ndims; ++d)
+        po_dims[d] = dst.dims[d];
+}
+
+status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_t kind,
+        int64_t c_elems, const post_ops_t *post_ops) {
     kind_ = kind;
     std::string opt = data_type_options("A", t.a) + data_type_options("B", t.b)
             + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
+    if (post_ops) opt += post_ops->build_options();
     const bool acc_int = is_int(t.a) && is_int(t.b);
     if (acc_int) opt += " -DACC_INT";
     if (kind == gemm_kind_t::tiled) {
@@ -102,6 +109,7 @@ status_t gemm_kernel_t::launch(
             {o.a, o.b, o.c, o.bias, o.scale_a, o.scale_b, o.scale_c, o.zp_a, o.zp_b, o.zp_c})
         args.add(s);
     args.add_value(p);
+    if (o.post_ops) o.post_ops->add_args(args, *o.ctx, o.post_ops_buffer);
     nd_range_t r;
     r.ndims = 3;
     r.global[2] = static_cast<size_t>(p.batch());

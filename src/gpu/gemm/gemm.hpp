@@ -8,6 +8,7 @@
 
 #include "core/primitive.hpp"
 #include "gpu/compute.hpp"
+#include "gpu/post_ops.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -27,6 +28,13 @@ struct gemm_params_t {
             bias_sb[gemm_max_batch] = {};
     int64_t has_bias = 0, scale_b_sn = 0;
     int64_t beta_accumulate = 0;
+    // Post-ops see C element (batch..., m, n) at logical linear position
+    // sum(batch_i * po_ls_b[i]) + m * po_ls_m + n * po_ls_n of dst's dims po_dims.
+    int64_t po_ls_b[gemm_max_batch] = {}, po_ls_m = 0, po_ls_n = 0;
+    int64_t po_dims[max_kernel_ndims] = {1, 1, 1, 1, 1, 1}, po_ndims = 0;
+
+    // po_dims from dst's logical dims (row-major linear positions over them).
+    void set_post_op_dims(const memory_desc_t &dst);
 
     int64_t batch() const {
         return batch_dims[0] * batch_dims[1] * batch_dims[2] * batch_dims[3];
@@ -42,6 +50,11 @@ struct gemm_operands_t {
     const memory_storage_t *a = nullptr, *b = nullptr, *c = nullptr, *bias = nullptr;
     const memory_storage_t *scale_a = nullptr, *scale_b = nullptr, *scale_c = nullptr;
     const memory_storage_t *zp_a = nullptr, *zp_b = nullptr, *zp_c = nullptr;
+    // The post-op chain the kernel was built with (null: none), its parameter buffer and the
+    // execution it reads its operands from.
+    const post_ops_t *post_ops = nullptr;
+    const memory_storage_t *post_ops_buffer = nullptr;
+    const exec_ctx_t *ctx = nullptr;
 };
 
 enum class gemm_kind_t { generic, tiled };
@@ -51,9 +64,9 @@ public:
     // Builds the kernel: `tiled` picks the register/local-memory tiled form whose tile sizes
     // suit the device (engine_caps) and the size of C (elements over all batches: large
     // products take larger blocks on CPU devices); dnnl_unimplemented when the device cannot
-    // run it.
+    // run it. `post_ops` (may be null) adds its chain to the output stage.
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
-            int64_t c_elems = 0);
+            int64_t c_elems = 0, const post_ops_t *post_ops = nullptr);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
 private:

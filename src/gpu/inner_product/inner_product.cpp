@@ -2,7 +2,7 @@
 // [OC, K] rows in the same order of their inner dimensions (plain layouts).
 // forward: dst = src * wei^T (+ bias, scales; int8 accumulates in int);
 // backward data: diff_src = diff_dst * wei; backward weights: diff_wei = diff_dst^T * src and
-// diff_bias = column sums of diff_dst. Post-ops are not supported yet (dnnl_unimplemented).
+// diff_bias = column sums of diff_dst. Forward post-ops run in the GEMM's output stage.
 #include <algorithm>
 #include <vector>
 
@@ -83,11 +83,10 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
     }
     const char *name() const override { return impl_name(); }
     ip_prop_t prop = ip_prop_t::fwd;
+    post_ops_t post_ops;
 
     static status_t init(ip_pd_t &pd) {
         const auto &d = std::get<inner_product_desc_t>(pd.desc);
-        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU inner product takes no post-ops yet");
         if (Kind == gemm_kind_t::tiled)
             ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
                     "the device cannot run the tiled GEMM");
@@ -124,9 +123,10 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
             ANYDNN_CHECK(check_tensors({&bias}));
         }
         ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
-        cpu::post_ops_chain_t no_post_ops;
-        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 1, {}, no_post_ops, pd.args));
+        cpu::post_ops_chain_t chain;
+        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 1, {}, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr));
+        ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         pd.prop = ip_prop_t::fwd;
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -206,7 +206,8 @@ struct ip_t : public primitive_t {
         const int out = pd.prop == ip_prop_t::fwd ? DNNL_ARG_DST
                 : pd.prop == ip_prop_t::bwd_data       ? DNNL_ARG_DIFF_SRC
                                                        : DNNL_ARG_DIFF_WEIGHTS;
-        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)));
+        ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
+        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -234,6 +235,11 @@ struct ip_t : public primitive_t {
             ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
             ops.c = storage_of(ctx, DNNL_ARG_DST);
             bind_quant(ctx, pd.attr, ops);
+            p.set_post_op_dims(dst);
+            p.po_ls_m = p.N, p.po_ls_n = 1;
+            ops.post_ops = &pd.post_ops;
+            ops.post_ops_buffer = post_ops_buffer_.get();
+            ops.ctx = &ctx;
             return gemm_.launch(ctx.stream, ops, p);
         }
         const memory_desc_t &dd = pd.arg_md(DNNL_ARG_DIFF_DST);
@@ -273,6 +279,7 @@ struct ip_t : public primitive_t {
 private:
     gemm_kernel_t gemm_;
     column_sums_kernel_t bias_sums_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the forward chain's parameters
 };
 
 } // namespace

@@ -17,7 +17,8 @@
 kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         global float *mean, global float *var, const global SS_DATA_T *scale,
         const global SS_DATA_T *shift, tensor_layout_t src_l, tensor_layout_t dst_l,
-        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps, local float *buf) {
+        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps,
+        const global float *src_scale, const global float *dst_scale, local float *buf) {
     long dims[8], si[MAX_NDIMS], di[MAX_NDIMS];
     dims_of(logical_dims, dims);
     const int axis = src_l.ndims - 1;
@@ -52,11 +53,13 @@ kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         }
     }
     const float inv = rsqrt(v + eps);
+    // Quantization attributes: src scale / dst scale on the normalized result.
+    const float out_scale = (src_scale ? src_scale[0] : 1.f) / (dst_scale ? dst_scale[0] : 1.f);
     for (long c = lid; c < C; c += L) {
         float y = (LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m) * inv;
         if (flags & LN_SCALE) y *= LOAD_SS(scale, c);
         if (flags & LN_SHIFT) y += LOAD_SS(shift, c);
-        STORE_DST(dst, axis_offset(&dst_l, di, axis, dbase, c), y);
+        STORE_DST(dst, axis_offset(&dst_l, di, axis, dbase, c), y * out_scale);
     }
 }
 #endif

@@ -1,9 +1,10 @@
 // GPU layer normalization (and RMS normalization), forward training/inference and backward,
 // scale/shift, statistics in or out, any blocked layouts, any OpenCL device: one work-group
-// per row. Scales attributes are not supported yet.
+// per row; forward src/dst scales (f32, one value each).
 #include "core/primitive.hpp"
 #include "cpu/lnorm/common.hpp"
 #include "gpu/compute.hpp"
+#include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/reduce_launch.hpp"
@@ -40,15 +41,13 @@ struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
     bool rows_f32 = false; // forward, f32 rows contiguous in memory, CPU device
 
     static status_t init(lnorm_pd_t &pd) {
-        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
-                                                  | attr_skip::deterministic | attr_skip::acc_mode),
-                dnnl_unimplemented, "GPU layer normalization takes no scales yet");
+        ANYDNN_CHECK(check_quant_attr(pd.attr));
         ANYDNN_CHECK(ln::init_args(pd, 1));
         pd.scratchpad_size = 0;
         const auto &d = ln::desc_of(pd);
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
-        pd.rows_f32 =
-                is_fwd(d) && !group_reduce(pd.engine) && src.data_type == dnnl_f32
+        pd.rows_f32 = is_fwd(d) && !group_reduce(pd.engine) && pd.attr.scales.empty()
+                && src.data_type == dnnl_f32
                 && pd.arg_md(DNNL_ARG_DST).data_type == dnnl_f32 && row_major_dense(src)
                 && row_major_dense(pd.arg_md(DNNL_ARG_DST))
                 && (!(d.flags & (dnnl_use_scale | dnnl_use_shift))
@@ -149,6 +148,10 @@ struct lnorm_t : public primitive_t {
             add_logical_dims(args, src);
             args.add_value<int32_t>(flags);
             args.add_value(d.epsilon);
+            for (int arg : {DNNL_ARG_SRC, DNNL_ARG_DST})
+                args.add(pd.attr.scales.count(arg)
+                                ? storage_of(ctx, DNNL_ARG_ATTR_SCALES | arg)
+                                : nullptr);
             const size_t local = row_group_size(*kernel_, pd.engine);
             add_row_buffer(args, local);
             if (C == 0) return dnnl_success;

@@ -1,7 +1,7 @@
 // GPU matmul on the GEMM kernels (gpu/gemm): plain strided tensors (transposed operands
 // included), up to four batch dimensions with broadcast, bias of any broadcast shape, scales
-// (common; per-N on weights), zero points on int8 problems. f32/bf16/f16 storage computes in
-// f32; s8/u8 accumulate in int. Post-ops are not supported yet (dnnl_unimplemented).
+// (common; per-N on weights), zero points on int8 problems, post-ops (gpu/post_ops.hpp) in the
+// output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int.
 #include "core/primitive.hpp"
 #include "cpu/matmul/common.hpp"
 #include "gpu/gemm/gemm.hpp"
@@ -24,11 +24,10 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         return Kind == gemm_kind_t::tiled ? "ocl:matmul:tiled" : "ocl:matmul:generic";
     }
     const char *name() const override { return impl_name(); }
+    post_ops_t post_ops;
 
     static status_t init(matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
-        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU matmul takes no post-ops yet");
         memory_desc_t src, wei, bias, dst;
         ANYDNN_CHECK(cpu::matmul::resolve_matmul(d, src, wei, bias, dst));
         const bool with_bias = !is_zero_md(bias);
@@ -43,10 +42,11 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
         std::vector<int> zp_args = {DNNL_ARG_DST};
         if (cpu::matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
-        cpu::post_ops_chain_t no_post_ops;
+        cpu::post_ops_chain_t chain;
         ANYDNN_CHECK(cpu::matmul::init_attr(
-                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, no_post_ops, pd.args));
+                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr));
+        ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         if (Kind == gemm_kind_t::tiled)
             ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
                     "the device cannot run the tiled GEMM");
@@ -62,18 +62,21 @@ template <gemm_kind_t Kind>
 struct matmul_t : public primitive_t {
     using primitive_t::primitive_t;
 
+    const matmul_pd_t<Kind> &pd_() const { return static_cast<const matmul_pd_t<Kind> &>(pd()); }
+
     status_t init() override {
-        const primitive_desc_t &pd = this->pd();
+        const matmul_pd_t<Kind> &pd = pd_();
         gemm_types_t t;
         t.a = pd.arg_md(DNNL_ARG_SRC).data_type;
         t.b = pd.arg_md(DNNL_ARG_WEIGHTS).data_type;
         t.c = pd.arg_md(DNNL_ARG_DST).data_type;
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
-        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(DNNL_ARG_DST)));
+        ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
+        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
-        const primitive_desc_t &pd = this->pd();
+        const matmul_pd_t<Kind> &pd = pd_();
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &wei = pd.arg_md(DNNL_ARG_WEIGHTS),
                             &dst = pd.arg_md(DNNL_ARG_DST);
         const int nd = dst.ndims;
@@ -98,6 +101,15 @@ struct matmul_t : public primitive_t {
             p.bias_sm = bstride(*bias, nd - 2);
             p.bias_sn = bstride(*bias, nd - 1);
         }
+        // Post-ops walk dst's logical dims row-major.
+        p.set_post_op_dims(dst);
+        p.po_ls_n = 1;
+        p.po_ls_m = p.N;
+        dim_t ls = p.M * p.N;
+        for (int d = nd - 3; d >= 0; --d) {
+            p.po_ls_b[gemm_max_batch - (nd - 2) + d] = ls;
+            ls *= dst.dims[d];
+        }
         for (int d = 0; d < nd - 2; ++d) {
             const int slot = gemm_max_batch - (nd - 2) + d;
             p.batch_dims[slot] = dst.dims[d];
@@ -114,11 +126,15 @@ struct matmul_t : public primitive_t {
         ops.c = storage_of(ctx, DNNL_ARG_DST);
         ops.bias = with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr;
         bind_quant(ctx, pd.attr, ops);
+        ops.post_ops = &pd.post_ops;
+        ops.post_ops_buffer = post_ops_buffer_.get();
+        ops.ctx = &ctx;
         return gemm_.launch(ctx.stream, ops, p);
     }
 
 private:
     gemm_kernel_t gemm_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
 };
 
 } // namespace

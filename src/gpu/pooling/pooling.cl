@@ -4,6 +4,7 @@
 // windows read it (no atomics). Build options: FWD or BWD, the tensors' types (SRC, DST or
 // DIFF_SRC, DIFF_DST; WS).
 #include "cl/common.h"
+#include "cl/post_ops.h"
 
 // Mirrors gpu::pool_geom_t (pooling.cpp).
 typedef struct {
@@ -40,7 +41,7 @@ void pool_taps(const pool_geom_t *g, int i, long o, long *lo, long *hi) {
 #ifdef FWD
 kernel void pooling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         global WS_DATA_T *ws, tensor_layout_t src_l, tensor_layout_t dst_l,
-        tensor_layout_t ws_l, pool_geom_t g, int has_ws) {
+        tensor_layout_t ws_l, pool_geom_t g, int has_ws POST_OP_PARAMS) {
     long i = get_global_id(0);
     const long n_out = g.mb * g.c * g.out[0] * g.out[1] * g.out[2];
     if (i >= n_out) return;
@@ -74,7 +75,16 @@ kernel void pooling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
     else if (g.alg == 1) acc /= (float)(g.k[0] * g.k[1] * g.k[2]);
     else if (g.alg == 2) acc /= (float)count;
     pool_index(g.ndims, n, c, o[0], o[1], o[2], idx);
-    STORE_DST(dst, layout_offset(&dst_l, idx), acc);
+    const long off = layout_offset(&dst_l, idx);
+#if PO_COUNT > 0
+#ifdef PO_SUM
+    const float old = LOAD_DST(dst, off);
+#else
+    const float old = 0.f;
+#endif
+    acc = apply_post_ops(acc, idx, old POST_OP_ARGS);
+#endif
+    STORE_DST(dst, off, acc);
     if (has_ws) STORE_WS(ws, layout_offset(&ws_l, idx), (float)arg);
 }
 #endif

@@ -6,6 +6,7 @@
 #include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/post_ops.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -45,18 +46,18 @@ struct pooling_pd_t : public primitive_desc_impl_t<pooling_pd_t, pooling_t> {
         return "ocl:pooling:generic";
     }
     bool fwd = true;
+    post_ops_t post_ops;
 
     static status_t init(pooling_pd_t &pd) {
-        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU pooling takes no post-ops yet");
         pd.fwd = pl::is_fwd(pl::desc_of(pd));
-        ANYDNN_CHECK(pl::check_attr(pd.attr, false));
+        ANYDNN_CHECK(pl::check_attr(pd.attr, pd.fwd));
         ANYDNN_CHECK(pl::resolve(pd));
         for (const auto &a : pd.args)
             ANYDNN_CHECK(check_tensors({&a.second}));
         ANYDNN_REQUIRE(pd.fwd || pl::desc_of(pd).alg_kind != dnnl_pooling_max
                                || pd.args.count(DNNL_ARG_WORKSPACE),
                 dnnl_unimplemented, "GPU max pooling backward needs the forward's workspace");
+        if (pd.fwd) ANYDNN_CHECK(pd.post_ops.init(pd.attr, pd.args.at(DNNL_ARG_DST), pd.args));
         return dnnl_success;
     }
     bool has_ws() const {
@@ -77,7 +78,9 @@ struct pooling_t : public primitive_t {
         std::string opt = data_type_options("WS", ws_dt);
         if (pd.fwd) {
             opt += " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
-                   + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+                   + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                   + pd.post_ops.build_options();
+            ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             return create_kernel(pd.engine, "pooling/pooling.cl", opt, "pooling_fwd", kernel_);
         }
         opt += " -DBWD" + data_type_options("DIFF_SRC", pd.arg_md(DNNL_ARG_DIFF_SRC).data_type)
@@ -101,12 +104,16 @@ struct pooling_t : public primitive_t {
         args.add_value(kernel_geom(g));
         const int64_t n = g.mb * g.c
                           * (pd.fwd ? g.out[0] * g.out[1] * g.out[2] : g.in[0] * g.in[1] * g.in[2]);
-        if (pd.fwd) args.add_value<int32_t>(pd.has_ws() ? 1 : 0);
+        if (pd.fwd) {
+            args.add_value<int32_t>(pd.has_ws() ? 1 : 0);
+            pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
+        }
         return kernel_->launch(ctx.stream, args, range_1d(size_t(n)));
     }
 
 private:
     std::shared_ptr<kernel_t> kernel_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the forward chain's parameters
 };
 
 } // namespace

@@ -1,7 +1,8 @@
 // Reduction (max, min, sum, mul, mean, Lp norms): one work-group per dst element, its
 // work-items striding over the reduced positions, partial results joined in local memory.
-// Build options: the tensors' types (SRC, DST).
+// Build options: the tensors' types (SRC, DST), the post-op chain (cl/post_ops.h).
 #include "cl/group_reduce.h"
+#include "cl/post_ops.h"
 
 // Accumulation kinds (mirror cpu::reduction::acc_kind_t) and final steps.
 #define ACC_MAX 0
@@ -55,7 +56,7 @@ float group_join(local float *buf, float v, int k) { return v; }
 
 kernel void reduction(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         tensor_layout_t src_l, tensor_layout_t dst_l, long8 src_dims8, long8 dst_dims8,
-        int acc, int fin, float p, float eps, local float *buf) {
+        int acc, int fin, float p, float eps, local float *buf POST_OP_PARAMS) {
     long sd[8], dd[8], idx[MAX_NDIMS];
     dims_of(src_dims8, sd);
     dims_of(dst_dims8, dd);
@@ -90,5 +91,15 @@ kernel void reduction(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         case FIN_PP_SUM: a = a + eps; break;
         default: break;
     }
+#if PO_COUNT > 0
+    for (int d = 0; d < nd; ++d)
+        if (sd[d] != dd[d]) idx[d] = 0; // back to dst's index
+#ifdef PO_SUM
+    const float old = LOAD_DST(dst, dst_off);
+#else
+    const float old = 0.f;
+#endif
+    a = apply_post_ops(a, idx, old POST_OP_ARGS);
+#endif
     STORE_DST(dst, dst_off, a);
 }

@@ -1,10 +1,11 @@
 // GPU reduction, all nine algorithms, any blocked layouts, any OpenCL device: one work-group
-// per dst element. Post-ops are not supported yet.
+// per dst element; post-ops.
 #include "core/primitive.hpp"
 #include "cpu/reduction/common.hpp"
 #include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/post_ops.hpp"
 #include "gpu/reduce_launch.hpp"
 
 namespace anydnn {
@@ -46,10 +47,9 @@ struct reduction_pd_t : public primitive_desc_impl_t<reduction_pd_t, reduction_t
     const char *name() const override {
         return "ocl:reduction:groups";
     }
+    post_ops_t post_ops;
 
     static status_t init(reduction_pd_t &pd) {
-        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU reduction takes no post-ops yet");
         memory_desc_t src, dst;
         ANYDNN_CHECK(rd::resolve(pd, src, dst));
         ANYDNN_CHECK(check_tensors({&src, &dst}));
@@ -58,7 +58,7 @@ struct reduction_pd_t : public primitive_desc_impl_t<reduction_pd_t, reduction_t
                     "dst dim %d must be src's or 1", d);
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_DST] = dst;
-        return dnnl_success;
+        return pd.post_ops.init(pd.attr, dst, pd.args);
     }
 };
 
@@ -71,7 +71,9 @@ struct reduction_t : public primitive_t {
     status_t init() override {
         const reduction_pd_t &pd = pd_();
         const std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
-                                + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+                                + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                                + pd.post_ops.build_options();
+        ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         return create_kernel(pd.engine, "reduction/reduction.cl", opt + row_options(pd.engine),
                 "reduction", kernel_);
     }
@@ -93,11 +95,13 @@ struct reduction_t : public primitive_t {
         args.add_value(d.eps);
         const size_t local = row_group_size(*kernel_, pd.engine);
         add_row_buffer(args, local);
+        pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
         return kernel_->launch(ctx.stream, args, rows_range(size_t(nelems(dst)), local));
     }
 
 private:
     std::shared_ptr<kernel_t> kernel_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
 };
 
 } // namespace

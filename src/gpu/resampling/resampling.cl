@@ -4,6 +4,7 @@
 // backward: one work-item per diff_src element, gathering the dst elements that read it.
 // Build options: FWD or BWD, the tensors' types (SRC, DST or DIFF_SRC, DIFF_DST).
 #include "cl/common.h"
+#include "cl/post_ops.h"
 
 // Same rounding as the CPU engine's index maps: no contraction into fma.
 #pragma OPENCL FP_CONTRACT OFF
@@ -45,7 +46,7 @@ void rs_index(long ndims, long n, long c, const long *sp, long *idx) {
 
 #ifdef FWD
 kernel void resampling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
-        tensor_layout_t src_l, tensor_layout_t dst_l, rs_geom_t g) {
+        tensor_layout_t src_l, tensor_layout_t dst_l, rs_geom_t g POST_OP_PARAMS) {
     long i = get_global_id(0);
     if (i >= g.mb * g.c * g.out[0] * g.out[1] * g.out[2]) return;
     long o[3];
@@ -70,7 +71,16 @@ kernel void resampling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
                 acc += w * LOAD_SRC(src, layout_offset(&src_l, idx));
             }
     rs_index(g.ndims, n, c, o, idx);
-    STORE_DST(dst, layout_offset(&dst_l, idx), acc);
+    const long off = layout_offset(&dst_l, idx);
+#if PO_COUNT > 0
+#ifdef PO_SUM
+    const float old = LOAD_DST(dst, off);
+#else
+    const float old = 0.f;
+#endif
+    acc = apply_post_ops(acc, idx, old POST_OP_ARGS);
+#endif
+    STORE_DST(dst, off, acc);
 }
 #endif
 

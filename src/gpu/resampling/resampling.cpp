@@ -1,10 +1,11 @@
 // GPU resampling (nearest, linear), 1D/2D/3D, forward and backward, any blocked layouts, any
-// OpenCL device. Post-ops are not supported yet.
+// OpenCL device; forward post-ops.
 #include "core/primitive.hpp"
 #include "cpu/resampling/common.hpp"
 #include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/post_ops.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -43,11 +44,10 @@ struct resampling_pd_t : public primitive_desc_impl_t<resampling_pd_t, resamplin
         return "ocl:resampling:generic";
     }
     bool fwd = true;
+    post_ops_t post_ops;
 
     static status_t init(resampling_pd_t &pd) {
         const auto &d = rs::desc_of(pd);
-        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
-                "GPU resampling takes no post-ops yet");
         pd.fwd = rs::is_fwd(d);
         ANYDNN_CHECK(rs::check_attr(pd.attr, pd.fwd));
         memory_desc_t src, dst;
@@ -60,6 +60,7 @@ struct resampling_pd_t : public primitive_desc_impl_t<resampling_pd_t, resamplin
                     "empty spatial src dimension with a non-empty dst");
         pd.args[pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC] = src;
         pd.args[pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST] = dst;
+        if (pd.fwd) ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         return dnnl_success;
     }
 };
@@ -75,10 +76,12 @@ struct resampling_t : public primitive_t {
         std::string opt;
         if (pd.fwd)
             opt = " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
-                  + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+                  + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                  + pd.post_ops.build_options();
         else
             opt = " -DBWD" + data_type_options("DIFF_SRC", pd.arg_md(DNNL_ARG_DIFF_SRC).data_type)
                   + data_type_options("DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type);
+        ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         return create_kernel(pd.engine, "resampling/resampling.cl", opt,
                 pd.fwd ? "resampling_fwd" : "resampling_bwd", kernel_);
     }
@@ -96,11 +99,13 @@ struct resampling_t : public primitive_t {
         add_layout(args, src);
         add_layout(args, dst);
         args.add_value(g);
+        pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
         return kernel_->launch(ctx.stream, args, range_1d(size_t(nelems(pd.fwd ? dst : src))));
     }
 
 private:
     std::shared_ptr<kernel_t> kernel_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
 };
 
 } // namespace

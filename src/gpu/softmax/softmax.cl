@@ -1,11 +1,14 @@
 // Softmax (accurate and log) along any axis: one work-group per row, the row's max and sum
-// reduced in local memory. Build options: FWD or BWD and the tensors' types.
+// reduced in local memory. Build options: FWD or BWD and the tensors' types; forward: the
+// post-op chain (cl/post_ops.h), applied after the src scale and before the dst scale.
 #include "cl/group_reduce.h"
+#include "cl/post_ops.h"
 
 #ifdef FWD
 kernel void softmax_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         tensor_layout_t src_l, tensor_layout_t dst_l, long8 logical_dims, int axis, int is_log,
-        local float *buf) {
+        const global float *src_scale, const global float *dst_scale,
+        local float *buf POST_OP_PARAMS) {
     long dims[8], si[MAX_NDIMS], di[MAX_NDIMS];
     dims_of(logical_dims, dims);
     const long r = ROW_ID, C = dims[axis];
@@ -21,10 +24,23 @@ kernel void softmax_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
     for (long c = lid; c < C; c += L)
         s += exp(LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m);
     s = group_sum(buf, s);
-    const float shift = is_log ? m + log(s) : m, inv = 1.f / s;
+    const float k = src_scale ? src_scale[0] : 1.f;
+    const float shift = is_log ? m + log(s) : m, inv = k / s;
+    const float dst_inv = dst_scale ? 1.f / dst_scale[0] : 1.f;
     for (long c = lid; c < C; c += L) {
         const float x = LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - shift;
-        STORE_DST(dst, axis_offset(&dst_l, di, axis, dbase, c), is_log ? x : exp(x) * inv);
+        const long off = axis_offset(&dst_l, di, axis, dbase, c);
+        float y = is_log ? x * k : exp(x) * inv;
+#if PO_COUNT > 0
+        di[axis] = c;
+#ifdef PO_SUM
+        const float old = LOAD_DST(dst, off);
+#else
+        const float old = 0.f;
+#endif
+        y = apply_post_ops(y, di, old POST_OP_ARGS);
+#endif
+        STORE_DST(dst, off, y * dst_inv);
     }
 }
 #endif

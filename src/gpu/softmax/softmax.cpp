@@ -1,10 +1,14 @@
 // GPU softmax (accurate and log), forward and backward, any axis, any blocked layouts, any
-// OpenCL device: one work-group per row. Scales and post-ops are not supported yet.
+// OpenCL device: one work-group per row; forward src/dst scales (f32, one value each) and
+// post-ops.
 #include "core/primitive.hpp"
 #include "cpu/softmax/common.hpp"
+#include "cpu/scales.hpp"
 #include "gpu/compute.hpp"
+#include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/post_ops.hpp"
 #include "gpu/reduce_launch.hpp"
 
 namespace anydnn {
@@ -23,23 +27,28 @@ struct softmax_pd_t : public primitive_desc_impl_t<softmax_pd_t, softmax_t> {
     }
     bool fwd = true;
     bool rows_f32 = false; // f32 rows contiguous in memory, CPU device: vector kernel
+    post_ops_t post_ops;
 
     static status_t init(softmax_pd_t &pd) {
         const softmax_desc_t &d = sm::desc_of(pd);
-        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
-                                                  | attr_skip::deterministic | attr_skip::acc_mode),
-                dnnl_unimplemented, "GPU softmax takes no scales or post-ops yet");
         pd.fwd = sm::is_fwd(d);
         if (pd.fwd) {
             memory_desc_t src, dst;
-            ANYDNN_CHECK(sm::resolve_fwd(pd, src, dst, false));
+            ANYDNN_CHECK(sm::resolve_fwd(pd, src, dst, true));
             ANYDNN_CHECK(check_tensors({&src, &dst}));
+            ANYDNN_CHECK(cpu::init_common_scales(pd.attr, {DNNL_ARG_SRC, DNNL_ARG_DST}, pd.args));
+            ANYDNN_CHECK(check_quant_attr(pd.attr));
             pd.args[DNNL_ARG_SRC] = src;
             pd.args[DNNL_ARG_DST] = dst;
-            pd.rows_f32 = !group_reduce(pd.engine) && src.data_type == dnnl_f32
+            ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
+            pd.rows_f32 = !group_reduce(pd.engine) && pd.attr.scales.empty()
+                          && pd.post_ops.empty() && src.data_type == dnnl_f32
                           && dst.data_type == dnnl_f32 && d.axis == src.ndims - 1
                           && row_major_dense(src) && row_major_dense(dst);
         } else {
+            ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
+                                   | attr_skip::deterministic | attr_skip::acc_mode),
+                    dnnl_unimplemented, "backward softmax takes no scales or post-ops");
             memory_desc_t dst, dd, ds;
             ANYDNN_CHECK(sm::resolve_bwd(pd, dst, dd, ds));
             ANYDNN_CHECK(check_tensors({&dst, &dd, &ds}));
@@ -65,11 +74,13 @@ struct softmax_t : public primitive_t {
                     "softmax_fwd_rows_f32", kernel_);
         if (pd.fwd)
             opt = " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
-                  + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+                  + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                  + pd.post_ops.build_options();
         else
             opt = " -DBWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
                   + data_type_options("DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type)
                   + data_type_options("DIFF_SRC", pd.arg_md(DNNL_ARG_DIFF_SRC).data_type);
+        ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         return create_kernel(pd.engine, "softmax/softmax.cl", opt + row_options(pd.engine),
                 pd.fwd ? "softmax_fwd" : "softmax_bwd", kernel_);
     }
@@ -102,14 +113,21 @@ struct softmax_t : public primitive_t {
         add_logical_dims(args, data);
         args.add_value<int32_t>(d.axis);
         args.add_value<int32_t>(is_log);
+        if (pd.fwd)
+            for (int arg : {DNNL_ARG_SRC, DNNL_ARG_DST})
+                args.add(pd.attr.scales.count(arg)
+                                ? storage_of(ctx, DNNL_ARG_ATTR_SCALES | arg)
+                                : nullptr);
         const size_t local = row_group_size(*kernel_, pd.engine);
         add_row_buffer(args, local);
+        if (pd.fwd) pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
         if (g.C == 0) return dnnl_success;
         return kernel_->launch(ctx.stream, args, rows_range(size_t(g.outer * g.inner), local));
     }
 
 private:
     std::shared_ptr<kernel_t> kernel_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the forward chain's parameters
 };
 
 } // namespace
