@@ -163,8 +163,8 @@ ANYDNN_AVX512 void walk(const lay_t &l, const conf_t &c, int ithr, int nthr, flo
     } else {
         balance211(c.mb * c.sp, nthr, ithr, start, end);
         const dim_t nch = (c.c + 15) / 16;
-        auto one = [&](dim_t i, dim_t k) {
-            const dim_t n = i / c.sp, s = i % c.sp, c0 = k * 16;
+        auto one = [&](dim_t n, dim_t s, dim_t k) {
+            const dim_t c0 = k * 16;
             const dim_t left = std::min<dim_t>(16, c.c - c0);
             const __mmask16 m = __mmask16((1u << left) - 1);
             const __mmask16 ms = l.blk == 16 ? __mmask16(0xffff) : m;
@@ -173,14 +173,20 @@ ANYDNN_AVX512 void walk(const lay_t &l, const conf_t &c, int ithr, int nthr, flo
             if (acc0) _mm512_storeu_ps(acc0 + c0, _mm512_add_ps(_mm512_loadu_ps(acc0 + c0), r0));
             if (acc1) _mm512_storeu_ps(acc1 + c0, _mm512_add_ps(_mm512_loadu_ps(acc1 + c0), r1));
         };
+        // (n, s) of point i advance by counting: a division per vector costs more than the
+        // vector's memory traffic.
         if (l.blk == 16) { // one block's channels are contiguous along spatial
             for (dim_t k = 0; k < nch; ++k)
-                for (dim_t i = start; i < end; ++i)
-                    one(i, k);
+                for (dim_t i = start, n = start / c.sp, s = start % c.sp; i < end; ++i) {
+                    one(n, s, k);
+                    if (++s == c.sp) s = 0, ++n;
+                }
         } else {
-            for (dim_t i = start; i < end; ++i)
+            for (dim_t i = start, n = start / c.sp, s = start % c.sp; i < end; ++i) {
                 for (dim_t k = 0; k < nch; ++k)
-                    one(i, k);
+                    one(n, s, k);
+                if (++s == c.sp) s = 0, ++n;
+            }
         }
     }
 }

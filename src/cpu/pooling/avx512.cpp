@@ -86,16 +86,20 @@ struct fwd_pd_t : public primitive_desc_impl_t<fwd_pd_t, fwd_t> {
     }
 };
 
-// One output row (fixed n, chunk, z, y) of 16 channels.
+// Channel vectors one call keeps in registers: independent max/sum chains hide the load
+// latency, and channels-last rows are read a whole pixel (up to 64 channels) at a time.
+constexpr int max_vecs = 4;
+
+// One output row (fixed n, z, y) of `nv` vectors of 16 channels from c0 (nv is 1 for a
+// blocked layout, whose chunks are separate planes); m[v]: the lanes of vector v holding data.
 template <dnnl_data_type_t sdt>
 ANYDNN_AVX512 void fwd_row(const fwd_pd_t &pd, const geom_t &g, const char *src, char *dst,
-        char *ws, dim_t n, dim_t c0, dim_t oz, dim_t oy, __mmask16 m) {
+        char *ws, dim_t n, dim_t c0, dim_t oz, dim_t oy, int nv, const __mmask16 *m) {
     const dnnl_data_type_t ddt = pd.arg_md(DNNL_ARG_DST).data_type;
     const dnnl_data_type_t wdt = ws ? pd.arg_md(DNNL_ARG_WORKSPACE).data_type : dnnl_u8;
     const size_t ss = data_type_size(sdt), dsz = data_type_size(ddt);
     const size_t wsz = data_type_size(wdt);
     const bool blocked = pd.dst_l.blk == 16;
-    const __mmask16 mstore = blocked ? __mmask16(0xffff) : m;
     dim_t lz, hz, ly, hy;
     g.taps(0, oz, lz, hz);
     g.taps(1, oy, ly, hy);
@@ -103,54 +107,57 @@ ANYDNN_AVX512 void fwd_row(const fwd_pd_t &pd, const geom_t &g, const char *src,
     const dim_t zx = g.dl[0] + 1, yx = g.dl[1] + 1, xx = g.dl[2] + 1;
     const dim_t iz0 = oz * g.s[0] - g.pl[0], iy0 = oy * g.s[1] - g.pl[1];
     const char *base = src + sl.at(n, c0, 0, 0, 0) * ss;
+    const bool is_max = g.alg == dnnl_pooling_max;
     for (dim_t ox = 0; ox < g.out[2]; ++ox) {
         dim_t lx, hx;
         g.taps(2, ox, lx, hx);
         const dim_t ix0 = ox * g.s[2] - g.pl[2];
-        __m512 acc;
-        __m512i arg = _mm512_setzero_si512();
+        __m512 acc[max_vecs];
+        __m512i arg[max_vecs];
+        for (int v = 0; v < max_vecs; ++v) {
+            acc[v] = is_max ? _mm512_set1_ps(-INFINITY) : _mm512_setzero_ps();
+            arg[v] = _mm512_setzero_si512();
+        }
         const dim_t count = (hz - lz) * (hy - ly) * (hx - lx);
-        if (g.alg == dnnl_pooling_max) {
-            acc = _mm512_set1_ps(-INFINITY);
-            for (dim_t kz = lz; kz < hz; ++kz)
-                for (dim_t ky = ly; ky < hy; ++ky) {
-                    const char *row = base
-                            + ((iz0 + kz * zx) * sl.sz + (iy0 + ky * yx) * sl.sy) * ss;
-                    const int kbase = int((kz * g.k[1] + ky) * g.k[2]);
-                    for (dim_t kx = lx; kx < hx; ++kx) {
-                        const __m512 v = simd16::load<sdt>(
-                                row + (ix0 + kx * xx) * sl.sx * ss, m);
-                        const __mmask16 gt = _mm512_cmp_ps_mask(v, acc, _CMP_GT_OQ);
-                        acc = _mm512_mask_mov_ps(acc, gt, v);
-                        if (ws)
-                            arg = _mm512_mask_mov_epi32(
-                                    arg, gt, _mm512_set1_epi32(kbase + int(kx)));
+        for (dim_t kz = lz; kz < hz; ++kz)
+            for (dim_t ky = ly; ky < hy; ++ky) {
+                const char *row
+                        = base + ((iz0 + kz * zx) * sl.sz + (iy0 + ky * yx) * sl.sy) * ss;
+                const int kbase = int((kz * g.k[1] + ky) * g.k[2]);
+                for (dim_t kx = lx; kx < hx; ++kx) {
+                    const char *px = row + (ix0 + kx * xx) * sl.sx * ss;
+                    for (int v = 0; v < nv; ++v) {
+                        const __m512 x = simd16::load<sdt>(px + v * 16 * ss, m[v]);
+                        if (is_max) {
+                            const __mmask16 gt = _mm512_cmp_ps_mask(x, acc[v], _CMP_GT_OQ);
+                            acc[v] = _mm512_mask_mov_ps(acc[v], gt, x);
+                            if (ws)
+                                arg[v] = _mm512_mask_mov_epi32(
+                                        arg[v], gt, _mm512_set1_epi32(kbase + int(kx)));
+                        } else {
+                            acc[v] = _mm512_add_ps(acc[v], x);
+                        }
                     }
                 }
-            if (count == 0) acc = _mm512_setzero_ps();
-            // Lanes whose every tap was -inf keep arg 0 like the first tap.
-        } else {
-            acc = _mm512_setzero_ps();
-            for (dim_t kz = lz; kz < hz; ++kz)
-                for (dim_t ky = ly; ky < hy; ++ky) {
-                    const char *row = base
-                            + ((iz0 + kz * zx) * sl.sz + (iy0 + ky * yx) * sl.sy) * ss;
-                    for (dim_t kx = lx; kx < hx; ++kx)
-                        acc = _mm512_add_ps(acc,
-                                simd16::load<sdt>(row + (ix0 + kx * xx) * sl.sx * ss, m));
-                }
-            const dim_t div = g.alg == dnnl_pooling_avg_include_padding ? g.ksize() : count;
-            if (div > 0) acc = _mm512_div_ps(acc, _mm512_set1_ps(float(div)));
-        }
-        acc = _mm512_maskz_mov_ps(m, acc); // padded channels of a block stay zero
-        simd16::store_dt(ddt, dst + pd.dst_l.at(n, c0, oz, oy, ox) * dsz, acc, mstore);
-        if (ws) {
-            char *w = ws + pd.ws_l.at(n, c0, oz, oy, ox) * wsz;
-            arg = _mm512_maskz_mov_epi32(m, arg);
-            if (wdt == dnnl_u8)
-                _mm512_mask_cvtepi32_storeu_epi8(w, mstore, arg);
-            else
-                _mm512_mask_storeu_epi32(w, mstore, arg);
+            }
+        // Lanes whose every tap was -inf keep arg 0 like the first tap.
+        const dim_t div = g.alg == dnnl_pooling_avg_include_padding ? g.ksize() : count;
+        for (int v = 0; v < nv; ++v) {
+            __m512 r = acc[v];
+            if (is_max && count == 0) r = _mm512_setzero_ps();
+            if (!is_max && div > 0) r = _mm512_div_ps(r, _mm512_set1_ps(float(div)));
+            r = _mm512_maskz_mov_ps(m[v], r); // padded channels of a block stay zero
+            const __mmask16 mstore = blocked ? __mmask16(0xffff) : m[v];
+            const dim_t c = c0 + 16 * v;
+            simd16::store_dt(ddt, dst + pd.dst_l.at(n, c, oz, oy, ox) * dsz, r, mstore);
+            if (ws) {
+                char *w = ws + pd.ws_l.at(n, c, oz, oy, ox) * wsz;
+                const __m512i a = _mm512_maskz_mov_epi32(m[v], arg[v]);
+                if (wdt == dnnl_u8)
+                    _mm512_mask_cvtepi32_storeu_epi8(w, mstore, a);
+                else
+                    _mm512_mask_storeu_epi32(w, mstore, a);
+            }
         }
     }
 }
@@ -165,19 +172,36 @@ struct fwd_t : public primitive_t {
         char *dst = ctx.host_ptr<char>(DNNL_ARG_DST);
         char *ws = pd.args.count(DNNL_ARG_WORKSPACE) ? ctx.host_ptr<char>(DNNL_ARG_WORKSPACE)
                                                       : nullptr;
+        // Blocked: a chunk's image is contiguous, so one chunk per call and rows run fastest.
+        // Channels-last: a call takes up to max_vecs chunks of one pixel, groups fastest.
+        const bool channels_last = pd.src_l.blk == 1;
         const dim_t nchunks = (g.c + 15) / 16;
-        const dim_t work = g.mb * nchunks * g.out[0] * g.out[1];
+        const int per_group = channels_last ? max_vecs : 1;
+        const dim_t ngroups = (nchunks + per_group - 1) / per_group;
+        const dim_t work = g.mb * ngroups * g.out[0] * g.out[1];
         parallel_range(work, [&](dim_t start, dim_t end) {
             for (dim_t i = start; i < end; ++i) {
-                dim_t r = i;
+                dim_t r = i, grp = 0;
+                if (channels_last) {
+                    grp = r % ngroups;
+                    r /= ngroups;
+                }
                 const dim_t oy = r % g.out[1];
                 r /= g.out[1];
                 const dim_t oz = r % g.out[0];
                 r /= g.out[0];
-                const dim_t ch = r % nchunks, n = r / nchunks;
-                const dim_t c0 = ch * 16, left = std::min<dim_t>(16, g.c - c0);
-                const __mmask16 m = __mmask16((1u << left) - 1);
-                fwd_row<sdt>(pd, g, src, dst, ws, n, c0, oz, oy, m);
+                if (!channels_last) {
+                    grp = r % ngroups;
+                    r /= ngroups;
+                }
+                const dim_t n = r, c0 = grp * per_group * 16;
+                const int nv = int(std::min<dim_t>(per_group, nchunks - grp * per_group));
+                __mmask16 m[max_vecs];
+                for (int v = 0; v < nv; ++v) {
+                    const dim_t left = std::min<dim_t>(16, g.c - c0 - 16 * v);
+                    m[v] = __mmask16((1u << left) - 1);
+                }
+                fwd_row<sdt>(pd, g, src, dst, ws, n, c0, oz, oy, nv, m);
             }
         }, 1);
     }
