@@ -2,6 +2,7 @@
 #include "api/api.hpp"
 #include "runtime/cpu/cpu_engine.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
+#include "runtime/ze/ze_engine.hpp"
 
 using namespace anydnn;
 
@@ -10,7 +11,9 @@ extern "C" {
 DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
     switch (raw_value(kind)) {
         case dnnl_cpu: return 1;
-        case dnnl_gpu: return ocl::engine_devices().size();
+        case dnnl_gpu: // ANYDNN_GPU_RUNTIME=ze: Level Zero devices instead of OpenCL ones
+            return ze::gpu_runtime_is_ze() ? ze::all_devices().size()
+                                           : ocl::engine_devices().size();
         default: return 0;
     }
 }
@@ -28,6 +31,10 @@ DNNL_API dnnl_status_t dnnl_engine_create(
         engine_t *e = nullptr;
         if (k == dnnl_cpu) {
             e = new cpu::cpu_engine_t();
+        } else if (ze::gpu_runtime_is_ze()) {
+            ze::ze_engine_t *z = nullptr;
+            ANYDNN_CHECK(ze::ze_engine_t::create_own(&z, index));
+            e = z;
         } else {
             ocl::ocl_engine_t *g = nullptr;
             ANYDNN_CHECK(ocl::ocl_engine_t::create(

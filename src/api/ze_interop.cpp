@@ -1,6 +1,6 @@
 // dnnl_ze_interop_* entry points: engines over the application's driver, device and context,
-// with their getters and cache blob ids, USM memory and streams over immediate command lists.
-// Kernels (so primitives and their execution) and cache blobs are not implemented yet: those calls check their arguments and answer dnnl_unimplemented. Calls
+// with their getters, cache blob ids and cache blobs (the engine's module binaries), USM memory,
+// streams over immediate command lists, primitive execution after Level Zero events. Calls
 // that take an engine, stream or primitive refuse the CPU and OpenCL ones untouched.
 #include <cstring>
 
@@ -9,16 +9,13 @@
 #include "oneapi/dnnl/dnnl_ze.h"
 #include "runtime/ze/ze_api.hpp"
 #include "runtime/ze/ze_engine.hpp"
+#include "runtime/ze/ze_module.hpp"
 #include "runtime/ze/ze_stream.hpp"
 
 using namespace anydnn;
 using namespace anydnn::ze;
 
 namespace {
-
-constexpr const char *not_yet
-        = "Level Zero kernels and cache blobs are not implemented yet "
-          "(docs/level_zero.md)";
 
 bool is_ze_engine(engine_t *e) { return as_ze(e) != nullptr; }
 
@@ -70,7 +67,21 @@ DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_cache_blob(
         dnnl_engine_t engine, size_t *size, uint8_t *cache_blob) {
     ANYDNN_REQUIRE_ZE_ENGINE(engine);
     ANYDNN_REQUIRE_NOT_NULL(size);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    const char *where = __func__; // not the lambda's
+    return guarded(where, [&] {
+        std::string blob;
+        ANYDNN_CHECK(export_modules(as_ze(engine), blob));
+        if (!cache_blob) {
+            *size = blob.size();
+            return dnnl_success;
+        }
+        if (*size != blob.size())
+            return fail(dnnl_invalid_arguments, where,
+                    "cache blob size %zu, expected %zu (modules built since the size query?)",
+                    *size, blob.size());
+        std::memcpy(cache_blob, blob.data(), blob.size());
+        return dnnl_success;
+    });
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
@@ -91,12 +102,17 @@ DNNL_API dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
 DNNL_API dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(dnnl_engine_t *engine,
         ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context,
         size_t size, const uint8_t *cache_blob) {
+    ANYDNN_REQUIRE_NOT_NULL(engine);
     ANYDNN_REQUIRE(cache_blob && size > 0, dnnl_invalid_arguments, "empty cache blob");
-    // The handles are checked as for a plain engine; loading kernels is what is missing.
     dnnl_engine_t e = nullptr;
     ANYDNN_CHECK(dnnl_ze_interop_engine_create(&e, driver, device, context));
-    dnnl_engine_destroy(e);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    const status_t st = guarded(__func__, [&] { return import_modules(as_ze(e), cache_blob, size); });
+    if (st != dnnl_success) {
+        dnnl_engine_destroy(e);
+        return st;
+    }
+    *engine = e;
+    return dnnl_success;
 }
 
 DNNL_API dnnl_status_t dnnl_ze_interop_engine_get_context(
@@ -168,12 +184,19 @@ DNNL_API dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t 
     ANYDNN_REQUIRE_LIVE(stream, stream);
     ANYDNN_REQUIRE(is_ze_engine(stream->engine()), dnnl_invalid_arguments,
             "stream is not on a Level Zero engine");
-    ANYDNN_REQUIRE(stream->engine() == primitive->engine.get(), dnnl_invalid_arguments,
-            "stream and primitive belong to different engines");
+    ANYDNN_REQUIRE(stream->engine() == primitive->engine.get()
+                    || primitive->impl->pd().kind() == dnnl_reorder,
+            dnnl_invalid_arguments, "stream and primitive belong to different engines");
     ANYDNN_REQUIRE(ndeps >= 0 && (ndeps == 0 || deps), dnnl_invalid_arguments,
             "bad dependency list (ndeps %d)", ndeps);
     for (int i = 0; i < ndeps; ++i) ANYDNN_REQUIRE_NOT_NULL(deps[i]);
-    return fail(dnnl_unimplemented, __func__, "%s", not_yet);
+    auto *s = static_cast<ze_stream_t *>(stream);
+    return guarded(__func__, [&] {
+        return primitive_execute(primitive, stream, nargs, args,
+                [&](const primitive_t &p, const exec_ctx_t &ctx) {
+                    return s->execute_with_events(p, ctx, ndeps, deps, return_event);
+                });
+    });
 }
 
 } // extern "C"

@@ -103,12 +103,15 @@ TEST_F(ze_memory, application_pointers_are_used_never_freed) {
     }
 }
 
-TEST_F(ze_memory, device_usm_is_accepted_but_not_mapped_yet) {
+TEST_F(ze_memory, device_usm_maps_through_a_copy) {
     void *ptr = app_alloc(ZE_MEMORY_TYPE_DEVICE);
     dnnl_memory_t m = nullptr;
     ASSERT_EQ(dnnl_ze_interop_memory_create(&m, md, engine, 1, &ptr), dnnl_success);
+    expect_map_round_trip(m);
     void *p = nullptr;
-    EXPECT_EQ(dnnl_memory_map_data(m, &p), dnnl_unimplemented);
+    ASSERT_EQ(dnnl_memory_map_data(m, &p), dnnl_success);
+    EXPECT_NE(p, ptr); // a host copy
+    EXPECT_EQ(dnnl_memory_unmap_data(m, p), dnnl_success);
     EXPECT_EQ(dnnl_memory_destroy(m), dnnl_success);
     EXPECT_EQ(zeMemFree(drivers[0].context, ptr), ZE_RESULT_SUCCESS);
 }

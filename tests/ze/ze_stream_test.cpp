@@ -1,6 +1,7 @@
 // Level Zero streams on the test driver: over the application's immediate command list (not
 // owned, handed back, profiling flag kept) or one of ours; wait signals an event of the
-// stream's own on the list; execution needs kernels (not implemented yet) and says so.
+// stream's own on the list; primitives of other engines are refused (ze_primitive_test.cpp
+// runs Level Zero ones).
 #include "oneapi/dnnl/dnnl_ze.h"
 #include "oneapi/dnnl/dnnl_ze.hpp"
 #include "ze/ze_app.hpp"

@@ -79,13 +79,13 @@ struct cross_engine_t : public primitive_t {
         ANYDNN_REQUIRE(host && host->engine() && host->engine()->runtime() == runtime_kind_t::cpu,
                 dnnl_invalid_arguments, "cross-engine reorder: %s is not CPU memory",
                 pd.to_device ? "src" : "dst");
-        ANYDNN_REQUIRE(dev && dev->engine() && dev->engine()->runtime() == runtime_kind_t::ocl,
-                dnnl_invalid_arguments, "cross-engine reorder: %s is not OpenCL memory",
+        ANYDNN_REQUIRE(dev && dev->engine() && dev->engine()->kind() == dnnl_gpu,
+                dnnl_invalid_arguments, "cross-engine reorder: %s is not GPU memory",
                 pd.to_device ? "dst" : "src");
         // On the CPU engine's stream the copy runs on a stream of our own, to completion.
         stream_t *stream = ctx.stream;
         dnnl_stream *own = nullptr;
-        if (stream->engine()->runtime() != runtime_kind_t::ocl) {
+        if (stream->engine()->kind() != dnnl_gpu) {
             ANYDNN_CHECK(pd.engine->create_stream(&own, dnnl_stream_in_order));
             stream = own;
         }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpu/compute.hpp"
+#include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/ocl_memory.hpp"
 #include "runtime/ocl/ocl_stream.hpp"
@@ -88,14 +89,9 @@ private:
 
 } // namespace
 
-} // namespace ocl
-
-namespace gpu {
-
-status_t create_kernel(engine_t *engine, const char *source_name, const std::string &options,
-        const char *name, std::shared_ptr<kernel_t> &kernel) {
-    ocl::ocl_engine_t *e = ocl::as_ocl(engine);
-    ANYDNN_REQUIRE(e, dnnl_unimplemented, "kernels need a GPU runtime engine");
+status_t create_kernel(ocl_engine_t *e, const char *source_name, const std::string &options,
+        const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
+    using namespace gpu;
     const char *source = kernel_source(source_name);
     ANYDNN_REQUIRE(source, dnnl_runtime_error, "no kernel source %s", source_name);
     cl_program program = nullptr;
@@ -112,16 +108,10 @@ status_t create_kernel(engine_t *engine, const char *source_name, const std::str
     return dnnl_success;
 }
 
-const device_caps_t &engine_caps(engine_t *engine) {
-    // Filled once per engine from the probed device information.
-    static std::mutex mutex;
-    static std::map<uint64_t, device_caps_t> caps;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = caps.find(engine->id());
-    if (it != caps.end()) return it->second;
-    device_caps_t c;
-    if (ocl::ocl_engine_t *e = ocl::as_ocl(engine)) {
-        const ocl::device_info_t &d = e->info();
+gpu::device_caps_t device_caps(ocl_engine_t *e) {
+    gpu::device_caps_t c;
+    {
+        const device_info_t &d = e->info();
         c.name = d.name;
         c.compute_units = d.compute_units;
         c.max_work_group_size = d.max_work_group_size;
@@ -133,8 +123,8 @@ const device_caps_t &engine_caps(engine_t *engine) {
         c.nvidia_ptx = d.nvidia_ptx;
         c.is_cpu = d.type & CL_DEVICE_TYPE_CPU;
     }
-    return caps.emplace(engine->id(), c).first->second;
+    return c;
 }
 
-} // namespace gpu
+} // namespace ocl
 } // namespace anydnn

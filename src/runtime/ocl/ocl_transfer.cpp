@@ -2,12 +2,13 @@
 // stream: buffers through clEnqueueRead/WriteBuffer, USM through the Intel memcpy or SVM
 // memcpy; blocking, after the stream's dependencies, and the stream's next dependency.
 #include "gpu/compute.hpp"
+#include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/ocl_memory.hpp"
 #include "runtime/ocl/ocl_stream.hpp"
 
 namespace anydnn {
-namespace gpu {
+namespace ocl {
 
 namespace {
 
@@ -60,5 +61,5 @@ status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *
     return transfer(stream, storage, offset, host, bytes, false);
 }
 
-} // namespace gpu
+} // namespace ocl
 } // namespace anydnn

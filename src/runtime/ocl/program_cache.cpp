@@ -1,22 +1,22 @@
 #include "runtime/ocl/program_cache.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <vector>
 
 #include "oneapi/dnnl/dnnl_version.h"
+#include "runtime/binary_cache.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 
 namespace anydnn {
 namespace ocl {
+
+using binary_cache::disk_dir;
+using binary_cache::get_bytes;
+using binary_cache::get_u64;
+using binary_cache::put_u64;
+using binary_cache::read_file;
+using binary_cache::write_file;
 
 namespace {
 
@@ -24,68 +24,12 @@ std::mutex cache_mutex;
 std::map<std::pair<uint64_t, std::string>, cl_program> memory_cache; // (engine, key)
 program_cache_stats_t stats;
 
-uint64_t fnv1a(const std::string &s, uint64_t h) {
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 std::string cache_key(ocl_engine_t *engine, const char *source, const std::string &options) {
     const device_info_t &d = engine->info();
-    std::string all = std::string(source) + '\0' + options + '\0' + d.name + '\0'
+    return binary_cache::hash_key(std::string(source) + '\0' + options + '\0' + d.name + '\0'
             + d.platform_name + '\0' + d.device_version + '\0' + d.driver_version + '\0'
             + DNNL_VERSION_HASH + '\0' + std::to_string(DNNL_VERSION_MAJOR) + "."
-            + std::to_string(DNNL_VERSION_MINOR) + "." + std::to_string(DNNL_VERSION_PATCH);
-    char hex[40];
-    std::snprintf(hex, sizeof(hex), "%016llx%016llx",
-            static_cast<unsigned long long>(fnv1a(all, 14695981039346656037ull)),
-            static_cast<unsigned long long>(fnv1a(all, 0x9e3779b97f4a7c15ull)));
-    return hex;
-}
-
-// The disk cache directory (created on demand), or empty when disabled.
-std::string disk_dir() {
-    const char *env = std::getenv("ONEDNN_KERNEL_CACHE_DIR");
-    std::string dir;
-    if (env) {
-        if (!*env || std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0) return {};
-        dir = env;
-    } else if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-        dir = std::string(xdg) + "/anydnn/kernels";
-    } else if (const char *home = std::getenv("HOME"); home && *home) {
-        dir = std::string(home) + "/.cache/anydnn/kernels";
-    } else {
-        return {};
-    }
-    // mkdir -p, quietly: a cache that cannot be written is only slower.
-    for (size_t pos = 1; pos <= dir.size(); ++pos)
-        if (pos == dir.size() || dir[pos] == '/') ::mkdir(dir.substr(0, pos).c_str(), 0755);
-    return dir;
-}
-
-bool read_file(const std::string &path, std::vector<unsigned char> &bytes) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    return !bytes.empty();
-}
-
-void write_file(const std::string &path, const std::vector<unsigned char> &bytes) {
-    // Write a private temporary file and rename it: readers never see half a binary.
-    std::string tmp = path + ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        if (!f) return;
-        f.write(reinterpret_cast<const char *>(bytes.data()),
-                static_cast<std::streamsize>(bytes.size()));
-        if (!f) {
-            std::remove(tmp.c_str());
-            return;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+            + std::to_string(DNNL_VERSION_MINOR) + "." + std::to_string(DNNL_VERSION_PATCH));
 }
 
 cl_program load_binary(ocl_engine_t *engine, const std::vector<unsigned char> &bin,
@@ -196,27 +140,6 @@ std::string cache_blob_id(cl_device_id device) {
     return "anydnn-ocl-programs:" + d.name + "|" + d.platform_name + "|" + d.device_version
             + "|" + d.driver_version + "|" + DNNL_VERSION_HASH;
 }
-
-namespace {
-
-void put_u64(std::string &out, uint64_t v) { out.append(reinterpret_cast<const char *>(&v), 8); }
-
-bool get_u64(const uint8_t *&p, const uint8_t *end, uint64_t &v) {
-    if (end - p < 8) return false;
-    std::memcpy(&v, p, 8);
-    p += 8;
-    return true;
-}
-
-bool get_bytes(const uint8_t *&p, const uint8_t *end, std::string &s) {
-    uint64_t n = 0;
-    if (!get_u64(p, end, n) || static_cast<uint64_t>(end - p) < n) return false;
-    s.assign(reinterpret_cast<const char *>(p), n);
-    p += n;
-    return true;
-}
-
-} // namespace
 
 // Layout: id, count, then per program: key, options, binary (each length-prefixed).
 status_t export_programs(ocl_engine_t *engine, std::string &blob) {

@@ -22,6 +22,8 @@ const ze_api_t *load_api() {
     if (!api.name) return nullptr;
     ANYDNN_ZE_FUNCTIONS(ANYDNN_ZE_LOAD)
 #undef ANYDNN_ZE_LOAD
+    api.zeCommandListIsImmediate = reinterpret_cast<decltype(api.zeCommandListIsImmediate)>(
+            dlsym(lib, "zeCommandListIsImmediate"));
     // The loader stays loaded for the life of the process: the application's handles may
     // outlive us.
     return &api;
@@ -48,6 +50,12 @@ const ze_api_t *ze_api() {
 const std::vector<ze_driver_handle_t> &ze_drivers() {
     static const std::vector<ze_driver_handle_t> drivers = find_drivers();
     return drivers;
+}
+
+status_t ze_check(ze_result_t r, const char *what) {
+    ANYDNN_REQUIRE(r == ZE_RESULT_SUCCESS, dnnl_runtime_error, "%s failed (0x%x)", what,
+            static_cast<unsigned>(r));
+    return dnnl_success;
 }
 
 bool driver_has_device(ze_driver_handle_t driver, ze_device_handle_t device) {

@@ -1,10 +1,14 @@
 #include "runtime/ze/ze_engine.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/primitive_desc.hpp"
 #include "oneapi/dnnl/dnnl_version.h"
+#include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ze/ze_memory.hpp"
+#include "runtime/ze/ze_module.hpp"
 #include "runtime/ze/ze_stream.hpp"
 
 namespace anydnn {
@@ -52,6 +56,29 @@ status_t ze_engine_t::create(ze_engine_t **engine, ze_driver_handle_t driver,
     return dnnl_success;
 }
 
+status_t ze_engine_t::create_own(ze_engine_t **engine, size_t index) {
+    const auto &devices = all_devices();
+    ANYDNN_REQUIRE(index < devices.size(), dnnl_invalid_arguments,
+            "no Level Zero device with index %zu (there are %zu)", index, devices.size());
+    ze_context_desc_t desc = {};
+    desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
+    ze_context_handle_t context = nullptr;
+    ANYDNN_CHECK(ze_check(ze_api()->zeContextCreate(devices[index].first, &desc, &context),
+            "zeContextCreate"));
+    const status_t st = create(engine, devices[index].first, devices[index].second, context);
+    if (st != dnnl_success) {
+        ze_api()->zeContextDestroy(context);
+        return st;
+    }
+    (*engine)->owns_context_ = true;
+    return dnnl_success;
+}
+
+ze_engine_t::~ze_engine_t() {
+    module_cache_drop_engine(id());
+    if (owns_context_) ze_api()->zeContextDestroy(context_);
+}
+
 status_t ze_engine_t::create_stream(dnnl_stream **stream, unsigned flags) {
     ze_stream_t *s = nullptr;
     ANYDNN_CHECK(ze_stream_t::create(&s, this, nullptr, flags));
@@ -74,9 +101,29 @@ status_t ze_engine_t::create_memory_storage(
     return dnnl_success;
 }
 
-const std::vector<impl_entry_t> &ze_engine_t::impl_list(dnnl_primitive_kind_t) const {
-    static const std::vector<impl_entry_t> none;
-    return none;
+const std::vector<impl_entry_t> &ze_engine_t::impl_list(dnnl_primitive_kind_t kind) const {
+    return ocl::gpu_impl_list(kind); // the same kernels serve both runtimes
+}
+
+const std::vector<std::pair<ze_driver_handle_t, ze_device_handle_t>> &all_devices() {
+    static const auto devices = [] {
+        std::vector<std::pair<ze_driver_handle_t, ze_device_handle_t>> all;
+        for (ze_driver_handle_t driver : ze_drivers()) {
+            uint32_t count = 0;
+            if (ze_api()->zeDeviceGet(driver, &count, nullptr) != ZE_RESULT_SUCCESS) continue;
+            std::vector<ze_device_handle_t> list(count);
+            if (ze_api()->zeDeviceGet(driver, &count, list.data()) != ZE_RESULT_SUCCESS)
+                continue;
+            for (uint32_t i = 0; i < count; ++i) all.emplace_back(driver, list[i]);
+        }
+        return all;
+    }();
+    return devices;
+}
+
+bool gpu_runtime_is_ze() {
+    const char *env = std::getenv("ANYDNN_GPU_RUNTIME");
+    return env && std::strcmp(env, "ze") == 0;
 }
 
 ze_engine_t *as_ze(engine_t *e) {

@@ -1,7 +1,8 @@
 // A Level Zero engine: the application's driver, device and context. Level Zero has no
 // reference counting, so none of them is owned: they must outlive the engine. Memory is USM
-// (ze_memory.hpp), streams immediate command lists (ze_stream.hpp); kernels are not
-// implemented yet, so the implementation lists are empty.
+// (ze_memory.hpp), streams immediate command lists (ze_stream.hpp), kernels come from
+// modules of our OpenCL C sources (ze_module.hpp), so the implementation lists are the GPU
+// ones. Engines of dnnl_engine_create (ANYDNN_GPU_RUNTIME=ze) own a context of their own.
 #pragma once
 
 #include <string>
@@ -18,6 +19,9 @@ struct ze_engine_t : public engine_t {
     static status_t create(ze_engine_t **engine, ze_driver_handle_t driver,
             ze_device_handle_t device, ze_context_handle_t context);
 
+    // For dnnl_engine_create: device `index` of all drivers' devices, with a context of ours.
+    static status_t create_own(ze_engine_t **engine, size_t index);
+
     ze_driver_handle_t driver() const { return driver_; }
     ze_device_handle_t device() const { return device_; }
     ze_context_handle_t context() const { return context_; }
@@ -29,13 +33,24 @@ struct ze_engine_t : public engine_t {
             std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
     const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
 
+protected:
+    ~ze_engine_t() override;
+
 private:
     ze_engine_t(ze_driver_handle_t driver, ze_device_handle_t device,
             ze_context_handle_t context);
+    bool owns_context_ = false;
     ze_driver_handle_t driver_;
     ze_device_handle_t device_;
     ze_context_handle_t context_;
 };
+
+// Every (driver, device) pair the loader offers, in driver then device order: the devices of
+// dnnl_engine_create(dnnl_gpu, i) when ANYDNN_GPU_RUNTIME=ze.
+const std::vector<std::pair<ze_driver_handle_t, ze_device_handle_t>> &all_devices();
+
+// Whether ANYDNN_GPU_RUNTIME=ze makes dnnl_gpu engines Level Zero ones.
+bool gpu_runtime_is_ze();
 
 // The Level Zero engine behind `e`, or null when it is another runtime's.
 ze_engine_t *as_ze(engine_t *e);

@@ -1,6 +1,7 @@
 #include "runtime/ze/ze_memory.hpp"
 
 #include "runtime/ze/ze_engine.hpp"
+#include "runtime/ze/ze_stream.hpp"
 
 namespace anydnn {
 namespace ze {
@@ -29,10 +30,38 @@ ze_memory_type_t usm_type(ze_engine_t *engine, const void *ptr) {
     return props.type;
 }
 
-ze_usm_storage_t::~ze_usm_storage_t() { free_owned(); }
+namespace {
+
+// Copies `bytes` on a synchronous immediate command list of our own, outside any stream.
+status_t copy_now(ze_engine_t *engine, void *dst, const void *src, size_t bytes) {
+    const ze_api_t &ze = *ze_api();
+    ze_command_queue_desc_t desc = {};
+    desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+    desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+    desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+    ze_command_list_handle_t list = nullptr;
+    ANYDNN_CHECK(ze_check(ze.zeCommandListCreateImmediate(
+                                  engine->context(), engine->device(), &desc, &list),
+            "zeCommandListCreateImmediate"));
+    const ze_result_t r = ze.zeCommandListAppendMemoryCopy(list, dst, src, bytes, nullptr, 0, nullptr);
+    ze.zeCommandListDestroy(list);
+    return ze_check(r, "zeCommandListAppendMemoryCopy");
+}
+
+} // namespace
+
+ze_usm_storage_t::~ze_usm_storage_t() {
+    if (staging_) ze_api()->zeMemFree(engine_->context(), staging_);
+    free_owned();
+}
 
 void ze_usm_storage_t::free_owned() {
-    if (owned_ && ptr_) ze_api()->zeMemFree(engine_->context(), ptr_);
+    if (owned_ && ptr_) {
+        // Freed while a primitive executes: its commands may still use the memory.
+        ze_stream_t *s = ze_stream_t::executing();
+        if (s && s->engine() == engine_) s->free_when_done(ptr_);
+        else ze_api()->zeMemFree(engine_->context(), ptr_);
+    }
     owned_ = false;
 }
 
@@ -47,13 +76,33 @@ status_t ze_usm_storage_t::set_data_handle(void *handle) {
 status_t ze_usm_storage_t::map(void **host_ptr) {
     *host_ptr = nullptr;
     if (!ptr_ || size_ == 0) return dnnl_success;
-    ANYDNN_REQUIRE(usm_type(engine_, ptr_) != ZE_MEMORY_TYPE_DEVICE, dnnl_unimplemented,
-            "mapping device-only USM needs a copy on a command list: not implemented yet");
-    *host_ptr = ptr_; // host and shared USM: the host reads it in place
+    if (usm_type(engine_, ptr_) != ZE_MEMORY_TYPE_DEVICE) {
+        *host_ptr = ptr_; // host and shared USM: the host reads it in place
+        return dnnl_success;
+    }
+    ANYDNN_REQUIRE(!staging_, dnnl_invalid_arguments, "the memory is mapped already");
+    ze_host_mem_alloc_desc_t desc = {};
+    desc.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+    void *staging = nullptr;
+    ANYDNN_REQUIRE(ze_api()->zeMemAllocHost(engine_->context(), &desc, size_, 64, &staging)
+                    == ZE_RESULT_SUCCESS,
+            dnnl_out_of_memory, "zeMemAllocHost of %zu bytes failed", size_);
+    const status_t st = copy_now(engine_, staging, ptr_, size_);
+    if (st != dnnl_success) {
+        ze_api()->zeMemFree(engine_->context(), staging);
+        return st;
+    }
+    staging_ = *host_ptr = staging;
     return dnnl_success;
 }
 
-status_t ze_usm_storage_t::unmap(void *) { return dnnl_success; }
+status_t ze_usm_storage_t::unmap(void *host_ptr) {
+    if (!staging_ || host_ptr != staging_) return dnnl_success; // mapped in place
+    const status_t st = copy_now(engine_, ptr_, staging_, size_);
+    ze_api()->zeMemFree(engine_->context(), staging_);
+    staging_ = nullptr;
+    return st;
+}
 
 } // namespace ze
 } // namespace anydnn

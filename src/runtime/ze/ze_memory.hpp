@@ -1,6 +1,7 @@
 // Memory of a Level Zero engine: a USM pointer of the engine's context. What anydnn allocates
 // is shared USM (the host maps it in place) and freed with the memory; a user's pointer is
-// never freed. Mapping device-only USM needs a copy on a command list: not implemented yet.
+// never freed. Device-only USM maps through a copy into host USM (and back on unmap) on a
+// synchronous immediate command list of our own.
 #pragma once
 
 #include "core/memory.hpp"
@@ -28,6 +29,7 @@ private:
     void *ptr_;
     size_t size_;
     bool owned_;
+    void *staging_ = nullptr; // host USM of a mapped device-only allocation
 };
 
 // Shared USM of `size` bytes on the engine's device (null for size 0).
