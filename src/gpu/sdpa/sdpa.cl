@@ -7,12 +7,6 @@
 // faster without).
 #include "cl/common.h"
 
-#if UNROLL
-#define UNROLL_KEYS _Pragma("unroll")
-#else
-#define UNROLL_KEYS
-#endif
-
 #define D4 ((D + 3) / 4)
 #define DV4 ((DV + 3) / 4)
 #define MASK_LD (BK + 1) // mask tile row stride: rows read by neighbouring work-items
@@ -114,7 +108,9 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
 
         float s[BK];
         float block_max = -INFINITY;
-UNROLL_KEYS
+#if UNROLL
+#pragma unroll
+#endif
         for (int j = 0; j < BK; ++j) {
             float4 t = (float4)(0.f);
             for (int d4 = 0; d4 < D4; ++d4) t = mad(qr[d4], kt[j * D4 + d4], t);
@@ -131,7 +127,9 @@ UNROLL_KEYS
             const float rescale = exp(m - m_new); // 0 on the first keys (m = -inf)
             l *= rescale;
             for (int d4 = 0; d4 < DV4; ++d4) acc[d4] *= rescale;
-UNROLL_KEYS
+#if UNROLL
+#pragma unroll
+#endif
             for (int j = 0; j < BK; ++j) {
                 const float p = exp(s[j] - m_new);
                 l += p;
