@@ -21,6 +21,13 @@ std::string read_file(const char *path) {
     return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
+// A Level Zero descriptor or property struct, zeroed, with its structure type.
+template <typename T> T with_stype(ze_structure_type_t stype) {
+    T t = {};
+    t.stype = stype;
+    return t;
+}
+
 bool parameter_validation_on() {
     const char *v = std::getenv("ZE_ENABLE_PARAMETER_VALIDATION");
     return v && std::string(v) == "1";
@@ -32,15 +39,14 @@ protected:
         ze_app_t::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
         d = drivers[0];
-        ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+        auto desc = with_stype<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
         desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-        ASSERT_EQ(zeCommandListCreateImmediate(d.context, d.device, &desc, &list),
-                ZE_RESULT_SUCCESS);
-        ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC};
+        ASSERT_EQ(
+                zeCommandListCreateImmediate(d.context, d.device, &desc, &list), ZE_RESULT_SUCCESS);
+        auto pool_desc = with_stype<ze_event_pool_desc_t>(ZE_STRUCTURE_TYPE_EVENT_POOL_DESC);
         pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
         pool_desc.count = 4;
-        ASSERT_EQ(zeEventPoolCreate(d.context, &pool_desc, 1, &d.device, &pool),
-                ZE_RESULT_SUCCESS);
+        ASSERT_EQ(zeEventPoolCreate(d.context, &pool_desc, 1, &d.device, &pool), ZE_RESULT_SUCCESS);
         for (uint32_t i = 0; i < 2; ++i) {
             ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i,
                     ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
@@ -48,18 +54,25 @@ protected:
         }
     }
     void TearDown() override {
-        for (void *p : allocations) EXPECT_EQ(zeMemFree(d.context, p), ZE_RESULT_SUCCESS);
-        for (auto e : events)
-            if (e) EXPECT_EQ(zeEventDestroy(e), ZE_RESULT_SUCCESS);
-        if (pool) EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
-        if (list) EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
+        for (void *p : allocations)
+            EXPECT_EQ(zeMemFree(d.context, p), ZE_RESULT_SUCCESS);
+        for (auto e : events) {
+            if (e) {
+                EXPECT_EQ(zeEventDestroy(e), ZE_RESULT_SUCCESS);
+            }
+        }
+        if (pool) {
+            EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
+        }
+        if (list) {
+            EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
+        }
         ze_app_t::TearDown();
     }
 
-    template <typename T>
-    T *shared(size_t n) {
-        ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
-        ze_host_mem_alloc_desc_t hd = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    template <typename T> T *shared(size_t n) {
+        auto dd = with_stype<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
+        auto hd = with_stype<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
         void *p = nullptr;
         EXPECT_EQ(zeMemAllocShared(d.context, &dd, &hd, n * sizeof(T), 64, d.device, &p),
                 ZE_RESULT_SUCCESS);
@@ -77,7 +90,7 @@ protected:
     // A module of the test kernels in `format`; the build log into `log`.
     ze_result_t create_module(ze_module_format_t format, const std::string &input,
             ze_module_handle_t *module, std::string *log = nullptr, const char *flags = "") {
-        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+        auto desc = with_stype<ze_module_desc_t>(ZE_STRUCTURE_TYPE_MODULE_DESC);
         desc.format = format;
         desc.inputSize = input.size();
         desc.pInputModule = reinterpret_cast<const uint8_t *>(input.data());
@@ -100,15 +113,15 @@ protected:
     ze_module_handle_t any_module() {
         ze_module_handle_t m = nullptr;
         if (!parameter_validation_on()) {
-            EXPECT_EQ(create_module(module_format_opencl_c,
-                              read_file(ANYDNN_ZE_TEST_KERNELS_CL), &m),
+            EXPECT_EQ(
+                    create_module(module_format_opencl_c, read_file(ANYDNN_ZE_TEST_KERNELS_CL), &m),
                     ZE_RESULT_SUCCESS);
             return m;
         }
 #ifdef ANYDNN_ZE_TEST_KERNELS_SPV
         std::string log;
-        const ze_result_t r = create_module(ZE_MODULE_FORMAT_IL_SPIRV,
-                read_file(ANYDNN_ZE_TEST_KERNELS_SPV), &m, &log);
+        const ze_result_t r = create_module(
+                ZE_MODULE_FORMAT_IL_SPIRV, read_file(ANYDNN_ZE_TEST_KERNELS_SPV), &m, &log);
         if (r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) return nullptr;
         EXPECT_EQ(r, ZE_RESULT_SUCCESS) << log;
 #endif
@@ -142,7 +155,8 @@ protected:
         EXPECT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
                 ZE_RESULT_SUCCESS);
         finish();
-        for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 1.f + 2.f * float(i)) << i;
+        for (uint32_t i = 0; i < n; ++i)
+            ASSERT_EQ(y[i], 1.f + 2.f * float(i)) << i;
         EXPECT_EQ(zeKernelDestroy(k), ZE_RESULT_SUCCESS);
     }
 
@@ -154,22 +168,25 @@ protected:
 };
 
 TEST_F(ze_test_driver, devices_report_their_opencl_device) {
-    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    auto compute =
+            with_stype<ze_device_compute_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES);
     ASSERT_EQ(zeDeviceGetComputeProperties(d.device, &compute), ZE_RESULT_SUCCESS);
     EXPECT_GE(compute.maxTotalGroupSize, 64u);
     EXPECT_GE(compute.maxGroupSizeX, 64u);
     EXPECT_GT(compute.maxSharedLocalMemory, 0u);
-    ze_device_module_properties_t module = {ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+    auto module =
+            with_stype<ze_device_module_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES);
     ASSERT_EQ(zeDeviceGetModuleProperties(d.device, &module), ZE_RESULT_SUCCESS);
     EXPECT_NE(module.fp32flags, 0u);
     EXPECT_GT(module.maxArgumentsSize, 0u);
     uint32_t count = 0;
     ASSERT_EQ(zeDeviceGetMemoryProperties(d.device, &count, nullptr), ZE_RESULT_SUCCESS);
     ASSERT_EQ(count, 1u);
-    ze_device_memory_properties_t memory = {ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
+    auto memory =
+            with_stype<ze_device_memory_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES);
     ASSERT_EQ(zeDeviceGetMemoryProperties(d.device, &count, &memory), ZE_RESULT_SUCCESS);
     EXPECT_GT(memory.totalSize, 0u);
-    ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    auto props = with_stype<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
     ASSERT_EQ(zeDeviceGetProperties(d.device, &props), ZE_RESULT_SUCCESS);
     EXPECT_EQ(props.type, ZE_DEVICE_TYPE_GPU);
     EXPECT_EQ(props.timerResolution, 1u); // nanoseconds
@@ -179,7 +196,8 @@ TEST_F(ze_test_driver, devices_report_their_opencl_device) {
 TEST_F(ze_test_driver, allocations_are_known_by_their_context) {
     const size_t n = 256;
     float *s = shared<float>(n);
-    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    auto props = with_stype<ze_memory_allocation_properties_t>(
+            ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
     ze_device_handle_t owner = nullptr;
     ASSERT_EQ(zeMemGetAllocProperties(d.context, s + 7, &props, &owner), ZE_RESULT_SUCCESS);
     EXPECT_EQ(props.type, ZE_MEMORY_TYPE_SHARED); // inside the allocation too
@@ -189,7 +207,7 @@ TEST_F(ze_test_driver, allocations_are_known_by_their_context) {
     ASSERT_EQ(zeMemGetAddressRange(d.context, s + 7, &base, &size), ZE_RESULT_SUCCESS);
     EXPECT_EQ(base, s);
     EXPECT_EQ(size, n * sizeof(float));
-    ze_host_mem_alloc_desc_t hd = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    auto hd = with_stype<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
     void *h = nullptr;
     ASSERT_EQ(zeMemAllocHost(d.context, &hd, 100, 0, &h), ZE_RESULT_SUCCESS);
     allocations.push_back(h);
@@ -200,8 +218,8 @@ TEST_F(ze_test_driver, allocations_are_known_by_their_context) {
     ASSERT_EQ(zeMemGetAllocProperties(d.context, &on_stack, &props, nullptr), ZE_RESULT_SUCCESS);
     EXPECT_EQ(props.type, ZE_MEMORY_TYPE_UNKNOWN);
     if (drivers.size() > 1) { // another driver's context does not know it
-        ASSERT_EQ(zeMemGetAllocProperties(drivers[1].context, s, &props, nullptr),
-                ZE_RESULT_SUCCESS);
+        ASSERT_EQ(
+                zeMemGetAllocProperties(drivers[1].context, s, &props, nullptr), ZE_RESULT_SUCCESS);
         EXPECT_EQ(props.type, ZE_MEMORY_TYPE_UNKNOWN);
     }
     EXPECT_EQ(zeMemFree(d.context, &on_stack), ZE_RESULT_ERROR_INVALID_ARGUMENT);
@@ -209,15 +227,15 @@ TEST_F(ze_test_driver, allocations_are_known_by_their_context) {
 
 TEST_F(ze_test_driver, fill_and_copy_on_an_immediate_list) {
     const size_t n = 1001; // odd: not a multiple of any vector
-    ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    auto dd = with_stype<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
     void *dev = nullptr;
     ASSERT_EQ(zeMemAllocDevice(d.context, &dd, n * sizeof(float), 64, d.device, &dev),
             ZE_RESULT_SUCCESS);
     allocations.push_back(dev);
     float *out = shared<float>(n);
     const float pattern = 2.5f;
-    ASSERT_EQ(zeCommandListAppendMemoryFill(list, dev, &pattern, sizeof(pattern),
-                      n * sizeof(float), nullptr, 0, nullptr),
+    ASSERT_EQ(zeCommandListAppendMemoryFill(
+                      list, dev, &pattern, sizeof(pattern), n * sizeof(float), nullptr, 0, nullptr),
             ZE_RESULT_SUCCESS);
     std::vector<float> host(n, 0.f);
     ASSERT_EQ(zeCommandListAppendMemoryCopy(list, out, dev, n * sizeof(float), nullptr, 0, nullptr),
@@ -245,8 +263,8 @@ TEST_F(ze_test_driver, appends_wait_for_events_signalled_later_from_the_host) {
     }
     // events[1] is signalled by nothing yet: the copy waits for the host.
     ASSERT_EQ(zeCommandListAppendWaitOnEvents(list, 1, &events[1]), ZE_RESULT_SUCCESS);
-    ASSERT_EQ(zeCommandListAppendMemoryCopy(
-                      list, dst, src, n * sizeof(float), events[0], 0, nullptr),
+    ASSERT_EQ(
+            zeCommandListAppendMemoryCopy(list, dst, src, n * sizeof(float), events[0], 0, nullptr),
             ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeEventHostSynchronize(events[0], 1000000), ZE_RESULT_NOT_READY); // 1 ms
     EXPECT_EQ(zeEventQueryStatus(events[0]), ZE_RESULT_NOT_READY);
@@ -254,7 +272,8 @@ TEST_F(ze_test_driver, appends_wait_for_events_signalled_later_from_the_host) {
     ASSERT_EQ(zeEventHostSignal(events[1]), ZE_RESULT_SUCCESS);
     ASSERT_EQ(zeEventHostSynchronize(events[0], UINT64_MAX), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeEventQueryStatus(events[0]), ZE_RESULT_SUCCESS);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(dst[i], float(i));
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(dst[i], float(i));
     // Reset: not signalled until signalled again, by a command this time.
     ASSERT_EQ(zeEventHostReset(events[1]), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeEventQueryStatus(events[1]), ZE_RESULT_NOT_READY);
@@ -264,14 +283,14 @@ TEST_F(ze_test_driver, appends_wait_for_events_signalled_later_from_the_host) {
 
 TEST_F(ze_test_driver, a_wait_appended_before_its_signal_follows_the_signal) {
     // Another immediate list signals events[1] after this list already waits for it.
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    auto desc = with_stype<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
     ze_command_list_handle_t other = nullptr;
     ASSERT_EQ(zeCommandListCreateImmediate(d.context, d.device, &desc, &other), ZE_RESULT_SUCCESS);
     int *value = shared<int>(1);
     *value = 0;
     const int one = 1;
-    ASSERT_EQ(zeCommandListAppendMemoryFill(list, value, &one, sizeof(one), sizeof(one),
-                      events[0], 1, &events[1]),
+    ASSERT_EQ(zeCommandListAppendMemoryFill(
+                      list, value, &one, sizeof(one), sizeof(one), events[0], 1, &events[1]),
             ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeEventQueryStatus(events[0]), ZE_RESULT_NOT_READY);
     ASSERT_EQ(zeCommandListAppendSignalEvent(other, events[1]), ZE_RESULT_SUCCESS);
@@ -281,7 +300,7 @@ TEST_F(ze_test_driver, a_wait_appended_before_its_signal_follows_the_signal) {
 }
 
 TEST_F(ze_test_driver, regular_lists_take_no_commands) {
-    ze_command_list_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+    auto desc = with_stype<ze_command_list_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC);
     ze_command_list_handle_t regular = nullptr;
     ASSERT_EQ(zeCommandListCreate(d.context, d.device, &desc, &regular), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeCommandListAppendSignalEvent(regular, events[0]),
@@ -318,7 +337,8 @@ TEST_F(ze_test_driver, spirv_modules_build_and_launch_where_the_device_takes_the
 #ifndef ANYDNN_ZE_TEST_KERNELS_SPV
     GTEST_SKIP() << "no clang-15 and llvm-spirv-15 at build time: no SPIR-V to give";
 #else
-    ze_device_module_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+    auto props =
+            with_stype<ze_device_module_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES);
     ASSERT_EQ(zeDeviceGetModuleProperties(d.device, &props), ZE_RESULT_SUCCESS);
     ze_module_handle_t m = nullptr;
     std::string log;
@@ -357,7 +377,7 @@ TEST_F(ze_test_driver, local_memory_arguments_and_group_sizes) {
     ze_module_handle_t m = any_module();
     if (!m) GTEST_SKIP() << "no module format gets through to this OpenCL device";
     ze_kernel_handle_t k = kernel(m, "group_sum");
-    ze_kernel_properties_t props = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    auto props = with_stype<ze_kernel_properties_t>(ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES);
     ASSERT_EQ(zeKernelGetProperties(k, &props), ZE_RESULT_SUCCESS);
     EXPECT_EQ(props.numKernelArgs, 3u);
     EXPECT_EQ(props.requiredGroupSizeX, 0u);
@@ -369,7 +389,8 @@ TEST_F(ze_test_driver, local_memory_arguments_and_group_sizes) {
     EXPECT_EQ(zeKernelSetGroupSize(k, 0, 1, 1), ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
     const uint32_t group = 8, ngroups = 5;
     float *in = shared<float>(group * ngroups), *out = shared<float>(ngroups);
-    for (uint32_t i = 0; i < group * ngroups; ++i) in[i] = float(i);
+    for (uint32_t i = 0; i < group * ngroups; ++i)
+        in[i] = float(i);
     ASSERT_EQ(zeKernelSetGroupSize(k, group, 1, 1), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeKernelSetArgumentValue(k, 0, sizeof(out), &out), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeKernelSetArgumentValue(k, 1, sizeof(in), &in), ZE_RESULT_SUCCESS);
@@ -382,7 +403,8 @@ TEST_F(ze_test_driver, local_memory_arguments_and_group_sizes) {
     finish();
     for (uint32_t g = 0; g < ngroups; ++g) {
         float expected = 0.f;
-        for (uint32_t i = 0; i < group; ++i) expected += float(g * group + i);
+        for (uint32_t i = 0; i < group; ++i)
+            expected += float(g * group + i);
         EXPECT_EQ(out[g], expected) << g;
     }
     EXPECT_EQ(zeModuleDestroy(m), ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE); // its kernel first
@@ -401,7 +423,8 @@ TEST_F(ze_test_driver, local_memory_arguments_and_group_sizes) {
     ASSERT_EQ(zeCommandListAppendLaunchKernel(list, fixed, &two, nullptr, 0, nullptr),
             ZE_RESULT_SUCCESS);
     finish();
-    for (int i = 0; i < 8; ++i) EXPECT_EQ(sizes[i], 4) << i;
+    for (int i = 0; i < 8; ++i)
+        EXPECT_EQ(sizes[i], 4) << i;
     EXPECT_EQ(zeKernelDestroy(fixed), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeModuleDestroy(m), ZE_RESULT_SUCCESS);
 }
@@ -411,9 +434,9 @@ TEST_F(ze_test_driver, build_failures_return_no_module_and_no_log) {
     ze_module_handle_t m = nullptr;
     std::string log;
     const ze_result_t r = parameter_validation_on()
-            ? create_module(ZE_MODULE_FORMAT_IL_SPIRV, "not SPIR-V", &m, &log)
-            : create_module(module_format_opencl_c, "kernel void k(global int *p) { p[0] = q; }",
-                    &m, &log);
+                                  ? create_module(ZE_MODULE_FORMAT_IL_SPIRV, "not SPIR-V", &m, &log)
+                                  : create_module(module_format_opencl_c,
+                                          "kernel void k(global int *p) { p[0] = q; }", &m, &log);
     EXPECT_NE(r, ZE_RESULT_SUCCESS);
     EXPECT_TRUE(log.empty());
     EXPECT_EQ(m, nullptr);

@@ -51,7 +51,9 @@ ze_result_t append(ze_command_list_handle_t list, ze_event_handle_t signal, uint
     return finish_append(lock, l, e, done, status);
 }
 
-bool is_power_of_two(size_t v) { return v && !(v & (v - 1)); }
+bool is_power_of_two(size_t v) {
+    return v && !(v & (v - 1));
+}
 
 } // namespace
 
@@ -75,12 +77,11 @@ ze_result_t ZE_APICALL list_create(ze_context_handle_t context, ze_device_handle
     return create_list(context, device, false, false, list);
 }
 
-ze_result_t ZE_APICALL list_create_immediate(ze_context_handle_t context,
-        ze_device_handle_t device, const ze_command_queue_desc_t *desc,
-        ze_command_list_handle_t *list) {
+ze_result_t ZE_APICALL list_create_immediate(ze_context_handle_t context, ze_device_handle_t device,
+        const ze_command_queue_desc_t *desc, ze_command_list_handle_t *list) {
     if (!desc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    return create_list(context, device, true, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
-            list);
+    return create_list(
+            context, device, true, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, list);
 }
 
 ze_result_t ZE_APICALL list_destroy(ze_command_list_handle_t list) {
@@ -102,10 +103,12 @@ ze_result_t ZE_APICALL list_close(ze_command_list_handle_t list) {
     return live<command_list_t>(list) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 }
 
-ze_result_t ZE_APICALL list_reset(ze_command_list_handle_t list) { return list_close(list); }
+ze_result_t ZE_APICALL list_reset(ze_command_list_handle_t list) {
+    return list_close(list);
+}
 
-ze_result_t ZE_APICALL list_append_barrier(ze_command_list_handle_t list,
-        ze_event_handle_t signal, uint32_t nwaits, ze_event_handle_t *waits) {
+ze_result_t ZE_APICALL list_append_barrier(ze_command_list_handle_t list, ze_event_handle_t signal,
+        uint32_t nwaits, ze_event_handle_t *waits) {
     return append(list, signal, nwaits, waits,
             [](cl_command_queue q, cl_uint n, const cl_event *deps, cl_event *done) {
                 return clEnqueueBarrierWithWaitList(q, n, deps, done);

@@ -13,23 +13,22 @@ using namespace ze_driver;
 
 namespace {
 
-template <typename T>
-ze_result_t empty_table(ze_api_version_t, T *table) {
+template <typename T> ze_result_t empty_table(ze_api_version_t, T *table) {
     if (!table) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     std::memset(table, 0, sizeof(*table));
     return ZE_RESULT_SUCCESS;
 }
 
 // Fills `table` with `fill(*table)` after clearing it.
-template <typename T, typename F>
-ze_result_t table(ze_api_version_t v, T *t, F fill) {
+template <typename T, typename F> ze_result_t table(ze_api_version_t v, T *t, F fill) {
     const ze_result_t r = empty_table(v, t);
     if (r == ZE_RESULT_SUCCESS) fill(*t);
     return r;
 }
 
 // Kernels access only the allocations passed to them as arguments, or any: SVM covers both.
-ze_result_t ZE_APICALL kernel_set_indirect_access(ze_kernel_handle_t, ze_kernel_indirect_access_flags_t) {
+ze_result_t ZE_APICALL kernel_set_indirect_access(
+        ze_kernel_handle_t, ze_kernel_indirect_access_flags_t) {
     return ZE_RESULT_SUCCESS;
 }
 
@@ -161,9 +160,9 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelProcAddrTable(
 }
 
 // The tables of objects the driver does not have.
-#define ANYDNN_EMPTY_TABLE(name, type) \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t v, type *t) { \
-        return empty_table(v, t); \
+#define ANYDNN_EMPTY_TABLE(name, type)                                                             \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t v, type *t) {                        \
+        return empty_table(v, t);                                                                  \
     }
 ANYDNN_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
 ANYDNN_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)

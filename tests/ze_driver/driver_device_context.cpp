@@ -17,10 +17,9 @@ driver_t *&driver_slot() {
     return driver;
 }
 
-template <typename T>
-T cl_info(cl_device_id d, cl_device_info what) {
-    T value {};
-    if (clGetDeviceInfo(d, what, sizeof(value), &value, nullptr) != CL_SUCCESS) return T {};
+template <typename T> T cl_info(cl_device_id d, cl_device_info what) {
+    T value{};
+    if (clGetDeviceInfo(d, what, sizeof(value), &value, nullptr) != CL_SUCCESS) return T{};
     return value;
 }
 
@@ -42,8 +41,7 @@ std::string platform_name(cl_platform_id p) {
 bool has_word(const std::string &list, const char *word) {
     const size_t n = std::strlen(word);
     for (size_t pos = list.find(word); pos != std::string::npos; pos = list.find(word, pos + 1))
-        if ((pos == 0 || list[pos - 1] == ' ')
-                && (pos + n == list.size() || list[pos + n] == ' '))
+        if ((pos == 0 || list[pos - 1] == ' ') && (pos + n == list.size() || list[pos + n] == ' '))
             return true;
     return false;
 }
@@ -65,7 +63,7 @@ void describe(device_t &dev, cl_device_id cl, int index) {
     dev.cl = cl;
     dev.index = index;
     dev.name = "anydnn Level Zero test device " + std::to_string(index) + " ("
-            + cl_string(cl, CL_DEVICE_NAME) + ")";
+               + cl_string(cl, CL_DEVICE_NAME) + ")";
     dev.takes_spirv = cl_string(cl, CL_DEVICE_IL_VERSION).find("SPIR-V") != std::string::npos;
     dev.takes_spir = has_word(cl_string(cl, CL_DEVICE_EXTENSIONS), "cl_khr_spir");
     // Intel's query lists the sizes; without it (PoCL) the device has no subgroups.
@@ -73,19 +71,10 @@ void describe(device_t &dev, cl_device_id cl, int index) {
     size_t bytes = 0;
     if (clGetDeviceInfo(cl, sub_group_sizes_intel, 0, nullptr, &bytes) == CL_SUCCESS && bytes) {
         std::vector<size_t> sizes(bytes / sizeof(size_t));
-        if (clGetDeviceInfo(cl, sub_group_sizes_intel, bytes, sizes.data(), nullptr)
-                == CL_SUCCESS)
+        if (clGetDeviceInfo(cl, sub_group_sizes_intel, bytes, sizes.data(), nullptr) == CL_SUCCESS)
             for (size_t i = 0; i < sizes.size() && i < ZE_SUBGROUPSIZE_COUNT; ++i)
                 dev.subgroup_sizes.push_back(static_cast<uint32_t>(sizes[i]));
     }
-}
-
-// Distinct per copy of the library (and per device): derived from the objects' addresses.
-template <size_t n>
-void fill_uuid(uint8_t (&id)[n], const void *object) {
-    std::memset(id, 0, n);
-    const auto bits = reinterpret_cast<uintptr_t>(object);
-    std::memcpy(id, &bits, sizeof(bits) < n ? sizeof(bits) : n);
 }
 
 ze_device_fp_flags_t fp_flags(cl_device_fp_config c) {
@@ -101,15 +90,16 @@ ze_device_fp_flags_t fp_flags(cl_device_fp_config c) {
     return f;
 }
 
-uint32_t clamp32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)); }
+uint32_t clamp32(uint64_t v) {
+    return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX));
+}
 
 bool is_our_driver(ze_driver_handle_t driver) {
     return the_driver() && driver == handle_of<ze_driver_handle_t>(the_driver());
 }
 
 // A single-entry property list (memory, cache, queue groups): count query, then the entry.
-template <typename T, typename F>
-ze_result_t one_property(uint32_t *count, T *props, F fill) {
+template <typename T, typename F> ze_result_t one_property(uint32_t *count, T *props, F fill) {
     if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (*count == 0 || !props) {
         *count = 1;
@@ -126,7 +116,9 @@ bool context_t::has(const device_t *d) const {
     return std::find(devices.begin(), devices.end(), d) != devices.end();
 }
 
-driver_t *the_driver() { return driver_slot(); }
+driver_t *the_driver() {
+    return driver_slot();
+}
 
 ze_result_t initialize_driver() {
     lock_t lock(objects_mutex());
@@ -146,8 +138,8 @@ ze_result_t initialize_driver() {
         driver->platform = p;
         driver->devices.resize(devices.size() * ze_devices_per_cl_device);
         for (size_t i = 0; i < driver->devices.size(); ++i)
-            describe(driver->devices[i], devices[i / ze_devices_per_cl_device],
-                    static_cast<int>(i));
+            describe(
+                    driver->devices[i], devices[i / ze_devices_per_cl_device], static_cast<int>(i));
         register_object(driver, typeid(driver_t));
         driver_slot() = driver;
         return ZE_RESULT_SUCCESS;
@@ -202,7 +194,8 @@ ze_result_t ZE_APICALL device_get(
         ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
     if (!is_our_driver(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     std::vector<ze_device_handle_t> all;
-    for (auto &d : the_driver()->devices) all.push_back(handle_of<ze_device_handle_t>(&d));
+    for (auto &d : the_driver()->devices)
+        all.push_back(handle_of<ze_device_handle_t>(&d));
     return list_handles(count, devices, all);
 }
 
@@ -222,15 +215,16 @@ ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t device, ze_devic
     p->vendorId = cl_info<cl_uint>(d->cl, CL_DEVICE_VENDOR_ID);
     p->deviceId = 0;
     p->flags = cl_info<cl_bool>(d->cl, CL_DEVICE_HOST_UNIFIED_MEMORY)
-            ? ZE_DEVICE_PROPERTY_FLAG_INTEGRATED
-            : 0;
+                       ? ZE_DEVICE_PROPERTY_FLAG_INTEGRATED
+                       : 0;
     p->subdeviceId = 0;
     p->coreClockRate = cl_info<cl_uint>(d->cl, CL_DEVICE_MAX_CLOCK_FREQUENCY);
     p->maxMemAllocSize = cl_info<cl_ulong>(d->cl, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     p->maxHardwareContexts = 1;
     p->maxCommandQueuePriority = 0;
     p->numThreadsPerEU = 1;
-    p->physicalEUSimdWidth = std::max(1u, cl_info<cl_uint>(d->cl, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
+    p->physicalEUSimdWidth =
+            std::max(1u, cl_info<cl_uint>(d->cl, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
     p->numEUsPerSubslice = std::max(1u, cl_info<cl_uint>(d->cl, CL_DEVICE_MAX_COMPUTE_UNITS));
     p->numSubslicesPerSlice = 1;
     p->numSlices = 1;
@@ -277,12 +271,12 @@ ze_result_t ZE_APICALL device_get_module_properties(
         p->flags |= ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
     constexpr cl_device_info half_fp_config = 0x1033; // CL_DEVICE_HALF_FP_CONFIG
     p->fp16flags = p->flags & ZE_DEVICE_MODULE_FLAG_FP16
-            ? fp_flags(cl_info<cl_device_fp_config>(d->cl, half_fp_config))
-            : 0;
+                           ? fp_flags(cl_info<cl_device_fp_config>(d->cl, half_fp_config))
+                           : 0;
     p->fp32flags = fp_flags(cl_info<cl_device_fp_config>(d->cl, CL_DEVICE_SINGLE_FP_CONFIG));
-    p->fp64flags = p->flags & ZE_DEVICE_MODULE_FLAG_FP64
-            ? fp_flags(cl_info<cl_device_fp_config>(d->cl, CL_DEVICE_DOUBLE_FP_CONFIG))
-            : 0;
+    p->fp64flags = p->flags & ZE_DEVICE_MODULE_FLAG_FP64 ? fp_flags(
+                           cl_info<cl_device_fp_config>(d->cl, CL_DEVICE_DOUBLE_FP_CONFIG))
+                                                         : 0;
     p->maxArgumentsSize = clamp32(cl_info<size_t>(d->cl, CL_DEVICE_MAX_PARAMETER_SIZE));
     p->printfBufferSize = clamp32(cl_info<size_t>(d->cl, CL_DEVICE_PRINTF_BUFFER_SIZE));
     fill_uuid(p->nativeKernelSupported.id, d->cl);
@@ -294,7 +288,7 @@ ze_result_t ZE_APICALL device_get_command_queue_group_properties(
     if (!live_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     return one_property(count, props, [](ze_command_queue_group_properties_t &p) {
         p.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE
-                | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+                  | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
         p.maxMemoryFillPatternSize = 128; // clEnqueueSVMMemFill's largest pattern
         p.numQueues = 1;
     });
@@ -330,7 +324,8 @@ ze_result_t ZE_APICALL context_create_ex(ze_driver_handle_t driver, const ze_con
     if (!desc || !context || (ndevices && !devices)) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     auto c = std::make_unique<context_t>();
     if (ndevices == 0) {
-        for (auto &d : the_driver()->devices) c->devices.push_back(&d);
+        for (auto &d : the_driver()->devices)
+            c->devices.push_back(&d);
     } else {
         for (uint32_t i = 0; i < ndevices; ++i) {
             device_t *d = live_device(devices[i]);
@@ -342,9 +337,8 @@ ze_result_t ZE_APICALL context_create_ex(ze_driver_handle_t driver, const ze_con
     for (device_t *d : c->devices)
         if (std::find(cl_devices.begin(), cl_devices.end(), d->cl) == cl_devices.end())
             cl_devices.push_back(d->cl);
-    const cl_context_properties props[]
-            = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(the_driver()->platform),
-                    0};
+    const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+            reinterpret_cast<cl_context_properties>(the_driver()->platform), 0};
     cl_int status = CL_SUCCESS;
     c->cl = clCreateContext(props, static_cast<cl_uint>(cl_devices.size()), cl_devices.data(),
             nullptr, nullptr, &status);

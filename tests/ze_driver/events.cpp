@@ -23,8 +23,8 @@ ze_result_t signal_status(const event_t *e) {
     if (e->host_signalled) return ZE_RESULT_SUCCESS;
     if (!e->signaler) return ZE_RESULT_NOT_READY;
     cl_int status = CL_QUEUED;
-    if (clGetEventInfo(e->signaler, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                nullptr)
+    if (clGetEventInfo(
+                e->signaler, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr)
             != CL_SUCCESS)
         return ZE_RESULT_ERROR_DEVICE_LOST;
     if (status < 0) return ZE_RESULT_ERROR_DEVICE_LOST;
@@ -217,12 +217,12 @@ ze_result_t ZE_APICALL event_query_kernel_timestamp(
     if (r != ZE_RESULT_SUCCESS) return r;
     cl_ulong begin = 0, end = 0;
     if (e->signaler) {
-        if (clGetEventProfilingInfo(e->signaler, CL_PROFILING_COMMAND_START, sizeof(begin),
-                    &begin, nullptr)
+        if (clGetEventProfilingInfo(
+                    e->signaler, CL_PROFILING_COMMAND_START, sizeof(begin), &begin, nullptr)
                         != CL_SUCCESS
-                || clGetEventProfilingInfo(e->signaler, CL_PROFILING_COMMAND_END, sizeof(end),
-                           &end, nullptr)
-                        != CL_SUCCESS)
+                || clGetEventProfilingInfo(
+                           e->signaler, CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr)
+                           != CL_SUCCESS)
             return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
     }
     // Signalled from the host: no command, an empty interval.

@@ -11,9 +11,8 @@ namespace ze_driver {
 
 namespace {
 
-template <typename T>
-T kernel_info(const kernel_t *k, cl_kernel_work_group_info what) {
-    T value {};
+template <typename T> T kernel_info(const kernel_t *k, cl_kernel_work_group_info what) {
+    T value{};
     clGetKernelWorkGroupInfo(k->cl, k->module->device->cl, what, sizeof(value), &value, nullptr);
     return value;
 }
@@ -45,14 +44,6 @@ size_t largest_divisor_up_to(uint32_t n, size_t limit) {
         if (n % d == 0) return d;
     return 1;
 }
-
-template <size_t n>
-void fill_uuid(uint8_t (&id)[n], const void *object) {
-    std::memset(id, 0, n);
-    const auto bits = reinterpret_cast<uintptr_t>(object);
-    std::memcpy(id, &bits, sizeof(bits) < n ? sizeof(bits) : n);
-}
-
 } // namespace
 
 ze_result_t ZE_APICALL kernel_create(
@@ -65,8 +56,8 @@ ze_result_t ZE_APICALL kernel_create(
     cl_kernel cl = clCreateKernel(m->program, desc->pKernelName, &status);
     if (status != CL_SUCCESS) {
         return status == CL_INVALID_KERNEL_NAME || status == CL_INVALID_KERNEL_DEFINITION
-                ? ZE_RESULT_ERROR_INVALID_KERNEL_NAME
-                : from_cl(status);
+                       ? ZE_RESULT_ERROR_INVALID_KERNEL_NAME
+                       : from_cl(status);
     }
     auto *k = new kernel_t;
     k->module = m;
@@ -75,7 +66,8 @@ ze_result_t ZE_APICALL kernel_create(
     k->pointer_arg = pointer_arguments(cl);
     size_t required[3] = {};
     if (required_group_size(k, required))
-        for (int i = 0; i < 3; ++i) k->group_size[i] = static_cast<uint32_t>(required[i]);
+        for (int i = 0; i < 3; ++i)
+            k->group_size[i] = static_cast<uint32_t>(required[i]);
     ++m->live_kernels;
     register_object(k, typeid(kernel_t));
     *kernel = handle_of<ze_kernel_handle_t>(k);
@@ -100,8 +92,8 @@ ze_result_t ZE_APICALL kernel_set_group_size(
     if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     const uint32_t size[3] = {x, y, z};
     size_t items[3] = {1, 1, 1}, required[3] = {};
-    clGetDeviceInfo(k->module->device->cl, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(items), items,
-            nullptr);
+    clGetDeviceInfo(
+            k->module->device->cl, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(items), items, nullptr);
     const bool has_required = required_group_size(k, required);
     uint64_t total = 1;
     for (int i = 0; i < 3; ++i) {
@@ -125,8 +117,8 @@ ze_result_t ZE_APICALL kernel_suggest_group_size(ze_kernel_handle_t kernel, uint
     if (!required_group_size(k, size)) {
         // Largest divisors of the global sizes, x first, within the kernel's limits.
         size_t items[3] = {1, 1, 1};
-        clGetDeviceInfo(k->module->device->cl, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(items),
-                items, nullptr);
+        clGetDeviceInfo(k->module->device->cl, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(items), items,
+                nullptr);
         size_t left = std::max<size_t>(1, kernel_info<size_t>(k, CL_KERNEL_WORK_GROUP_SIZE));
         const uint32_t global[3] = {gx, gy, gz};
         for (int i = 0; i < 3; ++i) {
@@ -190,7 +182,8 @@ ze_result_t ZE_APICALL kernel_get_properties(ze_kernel_handle_t kernel, ze_kerne
                 && value)
             p->maxSubgroupSize = static_cast<uint32_t>(value);
         else
-            p->maxSubgroupSize = *std::max_element(d->subgroup_sizes.begin(), d->subgroup_sizes.end());
+            p->maxSubgroupSize =
+                    *std::max_element(d->subgroup_sizes.begin(), d->subgroup_sizes.end());
         constexpr cl_kernel_sub_group_info compile_sub_group_size_intel = 0x410A;
         if (clGetKernelSubGroupInfo(k->cl, d->cl, compile_sub_group_size_intel, 0, nullptr,
                     sizeof(value), &value, nullptr)
@@ -200,8 +193,8 @@ ze_result_t ZE_APICALL kernel_get_properties(ze_kernel_handle_t kernel, ze_kerne
                     sizeof(value), &value, nullptr)
                 == CL_SUCCESS)
             p->requiredNumSubGroups = static_cast<uint32_t>(value);
-        p->maxNumSubgroups = static_cast<uint32_t>(
-                (max_group + p->maxSubgroupSize - 1) / p->maxSubgroupSize);
+        p->maxNumSubgroups =
+                static_cast<uint32_t>((max_group + p->maxSubgroupSize - 1) / p->maxSubgroupSize);
     }
     p->localMemSize = static_cast<uint32_t>(kernel_info<cl_ulong>(k, CL_KERNEL_LOCAL_MEM_SIZE));
     p->privateMemSize = static_cast<uint32_t>(kernel_info<cl_ulong>(k, CL_KERNEL_PRIVATE_MEM_SIZE));
@@ -212,9 +205,9 @@ ze_result_t ZE_APICALL kernel_get_properties(ze_kernel_handle_t kernel, ze_kerne
     for (auto *ext = static_cast<ze_base_properties_t *>(p->pNext); ext;
             ext = static_cast<ze_base_properties_t *>(ext->pNext))
         if (ext->stype == ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES)
-            reinterpret_cast<ze_kernel_preferred_group_size_properties_t *>(ext)->preferredMultiple
-                    = static_cast<uint32_t>(kernel_info<size_t>(
-                            k, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE));
+            reinterpret_cast<ze_kernel_preferred_group_size_properties_t *>(ext)
+                    ->preferredMultiple = static_cast<uint32_t>(
+                    kernel_info<size_t>(k, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE));
     return ZE_RESULT_SUCCESS;
 }
 
@@ -222,17 +215,7 @@ ze_result_t ZE_APICALL kernel_get_name(ze_kernel_handle_t kernel, size_t *size, 
     lock_t lock(objects_mutex());
     auto *k = live<kernel_t>(kernel);
     if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!size) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    const size_t needed = k->name.size() + 1;
-    if (!name || *size == 0) {
-        *size = needed;
-        return ZE_RESULT_SUCCESS;
-    }
-    const size_t n = std::min(*size, needed);
-    std::memcpy(name, k->name.c_str(), n - 1);
-    name[n - 1] = '\0';
-    *size = n;
-    return ZE_RESULT_SUCCESS;
+    return copy_string(k->name, size, name);
 }
 
 } // namespace ze_driver

@@ -58,8 +58,8 @@ ze_result_t ZE_APICALL mem_alloc_shared(ze_context_handle_t context,
     return allocate(context, ZE_MEMORY_TYPE_SHARED, size, alignment, device, ptr);
 }
 
-ze_result_t ZE_APICALL mem_alloc_host(ze_context_handle_t context,
-        const ze_host_mem_alloc_desc_t *, size_t size, size_t alignment, void **ptr) {
+ze_result_t ZE_APICALL mem_alloc_host(ze_context_handle_t context, const ze_host_mem_alloc_desc_t *,
+        size_t size, size_t alignment, void **ptr) {
     return allocate(context, ZE_MEMORY_TYPE_HOST, size, alignment, nullptr, ptr);
 }
 
@@ -75,8 +75,7 @@ ze_result_t ZE_APICALL mem_get_alloc_properties(ze_context_handle_t context, con
     props->type = a ? a->type : ZE_MEMORY_TYPE_UNKNOWN;
     props->id = a ? reinterpret_cast<uintptr_t>(base) : 0;
     props->pageSize = a ? 4096 : 0;
-    if (device)
-        *device = a && a->device ? handle_of<ze_device_handle_t>(a->device) : nullptr;
+    if (device) *device = a && a->device ? handle_of<ze_device_handle_t>(a->device) : nullptr;
     return ZE_RESULT_SUCCESS;
 }
 

@@ -62,7 +62,7 @@ std::string build_options(const char *flags, bool from_spir) {
 
 void set_build_log(ze_module_build_log_handle_t *out, std::string text) {
     if (!out) return;
-    auto *log = new build_log_t {std::move(text)};
+    auto *log = new build_log_t{std::move(text)};
     register_object(log, typeid(build_log_t));
     *out = handle_of<ze_module_build_log_handle_t>(log);
 }
@@ -78,9 +78,8 @@ ze_result_t create_program(context_t *c, device_t *d, const ze_module_desc_t *de
     if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV) {
         if (d->takes_spirv) {
             *program = clCreateProgramWithIL(c->cl, input, size, &status);
-            for (uint32_t i = 0; status == CL_SUCCESS && constants
-                    && i < desc->pConstants->numConstants;
-                    ++i)
+            for (uint32_t i = 0;
+                    status == CL_SUCCESS && constants && i < desc->pConstants->numConstants; ++i)
                 // Sizes are not given by Level Zero: every constant this driver takes is 4 bytes.
                 status = clSetProgramSpecializationConstant(*program,
                         desc->pConstants->pConstantIds[i], sizeof(uint32_t),
@@ -105,16 +104,16 @@ ze_result_t create_program(context_t *c, device_t *d, const ze_module_desc_t *de
     }
     if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
         cl_int binary_status = CL_SUCCESS;
-        *program = clCreateProgramWithBinary(
-                c->cl, 1, &d->cl, &size, &input, &binary_status, &status);
+        *program =
+                clCreateProgramWithBinary(c->cl, 1, &d->cl, &size, &input, &binary_status, &status);
         if (status == CL_SUCCESS && binary_status != CL_SUCCESS) {
             clReleaseProgram(*program);
             *program = nullptr;
             return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
         }
         return status == CL_INVALID_BINARY || status == CL_INVALID_VALUE
-                ? ZE_RESULT_ERROR_INVALID_NATIVE_BINARY
-                : from_cl(status);
+                       ? ZE_RESULT_ERROR_INVALID_NATIVE_BINARY
+                       : from_cl(status);
     }
     if (desc->format == module_format_opencl_c) {
         const char *source = reinterpret_cast<const char *>(input);
@@ -217,10 +216,10 @@ ze_result_t ZE_APICALL module_get_native_binary(
     if (ndevices == 0
             || clGetProgramInfo(m->program, CL_PROGRAM_DEVICES, ndevices * sizeof(cl_device_id),
                        devices.data(), nullptr)
-                    != CL_SUCCESS
+                       != CL_SUCCESS
             || clGetProgramInfo(m->program, CL_PROGRAM_BINARY_SIZES, ndevices * sizeof(size_t),
                        sizes.data(), nullptr)
-                    != CL_SUCCESS)
+                       != CL_SUCCESS)
         return ZE_RESULT_ERROR_UNKNOWN;
     const size_t i = std::find(devices.begin(), devices.end(), m->device->cl) - devices.begin();
     if (i == ndevices || sizes[i] == 0) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -246,7 +245,8 @@ ze_result_t ZE_APICALL module_get_kernel_names(
     auto *m = live<module_t>(module);
     if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     std::vector<const char *> all;
-    for (auto &n : m->kernel_names) all.push_back(n.c_str());
+    for (auto &n : m->kernel_names)
+        all.push_back(n.c_str());
     return list_handles(count, names, all);
 }
 
@@ -264,17 +264,7 @@ ze_result_t ZE_APICALL build_log_get_string(
     lock_t lock(objects_mutex());
     auto *log = live<build_log_t>(build_log);
     if (!log) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!size) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    const size_t needed = log->text.size() + 1;
-    if (!text || *size == 0) {
-        *size = needed;
-        return ZE_RESULT_SUCCESS;
-    }
-    const size_t n = std::min(*size, needed);
-    std::memcpy(text, log->text.c_str(), n - 1);
-    text[n - 1] = '\0';
-    *size = n;
-    return ZE_RESULT_SUCCESS;
+    return copy_string(log->text, size, text);
 }
 
 } // namespace ze_driver

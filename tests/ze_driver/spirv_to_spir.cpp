@@ -48,7 +48,8 @@ bool read_file(const std::string &path, std::string &out) {
 // Runs `argv` with stderr into `err`; true when it exits with 0.
 bool run(std::vector<std::string> argv, const std::string &err) {
     std::vector<char *> args;
-    for (auto &a : argv) args.push_back(&a[0]);
+    for (auto &a : argv)
+        args.push_back(&a[0]);
     args.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -64,9 +65,13 @@ bool run(std::vector<std::string> argv, const std::string &err) {
 
 } // namespace
 
-bool spirv_translator_available() { return !translator().empty(); }
+bool spirv_translator_available() {
+    return !translator().empty();
+}
 
-uint32_t spirv_translator_version() { return ZE_MAKE_VERSION(1, 4); } // llvm-spirv 15 reads 1.4
+uint32_t spirv_translator_version() {
+    return ZE_MAKE_VERSION(1, 4);
+} // llvm-spirv 15 reads 1.4
 
 bool spirv_to_spir(
         const uint8_t *spirv, size_t size, std::vector<uint8_t> &bitcode, std::string &log) {
@@ -95,7 +100,8 @@ bool spirv_to_spir(
         read_file(err, text);
         log = "llvm-spirv could not read the SPIR-V module: " + text;
     }
-    for (const std::string &f : {in, out, err}) unlink(f.c_str());
+    for (const std::string &f : {in, out, err})
+        unlink(f.c_str());
     rmdir(dir.c_str());
     return ok;
 }

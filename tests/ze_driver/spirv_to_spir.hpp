@@ -14,7 +14,7 @@ bool spirv_translator_available();
 // The highest SPIR-V version the translator reads (ZE_MAKE_VERSION).
 uint32_t spirv_translator_version();
 // False with the reason in `log` when the translation fails.
-bool spirv_to_spir(const uint8_t *spirv, size_t size, std::vector<uint8_t> &bitcode,
-        std::string &log);
+bool spirv_to_spir(
+        const uint8_t *spirv, size_t size, std::vector<uint8_t> &bitcode, std::string &log);
 
 } // namespace ze_driver

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,8 +28,8 @@ struct device_t {
     cl_device_id cl = nullptr;
     int index = 0; // among the driver's Level Zero devices
     std::string name;
-    bool takes_spirv = false; // CL_DEVICE_IL_VERSION names SPIR-V
-    bool takes_spir = false; // cl_khr_spir: SPIR-V can reach it as SPIR 1.2 bitcode
+    bool takes_spirv = false;             // CL_DEVICE_IL_VERSION names SPIR-V
+    bool takes_spir = false;              // cl_khr_spir: SPIR-V can reach it as SPIR 1.2 bitcode
     std::vector<uint32_t> subgroup_sizes; // empty: no subgroups
 };
 
@@ -54,7 +55,7 @@ struct command_list_t {
     context_t *context = nullptr;
     device_t *device = nullptr;
     cl_command_queue queue = nullptr; // null: a regular list (recorded lists are refused)
-    bool synchronous = false; // ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS: each append waits
+    bool synchronous = false;         // ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS: each append waits
 };
 
 struct event_pool_t {
@@ -68,7 +69,7 @@ struct event_pool_t {
 // (which must not take the objects' lock: PoCL may run it inside clSetEventCallback).
 struct waiter_t {
     cl_event event = nullptr;
-    std::atomic<bool> completed {false};
+    std::atomic<bool> completed{false};
     void complete(cl_int status);
     ~waiter_t(); // an uncompleted waiter fails its commands rather than leave them hanging
 };
@@ -115,13 +116,11 @@ using lock_t = std::unique_lock<std::mutex>;
 void register_object(const void *object, const std::type_info &type);
 void unregister_object(const void *object);
 bool is_live(const void *object, const std::type_info &type);
-template <typename T, typename H>
-T *live(H handle) {
+template <typename T, typename H> T *live(H handle) {
     auto *p = reinterpret_cast<T *>(handle);
     return is_live(p, typeid(T)) ? p : nullptr;
 }
-template <typename H, typename T>
-H handle_of(T *object) {
+template <typename H, typename T> H handle_of(T *object) {
     return reinterpret_cast<H>(object);
 }
 device_t *live_device(ze_device_handle_t handle);
@@ -131,6 +130,17 @@ allocation_t *find_allocation(const void *ptr, void **base = nullptr);
 
 // The SPIR-V version zeModuleCreate takes for `d` (ZE_MAKE_VERSION), 0 when it takes none.
 uint32_t spirv_version(const device_t &d);
+
+// Level Zero's string queries (build log, kernel name): size query, then up to *size bytes,
+// always terminated.
+ze_result_t copy_string(const std::string &text, size_t *size, char *out);
+
+// Distinct per copy of the library and per object: derived from the object's address.
+template <size_t n> void fill_uuid(uint8_t (&id)[n], const void *object) {
+    std::memset(id, 0, n);
+    const auto bits = reinterpret_cast<uintptr_t>(object);
+    std::memcpy(id, &bits, sizeof(bits) < n ? sizeof(bits) : n);
+}
 
 // OpenCL status to the nearest Level Zero result.
 ze_result_t from_cl(cl_int status);
@@ -144,7 +154,8 @@ ze_result_t list_handles(uint32_t *count, H *handles, const std::vector<H> &all)
         return ZE_RESULT_SUCCESS;
     }
     if (*count > all.size()) *count = static_cast<uint32_t>(all.size());
-    for (uint32_t i = 0; i < *count; ++i) handles[i] = all[i];
+    for (uint32_t i = 0; i < *count; ++i)
+        handles[i] = all[i];
     return ZE_RESULT_SUCCESS;
 }
 
@@ -175,8 +186,7 @@ ZE_DRIVER_API(driver_get_extension_properties, ze_driver_handle_t, uint32_t *,
 ZE_DRIVER_API(device_get, ze_driver_handle_t, uint32_t *, ze_device_handle_t *);
 ZE_DRIVER_API(device_get_sub_devices, ze_device_handle_t, uint32_t *, ze_device_handle_t *);
 ZE_DRIVER_API(device_get_properties, ze_device_handle_t, ze_device_properties_t *);
-ZE_DRIVER_API(device_get_compute_properties, ze_device_handle_t,
-        ze_device_compute_properties_t *);
+ZE_DRIVER_API(device_get_compute_properties, ze_device_handle_t, ze_device_compute_properties_t *);
 ZE_DRIVER_API(device_get_module_properties, ze_device_handle_t, ze_device_module_properties_t *);
 ZE_DRIVER_API(device_get_command_queue_group_properties, ze_device_handle_t, uint32_t *,
         ze_command_queue_group_properties_t *);
@@ -184,8 +194,7 @@ ZE_DRIVER_API(device_get_memory_properties, ze_device_handle_t, uint32_t *,
         ze_device_memory_properties_t *);
 ZE_DRIVER_API(device_get_cache_properties, ze_device_handle_t, uint32_t *,
         ze_device_cache_properties_t *);
-ZE_DRIVER_API(context_create, ze_driver_handle_t, const ze_context_desc_t *,
-        ze_context_handle_t *);
+ZE_DRIVER_API(context_create, ze_driver_handle_t, const ze_context_desc_t *, ze_context_handle_t *);
 ZE_DRIVER_API(context_create_ex, ze_driver_handle_t, const ze_context_desc_t *, uint32_t,
         ze_device_handle_t *, ze_context_handle_t *);
 ZE_DRIVER_API(context_destroy, ze_context_handle_t);
@@ -195,8 +204,8 @@ ZE_DRIVER_API(mem_alloc_device, ze_context_handle_t, const ze_device_mem_alloc_d
         size_t, ze_device_handle_t, void **);
 ZE_DRIVER_API(mem_alloc_shared, ze_context_handle_t, const ze_device_mem_alloc_desc_t *,
         const ze_host_mem_alloc_desc_t *, size_t, size_t, ze_device_handle_t, void **);
-ZE_DRIVER_API(mem_alloc_host, ze_context_handle_t, const ze_host_mem_alloc_desc_t *, size_t,
-        size_t, void **);
+ZE_DRIVER_API(mem_alloc_host, ze_context_handle_t, const ze_host_mem_alloc_desc_t *, size_t, size_t,
+        void **);
 ZE_DRIVER_API(mem_get_alloc_properties, ze_context_handle_t, const void *,
         ze_memory_allocation_properties_t *, ze_device_handle_t *);
 ZE_DRIVER_API(mem_get_address_range, ze_context_handle_t, const void *, void **, size_t *);
