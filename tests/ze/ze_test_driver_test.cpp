@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <CL/cl.h>
+
 #include "ze/ze_app.hpp"
 
 namespace ze_test {
@@ -190,7 +192,13 @@ TEST_F(ze_test_driver, devices_report_their_opencl_device) {
     ASSERT_EQ(zeDeviceGetProperties(d.device, &props), ZE_RESULT_SUCCESS);
     EXPECT_EQ(props.type, ZE_DEVICE_TYPE_GPU);
     EXPECT_EQ(props.timerResolution, 1u); // nanoseconds
-    EXPECT_NE(std::strstr(props.name, "test device"), nullptr);
+    EXPECT_GT(std::strlen(props.name), 0u);
+    if (!d.other_devices.empty()) { // the same OpenCL device: the same name, another uuid
+        auto other = with_stype<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
+        ASSERT_EQ(zeDeviceGetProperties(d.other_devices[0], &other), ZE_RESULT_SUCCESS);
+        EXPECT_STREQ(other.name, props.name);
+        EXPECT_NE(std::memcmp(other.uuid.id, props.uuid.id, ZE_MAX_DEVICE_UUID_SIZE), 0);
+    }
 }
 
 TEST_F(ze_test_driver, allocations_are_known_by_their_context) {
@@ -371,6 +379,50 @@ TEST_F(ze_test_driver, native_binaries_make_the_module_again) {
     ze_module_handle_t bad = nullptr;
     EXPECT_EQ(create_module(ZE_MODULE_FORMAT_NATIVE, "not a binary", &bad),
             ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
+}
+
+// What an application does with OpenCL C under the validation layer: builds it with OpenCL on
+// the device of the same name and gives the binary to Level Zero as a native module.
+TEST_F(ze_test_driver, an_opencl_binary_of_the_same_device_is_a_native_module) {
+    auto props = with_stype<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
+    ASSERT_EQ(zeDeviceGetProperties(d.device, &props), ZE_RESULT_SUCCESS);
+    cl_uint nplatforms = 0;
+    ASSERT_EQ(clGetPlatformIDs(0, nullptr, &nplatforms), CL_SUCCESS);
+    std::vector<cl_platform_id> platforms(nplatforms);
+    ASSERT_EQ(clGetPlatformIDs(nplatforms, platforms.data(), nullptr), CL_SUCCESS);
+    cl_device_id device = nullptr;
+    for (cl_platform_id p : platforms) {
+        cl_device_id devices[16];
+        cl_uint n = 0;
+        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 16, devices, &n) != CL_SUCCESS) continue;
+        for (cl_uint i = 0; i < n && i < 16 && !device; ++i) {
+            char name[ZE_MAX_DEVICE_NAME] = {};
+            clGetDeviceInfo(devices[i], CL_DEVICE_NAME, sizeof(name) - 1, name, nullptr);
+            if (std::string(name) == props.name) device = devices[i];
+        }
+    }
+    ASSERT_NE(device, nullptr) << "no OpenCL device named " << props.name;
+    cl_int status = CL_SUCCESS;
+    cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    const std::string source = read_file(ANYDNN_ZE_TEST_KERNELS_CL);
+    const char *text = source.c_str();
+    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+    size_t size = 0;
+    ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr),
+            CL_SUCCESS);
+    std::string binary(size, '\0');
+    unsigned char *bits = reinterpret_cast<unsigned char *>(&binary[0]);
+    ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(bits), &bits, nullptr),
+            CL_SUCCESS);
+    clReleaseProgram(program);
+    clReleaseContext(context);
+    ze_module_handle_t m = nullptr;
+    ASSERT_EQ(create_module(ZE_MODULE_FORMAT_NATIVE, binary, &m), ZE_RESULT_SUCCESS);
+    expect_axpy(m);
+    EXPECT_EQ(zeModuleDestroy(m), ZE_RESULT_SUCCESS);
 }
 
 TEST_F(ze_test_driver, local_memory_arguments_and_group_sizes) {

@@ -62,8 +62,9 @@ std::vector<cl_device_id> usable_devices(cl_platform_id p) {
 void describe(device_t &dev, cl_device_id cl, int index) {
     dev.cl = cl;
     dev.index = index;
-    dev.name = "anydnn Level Zero test device " + std::to_string(index) + " ("
-               + cl_string(cl, CL_DEVICE_NAME) + ")";
+    // The OpenCL device's own name, as Intel's drivers name a device alike in both APIs: an
+    // application can find the OpenCL device of a Level Zero device by it.
+    dev.name = cl_string(cl, CL_DEVICE_NAME);
     dev.takes_spirv = cl_string(cl, CL_DEVICE_IL_VERSION).find("SPIR-V") != std::string::npos;
     dev.takes_spir = has_word(cl_string(cl, CL_DEVICE_EXTENSIONS), "cl_khr_spir");
     // Intel's query lists the sizes; without it (PoCL) the device has no subgroups.
