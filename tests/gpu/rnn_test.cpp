@@ -375,7 +375,9 @@ const problem_t problems[] = {
         cell("lbr_augru_l2r", dnnl_lbr_augru, l2r, 1, 4, 3, 7, 5),
         cell("lbr_augru_mb1_t1", dnnl_lbr_augru, l2r, 1, 1, 1, 3, 16),
         // Layer-wide products large enough for the tiled GEMM where the device runs it.
-        cell("lstm_concat_tiled_gemm", dnnl_vanilla_lstm, concat, 2, 8, 8, 32, 32),
+        cell("lstm_concat_tiled_gemm", dnnl_vanilla_lstm, concat, 2, 3, 16, 64, 64),
+        cell("lbr_gru_r2l_tiled_gemm", dnnl_lbr_gru, r2l, 1, 2, 16, 64, 64),
+        cell("gru_sum_tiled_gemm", dnnl_vanilla_gru, sum, 1, 2, 16, 48, 96),
 };
 
 class rnn_gpu_vs_cpu : public ::testing::TestWithParam<problem_t> {};

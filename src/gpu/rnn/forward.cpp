@@ -1,6 +1,7 @@
 // Forward pass of the GPU RNN: per layer and direction one GEMM for the input part of every
-// step's gates, then per step a kernel that adds the recurrent product and runs the cell
-// (GRU: two, its o gate reads r * h of every channel), and the projection GEMM.
+// step's gates, then per step the recurrent product (the tiled GEMM where the device runs
+// it, else inside the cell kernel), the cell kernel (GRU: two, its o gate reads r * h of
+// every channel), and the projection GEMM.
 #include "gpu/rnn/rnn.hpp"
 
 namespace anydnn {
@@ -106,9 +107,13 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
     const mat_t gates {e.ws, int64_t(c.gates(l, d, 0)), GC, 1};
     ANYDNN_CHECK(k.gemm(e.stream, T * N, GC, in_c, in,
             weights_mat(e, rnn_weights_layer, l, d), gates, false));
-    const memory_storage_t *w = weights_mat(e, rnn_weights_iter, l, d).s;
+    const mat_t wi = weights_mat(e, rnn_weights_iter, l, d);
+    const mat_t wi_o {wi.s, wi.off + 2 * H * wi.sc, wi.sr, wi.sc};
+    const memory_storage_t *w = wi.s;
     const mat_t wp = c.projection ? weights_mat(e, rnn_weights_projection, l, d) : mat_t();
     step_params_t p = step_base(e, l, d);
+    // The recurrent products: the tiled GEMM where it runs, else inside the cell kernel.
+    p.gemm_done = k.tiled() ? 1 : 0;
     for (dim_t s = 0; s < T; ++s) {
         p.gates = int64_t(c.gates(l, d, s));
         p.hprev = int64_t(c.h(l, d, s));
@@ -121,10 +126,22 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
         if (c.gru && !c.lbr) p.rh = int64_t(c.per_step(c.ws_rh, l, d, s));
         if (c.lbr) p.hu = int64_t(c.per_step(c.ws_hu, l, d, s));
         if (c.augru) p.att = int64_t(e.x->base + e.x->att) + c.time_of(d, s) * N;
+        const mat_t hprev {e.ws, p.hprev, c.DIC, 1}, g {e.ws, p.gates, GC, 1};
+        const mat_t g_o {e.ws, p.gates + 2 * H, GC, 1};
         if (c.gru && !c.lbr) {
+            if (p.gemm_done) ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));
             ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_gates, e.ws, e.scratch, w, p));
+            if (p.gemm_done)
+                ANYDNN_CHECK(k.gemm(e.stream, N, H, H, mat_t {e.ws, p.rh, H, 1}, wi_o, g_o, true));
             ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_state, e.ws, e.scratch, w, p));
         } else {
+            if (p.gemm_done && c.lbr) {
+                ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));
+                ANYDNN_CHECK(k.gemm(e.stream, N, H, c.SIC, hprev, wi_o,
+                        mat_t {e.ws, p.hu, H, 1}, false));
+            } else if (p.gemm_done) {
+                ANYDNN_CHECK(k.gemm(e.stream, N, GC, c.SIC, hprev, wi, g, true));
+            }
             ANYDNN_CHECK(k.step(e.stream, k.fwd_step, e.ws, e.scratch, w, p));
         }
         if (c.projection)

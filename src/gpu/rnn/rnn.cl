@@ -74,7 +74,8 @@ typedef struct {
     long w_off, w_si, w_sj; // recurrent weights (f32) as (input channel, gate column)
     long dg, dhp, dc, dhu, dh_prev, drh, datt_part; // backward scratch
     int cell, act, peephole, augru;
-    float alpha, pad;
+    float alpha;
+    int gemm_done; // the host's GEMM already added the recurrent products (LBR: o part in hu)
 } step_params_t;
 
 float sigmoid(float x) { return 1.f / (1.f + exp(-x)); }
@@ -97,10 +98,12 @@ float vanilla_act_bwd(const step_params_t *p, float dd, float x) {
     return x > 0.f ? dd : dd * p->alpha;
 }
 
-// acc[g] = sum_i in[n, i] * W[i, g * H + j] for gates [g0, g1) (row pitch ld, K inputs).
+// acc[g] = sum_i in[n, i] * W[i, g * H + j] for gates [g0, g1) (row pitch ld, K inputs);
+// zeros when the host's GEMM did it.
 void recurrent_dots(const global float *in, long ld, long K, const global float *w,
         const step_params_t *p, long n, long j, int g0, int g1, float *acc) {
     for (int g = g0; g < g1; ++g) acc[g] = 0.f;
+    if (p->gemm_done) return;
     const global float *row = in + n * ld;
     for (long i = 0; i < K; ++i) {
         const float h = row[i];
@@ -116,7 +119,7 @@ float gru_blend(const step_params_t *p, const global float *scr, long n, float u
     return u * hp + (1.f - u) * o;
 }
 
-// One forward step of vanilla, LSTM and LBR cells: recurrent GEMM, gates and new state.
+// One forward step of vanilla, LSTM and LBR cells: recurrent products, gates, new state.
 // Gates hold the x part on entry and are left activated (vanilla: pre-activation).
 // x: output channel j, y: row n.
 kernel void rnn_fwd_step(global float *ws, const global float *scr, const global float *w,
@@ -157,7 +160,7 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
     } else { // LBR
         const float u = sigmoid(g[0] + acc[0] + b[0]);
         const float r = sigmoid(g[H] + acc[1] + b[H]);
-        const float hu = acc[2] + b[3 * H];
+        const float hu = (p.gemm_done ? ws[p.hu + n * H + j] : acc[2]) + b[3 * H];
         const float o = tanh(g[2 * H] + b[2 * H] + r * hu);
         g[0] = u;
         g[H] = r;

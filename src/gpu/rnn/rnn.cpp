@@ -78,8 +78,9 @@ struct rnn_gemm_t : public primitive_t {
     status_t init() override {
         const conf_t &c = pd_().conf;
         // The largest product: the layer GEMM of all steps (or its backward counterparts).
-        const int64_t big = c.T * c.N * std::max(c.gate_cols(), std::max(c.SLC, c.DIC));
-        return kernels_.init(pd_().engine, big);
+        const int64_t in = std::max(c.SLC, c.DIC), rows = c.T * c.N;
+        const int64_t elems = std::max(rows * std::max(c.gate_cols(), in), in * c.gate_cols());
+        return kernels_.init(pd_().engine, elems);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {

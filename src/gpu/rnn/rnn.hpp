@@ -37,7 +37,8 @@ struct step_params_t {
     int64_t w_off = 0, w_si = 0, w_sj = 0;
     int64_t dg = 0, dhp = 0, dc = 0, dhu = 0, dh_prev = 0, drh = 0, datt_part = 0;
     int32_t cell = 0, act = 0, peephole = 0, augru = 0;
-    float alpha = 0.f, pad = 0.f;
+    float alpha = 0.f;
+    int32_t gemm_done = 0; // the recurrent products come from the GEMM (large steps)
 };
 
 struct sums_params_t {
@@ -68,10 +69,14 @@ struct mat_t {
 
 // The built kernels and the launches the drivers make of them.
 struct kernels_t {
+    // big_gemm_elems: the largest product's elements of C (picks the tiled GEMM's tiles).
     status_t init(engine_t *engine, int64_t big_gemm_elems);
 
     status_t copy(stream_t *st, const int64_t dims[5], const view_t &dst, const view_t &src,
             const view_t &src2 = view_t(), bool accumulate = false) const;
+    // Whether products run on the tiled GEMM (then the recurrent ones are GEMMs too, not
+    // dot products in the cell kernels).
+    bool tiled() const { return tiled_; }
     // C (+)= A * B, M x N over K.
     status_t gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const mat_t &a, const mat_t &b,
             const mat_t &c, bool accumulate) const;
