@@ -1,6 +1,7 @@
 // Times two properties of the OpenCL runtime on GPU engine 0 (issue 7's goals):
-//   create   : primitive creation time of a set of eltwise primitives in this process; run
-//              it twice with one ONEDNN_KERNEL_CACHE_DIR (first cold, then warm from disk).
+//   create   : primitive creation time of a set of eltwise primitives in this process, wall
+//              clock and the process's CPU time (steadier on a busy machine); run it twice
+//              with one ONEDNN_KERNEL_CACHE_DIR (first cold, then warm from disk).
 //   overhead : host time of dnnl_ocl_interop_primitive_execute against a bare
 //              clEnqueueNDRangeKernel of an equivalent kernel on the same queue.
 // Usage: ocl_runtime_bench create|overhead
@@ -9,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include <sys/resource.h>
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -21,6 +24,14 @@ using clock_type = std::chrono::steady_clock;
 
 double us_since(clock_type::time_point t) {
     return std::chrono::duration<double, std::micro>(clock_type::now() - t).count();
+}
+
+// User + system CPU time of the whole process (all threads), in ms.
+double cpu_ms() {
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3
+            + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 #define CHECK(call) \
@@ -50,13 +61,15 @@ int create_mode(dnnl_engine_t e) {
             dnnl_eltwise_gelu_erf, dnnl_eltwise_logistic, dnnl_eltwise_swish,
             dnnl_eltwise_exp, dnnl_eltwise_sqrt};
     auto t = clock_type::now();
+    const double cpu0 = cpu_ms();
     for (dnnl_alg_kind_t alg : algs) {
         dnnl_primitive_t p = eltwise(e, alg, md);
         if (!p) return 1;
         dnnl_primitive_destroy(p);
     }
-    std::printf("create: %zu primitives in %.1f ms\n", sizeof(algs) / sizeof(algs[0]),
-            us_since(t) / 1000.0);
+    const double wall = us_since(t) / 1000.0;
+    std::printf("create: %zu primitives in %.1f ms (cpu %.1f ms)\n", sizeof(algs) / sizeof(algs[0]),
+            wall, cpu_ms() - cpu0);
     dnnl_memory_desc_destroy(md);
     return 0;
 }

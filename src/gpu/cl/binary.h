@@ -19,7 +19,7 @@
 
 // a op b; comparisons give 1 or 0; select reads the condition c (c != 0 ? a : b). max/min
 // return b when either operand is NaN, as the CPU engine does.
-float binary_op(int alg, float a, float b, float c) {
+static float binary_op(int alg, float a, float b, float c) {
     switch (alg) {
         case BINARY_ADD: return a + b;
         case BINARY_MUL: return a * b;

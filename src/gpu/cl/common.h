@@ -3,15 +3,19 @@
 #ifndef ANYDNN_GPU_CL_COMMON_H
 #define ANYDNN_GPU_CL_COMMON_H
 
-float load_f32(const global float *p, long i) { return p[i]; }
-float load_bf16(const global ushort *p, long i) { return as_float(((uint)p[i]) << 16); }
-float load_f16(const global half *p, long i) { return vload_half(i, p); }
-float load_s8(const global char *p, long i) { return (float)p[i]; }
-float load_u8(const global uchar *p, long i) { return (float)p[i]; }
-float load_s32(const global int *p, long i) { return (float)p[i]; }
+// Helpers of these headers are static: a program then keeps only the code its kernels reach
+// (not every eltwise algorithm and the math library behind them), which keeps binaries small
+// and quick to load from the disk cache (PoCL parses a program's whole module on loading).
 
-void store_f32(global float *p, long i, float v) { p[i] = v; }
-void store_bf16(global ushort *p, long i, float v) {
+static float load_f32(const global float *p, long i) { return p[i]; }
+static float load_bf16(const global ushort *p, long i) { return as_float(((uint)p[i]) << 16); }
+static float load_f16(const global half *p, long i) { return vload_half(i, p); }
+static float load_s8(const global char *p, long i) { return (float)p[i]; }
+static float load_u8(const global uchar *p, long i) { return (float)p[i]; }
+static float load_s32(const global int *p, long i) { return (float)p[i]; }
+
+static void store_f32(global float *p, long i, float v) { p[i] = v; }
+static void store_bf16(global ushort *p, long i, float v) {
     uint u = as_uint(v);
     if ((u & 0x7fffffffu) > 0x7f800000u) { // NaN stays a (quiet) NaN
         p[i] = (ushort)((u >> 16) | 0x40u);
@@ -20,10 +24,10 @@ void store_bf16(global ushort *p, long i, float v) {
     u += 0x7fffu + ((u >> 16) & 1u); // round to nearest even
     p[i] = (ushort)(u >> 16);
 }
-void store_f16(global half *p, long i, float v) { vstore_half_rte(v, i, p); }
-void store_s8(global char *p, long i, float v) { p[i] = convert_char_sat_rte(v); }
-void store_u8(global uchar *p, long i, float v) { p[i] = convert_uchar_sat_rte(v); }
-void store_s32(global int *p, long i, float v) { p[i] = convert_int_sat_rte(v); }
+static void store_f16(global half *p, long i, float v) { vstore_half_rte(v, i, p); }
+static void store_s8(global char *p, long i, float v) { p[i] = convert_char_sat_rte(v); }
+static void store_u8(global uchar *p, long i, float v) { p[i] = convert_uchar_sat_rte(v); }
+static void store_s32(global int *p, long i, float v) { p[i] = convert_int_sat_rte(v); }
 
 // Mirrors gpu::tensor_layout_t (src/gpu/kernel_layout.hpp) field for field.
 #define MAX_NDIMS 6
@@ -40,7 +44,7 @@ typedef struct {
 } tensor_layout_t;
 
 // Element offset of logical index idx[0..ndims).
-long layout_offset(const tensor_layout_t *l, const long *idx) {
+static long layout_offset(const tensor_layout_t *l, const long *idx) {
     long off = l->offset0;
     for (int d = 0; d < l->ndims; ++d) off += idx[d] / l->outer_div[d] * l->strides[d];
     for (int b = 0; b < l->nblks; ++b)
@@ -49,7 +53,7 @@ long layout_offset(const tensor_layout_t *l, const long *idx) {
 }
 
 // Logical index of the linear position `i` over dims (row-major over dims[0..ndims)).
-void layout_index(const tensor_layout_t *l, long i, long *idx) {
+static void layout_index(const tensor_layout_t *l, long i, long *idx) {
     for (int d = l->ndims - 1; d >= 0; --d) {
         idx[d] = i % l->dims[d];
         i /= l->dims[d];

@@ -33,16 +33,16 @@
 #define INV_SQRT_2PI 0.39894228040143267794f
 
 // 1 / (1 + e^-x) taking e^ only of non-positive numbers (no overflow).
-float elt_sigmoid(float x) {
+static float elt_sigmoid(float x) {
     if (x >= 0.f) return 1.f / (1.f + exp(-x));
     float e = exp(x);
     return e / (1.f + e);
 }
 
-float elt_softplus(float x) { return fmax(x, 0.f) + log1p(exp(-fabs(x))); }
+static float elt_softplus(float x) { return fmax(x, 0.f) + log1p(exp(-fabs(x))); }
 
 // tanh(softplus(x)) and 1 - that, exact to f32 beyond x = 20.
-float elt_mish_tanh(float x, float *one_minus_t) {
+static float elt_mish_tanh(float x, float *one_minus_t) {
     if (x > 20.f) {
         *one_minus_t = 0.f;
         return 1.f;
@@ -54,7 +54,7 @@ float elt_mish_tanh(float x, float *one_minus_t) {
     return num / den;
 }
 
-int elt_base_alg(int alg) {
+static int elt_base_alg(int alg) {
     switch (alg) {
         case ELTWISE_USE_DST + 0: return ELTWISE_RELU;
         case ELTWISE_USE_DST + 1: return ELTWISE_TANH;
@@ -67,7 +67,7 @@ int elt_base_alg(int alg) {
     }
 }
 
-float eltwise_fwd(int alg, float x, float alpha, float beta) {
+static float eltwise_fwd(int alg, float x, float alpha, float beta) {
     float unused;
     switch (elt_base_alg(alg)) {
         case ELTWISE_RELU: return fmax(x, 0.f) + alpha * fmin(x, 0.f);
@@ -99,7 +99,7 @@ float eltwise_fwd(int alg, float x, float alpha, float beta) {
 }
 
 // diff_src from diff_dst `dd` and `s`: the forward's src, or its dst for *_use_dst_for_bwd.
-float eltwise_bwd(int alg, float dd, float s, float alpha, float beta) {
+static float eltwise_bwd(int alg, float dd, float s, float alpha, float beta) {
     switch (alg) {
         case ELTWISE_USE_DST + 0: return s > 0.f ? dd : dd * alpha;
         case ELTWISE_USE_DST + 1: return dd * (1.f - s) * (1.f + s);

@@ -14,7 +14,7 @@
 #define ROW_L ((long)get_local_size(0))
 
 // Every work-item gets the sum of all the group's `v`.
-float group_sum(local float *buf, float v) {
+static float group_sum(local float *buf, float v) {
     const int lid = get_local_id(0), n = get_local_size(0);
     buf[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -27,7 +27,7 @@ float group_sum(local float *buf, float v) {
     return r;
 }
 
-float group_max(local float *buf, float v) {
+static float group_max(local float *buf, float v) {
     const int lid = get_local_id(0), n = get_local_size(0);
     buf[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -43,19 +43,19 @@ float group_max(local float *buf, float v) {
 #define ROW_ID get_global_id(0)
 #define ROW_LID 0L
 #define ROW_L 1L
-float group_sum(local float *buf, float v) { return v; }
-float group_max(local float *buf, float v) { return v; }
+static float group_sum(local float *buf, float v) { return v; }
+static float group_max(local float *buf, float v) { return v; }
 #endif
 
 // long8 logical dimensions as an array.
-void dims_of(long8 v, long *d) {
+static void dims_of(long8 v, long *d) {
     d[0] = v.s0; d[1] = v.s1; d[2] = v.s2; d[3] = v.s3;
     d[4] = v.s4; d[5] = v.s5; d[6] = v.s6; d[7] = v.s7;
 }
 
 // Logical index of row r (rows numbered row-major over every dimension but `axis`), with
 // idx[axis] = 0.
-void row_index(const long *dims, int ndims, int axis, long r, long *idx) {
+static void row_index(const long *dims, int ndims, int axis, long r, long *idx) {
     for (int d = ndims - 1; d >= 0; --d) {
         if (d == axis) {
             idx[d] = 0;
@@ -68,7 +68,7 @@ void row_index(const long *dims, int ndims, int axis, long r, long *idx) {
 
 // Offset of element c along `axis` of the row whose element 0 is at `base` (idx is that
 // row's index): a stride step unless the axis itself is blocked.
-long axis_offset(const tensor_layout_t *l, long *idx, int axis, long base, long c) {
+static long axis_offset(const tensor_layout_t *l, long *idx, int axis, long base, long c) {
     if (l->outer_div[axis] == 1) return base + c * l->strides[axis];
     idx[axis] = c;
     return layout_offset(l, idx);

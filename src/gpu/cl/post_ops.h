@@ -34,13 +34,13 @@ typedef struct {
 
 // Offset of dst's logical index idx in an operand that broadcasts along its size-1
 // dimensions (the host puts logical sizes in the layout's dims).
-long bcast_offset(const tensor_layout_t *l, const long *idx) {
+static long bcast_offset(const tensor_layout_t *l, const long *idx) {
     long bidx[MAX_NDIMS];
     for (int d = 0; d < l->ndims; ++d) bidx[d] = l->dims[d] == 1 ? 0 : idx[d];
     return layout_offset(l, bidx);
 }
 
-long po_operand_offset(const global tensor_layout_t *gl, const long *idx) {
+static long po_operand_offset(const global tensor_layout_t *gl, const long *idx) {
     tensor_layout_t l = *gl;
     return bcast_offset(&l, idx);
 }
@@ -120,7 +120,7 @@ long po_operand_offset(const global tensor_layout_t *gl, const long *idx) {
 #define POST_OP_ARGS
 #endif
 
-float apply_post_ops(float v, const long *idx, float old POST_OP_PARAMS) {
+static float apply_post_ops(float v, const long *idx, float old POST_OP_PARAMS) {
 #if PO_COUNT > 0
     PO_STEP(0)
 #endif

@@ -3,14 +3,14 @@
 #ifndef ANYDNN_GPU_CL_ROWS_F32_H
 #define ANYDNN_GPU_CL_ROWS_F32_H
 
-float hsum16(float16 v) {
+static float hsum16(float16 v) {
     const float8 a = v.lo + v.hi;
     const float4 b = a.lo + a.hi;
     const float2 c = b.lo + b.hi;
     return c.x + c.y;
 }
 
-float hmax16(float16 v) {
+static float hmax16(float16 v) {
     const float8 a = fmax(v.lo, v.hi);
     const float4 b = fmax(a.lo, a.hi);
     const float2 c = fmax(b.lo, b.hi);

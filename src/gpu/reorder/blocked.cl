@@ -24,7 +24,7 @@
 
 // Transposes BLOCK vectors of BLOCK floats in place: log2(BLOCK) rounds, each building row i
 // from the even elements of rows 2i and 2i + 1 and row i + BLOCK / 2 from their odd ones.
-void transpose(VEC_T *r) {
+static void transpose(VEC_T *r) {
     VEC_T t[BLOCK];
 #pragma unroll
     for (int w = 1; w < BLOCK; w *= 2) {
