@@ -25,8 +25,10 @@ def compile_one(root, source, options, clang, llvm_spirv, tmp):
     spv = os.path.join(tmp, 'program.spv')
     with open(cl, 'w') as f:
         f.write(text)
+    # -O0 without optnone: llvm-spirv-15 cannot translate the `freeze` instructions that
+    # clang's optimizations add; the driver optimizes the module when it builds it.
     subprocess.run([clang, '-cl-std=CL1.2', '--target=spir64', '-Xclang',
-                    '-finclude-default-header', '-O2', '-c', '-emit-llvm', '-o', bc, cl]
+                    '-finclude-default-header', '-O0', '-Xclang', '-disable-O0-optnone', '-c', '-emit-llvm', '-o', bc, cl]
                    + shlex.split(options), check=True, capture_output=True)
     subprocess.run([llvm_spirv, bc, '-o', spv], check=True, capture_output=True)
     with open(spv, 'rb') as f:

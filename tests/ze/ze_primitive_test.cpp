@@ -1,6 +1,9 @@
 // Primitives on a Level Zero engine (the test driver, over OpenCL on PoCL) against the CPU
 // engine: eltwise, binary, matmul, reorders (on the device and across engines); a primitive
 // chained to the application's own copies through events; engine cache blobs; bad input.
+// Every program these tests build is in src/gpu/spirv_programs.txt, so that they run under
+// the validation layer's parameter checks (which refuse OpenCL C source modules): a new
+// configuration here needs its line there (ANYDNN_ZE_LOG_MODULES=1 prints it).
 #include <dlfcn.h>
 
 #include <cmath>

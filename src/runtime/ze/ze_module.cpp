@@ -1,5 +1,7 @@
 #include "runtime/ze/ze_module.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -134,6 +136,10 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
     bool from_spirv = false;
     if (!m) {
         ANYDNN_CHECK(build(engine, source_name, source, options, &m, from_spirv));
+        // In the format of src/gpu/spirv_programs.txt, to find programs worth precompiling.
+        if (std::getenv("ANYDNN_ZE_LOG_MODULES"))
+            std::fprintf(stderr, "anydnn_ze_module,%s,%s|%s\n",
+                    from_spirv ? "spirv" : "source", source_name, options.c_str());
         if (!path.empty()) {
             bin = native_binary(m);
             if (!bin.empty()) binary_cache::write_file(path, bin);
