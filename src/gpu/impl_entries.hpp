@@ -29,6 +29,8 @@ impl_entry_t pooling_entry(); // gpu/pooling/pooling.cpp
 impl_entry_t bnorm_entry(); // gpu/bnorm/bnorm.cpp
 impl_entry_t resampling_entry(); // gpu/resampling/resampling.cpp
 impl_entry_t rnn_gemm_entry(); // gpu/rnn/rnn.cpp
+impl_entry_t gnorm_entry(); // gpu/gnorm/gnorm.cpp
+impl_entry_t lrn_entry(); // gpu/lrn/lrn.cpp
 
 } // namespace gpu
 } // namespace anydnn

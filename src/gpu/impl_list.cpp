@@ -30,6 +30,8 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_entry()};
     static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
     static const std::vector<impl_entry_t> rnn = {gpu::rnn_gemm_entry()};
+    static const std::vector<impl_entry_t> gnorm = {gpu::gnorm_entry()};
+    static const std::vector<impl_entry_t> lrn = {gpu::lrn_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;
         case dnnl_reorder: return reorder;
@@ -49,6 +51,8 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
         case dnnl_batch_normalization: return bnorm;
         case dnnl_resampling: return resampling;
         case dnnl_rnn: return rnn;
+        case dnnl_group_normalization: return gnorm;
+        case dnnl_lrn: return lrn;
         default: return none;
     }
 }

@@ -26,10 +26,12 @@ inline dnnl_memory_desc_t md(std::vector<int64_t> dims, dnnl_data_type_t dt,
     return m;
 }
 
-// Deterministic small values, exact in every type (quarters for floats, small ints).
+// Deterministic small values, exact in every type (quarters for floats, small ints);
+// variances positive.
 inline float value_at(int arg, size_t i) {
     if (arg & DNNL_ARG_ATTR_SCALES) return 0.5f + 0.25f * static_cast<float>(i % 3);
     if (arg & DNNL_ARG_ATTR_ZERO_POINTS) return 1.f + static_cast<float>(i % 2);
+    if (arg == DNNL_ARG_VARIANCE) return 0.5f + 0.25f * static_cast<float>(i % 5);
     return static_cast<float>(static_cast<int>((i * 7 + static_cast<size_t>(arg) * 3) % 11) - 5)
             * 0.25f;
 }

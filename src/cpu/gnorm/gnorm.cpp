@@ -13,6 +13,7 @@
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/eltwise/layout.hpp"
+#include "cpu/gnorm/common.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/post_ops.hpp"
 #include "runtime/cpu/isa.hpp"
@@ -23,14 +24,9 @@ namespace cpu {
 namespace {
 
 const group_normalization_desc_t &gnorm_of(const primitive_desc_t &pd) {
-    return std::get<group_normalization_desc_t>(pd.desc);
+    return gnorm::desc_of(pd);
 }
-bool is_fwd(const group_normalization_desc_t &d) {
-    return d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference;
-}
-bool float_type(dnnl_data_type_t dt) {
-    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
-}
+using gnorm::is_fwd;
 
 // Element offset of (n, c, sp) with sp the row-major index over spatial dims.
 struct addr_t {
@@ -91,63 +87,24 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t
         ANYDNN_REQUIRE(pd.attr.has_default_values(ignore), dnnl_unimplemented,
                 fwd && !plain_only ? "attributes other than post-ops are not supported"
                                    : "attributes are not supported");
-        memory_desc_t src = d.src_md;
-        if (src.format_kind == dnnl_format_kind_any && pd.hint) {
-            src = pd.hint->arg_md(DNNL_ARG_SRC);
-            src.data_type = d.src_md.data_type;
-        }
-        ANYDNN_REQUIRE(src.format_kind == dnnl_blocked, dnnl_unimplemented,
-                "src must have a blocked layout");
-        memory_desc_t t1, t2 = zero_md();
-        if (fwd) {
-            t1 = d.dst_md;
-            eltwise::resolve_any(t1, src);
-        } else {
-            t1 = d.diff_dst_md;
-            eltwise::resolve_any(t1, src);
-            t2 = d.diff_src_md;
-            eltwise::resolve_any(t2, t1);
-        }
-        const memory_desc_t *mds[3] = {&src, &t1, fwd ? nullptr : &t2};
+        ANYDNN_CHECK(gnorm::resolve(pd));
+        const memory_desc_t &src = pd.args[DNNL_ARG_SRC];
+        const int tensors[3] = {DNNL_ARG_SRC, fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST,
+                fwd ? 0 : DNNL_ARG_DIFF_SRC};
+        const memory_desc_t *mds[3] = {};
         for (int i = 0; i < 3; ++i) {
-            if (!mds[i]) continue;
-            const memory_desc_t &md = *mds[i];
-            ANYDNN_REQUIRE(md.format_kind == dnnl_blocked, dnnl_unimplemented,
-                    "tensors must have a blocked layout");
-            ANYDNN_REQUIRE(!has_runtime_dims_or_strides(md), dnnl_unimplemented,
-                    "runtime dimensions or strides are not supported");
-            const bool out_fwd = fwd && i == 1;
-            const dnnl_data_type_t dt = md.data_type;
-            ANYDNN_REQUIRE(float_type(dt) || (out_fwd && (dt == dnnl_s8 || dt == dnnl_u8)),
-                    dnnl_unimplemented, "data type %s not supported here", dnnl_dt2str(dt));
-            const bool flat = is_plain(md) && spatial_flat(md, pd.sp_stride[i]);
+            if (!tensors[i]) continue;
+            mds[i] = &pd.args[tensors[i]];
+            const bool flat = is_plain(*mds[i]) && spatial_flat(*mds[i], pd.sp_stride[i]);
             if (plain_only)
                 ANYDNN_REQUIRE(flat, dnnl_unimplemented,
                         "a tensor is not plain with collapsible spatial dims");
             pd.plain = (i == 0 ? true : pd.plain) && flat;
         }
-        pd.args[DNNL_ARG_SRC] = src;
-        const bool global = d.flags & dnnl_use_global_stats;
         if (fwd) {
-            pd.args[DNNL_ARG_DST] = t1;
-            if (global || d.prop_kind == dnnl_forward_training) {
-                pd.args[DNNL_ARG_MEAN] = d.stat_md;
-                pd.args[DNNL_ARG_VARIANCE] = d.stat_md;
-            }
-            if (d.flags & dnnl_use_shift) pd.args[DNNL_ARG_SHIFT] = d.scaleshift_md;
-            ANYDNN_CHECK(pd.post_ops.init(pd.attr, t1));
+            ANYDNN_CHECK(pd.post_ops.init(pd.attr, pd.args[DNNL_ARG_DST]));
             pd.post_ops.add_args(pd.args);
-        } else {
-            pd.args[DNNL_ARG_DIFF_DST] = t1;
-            pd.args[DNNL_ARG_DIFF_SRC] = t2;
-            pd.args[DNNL_ARG_MEAN] = d.stat_md;
-            pd.args[DNNL_ARG_VARIANCE] = d.stat_md;
-            if (d.prop_kind == dnnl_backward) {
-                if (d.flags & dnnl_use_scale) pd.args[DNNL_ARG_DIFF_SCALE] = d.scaleshift_md;
-                if (d.flags & dnnl_use_shift) pd.args[DNNL_ARG_DIFF_SHIFT] = d.scaleshift_md;
-            }
         }
-        if (d.flags & dnnl_use_scale) pd.args[DNNL_ARG_SCALE] = d.scaleshift_md;
         bool same = pd.plain && pd.post_ops.empty();
         for (int i = 0; i < 3; ++i)
             if (mds[i])

@@ -13,17 +13,15 @@
 #include "core/primitive.hpp"
 #include "cpu/eltwise/layout.hpp"
 #include "cpu/impl_entries.hpp"
+#include "cpu/lrn/common.hpp"
 
 namespace anydnn {
 namespace cpu {
 
 namespace {
 
-const lrn_desc_t &lrn_of(const primitive_desc_t &pd) { return std::get<lrn_desc_t>(pd.desc); }
-bool is_fwd(const lrn_desc_t &d) { return d.prop_kind != dnnl_backward_data; }
-bool float_type(dnnl_data_type_t dt) {
-    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
-}
+const lrn_desc_t &lrn_of(const primitive_desc_t &pd) { return lrn::desc_of(pd); }
+using lrn::is_fwd;
 
 // N, C and up to three spatial extents (missing ones are 1).
 struct geom_t {
@@ -245,38 +243,12 @@ struct lrn_pd_t : public primitive_desc_impl_t<lrn_pd_t<plain_only>, lrn_t<plain
 
     static status_t init(lrn_pd_t &pd) {
         const auto &d = lrn_of(pd);
-        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::scratchpad), dnnl_unimplemented,
-                "lrn takes no attributes");
-        memory_desc_t src = d.src_md;
-        if (src.format_kind == dnnl_format_kind_any && pd.hint)
-            src = pd.hint->arg_md(DNNL_ARG_SRC);
-        ANYDNN_REQUIRE(src.format_kind == dnnl_blocked, dnnl_unimplemented,
-                "src must have a blocked layout");
-        src.data_type = d.src_md.data_type;
-        std::vector<std::pair<int, memory_desc_t>> mds = {{DNNL_ARG_SRC, src}};
-        if (is_fwd(d)) {
-            memory_desc_t dst = d.dst_md;
-            eltwise::resolve_any(dst, src);
-            mds.push_back({DNNL_ARG_DST, dst});
-        } else {
-            memory_desc_t dd = d.diff_dst_md, ds = d.diff_src_md;
-            eltwise::resolve_any(dd, src);
-            eltwise::resolve_any(ds, dd);
-            mds.push_back({DNNL_ARG_DIFF_DST, dd});
-            mds.push_back({DNNL_ARG_DIFF_SRC, ds});
-        }
-        for (const auto &a : mds) {
-            ANYDNN_REQUIRE(a.second.format_kind == dnnl_blocked, dnnl_unimplemented,
-                    "tensors must have a blocked layout");
-            ANYDNN_REQUIRE(!has_runtime_dims_or_strides(a.second), dnnl_unimplemented,
-                    "runtime dimensions or strides are not supported");
-            ANYDNN_REQUIRE(float_type(a.second.data_type), dnnl_unimplemented,
-                    "lrn takes f32, bf16 or f16 (got %s)", dnnl_dt2str(a.second.data_type));
-            if (plain_only)
+        ANYDNN_CHECK(lrn::resolve(pd));
+        if (plain_only)
+            for (const auto &a : pd.args)
                 ANYDNN_REQUIRE(is_plain(a.second), dnnl_unimplemented,
                         "a tensor has a blocked (not plain) layout");
-            pd.args[a.first] = a.second;
-        }
+        const memory_desc_t &src = pd.args[DNNL_ARG_SRC];
         const geom_t g(src);
         pd.nthr = max_threads();
         const dim_t len = d.alg_kind == dnnl_lrn_across_channels

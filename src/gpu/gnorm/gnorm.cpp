@@ -1,0 +1,184 @@
+// GPU group normalization: forward training/inference and backward (data, and scale/shift),
+// global statistics, scale/shift, forward post-ops (the shared applier); any blocked layouts,
+// f32/bf16/f16 (forward dst also s8/u8), any OpenCL device: one work-group per (mb, group).
+// The descriptor checks are the CPU engine's (cpu/gnorm/common.hpp).
+#include "core/primitive.hpp"
+#include "cpu/gnorm/common.hpp"
+#include "gpu/compute.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+#include "gpu/post_ops.hpp"
+#include "gpu/reduce_launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+namespace gn = cpu::gnorm;
+
+// Mirrors the GN_* flags of gnorm.cl.
+enum : int {
+    gn_scale = 1,
+    gn_shift = 2,
+    gn_global = 4,
+    gn_stats_out = 8,
+    gn_diff_scale = 16,
+    gn_diff_shift = 32
+};
+
+// An unsigned type of dt's size: padding is zeroed as bits (no fp16 extension needed).
+const char *bits_type(dnnl_data_type_t dt) {
+    const size_t size = data_type_size(dt);
+    return size == 1 ? "uchar" : size == 2 ? "ushort" : "uint";
+}
+
+struct gnorm_t;
+
+struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t, gnorm_t> {
+    using primitive_desc_impl_t::primitive_desc_impl_t;
+    const char *name() const override { return "ocl:gnorm:groups"; }
+    post_ops_t post_ops;
+
+    static status_t init(gnorm_pd_t &pd) {
+        const auto &d = gn::desc_of(pd);
+        const bool fwd = gn::is_fwd(d);
+        ANYDNN_REQUIRE(pd.attr.has_default_values(
+                               attr_skip::scratchpad | (fwd ? attr_skip::post_ops : 0u)),
+                dnnl_unimplemented,
+                fwd ? "attributes other than post-ops are not supported"
+                    : "attributes are not supported");
+        ANYDNN_CHECK(gn::resolve(pd));
+        for (const auto &a : pd.args)
+            ANYDNN_CHECK(check_tensors({&a.second}));
+        if (fwd) ANYDNN_CHECK(pd.post_ops.init(pd.attr, pd.arg_md(DNNL_ARG_DST), pd.args));
+        return dnnl_success;
+    }
+
+    bool fwd() const { return gn::is_fwd(gn::desc_of(*this)); }
+    const memory_desc_t &out_md() const {
+        return arg_md(fwd() ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC);
+    }
+    int flags() const {
+        const auto &d = gn::desc_of(*this);
+        int f = 0;
+        if (d.flags & dnnl_use_scale) f |= gn_scale;
+        if (d.flags & dnnl_use_shift) f |= gn_shift;
+        if (d.flags & dnnl_use_global_stats) f |= gn_global;
+        if (d.prop_kind == dnnl_forward_training && !(d.flags & dnnl_use_global_stats))
+            f |= gn_stats_out;
+        if (args.count(DNNL_ARG_DIFF_SCALE)) f |= gn_diff_scale;
+        if (args.count(DNNL_ARG_DIFF_SHIFT)) f |= gn_diff_shift;
+        return f;
+    }
+    // Statistics' layout, or src's when they take no part (never read then).
+    const memory_desc_t &stat_md() const {
+        auto it = args.find(DNNL_ARG_VARIANCE);
+        return it != args.end() ? it->second : arg_md(DNNL_ARG_SRC);
+    }
+};
+
+struct gnorm_t : public primitive_t {
+    using primitive_t::primitive_t;
+    const gnorm_pd_t &pd_() const { return static_cast<const gnorm_pd_t &>(pd()); }
+
+    status_t init() override {
+        const gnorm_pd_t &pd = pd_();
+        const std::string rows = row_options(pd.engine);
+        std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type) + rows;
+        const memory_desc_t &out = pd.out_md();
+        if (nelems(out, true) != nelems(out)) {
+            // Blocked tails: the padding is zeroed by concat's kernel, which does just that.
+            const std::string zopt = std::string(" -DCOPY -DSRC_DATA_T=")
+                    + bits_type(out.data_type) + " -DDST_DATA_T=" + bits_type(out.data_type);
+            ANYDNN_CHECK(create_kernel(
+                    pd.engine, "concat/concat.cl", zopt, "concat_zero_padding", zero_));
+        }
+        if (pd.fwd()) {
+            opt += " -DFWD" + data_type_options("DST", out.data_type)
+                    + pd.post_ops.build_options();
+            ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
+            return create_kernel(pd.engine, "gnorm/gnorm.cl", opt, "gnorm_fwd", kernel_);
+        }
+        opt += " -DBWD" + data_type_options("DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type)
+                + data_type_options("DIFF_SRC", out.data_type);
+        ANYDNN_CHECK(create_kernel(pd.engine, "gnorm/gnorm.cl", opt, "gnorm_bwd", kernel_));
+        if (pd.flags() & (gn_diff_scale | gn_diff_shift))
+            ANYDNN_CHECK(create_kernel(
+                    pd.engine, "gnorm/gnorm.cl", opt, "gnorm_bwd_scaleshift", ss_kernel_));
+        return dnnl_success;
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const gnorm_pd_t &pd = pd_();
+        const auto &d = gn::desc_of(pd);
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        const int64_t groups = d.groups, rows = src.dims[0] * groups;
+        const bool empty = nelems(src) == 0;
+        if (ss_kernel_ && src.dims[1]) {
+            // First: diff_src may overwrite diff_dst (in place). An empty batch gives zeros.
+            kernel_args_t ss;
+            for (int a : {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,
+                         DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT})
+                ss.add(storage_of(ctx, a));
+            add_layout(ss, src);
+            add_layout(ss, pd.arg_md(DNNL_ARG_DIFF_DST));
+            add_layout(ss, pd.stat_md());
+            add_logical_dims(ss, src);
+            ss.add_value(groups);
+            ss.add_value<int32_t>(pd.flags());
+            ss.add_value(d.epsilon);
+            const size_t local = row_group_size(*ss_kernel_, pd.engine);
+            add_row_buffer(ss, local);
+            ANYDNN_CHECK(ss_kernel_->launch(
+                    ctx.stream, ss, rows_range(static_cast<size_t>(src.dims[1]), local)));
+        }
+        if (!empty) {
+            kernel_args_t args;
+            if (pd.fwd()) {
+                for (int a : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE,
+                             DNNL_ARG_SCALE, DNNL_ARG_SHIFT})
+                    args.add(storage_of(ctx, a));
+                add_layout(args, src);
+                add_layout(args, pd.arg_md(DNNL_ARG_DST));
+            } else {
+                for (int a : {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_MEAN,
+                             DNNL_ARG_VARIANCE, DNNL_ARG_SCALE})
+                    args.add(storage_of(ctx, a));
+                add_layout(args, src);
+                add_layout(args, pd.arg_md(DNNL_ARG_DIFF_DST));
+                add_layout(args, pd.arg_md(DNNL_ARG_DIFF_SRC));
+            }
+            add_layout(args, pd.stat_md());
+            add_logical_dims(args, src);
+            args.add_value(groups);
+            args.add_value<int32_t>(pd.flags());
+            args.add_value(d.epsilon);
+            const size_t local = row_group_size(*kernel_, pd.engine);
+            add_row_buffer(args, local);
+            if (pd.fwd()) pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
+            ANYDNN_CHECK(kernel_->launch(
+                    ctx.stream, args, rows_range(static_cast<size_t>(rows), local)));
+        }
+        if (!zero_) return dnnl_success;
+        const memory_desc_t &out = pd.out_md();
+        kernel_args_t z;
+        z.add(storage_of(ctx, pd.fwd() ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC));
+        add_layout(z, out);
+        const int64_t padded = nelems(out, true);
+        z.add_value(padded);
+        add_logical_dims(z, out);
+        return zero_->launch(ctx.stream, z, range_1d(static_cast<size_t>(padded)));
+    }
+
+private:
+    std::shared_ptr<kernel_t> kernel_, ss_kernel_, zero_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
+};
+
+} // namespace
+
+impl_entry_t gnorm_entry() { return make_impl_entry<gnorm_pd_t>("ocl:gnorm:groups"); }
+
+} // namespace gpu
+} // namespace anydnn
