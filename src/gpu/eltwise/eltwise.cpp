@@ -65,6 +65,7 @@ struct eltwise_t : public primitive_t {
                     + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
                     + pd.post_ops.build_options();
             ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
+            if (pd.dense) opt += " -DDENSE";
             kname = pd.dense ? "eltwise_fwd_dense" : "eltwise_fwd_generic";
         } else {
             const int data_arg = cpu::eltwise::bwd_data_arg(d);
