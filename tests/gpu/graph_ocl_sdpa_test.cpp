@@ -148,6 +148,9 @@ protected:
                     partition::policy::debug);
     }
 
+    // Prints the fused kernel's and the primitive sequence's times for the case.
+    void bench(const sdpa_case_t &c);
+
     size_t scratchpad_bytes(const sdpa_case_t &c) {
         graph g(dnnl::engine::kind::gpu);
         sdpa_graph(c)(g);
@@ -245,6 +248,18 @@ TEST_F(graph_ocl_sdpa_t, bf16_and_f16_match_op_by_op) {
     check(c);
 }
 
+TEST_F(graph_ocl_sdpa_t, head_sizes_over_the_kernels_limit_run_as_the_primitive_sequence) {
+    sdpa_case_t c;
+    c.Hkv = 1;
+    c.Sq = c.Sk = 3;
+    c.D = 520; // the fused kernel takes head sizes up to 512
+    c.Dv = 4;
+    c.mask = mask_kind::causal_top_left;
+    EXPECT_GT(scratchpad_bytes(c), 0u); // the scores go through the temporary area
+    compare(sdpa_graph(c), sdpa_data(c), {9}, 1, 1e-5f, false, partition::policy::debug);
+    EXPECT_GT(app_alloc_state().allocs, 0u);
+}
+
 TEST_F(graph_ocl_sdpa_t, fused_execution_waits_for_dependencies) {
     sdpa_case_t c;
     c.mask = mask_kind::causal_top_left;
@@ -298,7 +313,7 @@ TEST_F(graph_ocl_sdpa_t, fused_execution_waits_for_dependencies) {
 // execution waited for); medians with min and max of wall time and of process CPU time (the
 // CPU device's threads: steadier than wall time on a shared machine). A benchmark, not a
 // check: runs when ANYDNN_GRAPH_SDPA_BENCH=1 (shape from ANYDNN_GRAPH_SDPA_BENCH_SHAPE=
-// "H S D", default "4 256 64"; f32, causal mask).
+// "H S D", default "4 256 64"; f32, without a mask and with a causal one).
 TEST_F(graph_ocl_sdpa_t, bench_fused_vs_primitive_sequence) {
     const char *on = std::getenv("ANYDNN_GRAPH_SDPA_BENCH");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_GRAPH_SDPA_BENCH=1";
@@ -314,7 +329,13 @@ TEST_F(graph_ocl_sdpa_t, bench_fused_vs_primitive_sequence) {
             c.D = c.Dv = d;
         }
     }
-    c.mask = mask_kind::causal_top_left;
+    for (mask_kind mask : {mask_kind::none, mask_kind::causal_top_left}) {
+        c.mask = mask;
+        bench(c);
+    }
+}
+
+void graph_ocl_sdpa_t::bench(const sdpa_case_t &c) {
     struct prepared_t {
         compiled_partition cp;
         std::vector<tensor> in, out;
@@ -368,10 +389,11 @@ TEST_F(graph_ocl_sdpa_t, bench_fused_vs_primitive_sequence) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
-    std::printf("sdpa 1x%lldx%lldx%lld f32 causal, %d alternating executions each:\n"
+    std::printf("sdpa 1x%lldx%lldx%lld f32 %s, %d alternating executions each:\n"
                 "  wall: fused kernel %s, primitive sequence %s, speed-up %.1fx\n"
                 "  cpu:  fused kernel %s, primitive sequence %s, speed-up %.1fx\n",
-            (long long)c.Hkv, (long long)c.Sq, (long long)c.D, reps, stats(fused.wall).c_str(),
+            (long long)c.Hkv, (long long)c.Sq, (long long)c.D,
+            c.mask == mask_kind::none ? "no mask" : "causal", reps, stats(fused.wall).c_str(),
             stats(unfused.wall).c_str(), median(unfused.wall) / median(fused.wall),
             stats(fused.cpu).c_str(), stats(unfused.cpu).c_str(),
             median(unfused.cpu) / median(fused.cpu));
