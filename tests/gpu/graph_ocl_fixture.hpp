@@ -232,26 +232,70 @@ protected:
         return parts.size();
     }
 
-    // Median wall time (ms) of executing the graph's single partition on the OpenCL
-    // engine, each execution waited for; after one warm-up run.
-    double gpu_median_ms(const build_t &build, buffers_t inputs, int reps) {
+    // The graph's single partition compiled on the OpenCL engine, its inputs uploaded and
+    // its outputs in the test's own SVM.
+    struct prepared_t {
+        compiled_partition cp;
+        std::vector<tensor> in, out;
+        void *out_ptr = nullptr; // of the first output
+        size_t out_bytes = 0;
+    };
+    void prepare(const build_t &build, buffers_t &inputs, prepared_t &p) {
         graph g(dnnl::engine::kind::gpu);
         build(g);
         g.finalize();
         auto parts = g.get_partitions();
-        EXPECT_EQ(parts.size(), 1u);
+        ASSERT_EQ(parts.size(), 1u);
         auto ins = parts[0].get_input_ports();
         auto outs = parts[0].get_output_ports();
-        compiled_partition cp = parts[0].compile(ins, outs, eng);
-        std::vector<tensor> in_ts, out_ts;
+        p.cp = parts[0].compile(ins, outs, eng);
         for (auto &i : ins)
-            in_ts.emplace_back(i, eng, upload(inputs[i.get_id()], i.get_mem_size()));
+            p.in.emplace_back(i, eng, upload(inputs[i.get_id()], i.get_mem_size()));
         for (auto &o : outs)
-            out_ts.emplace_back(o, eng, svm(o.get_mem_size()));
+            p.out.emplace_back(o, eng, svm(o.get_mem_size()));
+        p.out_ptr = p.out[0].get_data_handle();
+        p.out_bytes = outs[0].get_mem_size();
+    }
+
+    // Executes `p` after a user event and expects nothing of it to complete before the
+    // event does; returns once it has run.
+    void execute_after_gate(prepared_t &p) {
+        cl_int err = CL_SUCCESS;
+        cl_event gate = clCreateUserEvent(context, &err);
+        ASSERT_EQ(err, CL_SUCCESS);
+        cl_event done = gocl::execute(p.cp, strm, p.in, p.out, {gate});
+        ASSERT_NE(done, nullptr);
+        cl_int state = CL_COMPLETE;
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(state), &state, nullptr);
+        EXPECT_NE(state, CL_COMPLETE) << "ran before its dependency";
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
+        clReleaseEvent(done);
+        clReleaseEvent(gate);
+    }
+
+    // f32 buffers equal within tol * (1 + |want|).
+    static void expect_f32_near(
+            const std::vector<uint8_t> &got, const std::vector<uint8_t> &want, float tol) {
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size() / 4; ++i) {
+            float a, b;
+            std::memcpy(&a, &got[4 * i], 4);
+            std::memcpy(&b, &want[4 * i], 4);
+            ASSERT_NEAR(a, b, tol * (1 + std::fabs(b))) << "at " << i;
+        }
+    }
+
+    // Median wall time (ms) of executing the graph's single partition on the OpenCL
+    // engine, each execution waited for; after one warm-up run.
+    double gpu_median_ms(const build_t &build, buffers_t inputs, int reps) {
+        prepared_t p;
+        prepare(build, inputs, p);
+        if (HasFatalFailure()) return 0;
         std::vector<double> ms;
         for (int r = 0; r <= reps; ++r) {
             const auto t0 = std::chrono::steady_clock::now();
-            cl_event done = gocl::execute(cp, strm, in_ts, out_ts);
+            cl_event done = gocl::execute(p.cp, strm, p.in, p.out);
             clWaitForEvents(1, &done);
             clReleaseEvent(done);
             const auto t1 = std::chrono::steady_clock::now();

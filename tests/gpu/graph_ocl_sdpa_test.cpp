@@ -263,50 +263,23 @@ TEST_F(graph_ocl_sdpa_t, head_sizes_over_the_kernels_limit_run_as_the_primitive_
 TEST_F(graph_ocl_sdpa_t, fused_execution_waits_for_dependencies) {
     sdpa_case_t c;
     c.mask = mask_kind::causal_top_left;
-    graph g(dnnl::engine::kind::gpu);
-    sdpa_graph(c)(g);
-    g.finalize();
-    auto parts = g.get_partitions();
-    ASSERT_EQ(parts.size(), 1u);
-    auto ins = parts[0].get_input_ports();
-    auto outs = parts[0].get_output_ports();
-    compiled_partition cp = parts[0].compile(ins, outs, eng);
     buffers_t in = sdpa_data(c);
-    std::vector<tensor> in_ts, out_ts;
-    for (auto &i : ins)
-        in_ts.emplace_back(i, eng, upload(in[i.get_id()], i.get_mem_size()));
-    void *out = svm(outs[0].get_mem_size());
-    out_ts.emplace_back(outs[0], eng, out);
-    cl_int err = CL_SUCCESS;
-    cl_event gate = clCreateUserEvent(context, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    cl_event done = gocl::execute(cp, strm, in_ts, out_ts, {gate});
-    ASSERT_NE(done, nullptr);
-    cl_int state = CL_COMPLETE;
-    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(state), &state, nullptr);
-    EXPECT_NE(state, CL_COMPLETE) << "ran before its dependency";
-    clSetUserEventStatus(gate, CL_COMPLETE);
-    ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
-    clReleaseEvent(done);
-    clReleaseEvent(gate);
+    prepared_t p;
+    prepare(sdpa_graph(c), in, p);
+    ASSERT_FALSE(HasFatalFailure());
+    execute_after_gate(p);
+    ASSERT_FALSE(HasFatalFailure());
     EXPECT_EQ(app_alloc_state().allocs, 0u);
-    const auto got = download(out, outs[0].get_mem_size());
-    const auto want = run_cpu(sdpa_graph(c), in, partition::policy::debug)[9];
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size() / 4; ++i) {
-        float a, b;
-        std::memcpy(&a, &got[4 * i], 4);
-        std::memcpy(&b, &want[4 * i], 4);
-        ASSERT_NEAR(a, b, 1e-5f) << i;
-    }
+    const auto got = download(p.out_ptr, p.out_bytes);
+    expect_f32_near(got, run_cpu(sdpa_graph(c), in, partition::policy::debug)[9], 1e-5f);
     // The plain execute on the OpenCL stream orders the kernel through the stream.
     std::vector<uint8_t> zeros(got.size(), 0);
-    ASSERT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, out, zeros.data(), zeros.size(), 0, nullptr,
-                      nullptr),
+    ASSERT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, p.out_ptr, zeros.data(), zeros.size(), 0,
+                      nullptr, nullptr),
             CL_SUCCESS);
-    cp.execute(strm, in_ts, out_ts);
+    p.cp.execute(strm, p.in, p.out);
     strm.wait();
-    EXPECT_EQ(download(out, got.size()), got);
+    EXPECT_EQ(download(p.out_ptr, got.size()), got);
 }
 
 // Fused kernel vs primitive sequence: both compiled once, then executed alternately (each
@@ -336,24 +309,11 @@ TEST_F(graph_ocl_sdpa_t, bench_fused_vs_primitive_sequence) {
 }
 
 void graph_ocl_sdpa_t::bench(const sdpa_case_t &c) {
-    struct prepared_t {
-        compiled_partition cp;
-        std::vector<tensor> in, out;
+    struct timed_t : prepared_t {
         std::vector<double> wall, cpu;
     };
     buffers_t data = sdpa_data(c);
-    auto prepare = [&](prepared_t &p) {
-        graph g(dnnl::engine::kind::gpu);
-        sdpa_graph(c)(g);
-        g.finalize();
-        auto part = g.get_partitions()[0];
-        p.cp = part.compile(part.get_input_ports(), part.get_output_ports(), eng);
-        for (auto &i : part.get_input_ports())
-            p.in.emplace_back(i, eng, upload(data[i.get_id()], i.get_mem_size()));
-        for (auto &o : part.get_output_ports())
-            p.out.emplace_back(o, eng, svm(o.get_mem_size()));
-    };
-    auto run_once = [&](prepared_t &p, bool record) {
+    auto run_once = [&](timed_t &p, bool record) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::clock_t c0 = std::clock();
         cl_event done = gocl::execute(p.cp, strm, p.in, p.out);
@@ -365,12 +325,13 @@ void graph_ocl_sdpa_t::bench(const sdpa_case_t &c) {
         p.wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         p.cpu.push_back(1e3 * double(c1 - c0) / CLOCKS_PER_SEC);
     };
-    prepared_t fused, unfused;
-    prepare(fused);
+    timed_t fused, unfused;
+    prepare(sdpa_graph(c), data, fused);
     {
         sdpa_unfused_t u;
-        prepare(unfused);
+        prepare(sdpa_graph(c), data, unfused);
     }
+    ASSERT_FALSE(HasFatalFailure());
     run_once(fused, false);
     run_once(unfused, false);
     const int reps = 15;

@@ -165,60 +165,32 @@ TEST_F(graph_ocl_t, sdpa_bf16_matches_cpu) {
 
 TEST_F(graph_ocl_t, execute_waits_for_dependencies_and_returns_an_event) {
     const int64_t M = 4, K = 6, N = 5;
-    graph g(dnnl::engine::kind::gpu);
-    matmul_bias_relu(M, K, N)(g);
-    g.finalize();
-    auto parts = g.get_partitions();
-    ASSERT_EQ(parts.size(), 1u);
-    auto ins = parts[0].get_input_ports();
-    auto outs = parts[0].get_output_ports();
-    compiled_partition cp = parts[0].compile(ins, outs, eng);
     buffers_t in = matmul_inputs(M, K, N);
-    std::vector<tensor> in_ts, out_ts;
-    for (auto &i : ins)
-        in_ts.emplace_back(i, eng, upload(in[i.get_id()], i.get_mem_size()));
-    void *out = svm(outs[0].get_mem_size());
-    out_ts.emplace_back(outs[0], eng, out);
-
+    prepared_t p;
+    prepare(matmul_bias_relu(M, K, N), in, p);
+    ASSERT_FALSE(HasFatalFailure());
     // A blocking free call-back would wait for the gate inside execute: defer the frees.
     app_alloc_state().deferred = true;
-    cl_int err = CL_SUCCESS;
-    cl_event gate = clCreateUserEvent(context, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    cl_event done = gocl::execute(cp, strm, in_ts, out_ts, {gate});
-    ASSERT_NE(done, nullptr);
-    cl_int state = CL_COMPLETE;
-    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(state), &state, nullptr);
-    EXPECT_NE(state, CL_COMPLETE) << "ran before its dependency";
-    clSetUserEventStatus(gate, CL_COMPLETE);
-    ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
-    clReleaseEvent(done);
-    clReleaseEvent(gate);
+    execute_after_gate(p);
+    ASSERT_FALSE(HasFatalFailure());
     app_free_pending(context);
-    auto got = download(out, outs[0].get_mem_size());
-    auto want = run_cpu(matmul_bias_relu(M, K, N), in)[4];
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size() / 4; ++i) {
-        float a, b;
-        std::memcpy(&a, &got[4 * i], 4);
-        std::memcpy(&b, &want[4 * i], 4);
-        ASSERT_NEAR(a, b, 1e-5f * (1 + std::fabs(b))) << i;
-    }
+    auto got = download(p.out_ptr, p.out_bytes);
+    expect_f32_near(got, run_cpu(matmul_bias_relu(M, K, N), in)[4], 1e-5f);
 
     // The C entry points: no returned event requested; the plain execute on the same stream.
     std::vector<const_dnnl_graph_tensor_t> ci, co;
-    for (auto &t : in_ts)
+    for (auto &t : p.in)
         ci.push_back(t.get());
-    for (auto &t : out_ts)
+    for (auto &t : p.out)
         co.push_back(t.get());
-    EXPECT_EQ(dnnl_graph_ocl_interop_compiled_partition_execute(cp.get(), strm.get(), ci.size(),
+    EXPECT_EQ(dnnl_graph_ocl_interop_compiled_partition_execute(p.cp.get(), strm.get(), ci.size(),
                       ci.data(), co.size(), co.data(), nullptr, 0, nullptr),
             dnnl_success);
     EXPECT_EQ(dnnl_graph_compiled_partition_execute(
-                      cp.get(), strm.get(), ci.size(), ci.data(), co.size(), co.data()),
+                      p.cp.get(), strm.get(), ci.size(), ci.data(), co.size(), co.data()),
             dnnl_success);
     strm.wait();
-    EXPECT_EQ(download(out, got.size()), got);
+    EXPECT_EQ(download(p.out_ptr, got.size()), got);
 }
 
 TEST_F(graph_ocl_t, execute_v2_uses_the_users_scratchpad_not_the_allocator) {
