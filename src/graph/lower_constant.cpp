@@ -34,8 +34,8 @@ status_t use_packed_constant_weights(lowering_t &l, size_t wei_id, const memory_
         return dnnl_success;
     pd_holder_t packed_pd;
     if (create(any, &packed_pd.pd) != dnnl_success) return dnnl_success; // the plain pd stays
-    const_dnnl_memory_desc_t chosen
-            = dnnl_primitive_desc_query_md(packed_pd.pd, dnnl_query_weights_md, 0);
+    const_dnnl_memory_desc_t chosen =
+            dnnl_primitive_desc_query_md(packed_pd.pd, dnnl_query_weights_md, 0);
     if (!chosen || md_equal(*chosen, wei_md)) return dnnl_success;
     const memory_desc_t packed = *chosen;
     dnnl_primitive_desc_t reorder_pd = nullptr;

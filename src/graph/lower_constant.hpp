@@ -10,8 +10,8 @@
 namespace anydnn {
 namespace graph {
 
-using pd_factory_t
-        = std::function<dnnl_status_t(const memory_desc_t &weights, dnnl_primitive_desc_t *pd)>;
+using pd_factory_t =
+        std::function<dnnl_status_t(const memory_desc_t &weights, dnnl_primitive_desc_t *pd)>;
 
 // When weights value wei_id is a constant input port of the partition on a CPU engine, asks
 // `create` for the same primitive with weights `any`. If it prefers another layout than

@@ -106,8 +106,8 @@ TEST(graph_case, attribute_values_of_every_type) {
 }
 
 TEST(graph_case, missing_stride_means_dense) {
-    const std::string text = edited(matmul_relu, R"("shape": [2, 3], "stride": [3, 1],)",
-            R"("shape": [2, 3],)");
+    const std::string text =
+            edited(matmul_relu, R"("shape": [2, 3], "stride": [3, 1],)", R"("shape": [2, 3],)");
     EXPECT_EQ(read_graph_case(text).ops[0].inputs[0].stride, dims_t({3, 1}));
 }
 
@@ -152,8 +152,8 @@ TEST(graph_case, missing_or_mistyped_fields_are_errors) {
     EXPECT_NE(e.find("needs shapes"), std::string::npos) << e;
     e = error_of(edited(matmul_relu, R"("stride": [1, 4])", R"("stride": [1])"));
     EXPECT_NE(e.find("stride: has 1 entries"), std::string::npos) << e;
-    e = error_of(edited(matmul_relu, R"({"type": "bool", "value": 1})",
-            R"({"type": "s64", "value": 1})"));
+    e = error_of(edited(
+            matmul_relu, R"({"type": "bool", "value": 1})", R"({"type": "s64", "value": 1})"));
     EXPECT_NE(e.find("expected \"bool\""), std::string::npos) << e;
     e = error_of(edited(matmul_relu, R"({"type": "bool", "value": 1})", R"({"type": "bool"})"));
     EXPECT_NE(e.find("missing field \"value\""), std::string::npos) << e;
@@ -171,8 +171,8 @@ TEST(graph_case, inconsistent_values_are_errors) {
     EXPECT_NE(e.find("op id 7 appears twice"), std::string::npos) << e;
     // The ReLU's input (value 2) described with another shape than its producer's.
     const std::string relu_in = R"("inputs": [{"id": 2, "dtype": "f32", "shape": [2, 4])";
-    e = error_of(edited(matmul_relu, relu_in,
-            R"("inputs": [{"id": 2, "dtype": "f32", "shape": [4, 2])"));
+    e = error_of(edited(
+            matmul_relu, relu_in, R"("inputs": [{"id": 2, "dtype": "f32", "shape": [4, 2])"));
     EXPECT_NE(e.find("tensor 2: op 8 and op 7 disagree"), std::string::npos) << e;
     e = error_of(edited(matmul_relu, R"("outputs": [{"id": 3,)", R"("outputs": [{"id": 2,)"));
     EXPECT_NE(e.find("produced by op 7 and op 8"), std::string::npos) << e;

@@ -32,10 +32,10 @@ size_t count(const std::string &text, const std::string &word) {
 
 // MatMul with constant weights, compiled once on the CPU engine.
 struct constant_matmul_t {
-    dnnl::engine eng {dnnl::engine::kind::cpu, 0};
-    dnnl::stream strm {eng};
+    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+    dnnl::stream strm{eng};
     logical_tensor src = lt(0, {M, K});
-    logical_tensor wei {1, dt::f32, {K, N}, logical_tensor::layout_type::strided,
+    logical_tensor wei{1, dt::f32, {K, N}, logical_tensor::layout_type::strided,
             logical_tensor::property_type::constant};
     logical_tensor dst = lt(2, {M, N});
     compiled_partition cp;

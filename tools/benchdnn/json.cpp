@@ -33,7 +33,7 @@ private:
                 ++col;
         }
         throw std::invalid_argument("JSON line " + std::to_string(line) + ", column "
-                + std::to_string(col) + ": " + what);
+                                    + std::to_string(col) + ": " + what);
     }
 
     void skip_space() {
@@ -55,7 +55,8 @@ private:
 
     bool literal(const char *word) {
         size_t n = 0;
-        while (word[n]) ++n;
+        while (word[n])
+            ++n;
         if (text_.compare(pos_, n, word) != 0) return false;
         pos_ += n;
         return true;
@@ -148,28 +149,34 @@ private:
             if (pos_ >= text_.size()) break;
             c = text_[pos_++];
             switch (c) {
-                case '"': case '\\': case '/': s += c; break;
-                case 'b': s += '\b'; break;
-                case 'f': s += '\f'; break;
-                case 'n': s += '\n'; break;
-                case 'r': s += '\r'; break;
-                case 't': s += '\t'; break;
-                case 'u': {
-                    // Names in graph cases are ASCII: other code points become '?'.
-                    if (pos_ + 4 > text_.size()) fail("short \\u escape");
-                    unsigned cp = 0;
-                    for (int i = 0; i < 4; ++i) {
-                        const char h = text_[pos_++];
-                        cp <<= 4;
-                        if (h >= '0' && h <= '9') cp |= h - '0';
-                        else if (h >= 'a' && h <= 'f') cp |= h - 'a' + 10;
-                        else if (h >= 'A' && h <= 'F') cp |= h - 'A' + 10;
-                        else fail("bad \\u escape");
-                    }
-                    s += cp < 0x80 ? static_cast<char>(cp) : '?';
-                    break;
+            case '"':
+            case '\\':
+            case '/': s += c; break;
+            case 'b': s += '\b'; break;
+            case 'f': s += '\f'; break;
+            case 'n': s += '\n'; break;
+            case 'r': s += '\r'; break;
+            case 't': s += '\t'; break;
+            case 'u': {
+                // Names in graph cases are ASCII: other code points become '?'.
+                if (pos_ + 4 > text_.size()) fail("short \\u escape");
+                unsigned cp = 0;
+                for (int i = 0; i < 4; ++i) {
+                    const char h = text_[pos_++];
+                    cp <<= 4;
+                    if (h >= '0' && h <= '9')
+                        cp |= h - '0';
+                    else if (h >= 'a' && h <= 'f')
+                        cp |= h - 'a' + 10;
+                    else if (h >= 'A' && h <= 'F')
+                        cp |= h - 'A' + 10;
+                    else
+                        fail("bad \\u escape");
                 }
-                default: fail(std::string("unknown escape '\\") + c + "'");
+                s += cp < 0x80 ? static_cast<char>(cp) : '?';
+                break;
+            }
+            default: fail(std::string("unknown escape '\\") + c + "'");
             }
         }
         if (pos_ >= text_.size()) fail("unterminated string");
@@ -183,10 +190,11 @@ private:
         bool integer = true, digits = false;
         while (pos_ < text_.size()) {
             const char c = text_[pos_];
-            if (c >= '0' && c <= '9') digits = true;
-            else if (c == '.' || c == 'e' || c == 'E' || ((c == '+' || c == '-') && pos_ > start
-                                                                 && (text_[pos_ - 1] == 'e'
-                                                                         || text_[pos_ - 1] == 'E')))
+            if (c >= '0' && c <= '9')
+                digits = true;
+            else if (c == '.' || c == 'e' || c == 'E'
+                     || ((c == '+' || c == '-') && pos_ > start
+                             && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')))
                 integer = false;
             else
                 break;
@@ -219,12 +227,12 @@ const json_value_t *json_value_t::find(const std::string &key) const {
 
 const char *json_kind_name(json_value_t::kind_t k) {
     switch (k) {
-        case json_value_t::kind_t::null: return "null";
-        case json_value_t::kind_t::boolean: return "a boolean";
-        case json_value_t::kind_t::number: return "a number";
-        case json_value_t::kind_t::string: return "a string";
-        case json_value_t::kind_t::array: return "an array";
-        case json_value_t::kind_t::object: return "an object";
+    case json_value_t::kind_t::null: return "null";
+    case json_value_t::kind_t::boolean: return "a boolean";
+    case json_value_t::kind_t::number: return "a number";
+    case json_value_t::kind_t::string: return "a string";
+    case json_value_t::kind_t::array: return "an array";
+    case json_value_t::kind_t::object: return "an object";
     }
     return "?";
 }

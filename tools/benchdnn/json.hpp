@@ -15,9 +15,9 @@ struct json_value_t {
     bool b = false;
     double num = 0;
     bool is_integer = false; // a number written without fraction or exponent
-    int64_t integer = 0; // its exact value when is_integer
+    int64_t integer = 0;     // its exact value when is_integer
     std::string str;
-    std::vector<json_value_t> items; // array
+    std::vector<json_value_t> items;                           // array
     std::vector<std::pair<std::string, json_value_t>> members; // object, in written order
 
     // The member named key, or null when absent (or when this is not an object).

@@ -40,10 +40,12 @@ struct case_result_t {
 lt_t make_lt(const graph_lt_t &g) {
     lt_t lt;
     dnnl_dims_t dims = {}, strides = {};
-    for (size_t d = 0; d < g.shape.size(); ++d) dims[d] = g.shape[d];
+    for (size_t d = 0; d < g.shape.size(); ++d)
+        dims[d] = g.shape[d];
     const int nd = static_cast<int>(g.shape.size());
     if (g.layout == dnnl_graph_layout_type_strided) {
-        for (size_t d = 0; d < g.stride.size(); ++d) strides[d] = g.stride[d];
+        for (size_t d = 0; d < g.stride.size(); ++d)
+            strides[d] = g.stride[d];
         BENCHDNN_CHECK(dnnl_graph_logical_tensor_init_with_strides(
                 &lt, g.id, g.dt, nd, dims, strides, g.property));
     } else
@@ -58,22 +60,22 @@ dnnl_status_t make_op(const graph_op_t &o, gop_h &op) {
     for (const auto &a : o.attrs) {
         if (st != dnnl_success) return st;
         switch (a.type) {
-            case graph_attr_t::type_t::f32:
-            case graph_attr_t::type_t::f32s:
-                st = dnnl_graph_op_set_attr_f32(op.get(), a.name, a.f.data(), a.f.size());
-                break;
-            case graph_attr_t::type_t::s64:
-            case graph_attr_t::type_t::s64s:
-                st = dnnl_graph_op_set_attr_s64(op.get(), a.name, a.i.data(), a.i.size());
-                break;
-            case graph_attr_t::type_t::boolean: {
-                const uint8_t b = !a.i.empty() && a.i[0] != 0;
-                st = dnnl_graph_op_set_attr_bool(op.get(), a.name, &b, 1);
-                break;
-            }
-            case graph_attr_t::type_t::str:
-                st = dnnl_graph_op_set_attr_str(op.get(), a.name, a.s.c_str(), a.s.size());
-                break;
+        case graph_attr_t::type_t::f32:
+        case graph_attr_t::type_t::f32s:
+            st = dnnl_graph_op_set_attr_f32(op.get(), a.name, a.f.data(), a.f.size());
+            break;
+        case graph_attr_t::type_t::s64:
+        case graph_attr_t::type_t::s64s:
+            st = dnnl_graph_op_set_attr_s64(op.get(), a.name, a.i.data(), a.i.size());
+            break;
+        case graph_attr_t::type_t::boolean: {
+            const uint8_t b = !a.i.empty() && a.i[0] != 0;
+            st = dnnl_graph_op_set_attr_bool(op.get(), a.name, &b, 1);
+            break;
+        }
+        case graph_attr_t::type_t::str:
+            st = dnnl_graph_op_set_attr_str(op.get(), a.name, a.s.c_str(), a.s.size());
+            break;
         }
     }
     for (const auto &lt : o.inputs) {
@@ -120,8 +122,8 @@ fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
         for (size_t i = 0; i < op.inputs.size(); ++i) {
             if (op.inputs[i].id != lt.id) continue;
             const bool positive = op.kind == dnnl_graph_op_log || op.kind == dnnl_graph_op_sqrt
-                    || op.kind == dnnl_graph_op_reciprocal
-                    || (op.kind == dnnl_graph_op_divide && i == 1);
+                                  || op.kind == dnnl_graph_op_reciprocal
+                                  || (op.kind == dnnl_graph_op_divide && i == 1);
             if (positive) {
                 r.lo = 0.5;
                 r.hi = 2;
@@ -134,10 +136,10 @@ fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
 tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental) {
     tolerance_t t;
     switch (dt) {
-        case dnnl_bf16: t.eps = 2e-2; break;
-        case dnnl_f16: t.eps = 4e-3; break;
-        case dnnl_f32: t.eps = transcendental ? 2e-5 : 1e-5; break;
-        default: t.int_diff = 1; break; // integers after f32 scaling: one rounding step
+    case dnnl_bf16: t.eps = 2e-2; break;
+    case dnnl_f16: t.eps = 4e-3; break;
+    case dnnl_f32: t.eps = transcendental ? 2e-5 : 1e-5; break;
+    default: t.int_diff = 1; break; // integers after f32 scaling: one rounding step
     }
     return t;
 }
@@ -153,7 +155,8 @@ public:
         if (s.list) return report_problem(idx, outcome_t::listed, "", repro_);
         case_ = load_graph_case(path_); // a bad case is a bad command line (std::invalid_argument)
         if (!test_engine())
-            return report_problem(idx, outcome_t::skipped, engine_name() + " engine not found", repro_);
+            return report_problem(
+                    idx, outcome_t::skipped, engine_name() + " engine not found", repro_);
         try {
             const case_result_t r = execute();
             report_problem(idx, r.outcome, r.reason, repro_);
@@ -182,7 +185,8 @@ private:
         std::string s;
         for (size_t id : ids)
             for (const auto &op : case_.ops)
-                if (op.id == id) s += (s.empty() ? "" : ",") + std::string(graph_op_kind_name(op.kind));
+                if (op.id == id)
+                    s += (s.empty() ? "" : ",") + std::string(graph_op_kind_name(op.kind));
         return s;
     }
 
@@ -192,7 +196,8 @@ private:
             for (const auto *lts : {&op.inputs, &op.outputs})
                 for (const auto &lt : *lts)
                     if (!dt_supported(lt.dt) && lt.dt != dnnl_boolean)
-                        return {outcome_t::skipped, "benchdnn does not handle the data type of tensor "
+                        return {outcome_t::skipped,
+                                "benchdnn does not handle the data type of tensor "
                                         + std::to_string(lt.id)};
         if (s.correctness)
             for (const auto &op : case_.ops) {
@@ -221,7 +226,7 @@ private:
             for (const auto &lt : case_.graph_outputs()) {
                 if (!buffers_.count(lt.id))
                     return {outcome_t::failed, "graph output " + std::to_string(lt.id)
-                                    + " is no partition's output port"};
+                                                       + " is no partition's output port"};
                 std::string msg;
                 const dnnl_data_type_t dt = lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt;
                 if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, dt,
@@ -231,8 +236,7 @@ private:
         }
         if (s.performance) time_it();
         std::string info = std::to_string(parts_.size()) + " partition(s)";
-        return {s.correctness ? outcome_t::passed : outcome_t::executed,
-                s.verbose > 0 ? info : ""};
+        return {s.correctness ? outcome_t::passed : outcome_t::executed, s.verbose > 0 ? info : ""};
     }
 
     case_result_t build() {
@@ -251,9 +255,9 @@ private:
                 why = capture.finish();
             }
             if (st != dnnl_success)
-                return {outcome_t::failed, "op " + std::to_string(o.id) + " ("
-                                + graph_op_kind_name(o.kind) + "): " + status_name(st)
-                                + (why.empty() ? "" : ": " + why)};
+                return {outcome_t::failed,
+                        "op " + std::to_string(o.id) + " (" + graph_op_kind_name(o.kind)
+                                + "): " + status_name(st) + (why.empty() ? "" : ": " + why)};
         }
         dnnl_status_t st;
         {
@@ -264,13 +268,14 @@ private:
             why = capture.finish();
         }
         if (st != dnnl_success)
-            return {outcome_t::failed, std::string("graph: ") + status_name(st)
-                            + (why.empty() ? "" : ": " + why)};
+            return {outcome_t::failed,
+                    std::string("graph: ") + status_name(st) + (why.empty() ? "" : ": " + why)};
         size_t n = 0;
         BENCHDNN_CHECK(dnnl_graph_graph_get_partition_num(graph_.get(), &n));
         std::vector<dnnl_graph_partition_t> raw(n);
         if (n) BENCHDNN_CHECK(dnnl_graph_graph_get_partitions(graph_.get(), n, raw.data()));
-        for (auto p : raw) parts_.emplace_back(p);
+        for (auto p : raw)
+            parts_.emplace_back(p);
         for (const auto &p : parts_) {
             uint8_t ok = 0;
             BENCHDNN_CHECK(dnnl_graph_partition_is_supported(p.get(), &ok));
@@ -310,18 +315,21 @@ private:
 
     case_result_t compile_one(dnnl_graph_partition_t p) {
         std::vector<lt_t> ins = ports(p, true), outs = ports(p, false);
-        for (auto &lt : ins) lt = resolved_.at(lt.id);
+        for (auto &lt : ins)
+            lt = resolved_.at(lt.id);
         std::vector<const lt_t *> in_ptrs, out_ptrs;
-        for (const auto &lt : ins) in_ptrs.push_back(&lt);
-        for (const auto &lt : outs) out_ptrs.push_back(&lt);
+        for (const auto &lt : ins)
+            in_ptrs.push_back(&lt);
+        for (const auto &lt : outs)
+            out_ptrs.push_back(&lt);
         cpart_h cp;
         BENCHDNN_CHECK(dnnl_graph_compiled_partition_create(cp.out(), p));
         dnnl_status_t st;
         std::string why;
         {
             stdout_capture_t capture;
-            st = dnnl_graph_partition_compile(p, cp.get(), ins.size(), in_ptrs.data(),
-                    outs.size(), out_ptrs.data(), test_engine());
+            st = dnnl_graph_partition_compile(p, cp.get(), ins.size(), in_ptrs.data(), outs.size(),
+                    out_ptrs.data(), test_engine());
             why = capture.finish();
         }
         if (st != dnnl_success)
@@ -347,8 +355,8 @@ private:
                 for (const auto &port : ports(p.get(), side == 0)) {
                     const graph_buffer_t &b = *buffers_.at(port.id);
                     tensor_h t;
-                    BENCHDNN_CHECK(dnnl_graph_tensor_create(
-                            t.out(), &b.lt(), test_engine(), b.handle()));
+                    BENCHDNN_CHECK(
+                            dnnl_graph_tensor_create(t.out(), &b.lt(), test_engine(), b.handle()));
                     (side == 0 ? in_ts_ : out_ts_).back().push_back(std::move(t));
                 }
         }
@@ -357,8 +365,10 @@ private:
     dnnl_status_t run_once() {
         for (size_t i = 0; i < compiled_.size(); ++i) {
             std::vector<const_dnnl_graph_tensor_t> in, out;
-            for (const auto &t : in_ts_[i]) in.push_back(t.get());
-            for (const auto &t : out_ts_[i]) out.push_back(t.get());
+            for (const auto &t : in_ts_[i])
+                in.push_back(t.get());
+            for (const auto &t : out_ts_[i])
+                out.push_back(t.get());
             const dnnl_status_t st = dnnl_graph_compiled_partition_execute(compiled_[i].get(),
                     test_stream(), in.size(), in.data(), out.size(), out.data());
             if (st != dnnl_success) return st;
@@ -387,8 +397,7 @@ public:
         if (key != "--case") return false;
         if (value.empty()) throw std::invalid_argument("needs a file name");
         // The case runs when named, as benchdnn's --graph does.
-        graph_problem_t(resolve_batch_path(value, settings().batch_dir),
-                "--graph --case=" + value)
+        graph_problem_t(resolve_batch_path(value, settings().batch_dir), "--graph --case=" + value)
                 .run();
         return true;
     }

@@ -12,6 +12,7 @@ namespace benchdnn {
 
 namespace {
 
+// clang-format off
 #define BENCHDNN_GRAPH_OP_KINDS(X) \
     X(abs, "Abs") X(abs_backward, "AbsBackward") X(add, "Add") X(avg_pool, "AvgPool") \
     X(avg_pool_backward, "AvgPoolBackward") X(batch_norm_backward, "BatchNormTrainingBackward") \
@@ -60,12 +61,16 @@ namespace {
     X(use_dst) X(auto_broadcast) X(auto_pad) X(coordinate_transformation_mode) \
     X(data_format) X(mode) X(qtype) X(rounding_type) X(weights_format) X(accumulation_mode)
 
+// clang-format on
+
 using kind_t = json_value_t::kind_t;
 
 // Where a field sits, for messages: "op 3 (matmul): inputs[1]: shape".
 struct where_t {
     std::string text;
-    where_t sub(const std::string &s) const { return {text.empty() ? s : text + ": " + s}; }
+    where_t sub(const std::string &s) const {
+        return {text.empty() ? s : text + ": " + s};
+    }
     [[noreturn]] void fail(const std::string &what) const {
         throw std::invalid_argument(text.empty() ? what : text + ": " + what);
     }
@@ -110,8 +115,8 @@ dnnl_data_type_t data_type(const std::string &s, const where_t &w) {
     static const std::map<std::string, dnnl_data_type_t> names = {{"undef", dnnl_data_type_undef},
             {"f16", dnnl_f16}, {"bf16", dnnl_bf16}, {"f32", dnnl_f32}, {"s32", dnnl_s32},
             {"s8", dnnl_s8}, {"u8", dnnl_u8}, {"f64", dnnl_f64}, {"boolean", dnnl_boolean},
-            {"f8_e5m2", dnnl_f8_e5m2}, {"f8_e4m3", dnnl_f8_e4m3}, {"s4", dnnl_s4},
-            {"u4", dnnl_u4}, {"s64", dnnl_s64}};
+            {"f8_e5m2", dnnl_f8_e5m2}, {"f8_e4m3", dnnl_f8_e4m3}, {"s4", dnnl_s4}, {"u4", dnnl_u4},
+            {"s64", dnnl_s64}};
     auto it = names.find(s);
     if (it == names.end()) w.fail("unknown data type \"" + s + "\"");
     return it->second;
@@ -128,12 +133,14 @@ graph_lt_t logical_tensor(const json_value_t &v, const where_t &w) {
         here.sub("shape").fail("more than " + std::to_string(DNNL_MAX_NDIMS) + " dimensions");
     for (int64_t d : lt.shape)
         if (d < 0) here.sub("shape").fail("unknown or negative dimension (benchdnn needs shapes)");
-    const std::string layout = v.find("layout_type")
-            ? string_field(v, "layout_type", here)
-            : std::string("strided");
-    if (layout == "strided") lt.layout = dnnl_graph_layout_type_strided;
-    else if (layout == "any") lt.layout = dnnl_graph_layout_type_any;
-    else here.sub("layout_type").fail("unsupported layout \"" + layout + "\" (strided or any)");
+    const std::string layout =
+            v.find("layout_type") ? string_field(v, "layout_type", here) : std::string("strided");
+    if (layout == "strided")
+        lt.layout = dnnl_graph_layout_type_strided;
+    else if (layout == "any")
+        lt.layout = dnnl_graph_layout_type_any;
+    else
+        here.sub("layout_type").fail("unsupported layout \"" + layout + "\" (strided or any)");
     if (const json_value_t *s = v.find("stride")) lt.stride = integers(*s, here.sub("stride"));
     if (lt.layout == dnnl_graph_layout_type_strided) {
         if (lt.stride.empty() && !lt.shape.empty()) { // dense row-major
@@ -143,18 +150,23 @@ graph_lt_t logical_tensor(const json_value_t &v, const where_t &w) {
         }
         if (lt.stride.size() != lt.shape.size())
             here.sub("stride").fail("has " + std::to_string(lt.stride.size())
-                    + " entries for a shape of " + std::to_string(lt.shape.size()));
+                                    + " entries for a shape of " + std::to_string(lt.shape.size()));
         for (int64_t s : lt.stride)
             if (s < 0) here.sub("stride").fail("negative stride");
     } else
         lt.stride.clear();
-    const std::string prop = v.find("property_type") ? string_field(v, "property_type", here)
-                                                     : std::string("undef");
-    if (prop == "undef") lt.property = dnnl_graph_tensor_property_undef;
-    else if (prop == "variable") lt.property = dnnl_graph_tensor_property_variable;
-    else if (prop == "constant") lt.property = dnnl_graph_tensor_property_constant;
-    else if (prop == "host_scalar") lt.property = dnnl_graph_tensor_property_host_scalar;
-    else here.sub("property_type").fail("unknown property \"" + prop + "\"");
+    const std::string prop =
+            v.find("property_type") ? string_field(v, "property_type", here) : std::string("undef");
+    if (prop == "undef")
+        lt.property = dnnl_graph_tensor_property_undef;
+    else if (prop == "variable")
+        lt.property = dnnl_graph_tensor_property_variable;
+    else if (prop == "constant")
+        lt.property = dnnl_graph_tensor_property_constant;
+    else if (prop == "host_scalar")
+        lt.property = dnnl_graph_tensor_property_host_scalar;
+    else
+        here.sub("property_type").fail("unknown property \"" + prop + "\"");
     return lt;
 }
 
@@ -204,19 +216,21 @@ graph_attr_t attribute(const std::string &name, const json_value_t &v, const whe
     const json_value_t &val = member(v, "value", here);
     const where_t wv = here.sub("value");
     switch (a.type) {
-        case graph_attr_t::type_t::f32: a.f = {number(val, wv)}; break;
-        case graph_attr_t::type_t::f32s:
-            for (size_t i = 0; i < typed(val, kind_t::array, wv).items.size(); ++i)
-                a.f.push_back(number(val.items[i], wv.sub("[" + std::to_string(i) + "]")));
-            break;
-        case graph_attr_t::type_t::s64: a.i = {integer(val, wv)}; break;
-        case graph_attr_t::type_t::s64s: a.i = integers(val, wv); break;
-        case graph_attr_t::type_t::boolean:
-            // oneDNN writes 0 / 1; true / false is accepted too.
-            if (val.kind == kind_t::boolean) a.i = {val.b ? 1 : 0};
-            else a.i = {integer(val, wv) != 0};
-            break;
-        case graph_attr_t::type_t::str: a.s = typed(val, kind_t::string, wv).str; break;
+    case graph_attr_t::type_t::f32: a.f = {number(val, wv)}; break;
+    case graph_attr_t::type_t::f32s:
+        for (size_t i = 0; i < typed(val, kind_t::array, wv).items.size(); ++i)
+            a.f.push_back(number(val.items[i], wv.sub("[" + std::to_string(i) + "]")));
+        break;
+    case graph_attr_t::type_t::s64: a.i = {integer(val, wv)}; break;
+    case graph_attr_t::type_t::s64s: a.i = integers(val, wv); break;
+    case graph_attr_t::type_t::boolean:
+        // oneDNN writes 0 / 1; true / false is accepted too.
+        if (val.kind == kind_t::boolean)
+            a.i = {val.b ? 1 : 0};
+        else
+            a.i = {integer(val, wv) != 0};
+        break;
+    case graph_attr_t::type_t::str: a.s = typed(val, kind_t::string, wv).str; break;
     }
     return a;
 }
@@ -262,15 +276,15 @@ void check_values(const graph_case_t &c) {
                 }
                 if (!same_value(*it->second.first, lt))
                     throw std::invalid_argument("tensor " + std::to_string(lt.id) + ": op "
-                            + std::to_string(o.id) + " and op "
-                            + std::to_string(it->second.second)
-                            + " disagree on its data type or shape");
+                                                + std::to_string(o.id) + " and op "
+                                                + std::to_string(it->second.second)
+                                                + " disagree on its data type or shape");
             }
         for (const auto &lt : o.outputs)
             if (!producer.emplace(lt.id, o.id).second)
-                throw std::invalid_argument("tensor " + std::to_string(lt.id)
-                        + " is produced by op " + std::to_string(producer[lt.id]) + " and op "
-                        + std::to_string(o.id));
+                throw std::invalid_argument(
+                        "tensor " + std::to_string(lt.id) + " is produced by op "
+                        + std::to_string(producer[lt.id]) + " and op " + std::to_string(o.id));
     }
 }
 
@@ -278,15 +292,17 @@ std::vector<graph_lt_t> ports(const graph_case_t &c, bool inputs) {
     std::map<size_t, int> produced, consumed, ended;
     for (const auto &o : c.ops) {
         // An End op marks its input as a graph output.
-        for (const auto &lt : o.inputs) (o.kind == dnnl_graph_op_end ? ended : consumed)[lt.id] = 1;
-        for (const auto &lt : o.outputs) produced[lt.id] = 1;
+        for (const auto &lt : o.inputs)
+            (o.kind == dnnl_graph_op_end ? ended : consumed)[lt.id] = 1;
+        for (const auto &lt : o.outputs)
+            produced[lt.id] = 1;
     }
     std::vector<graph_lt_t> out;
     std::map<size_t, int> listed;
     for (const auto &o : c.ops)
         for (const auto &lt : inputs ? o.inputs : o.outputs) {
-            const bool port = inputs ? !produced.count(lt.id)
-                                     : !consumed.count(lt.id) || ended.count(lt.id);
+            const bool port =
+                    inputs ? !produced.count(lt.id) : !consumed.count(lt.id) || ended.count(lt.id);
             if (port && !listed[lt.id]++) out.push_back(lt);
         }
     return out;
@@ -347,15 +363,18 @@ graph_case_t read_graph_case(const std::string &json_text) {
     if (doc.find("version")) c.version = string_field(doc, "version", top);
     if (doc.find("engine_kind")) {
         const std::string &e = string_field(doc, "engine_kind", top);
-        if (e == "cpu") c.engine_kind = dnnl_cpu;
-        else if (e == "gpu") c.engine_kind = dnnl_gpu;
-        else top.sub("engine_kind").fail("unknown engine kind \"" + e + "\"");
+        if (e == "cpu")
+            c.engine_kind = dnnl_cpu;
+        else if (e == "gpu")
+            c.engine_kind = dnnl_gpu;
+        else
+            top.sub("engine_kind").fail("unknown engine kind \"" + e + "\"");
     }
     if (doc.find("fpmath_mode")) {
-        static const std::map<std::string, dnnl_fpmath_mode_t> modes
-                = {{"strict", dnnl_fpmath_mode_strict}, {"bf16", dnnl_fpmath_mode_bf16},
-                        {"f16", dnnl_fpmath_mode_f16}, {"tf32", dnnl_fpmath_mode_tf32},
-                        {"any", dnnl_fpmath_mode_any}};
+        static const std::map<std::string, dnnl_fpmath_mode_t> modes = {
+                {"strict", dnnl_fpmath_mode_strict}, {"bf16", dnnl_fpmath_mode_bf16},
+                {"f16", dnnl_fpmath_mode_f16}, {"tf32", dnnl_fpmath_mode_tf32},
+                {"any", dnnl_fpmath_mode_any}};
         const std::string &m = string_field(doc, "fpmath_mode", top);
         auto it = modes.find(m);
         if (it == modes.end()) top.sub("fpmath_mode").fail("unknown mode \"" + m + "\"");
@@ -363,8 +382,10 @@ graph_case_t read_graph_case(const std::string &json_text) {
     }
     if (const json_value_t *a = doc.find("fpmath_mode_apply_to_int")) {
         // oneDNN writes the strings "true" / "false".
-        if (a->kind == kind_t::boolean) c.fpmath_apply_to_int = a->b;
-        else c.fpmath_apply_to_int = string_field(doc, "fpmath_mode_apply_to_int", top) == "true";
+        if (a->kind == kind_t::boolean)
+            c.fpmath_apply_to_int = a->b;
+        else
+            c.fpmath_apply_to_int = string_field(doc, "fpmath_mode_apply_to_int", top) == "true";
     }
     const json_value_t &graph = typed(member(doc, "graph", top), kind_t::array, top.sub("graph"));
     if (graph.items.empty()) top.sub("graph").fail("has no ops");
@@ -393,21 +414,21 @@ graph_case_t load_graph_case(const std::string &path) {
 
 const char *graph_op_kind_name(dnnl_graph_op_kind_t kind) {
     switch (kind) {
-#define X(e, n) \
+#define X(e, n)                                                                                    \
     case dnnl_graph_op_##e: return n;
         BENCHDNN_GRAPH_OP_KINDS(X)
 #undef X
-        default: return "unknown";
+    default: return "unknown";
     }
 }
 
 const char *graph_attr_name(dnnl_graph_op_attr_t name) {
     switch (name) {
-#define X(n) \
+#define X(n)                                                                                       \
     case dnnl_graph_op_attr_##n: return #n;
         BENCHDNN_GRAPH_ATTRS(X)
 #undef X
-        default: return "unknown";
+    default: return "unknown";
     }
 }
 

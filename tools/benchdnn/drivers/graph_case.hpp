@@ -65,6 +65,6 @@ graph_case_t read_graph_case(const std::string &json_text);
 graph_case_t load_graph_case(const std::string &path);
 
 const char *graph_op_kind_name(dnnl_graph_op_kind_t kind); // "MatMul"; "unknown"
-const char *graph_attr_name(dnnl_graph_op_attr_t name); // "transpose_a"; "unknown"
+const char *graph_attr_name(dnnl_graph_op_attr_t name);    // "transpose_a"; "unknown"
 
 } // namespace benchdnn

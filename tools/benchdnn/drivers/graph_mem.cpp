@@ -21,8 +21,12 @@ namespace {
 struct mapped_t {
     dnnl_memory_t mem;
     void *ptr = nullptr;
-    explicit mapped_t(dnnl_memory_t m) : mem(m) { BENCHDNN_CHECK(dnnl_memory_map_data(mem, &ptr)); }
-    ~mapped_t() { dnnl_memory_unmap_data(mem, ptr); }
+    explicit mapped_t(dnnl_memory_t m) : mem(m) {
+        BENCHDNN_CHECK(dnnl_memory_map_data(mem, &ptr));
+    }
+    ~mapped_t() {
+        dnnl_memory_unmap_data(mem, ptr);
+    }
 };
 
 dims_t lt_dims(const dnnl_graph_logical_tensor_t &lt) {
@@ -36,7 +40,8 @@ dnnl_data_type_t storage_dt(dnnl_data_type_t dt) {
 
 int64_t offset_of(const dnnl_graph_logical_tensor_t &lt, const int64_t *pos) {
     int64_t off = 0;
-    for (int d = 0; d < lt.ndims; ++d) off += pos[d] * lt.layout.strides[d];
+    for (int d = 0; d < lt.ndims; ++d)
+        off += pos[d] * lt.layout.strides[d];
     return off;
 }
 
@@ -45,7 +50,8 @@ int64_t offset_of(const dnnl_graph_logical_tensor_t &lt, const int64_t *pos) {
 graph_buffer_t::graph_buffer_t(dnnl_engine_t engine, const dnnl_graph_logical_tensor_t &lt)
     : lt_(lt) {
     if (lt.layout_type != dnnl_graph_layout_type_strided)
-        throw dnnl_error(dnnl_unimplemented, "tensor " + std::to_string(lt.id)
+        throw dnnl_error(dnnl_unimplemented,
+                "tensor " + std::to_string(lt.id)
                         + ": only strided layouts are read and written by benchdnn");
     BENCHDNN_CHECK(dnnl_graph_logical_tensor_get_mem_size(&lt, &bytes_));
     const dnnl_dims_t dims = {static_cast<dnnl_dim_t>(bytes_ ? bytes_ : 1)};
@@ -61,8 +67,8 @@ graph_buffer_t::graph_buffer_t(dnnl_engine_t engine, const dnnl_graph_logical_te
 #ifdef BENCHDNN_GRAPH_OCL
         auto create = BENCHDNN_API(dnnl_ocl_interop_memory_create);
         if (!create) throw dnnl_error(dnnl_unimplemented, "library has no OpenCL interop");
-        BENCHDNN_CHECK(create(mem_.out(), md.get(), engine, dnnl_ocl_interop_usm,
-                DNNL_MEMORY_ALLOCATE));
+        BENCHDNN_CHECK(
+                create(mem_.out(), md.get(), engine, dnnl_ocl_interop_usm, DNNL_MEMORY_ALLOCATE));
 #else
         throw dnnl_error(dnnl_unimplemented, "benchdnn built without OpenCL headers");
 #endif
@@ -90,8 +96,8 @@ std::vector<double> graph_buffer_t::read() const {
     std::vector<int64_t> pos(dims.size() + 1);
     for (size_t i = 0; i < values.size(); ++i) {
         logical_position(dims, static_cast<int64_t>(i), pos.data());
-        values[i] = load_elem(m.ptr, static_cast<size_t>(offset_of(lt_, pos.data())),
-                storage_dt(lt_.data_type));
+        values[i] = load_elem(
+                m.ptr, static_cast<size_t>(offset_of(lt_, pos.data())), storage_dt(lt_.data_type));
     }
     return values;
 }

@@ -15,9 +15,15 @@ class graph_buffer_t {
 public:
     // Throws dnnl_error when the engine cannot give such memory.
     graph_buffer_t(dnnl_engine_t engine, const dnnl_graph_logical_tensor_t &lt);
-    void *handle() const { return handle_; }
-    const dnnl_graph_logical_tensor_t &lt() const { return lt_; }
-    size_t bytes() const { return bytes_; }
+    void *handle() const {
+        return handle_;
+    }
+    const dnnl_graph_logical_tensor_t &lt() const {
+        return lt_;
+    }
+    size_t bytes() const {
+        return bytes_;
+    }
     void write(const std::vector<double> &values);
     std::vector<double> read() const;
 

@@ -19,74 +19,73 @@ using op_kind_t = dnnl_graph_op_kind_t;
 bool eltwise_alg(const graph_op_t &op, dnnl_alg_kind_t &alg, double &alpha, double &beta) {
     alpha = beta = 0;
     switch (op.kind) {
-        case dnnl_graph_op_abs: alg = dnnl_eltwise_abs; return true;
-        case dnnl_graph_op_clamp:
-            alg = dnnl_eltwise_clip;
-            alpha = op.f32(dnnl_graph_op_attr_min, 0);
-            beta = op.f32(dnnl_graph_op_attr_max, 0);
-            return true;
-        case dnnl_graph_op_elu:
-            alg = dnnl_eltwise_elu;
-            alpha = op.f32(dnnl_graph_op_attr_alpha, 1);
-            return true;
-        case dnnl_graph_op_exp: alg = dnnl_eltwise_exp; return true;
-        case dnnl_graph_op_gelu:
-            alg = op.str(dnnl_graph_op_attr_mode, "gelu_erf") == "gelu_tanh"
-                    ? dnnl_eltwise_gelu_tanh
-                    : dnnl_eltwise_gelu_erf;
-            return true;
-        case dnnl_graph_op_hard_sigmoid:
-            alg = dnnl_eltwise_hardsigmoid;
-            alpha = op.f32(dnnl_graph_op_attr_alpha, 0);
-            beta = op.f32(dnnl_graph_op_attr_beta, 0);
-            return true;
-        case dnnl_graph_op_hard_swish:
-            alg = dnnl_eltwise_hardswish;
-            alpha = 1.0 / 6;
-            beta = 0.5;
-            return true;
-        case dnnl_graph_op_leaky_relu:
-            alg = dnnl_eltwise_relu;
-            alpha = op.f32(dnnl_graph_op_attr_alpha, 0);
-            return true;
-        case dnnl_graph_op_log: alg = dnnl_eltwise_log; return true;
-        case dnnl_graph_op_mish: alg = dnnl_eltwise_mish; return true;
-        case dnnl_graph_op_reciprocal:
-            alg = dnnl_eltwise_pow;
-            alpha = 1;
-            beta = -1;
-            return true;
-        case dnnl_graph_op_relu: alg = dnnl_eltwise_relu; return true;
-        case dnnl_graph_op_round: alg = dnnl_eltwise_round; return true;
-        case dnnl_graph_op_sigmoid: alg = dnnl_eltwise_logistic; return true;
-        case dnnl_graph_op_softplus:
-            alg = dnnl_eltwise_soft_relu;
-            alpha = op.f32(dnnl_graph_op_attr_beta, 1);
-            return true;
-        case dnnl_graph_op_sqrt: alg = dnnl_eltwise_sqrt; return true;
-        case dnnl_graph_op_square: alg = dnnl_eltwise_square; return true;
-        case dnnl_graph_op_tanh: alg = dnnl_eltwise_tanh; return true;
-        default: return false;
+    case dnnl_graph_op_abs: alg = dnnl_eltwise_abs; return true;
+    case dnnl_graph_op_clamp:
+        alg = dnnl_eltwise_clip;
+        alpha = op.f32(dnnl_graph_op_attr_min, 0);
+        beta = op.f32(dnnl_graph_op_attr_max, 0);
+        return true;
+    case dnnl_graph_op_elu:
+        alg = dnnl_eltwise_elu;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 1);
+        return true;
+    case dnnl_graph_op_exp: alg = dnnl_eltwise_exp; return true;
+    case dnnl_graph_op_gelu:
+        alg = op.str(dnnl_graph_op_attr_mode, "gelu_erf") == "gelu_tanh" ? dnnl_eltwise_gelu_tanh
+                                                                         : dnnl_eltwise_gelu_erf;
+        return true;
+    case dnnl_graph_op_hard_sigmoid:
+        alg = dnnl_eltwise_hardsigmoid;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 0);
+        beta = op.f32(dnnl_graph_op_attr_beta, 0);
+        return true;
+    case dnnl_graph_op_hard_swish:
+        alg = dnnl_eltwise_hardswish;
+        alpha = 1.0 / 6;
+        beta = 0.5;
+        return true;
+    case dnnl_graph_op_leaky_relu:
+        alg = dnnl_eltwise_relu;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 0);
+        return true;
+    case dnnl_graph_op_log: alg = dnnl_eltwise_log; return true;
+    case dnnl_graph_op_mish: alg = dnnl_eltwise_mish; return true;
+    case dnnl_graph_op_reciprocal:
+        alg = dnnl_eltwise_pow;
+        alpha = 1;
+        beta = -1;
+        return true;
+    case dnnl_graph_op_relu: alg = dnnl_eltwise_relu; return true;
+    case dnnl_graph_op_round: alg = dnnl_eltwise_round; return true;
+    case dnnl_graph_op_sigmoid: alg = dnnl_eltwise_logistic; return true;
+    case dnnl_graph_op_softplus:
+        alg = dnnl_eltwise_soft_relu;
+        alpha = op.f32(dnnl_graph_op_attr_beta, 1);
+        return true;
+    case dnnl_graph_op_sqrt: alg = dnnl_eltwise_sqrt; return true;
+    case dnnl_graph_op_square: alg = dnnl_eltwise_square; return true;
+    case dnnl_graph_op_tanh: alg = dnnl_eltwise_tanh; return true;
+    default: return false;
     }
 }
 
 bool binary_alg(op_kind_t kind, dnnl_alg_kind_t &alg) {
     switch (kind) {
-        case dnnl_graph_op_add: alg = dnnl_binary_add; return true;
-        case dnnl_graph_op_subtract: alg = dnnl_binary_sub; return true;
-        case dnnl_graph_op_multiply: alg = dnnl_binary_mul; return true;
-        case dnnl_graph_op_divide: alg = dnnl_binary_div; return true;
-        case dnnl_graph_op_maximum: alg = dnnl_binary_max; return true;
-        case dnnl_graph_op_minimum: alg = dnnl_binary_min; return true;
-        case dnnl_graph_op_greater_equal: alg = dnnl_binary_ge; return true;
-        case dnnl_graph_op_squared_difference: alg = dnnl_binary_sub; return true;
-        default: return false;
+    case dnnl_graph_op_add: alg = dnnl_binary_add; return true;
+    case dnnl_graph_op_subtract: alg = dnnl_binary_sub; return true;
+    case dnnl_graph_op_multiply: alg = dnnl_binary_mul; return true;
+    case dnnl_graph_op_divide: alg = dnnl_binary_div; return true;
+    case dnnl_graph_op_maximum: alg = dnnl_binary_max; return true;
+    case dnnl_graph_op_minimum: alg = dnnl_binary_min; return true;
+    case dnnl_graph_op_greater_equal: alg = dnnl_binary_ge; return true;
+    case dnnl_graph_op_squared_difference: alg = dnnl_binary_sub; return true;
+    default: return false;
     }
 }
 
 [[noreturn]] void fail(const graph_op_t &op, const std::string &what) {
     throw std::invalid_argument("reference: op " + std::to_string(op.id) + " ("
-            + graph_op_kind_name(op.kind) + "): " + what);
+                                + graph_op_kind_name(op.kind) + "): " + what);
 }
 
 int axis_of(int64_t axis, size_t ndims, const graph_op_t &op) {
@@ -180,15 +179,15 @@ struct op_run_t {
         check_broadcast(b, d.dims);
         for_each(d, [&](const int64_t *p) {
             return c.v[broadcast_index(c.dims, d.dims, p)] != 0
-                    ? a.v[broadcast_index(a.dims, d.dims, p)]
-                    : b.v[broadcast_index(b.dims, d.dims, p)];
+                           ? a.v[broadcast_index(a.dims, d.dims, p)]
+                           : b.v[broadcast_index(b.dims, d.dims, p)];
         });
     }
 
     // Channel axis of data_format: NCX -> 1, NXC -> last.
     int channel_axis(size_t ndims) const {
         return op.str(dnnl_graph_op_attr_data_format, "NXC") == "NCX" ? 1
-                                                                     : static_cast<int>(ndims) - 1;
+                                                                      : static_cast<int>(ndims) - 1;
     }
 
     void bias_add() {
@@ -229,7 +228,7 @@ struct op_run_t {
                 bpos[nd - 2] = tb ? p[nd - 1] : k;
                 bpos[nd - 1] = tb ? k : p[nd - 1];
                 acc += a.v[broadcast_index(a.dims, d.dims, apos.data())]
-                        * b.v[broadcast_index(b.dims, d.dims, bpos.data())];
+                       * b.v[broadcast_index(b.dims, d.dims, bpos.data())];
             }
             if (bias) acc += bias->v[broadcast_index(bias->dims, d.dims, p)];
             return acc;
@@ -290,7 +289,7 @@ struct op_run_t {
                     wpos[xio ? nd - 1 : 0] = oc;
                     wpos[xio ? nd - 2 : 1] = ic;
                     acc += src.v[linear_index(src.dims, spos.data())]
-                            * wei.v[linear_index(wei.dims, wpos.data())];
+                           * wei.v[linear_index(wei.dims, wpos.data())];
                 }
             return acc;
         });
@@ -305,19 +304,22 @@ struct op_run_t {
         const int axis = axis_of(op.s64(dnnl_graph_op_attr_axis, log ? -1 : 1), s.dims.size(), op);
         const int64_t len = s.dims[axis];
         int64_t inner = 1;
-        for (size_t i = axis + 1; i < s.dims.size(); ++i) inner *= s.dims[i];
+        for (size_t i = axis + 1; i < s.dims.size(); ++i)
+            inner *= s.dims[i];
         const int64_t outer = len ? product(s.dims) / (len * inner) : 0;
         const bool inf_as_zero = op.str(dnnl_graph_op_attr_mode, "none") == "inf_as_zero";
         for (int64_t o = 0; o < outer; ++o)
             for (int64_t in_ = 0; in_ < inner; ++in_) {
                 auto at = [&](int64_t k) { return (o * len + k) * inner + in_; };
                 double mx = -INFINITY, sum = 0;
-                for (int64_t k = 0; k < len; ++k) mx = std::max(mx, s.v[at(k)]);
-                if (inf_as_zero && mx == -INFINITY) continue;
-                for (int64_t k = 0; k < len; ++k) sum += std::exp(s.v[at(k)] - mx);
                 for (int64_t k = 0; k < len; ++k)
-                    d.v[at(k)] = log ? s.v[at(k)] - mx - std::log(sum)
-                                     : std::exp(s.v[at(k)] - mx) / sum;
+                    mx = std::max(mx, s.v[at(k)]);
+                if (inf_as_zero && mx == -INFINITY) continue;
+                for (int64_t k = 0; k < len; ++k)
+                    sum += std::exp(s.v[at(k)] - mx);
+                for (int64_t k = 0; k < len; ++k)
+                    d.v[at(k)] =
+                            log ? s.v[at(k)] - mx - std::log(sum) : std::exp(s.v[at(k)] - mx) / sum;
             }
     }
 
@@ -326,11 +328,12 @@ struct op_run_t {
         const bool affine = op.flag(dnnl_graph_op_attr_use_affine, true);
         const ref_value_t *gamma = affine && op.inputs.size() > 1 ? &in(1) : nullptr;
         const ref_value_t *beta = affine && op.inputs.size() > 2 ? &in(2) : nullptr;
-        const int begin = axis_of(
-                op.s64(dnnl_graph_op_attr_begin_norm_axis, -1), s.dims.size(), op);
+        const int begin =
+                axis_of(op.s64(dnnl_graph_op_attr_begin_norm_axis, -1), s.dims.size(), op);
         const double eps = op.f32(dnnl_graph_op_attr_epsilon, 1e-5f);
         int64_t len = 1;
-        for (size_t i = begin; i < s.dims.size(); ++i) len *= s.dims[i];
+        for (size_t i = begin; i < s.dims.size(); ++i)
+            len *= s.dims[i];
         const int64_t rows = len ? product(s.dims) / len : 0;
         if ((gamma && product(gamma->dims) != len) || (beta && product(beta->dims) != len))
             fail(op, "gamma / beta do not cover the normalized dimensions");
@@ -340,16 +343,18 @@ struct op_run_t {
         for (int64_t r = 0; r < rows; ++r) {
             const double *x = &s.v[r * len];
             double m = 0, v = 0;
-            for (int64_t i = 0; i < len; ++i) m += x[i];
+            for (int64_t i = 0; i < len; ++i)
+                m += x[i];
             m /= len;
-            for (int64_t i = 0; i < len; ++i) v += (x[i] - m) * (x[i] - m);
+            for (int64_t i = 0; i < len; ++i)
+                v += (x[i] - m) * (x[i] - m);
             v /= len;
             mean[r] = m;
             var[r] = v;
             const double inv = 1 / std::sqrt(v + eps);
             for (int64_t i = 0; i < len; ++i)
-                d.v[r * len + i] = (x[i] - m) * inv * (gamma ? gamma->v[i] : 1)
-                        + (beta ? beta->v[i] : 0);
+                d.v[r * len + i] =
+                        (x[i] - m) * inv * (gamma ? gamma->v[i] : 1) + (beta ? beta->v[i] : 0);
         }
         if (op.outputs.size() > 1) out(1).v = mean;
         if (op.outputs.size() > 2) out(2).v = var;
@@ -362,8 +367,8 @@ struct op_run_t {
         const std::vector<float> scales = op.f32s(dnnl_graph_op_attr_scales);
         const dims_t zps = op.s64s(dnnl_graph_op_attr_zps, dims_t());
         const bool per_channel = op.str(dnnl_graph_op_attr_qtype, "per_tensor") == "per_channel";
-        const int axis = per_channel ? axis_of(op.s64(dnnl_graph_op_attr_axis, 1), s.dims.size(), op)
-                                     : 0;
+        const int axis =
+                per_channel ? axis_of(op.s64(dnnl_graph_op_attr_axis, 1), s.dims.size(), op) : 0;
         const size_t groups = per_channel ? static_cast<size_t>(s.dims[axis]) : 1;
         if (scales.size() != groups || (!zps.empty() && zps.size() != groups))
             fail(op, "scales / zps do not match the quantization groups");
@@ -388,7 +393,8 @@ struct op_run_t {
         }
         std::vector<int64_t> spos(s.dims.size());
         for_each(d, [&](const int64_t *p) {
-            for (size_t i = 0; i < perm.size(); ++i) spos[perm[i]] = p[i];
+            for (size_t i = 0; i < perm.size(); ++i)
+                spos[perm[i]] = p[i];
             return s.v[linear_index(s.dims, spos.data())];
         });
     }
@@ -405,17 +411,19 @@ struct op_run_t {
         ref_value_t &d = out(0);
         const dims_t axes = op.s64s(dnnl_graph_op_attr_axes, dims_t());
         std::vector<bool> reduced(s.dims.size(), false);
-        for (int64_t a : axes) reduced[axis_of(a, s.dims.size(), op)] = true;
+        for (int64_t a : axes)
+            reduced[axis_of(a, s.dims.size(), op)] = true;
         dims_t kept; // dst dims with reduced axes as 1
-        for (size_t i = 0; i < s.dims.size(); ++i) kept.push_back(reduced[i] ? 1 : s.dims[i]);
+        for (size_t i = 0; i < s.dims.size(); ++i)
+            kept.push_back(reduced[i] ? 1 : s.dims[i]);
         if (product(kept) != product(d.dims)) fail(op, "output size is not the reduced size");
         const int64_t n = product(s.dims), m = product(kept);
         const int64_t count = m ? n / m : 0;
         const op_kind_t k = op.kind;
-        const double init = k == dnnl_graph_op_reduce_max ? -INFINITY
-                : k == dnnl_graph_op_reduce_min          ? INFINITY
-                : k == dnnl_graph_op_reduce_prod         ? 1
-                                                         : 0;
+        const double init = k == dnnl_graph_op_reduce_max    ? -INFINITY
+                            : k == dnnl_graph_op_reduce_min  ? INFINITY
+                            : k == dnnl_graph_op_reduce_prod ? 1
+                                                             : 0;
         d.v.assign(static_cast<size_t>(m), init);
         std::vector<int64_t> pos(s.dims.size() + 1);
         for (int64_t i = 0; i < n; ++i) {
@@ -425,12 +433,12 @@ struct op_run_t {
             double &acc = d.v[linear_index(kept, pos.data())];
             const double x = s.v[i];
             switch (k) {
-                case dnnl_graph_op_reduce_max: acc = std::max(acc, x); break;
-                case dnnl_graph_op_reduce_min: acc = std::min(acc, x); break;
-                case dnnl_graph_op_reduce_prod: acc *= x; break;
-                case dnnl_graph_op_reduce_l1: acc += std::fabs(x); break;
-                case dnnl_graph_op_reduce_l2: acc += x * x; break;
-                default: acc += x; break; // sum, mean
+            case dnnl_graph_op_reduce_max: acc = std::max(acc, x); break;
+            case dnnl_graph_op_reduce_min: acc = std::min(acc, x); break;
+            case dnnl_graph_op_reduce_prod: acc *= x; break;
+            case dnnl_graph_op_reduce_l1: acc += std::fabs(x); break;
+            case dnnl_graph_op_reduce_l2: acc += x * x; break;
+            default: acc += x; break; // sum, mean
             }
         }
         for (double &x : d.v) {
@@ -454,7 +462,8 @@ struct op_run_t {
         std::vector<int64_t> spos(d.dims.size());
         for_each(d, [&](const int64_t *p) {
             size_t i = srcs.size() - 1;
-            while (i > 0 && p[axis] < start[i]) --i;
+            while (i > 0 && p[axis] < start[i])
+                --i;
             std::copy(p, p + d.dims.size(), spos.begin());
             spos[axis] -= start[i];
             return srcs[i]->v[linear_index(srcs[i]->dims, spos.data())];
@@ -464,39 +473,43 @@ struct op_run_t {
     void run() {
         dnnl_alg_kind_t alg;
         double a, b;
-        if (eltwise_alg(op, alg, a, b)) eltwise();
-        else if (binary_alg(op.kind, alg)) binary();
-        else switch (op.kind) {
-                case dnnl_graph_op_select: select(); break;
-                case dnnl_graph_op_bias_add: bias_add(); break;
-                case dnnl_graph_op_matmul: matmul(); break;
-                case dnnl_graph_op_convolution: convolution(); break;
-                case dnnl_graph_op_softmax: softmax(false); break;
-                case dnnl_graph_op_log_softmax: softmax(true); break;
-                case dnnl_graph_op_layer_norm: layer_norm(); break;
-                case dnnl_graph_op_dequantize: quantization(false); break;
-                case dnnl_graph_op_quantize: quantization(true); break;
-                case dnnl_graph_op_static_transpose: transpose(); break;
-                case dnnl_graph_op_type_cast:
-                case dnnl_graph_op_reorder:
-                case dnnl_graph_op_static_reshape: copy(); break;
-                case dnnl_graph_op_reduce_l1:
-                case dnnl_graph_op_reduce_l2:
-                case dnnl_graph_op_reduce_max:
-                case dnnl_graph_op_reduce_mean:
-                case dnnl_graph_op_reduce_min:
-                case dnnl_graph_op_reduce_prod:
-                case dnnl_graph_op_reduce_sum: reduce(); break;
-                case dnnl_graph_op_concat: concat(); break;
-                case dnnl_graph_op_end: break; // marks a graph output
-                default: fail(op, "no reference for this op kind");
+        if (eltwise_alg(op, alg, a, b))
+            eltwise();
+        else if (binary_alg(op.kind, alg))
+            binary();
+        else
+            switch (op.kind) {
+            case dnnl_graph_op_select: select(); break;
+            case dnnl_graph_op_bias_add: bias_add(); break;
+            case dnnl_graph_op_matmul: matmul(); break;
+            case dnnl_graph_op_convolution: convolution(); break;
+            case dnnl_graph_op_softmax: softmax(false); break;
+            case dnnl_graph_op_log_softmax: softmax(true); break;
+            case dnnl_graph_op_layer_norm: layer_norm(); break;
+            case dnnl_graph_op_dequantize: quantization(false); break;
+            case dnnl_graph_op_quantize: quantization(true); break;
+            case dnnl_graph_op_static_transpose: transpose(); break;
+            case dnnl_graph_op_type_cast:
+            case dnnl_graph_op_reorder:
+            case dnnl_graph_op_static_reshape: copy(); break;
+            case dnnl_graph_op_reduce_l1:
+            case dnnl_graph_op_reduce_l2:
+            case dnnl_graph_op_reduce_max:
+            case dnnl_graph_op_reduce_mean:
+            case dnnl_graph_op_reduce_min:
+            case dnnl_graph_op_reduce_prod:
+            case dnnl_graph_op_reduce_sum: reduce(); break;
+            case dnnl_graph_op_concat: concat(); break;
+            case dnnl_graph_op_end: break; // marks a graph output
+            default: fail(op, "no reference for this op kind");
             }
         // What the library stores: each output in its own data type.
         for (const auto &lt : op.outputs) {
             ref_value_t &o = values[lt.id];
             if (static_cast<int64_t>(o.v.size()) != product(o.dims))
                 fail(op, "reference produced the wrong number of values");
-            for (double &x : o.v) x = round_to_dt(x, o.dt);
+            for (double &x : o.v)
+                x = round_to_dt(x, o.dt);
         }
     }
 };
@@ -508,18 +521,29 @@ std::string ref_unsupported(const graph_op_t &op) {
     double a, b;
     if (eltwise_alg(op, alg, a, b) || binary_alg(op.kind, alg)) return {};
     switch (op.kind) {
-        case dnnl_graph_op_select: case dnnl_graph_op_bias_add: case dnnl_graph_op_matmul:
-        case dnnl_graph_op_convolution: case dnnl_graph_op_softmax:
-        case dnnl_graph_op_log_softmax: case dnnl_graph_op_layer_norm:
-        case dnnl_graph_op_dequantize: case dnnl_graph_op_quantize:
-        case dnnl_graph_op_static_transpose: case dnnl_graph_op_type_cast:
-        case dnnl_graph_op_reorder: case dnnl_graph_op_static_reshape:
-        case dnnl_graph_op_reduce_l1: case dnnl_graph_op_reduce_l2:
-        case dnnl_graph_op_reduce_max: case dnnl_graph_op_reduce_mean:
-        case dnnl_graph_op_reduce_min: case dnnl_graph_op_reduce_prod:
-        case dnnl_graph_op_reduce_sum: case dnnl_graph_op_concat: case dnnl_graph_op_end:
-            return {};
-        default: return std::string("no reference for ") + graph_op_kind_name(op.kind);
+    case dnnl_graph_op_select:
+    case dnnl_graph_op_bias_add:
+    case dnnl_graph_op_matmul:
+    case dnnl_graph_op_convolution:
+    case dnnl_graph_op_softmax:
+    case dnnl_graph_op_log_softmax:
+    case dnnl_graph_op_layer_norm:
+    case dnnl_graph_op_dequantize:
+    case dnnl_graph_op_quantize:
+    case dnnl_graph_op_static_transpose:
+    case dnnl_graph_op_type_cast:
+    case dnnl_graph_op_reorder:
+    case dnnl_graph_op_static_reshape:
+    case dnnl_graph_op_reduce_l1:
+    case dnnl_graph_op_reduce_l2:
+    case dnnl_graph_op_reduce_max:
+    case dnnl_graph_op_reduce_mean:
+    case dnnl_graph_op_reduce_min:
+    case dnnl_graph_op_reduce_prod:
+    case dnnl_graph_op_reduce_sum:
+    case dnnl_graph_op_concat:
+    case dnnl_graph_op_end: return {};
+    default: return std::string("no reference for ") + graph_op_kind_name(op.kind);
     }
 }
 
@@ -531,9 +555,10 @@ void ref_run(const graph_case_t &c, ref_values_t &values) {
             if (done[i]) continue;
             const auto &op = c.ops[i];
             bool ready = true;
-            for (const auto &lt : op.inputs) ready = ready && values.count(lt.id);
+            for (const auto &lt : op.inputs)
+                ready = ready && values.count(lt.id);
             if (!ready) continue;
-            op_run_t {op, values}.run();
+            op_run_t{op, values}.run();
             done[i] = progress = true;
             ++finished;
         }
@@ -566,10 +591,10 @@ bool graph_has_transcendental(const graph_case_t &c) {
         double a, b;
         if (eltwise_alg(op, alg, a, b) && eltwise_is_transcendental(alg)) return true;
         switch (op.kind) {
-            case dnnl_graph_op_softmax:
-            case dnnl_graph_op_log_softmax:
-            case dnnl_graph_op_layer_norm: return true;
-            default: break;
+        case dnnl_graph_op_softmax:
+        case dnnl_graph_op_log_softmax:
+        case dnnl_graph_op_layer_norm: return true;
+        default: break;
         }
     }
     return false;
