@@ -25,6 +25,7 @@ struct problem_t {
     float alpha = 0.f;
     unsigned flags = 0;
     dnnl_data_type_t dt = dnnl_f32;
+    dnnl_format_tag_t wtag = dnnl_ldigo; // weights layer and iter, and their gradients
 };
 
 int64_t gates_of(dnnl_alg_kind_t cell) {
@@ -60,8 +61,8 @@ struct mds_t {
         }
         if (p.cell == dnnl_vanilla_augru || p.cell == dnnl_lbr_augru)
             make(att, {p.T, p.N, 1}, p.dt, dnnl_tnc);
-        make(wl, {p.L, D, p.SLC, G, p.DHC}, wdt, dnnl_ldigo);
-        make(wi, {p.L, D, p.DIC, G, p.DHC}, wdt, dnnl_ldigo);
+        make(wl, {p.L, D, p.SLC, G, p.DHC}, wdt, p.wtag);
+        make(wi, {p.L, D, p.DIC, G, p.DHC}, wdt, p.wtag);
         if (p.peephole) make(wpeep, {p.L, D, 3, p.DHC}, dnnl_f32, dnnl_ldgo);
         if (p.projection) make(wproj, {p.L, D, p.DHC, p.DIC}, wdt, dnnl_ldio);
         make(bias, {p.L, D, G + (lbr(p.cell) ? 1 : 0), p.DHC}, dnnl_f32, dnnl_ldgo);
@@ -342,6 +343,11 @@ problem_t lstm_proj(const char *name, dnnl_rnn_direction_t dir, bool peephole, i
     return p;
 }
 
+problem_t ldgoi(problem_t p) {
+    p.wtag = dnnl_ldgoi;
+    return p;
+}
+
 problem_t bf16(problem_t p) {
     p.dt = dnnl_bf16;
     return p;
@@ -378,6 +384,9 @@ const problem_t problems[] = {
         cell("lstm_concat_tiled_gemm", dnnl_vanilla_lstm, concat, 2, 3, 16, 64, 64),
         cell("lbr_gru_r2l_tiled_gemm", dnnl_lbr_gru, r2l, 1, 2, 16, 64, 64),
         cell("gru_sum_tiled_gemm", dnnl_vanilla_gru, sum, 1, 2, 16, 48, 96),
+        // Weights with the input channel innermost (transposed GEMM operands).
+        ldgoi(cell("lstm_ldgoi_weights", dnnl_vanilla_lstm, concat, 2, 3, 2, 5, 5)),
+        ldgoi(cell("lbr_gru_ldgoi_weights_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),
 };
 
 class rnn_gpu_vs_cpu : public ::testing::TestWithParam<problem_t> {};
