@@ -1,6 +1,7 @@
-// GPU attributes against the CPU engine: scales (common, per output channel), zero points and
-// post-op chains (sum, eltwise, binary with broadcast) in the output stages of matmul, inner
-// product, convolution, deconvolution, softmax, layer norm, reduction, pooling and resampling.
+// GPU attributes against the CPU engine: scales (common, per output channel; f32 or bf16),
+// zero points and post-op chains (sum, eltwise, binary with broadcast) in the output stages of
+// matmul, inner product, convolution, deconvolution, softmax, layer norm, reduction, pooling
+// and resampling.
 #include "gpu/gpu_vs_cpu.hpp"
 
 namespace {
@@ -24,8 +25,8 @@ struct attr_t {
         dnnl_post_ops_destroy(po);
         dnnl_primitive_attr_destroy(attr);
     }
-    attr_t &scale(int arg, int mask) {
-        EXPECT_EQ(dnnl_primitive_attr_set_scales_mask(attr, arg, mask), dnnl_success);
+    attr_t &scale(int arg, int mask, dnnl_data_type_t dt = dnnl_f32) {
+        EXPECT_EQ(dnnl_primitive_attr_set_scales(attr, arg, mask, 0, nullptr, dt), dnnl_success);
         args.push_back(DNNL_ARG_ATTR_SCALES | arg);
         return *this;
     }
@@ -93,10 +94,10 @@ void check_matmul(dnnl_data_type_t sdt, dnnl_data_type_t wdt, dnnl_data_type_t d
         dnnl_memory_desc_destroy(m);
 }
 
-TEST(GpuQuantPostOps, MatmulF32ScalesAndPostOpsOnBatches) {
+TEST(GpuQuantPostOps, MatmulF32Bf16ScalesAndPostOpsOnBatches) {
     SKIP_WITHOUT_GPU();
     attr_t a;
-    a.scale(DNNL_ARG_SRC, 0).scale(DNNL_ARG_WEIGHTS, 1 << 2).scale(DNNL_ARG_DST, 0);
+    a.scale(DNNL_ARG_SRC, 0).scale(DNNL_ARG_WEIGHTS, 1 << 2, dnnl_bf16).scale(DNNL_ARG_DST, 0);
     // The binary operands broadcast over the batch (per N) and over M.
     typical_chain(a, {1, 1, 19}, {3, 1, 19}, dnnl_abc);
     check_matmul(dnnl_f32, dnnl_f32, dnnl_f32, {3, 67, 33}, {3, 33, 19}, {3, 67, 19}, a, 1e-5f);
@@ -196,7 +197,7 @@ TEST(GpuQuantPostOps, SoftmaxScalesPostOpsInt8Dst) {
     // Both algorithms share one build; a u8 dst takes the scaled, shifted results.
     for (dnnl_alg_kind_t alg : {dnnl_softmax_accurate, dnnl_softmax_log}) {
         attr_t a;
-        a.scale(DNNL_ARG_SRC, 0).scale(DNNL_ARG_DST, 0);
+        a.scale(DNNL_ARG_SRC, 0, dnnl_bf16).scale(DNNL_ARG_DST, 0);
         a.binary(dnnl_binary_add, {3, 1}, dnnl_f32, dnnl_ab)
                 .eltwise(dnnl_eltwise_linear, 64.f, 0.f)
                 .eltwise(dnnl_eltwise_abs, 0.f, 0.f);

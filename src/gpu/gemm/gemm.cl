@@ -8,6 +8,20 @@
 #include "cl/common.h"
 #include "cl/post_ops.h"
 
+// Scales of A, B and C (SA, SB, SC) are f32 unless the host names another type.
+#ifndef SA_DATA_T
+#define SA_DATA_T float
+#define LOAD_SA load_f32
+#endif
+#ifndef SB_DATA_T
+#define SB_DATA_T float
+#define LOAD_SB load_f32
+#endif
+#ifndef SC_DATA_T
+#define SC_DATA_T float
+#define LOAD_SC load_f32
+#endif
+
 #define MAX_BATCH 4
 
 typedef struct {
@@ -71,11 +85,11 @@ typedef struct {
     int zp_a, zp_b;
 } quant_t;
 
-quant_t read_quant(const global float *scale_a, const global float *scale_c,
+quant_t read_quant(const global SA_DATA_T *scale_a, const global SC_DATA_T *scale_c,
         const global int *zp_a, const global int *zp_b, const global int *zp_c) {
     quant_t q;
-    q.scale_a = scale_a ? scale_a[0] : 1.f;
-    q.scale_c_inv = scale_c ? 1.f / scale_c[0] : 1.f;
+    q.scale_a = scale_a ? LOAD_SA(scale_a, 0) : 1.f;
+    q.scale_c_inv = scale_c ? 1.f / LOAD_SC(scale_c, 0) : 1.f;
     q.zp_c = zp_c ? (float)zp_c[0] : 0.f;
     q.zp_a = zp_a ? zp_a[0] : 0;
     q.zp_b = zp_b ? zp_b[0] : 0;
@@ -83,11 +97,11 @@ quant_t read_quant(const global float *scale_a, const global float *scale_c,
 }
 
 // Stores the finished dot product of C element (m, n).
-void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global float *scale_b,
+void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global SB_DATA_T *scale_b,
         const gemm_params_t *p, const quant_t *q, batch_offsets_t o, long m, long n,
         ACC_T acc POST_OP_PARAMS) {
     float v = (float)acc * q->scale_a;
-    if (scale_b) v *= scale_b[n * p->scale_b_sn];
+    if (scale_b) v *= LOAD_SB(scale_b, n * p->scale_b_sn);
     if (p->has_bias) v += LOAD_BIAS(bias, o.bias + m * p->bias_sm + n * p->bias_sn);
     const long off = o.c + m * p->c_sm + n * p->c_sn;
 #if PO_COUNT > 0
@@ -111,8 +125,9 @@ void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global fl
 
 #define GEMM_ARGS                                                                             \
     const global A_DATA_T *A, const global B_DATA_T *B, global C_DATA_T *C,                  \
-            const global BIAS_DATA_T *bias, const global float *scale_a,                     \
-            const global float *scale_b, const global float *scale_c, const global int *zp_a, \
+            const global BIAS_DATA_T *bias, const global SA_DATA_T *scale_a,                 \
+            const global SB_DATA_T *scale_b, const global SC_DATA_T *scale_c,                \
+            const global int *zp_a,                                                           \
             const global int *zp_b, const global int *zp_c, gemm_params_t p POST_OP_PARAMS
 
 // Any device, any shape: one work-item per element of C (x: n, y: m, z: batch).

@@ -66,6 +66,11 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     kind_ = kind;
     std::string opt = data_type_options("A", t.a) + data_type_options("B", t.b)
             + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
+    // Scale types only when not f32: the f32 builds keep their options.
+    const char *scale_names[] = {"SA", "SB", "SC"};
+    const dnnl_data_type_t scale_types[] = {t.scale_a, t.scale_b, t.scale_c};
+    for (int i = 0; i < 3; ++i)
+        if (scale_types[i] != dnnl_f32) opt += data_type_options(scale_names[i], scale_types[i]);
     if (post_ops) opt += post_ops->build_options();
     const bool acc_int = is_int(t.a) && is_int(t.b);
     if (acc_int) opt += " -DACC_INT";
@@ -143,10 +148,35 @@ status_t column_sums_kernel_t::launch(stream_t *stream, const memory_storage_t *
     return kernel_->launch(stream, args, range_1d(static_cast<size_t>(p.N)));
 }
 
-status_t check_quant_attr(const primitive_attr_t &attr) {
+void gemm_types_t::set_scale_types(const primitive_attr_t &attr) {
+    auto type_of = [&](int arg) {
+        const auto it = attr.scales.find(arg);
+        return it == attr.scales.end() ? dnnl_f32 : it->second.data_type;
+    };
+    scale_a = type_of(DNNL_ARG_SRC);
+    scale_b = type_of(DNNL_ARG_WEIGHTS);
+    scale_c = type_of(DNNL_ARG_DST);
+}
+
+std::string scale_type_options(const primitive_attr_t &attr) {
+    std::string opt;
+    for (int arg : {DNNL_ARG_SRC, DNNL_ARG_DST}) {
+        const auto it = attr.scales.find(arg);
+        if (it != attr.scales.end() && it->second.data_type != dnnl_f32)
+            opt += data_type_options(arg == DNNL_ARG_SRC ? "SRC_SCALE" : "DST_SCALE",
+                    it->second.data_type);
+    }
+    return opt;
+}
+
+status_t check_quant_attr(const primitive_attr_t &attr, bool half_scales) {
     for (const auto &s : attr.scales) {
-        ANYDNN_REQUIRE(s.second.data_type == dnnl_f32 && !s.second.is_host_scalar,
-                dnnl_unimplemented, "GPU kernels take f32 scales in device memory");
+        const dnnl_data_type_t dt = s.second.data_type;
+        const bool type_ok
+                = dt == dnnl_f32 || (half_scales && (dt == dnnl_bf16 || dt == dnnl_f16));
+        ANYDNN_REQUIRE(type_ok && !s.second.is_host_scalar, dnnl_unimplemented,
+                half_scales ? "GPU kernels take f32, bf16 or f16 scales in device memory"
+                            : "GPU kernels take f32 scales in device memory");
     }
     for (const auto &z : attr.zero_points) {
         ANYDNN_REQUIRE(z.second.data_type == dnnl_s32 && !z.second.is_host_scalar,

@@ -43,6 +43,11 @@ struct gemm_params_t {
 
 struct gemm_types_t {
     dnnl_data_type_t a = dnnl_f32, b = dnnl_f32, c = dnnl_f32, bias = dnnl_f32;
+    // Scales of A, B and C (f32, bf16 or f16).
+    dnnl_data_type_t scale_a = dnnl_f32, scale_b = dnnl_f32, scale_c = dnnl_f32;
+
+    // The scale types of the attribute (src is A, weights B, dst C).
+    void set_scale_types(const primitive_attr_t &attr);
 };
 
 // The device memories of one launch (null: absent).
@@ -100,9 +105,14 @@ bool gemm_tiled_supported(engine_t *engine);
 namespace anydnn {
 namespace gpu {
 
-// GPU kernels read scales as f32 and zero points as s32 from device memory: other types and
-// host scalars are dnnl_unimplemented.
-status_t check_quant_attr(const primitive_attr_t &attr);
+// GPU kernels read scales as f32 (or also bf16/f16 with `half_scales`: kernels that load them
+// through the typed loaders) and zero points as s32 from device memory: other types and host
+// scalars are dnnl_unimplemented.
+status_t check_quant_attr(const primitive_attr_t &attr, bool half_scales = false);
+
+// Build options naming the types of the src and dst scales that are not f32 (SRC_SCALE,
+// DST_SCALE); none for f32, so those builds keep their options.
+std::string scale_type_options(const primitive_attr_t &attr);
 
 // Scales and zero points of the attribute bound from the context (src is A, weights B, dst C).
 void bind_quant(const exec_ctx_t &ctx, const primitive_attr_t &attr, gemm_operands_t &ops);

@@ -125,7 +125,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
         cpu::post_ops_chain_t chain;
         ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 1, {}, chain, pd.args));
-        ANYDNN_CHECK(check_quant_attr(pd.attr));
+        ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         pd.prop = ip_prop_t::fwd;
         pd.args[DNNL_ARG_SRC] = src;
@@ -189,6 +189,7 @@ struct ip_t : public primitive_t {
                 t = {pd.arg_md(DNNL_ARG_SRC).data_type, pd.arg_md(DNNL_ARG_WEIGHTS).data_type,
                         pd.arg_md(DNNL_ARG_DST).data_type, dnnl_f32};
                 if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
+                t.set_scale_types(pd.attr);
                 break;
             case ip_prop_t::bwd_data:
                 t = {pd.arg_md(DNNL_ARG_DIFF_DST).data_type,

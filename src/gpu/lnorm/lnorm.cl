@@ -13,12 +13,23 @@
 #define LN_DIFF_SCALE 32 // backward writes diff scale / diff shift
 #define LN_DIFF_SHIFT 64
 
+// Scales of src and dst are f32 unless the host names another type.
+#ifndef SRC_SCALE_DATA_T
+#define SRC_SCALE_DATA_T float
+#define LOAD_SRC_SCALE load_f32
+#endif
+#ifndef DST_SCALE_DATA_T
+#define DST_SCALE_DATA_T float
+#define LOAD_DST_SCALE load_f32
+#endif
+
 #ifdef FWD
 kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         global float *mean, global float *var, const global SS_DATA_T *scale,
         const global SS_DATA_T *shift, tensor_layout_t src_l, tensor_layout_t dst_l,
         tensor_layout_t stat_l, long8 logical_dims, int flags, float eps,
-        const global float *src_scale, const global float *dst_scale, local float *buf) {
+        const global SRC_SCALE_DATA_T *src_scale, const global DST_SCALE_DATA_T *dst_scale,
+        local float *buf) {
     long dims[8], si[MAX_NDIMS], di[MAX_NDIMS];
     dims_of(logical_dims, dims);
     const int axis = src_l.ndims - 1;
@@ -54,7 +65,8 @@ kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
     }
     const float inv = rsqrt(v + eps);
     // Quantization attributes: src scale / dst scale on the normalized result.
-    const float out_scale = (src_scale ? src_scale[0] : 1.f) / (dst_scale ? dst_scale[0] : 1.f);
+    const float out_scale = (src_scale ? LOAD_SRC_SCALE(src_scale, 0) : 1.f)
+            / (dst_scale ? LOAD_DST_SCALE(dst_scale, 0) : 1.f);
     for (long c = lid; c < C; c += L) {
         float y = (LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m) * inv;
         if (flags & LN_SCALE) y *= LOAD_SS(scale, c);

@@ -41,7 +41,7 @@ struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
     bool rows_f32 = false; // forward, f32 rows contiguous in memory, CPU device
 
     static status_t init(lnorm_pd_t &pd) {
-        ANYDNN_CHECK(check_quant_attr(pd.attr));
+        ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(ln::init_args(pd, 1));
         pd.scratchpad_size = 0;
         const auto &d = ln::desc_of(pd);
@@ -99,7 +99,8 @@ struct lnorm_t : public primitive_t {
             return create_kernel(
                     pd.engine, "lnorm/lnorm.cl", " -DROWS_F32", "lnorm_fwd_rows_f32", kernel_);
         if (is_fwd(d)) {
-            opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
+            opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                    + scale_type_options(pd.attr);
             return create_kernel(pd.engine, "lnorm/lnorm.cl", opt + row_options(pd.engine),
                     "lnorm_fwd", kernel_);
         }

@@ -45,7 +45,7 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         cpu::post_ops_chain_t chain;
         ANYDNN_CHECK(cpu::matmul::init_attr(
                 pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
-        ANYDNN_CHECK(check_quant_attr(pd.attr));
+        ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         if (Kind == gemm_kind_t::tiled)
             ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
@@ -71,6 +71,7 @@ struct matmul_t : public primitive_t {
         t.b = pd.arg_md(DNNL_ARG_WEIGHTS).data_type;
         t.c = pd.arg_md(DNNL_ARG_DST).data_type;
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
+        t.set_scale_types(pd.attr);
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops);
     }

@@ -4,10 +4,20 @@
 #include "cl/group_reduce.h"
 #include "cl/post_ops.h"
 
+// Scales of src and dst are f32 unless the host names another type.
+#ifndef SRC_SCALE_DATA_T
+#define SRC_SCALE_DATA_T float
+#define LOAD_SRC_SCALE load_f32
+#endif
+#ifndef DST_SCALE_DATA_T
+#define DST_SCALE_DATA_T float
+#define LOAD_DST_SCALE load_f32
+#endif
+
 #ifdef FWD
 kernel void softmax_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         tensor_layout_t src_l, tensor_layout_t dst_l, long8 logical_dims, int axis, int is_log,
-        const global float *src_scale, const global float *dst_scale,
+        const global SRC_SCALE_DATA_T *src_scale, const global DST_SCALE_DATA_T *dst_scale,
         local float *buf POST_OP_PARAMS) {
     long dims[8], si[MAX_NDIMS], di[MAX_NDIMS];
     dims_of(logical_dims, dims);
@@ -24,9 +34,9 @@ kernel void softmax_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
     for (long c = lid; c < C; c += L)
         s += exp(LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m);
     s = group_sum(buf, s);
-    const float k = src_scale ? src_scale[0] : 1.f;
+    const float k = src_scale ? LOAD_SRC_SCALE(src_scale, 0) : 1.f;
     const float shift = is_log ? m + log(s) : m, inv = k / s;
-    const float dst_inv = dst_scale ? 1.f / dst_scale[0] : 1.f;
+    const float dst_inv = dst_scale ? 1.f / LOAD_DST_SCALE(dst_scale, 0) : 1.f;
     for (long c = lid; c < C; c += L) {
         const float x = LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - shift;
         const long off = axis_offset(&dst_l, di, axis, dbase, c);

@@ -37,7 +37,7 @@ struct softmax_pd_t : public primitive_desc_impl_t<softmax_pd_t, softmax_t> {
             ANYDNN_CHECK(sm::resolve_fwd(pd, src, dst, true));
             ANYDNN_CHECK(check_tensors({&src, &dst}));
             ANYDNN_CHECK(cpu::init_common_scales(pd.attr, {DNNL_ARG_SRC, DNNL_ARG_DST}, pd.args));
-            ANYDNN_CHECK(check_quant_attr(pd.attr));
+            ANYDNN_CHECK(check_quant_attr(pd.attr, true));
             pd.args[DNNL_ARG_SRC] = src;
             pd.args[DNNL_ARG_DST] = dst;
             ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
@@ -75,7 +75,7 @@ struct softmax_t : public primitive_t {
         if (pd.fwd)
             opt = " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
                   + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
-                  + pd.post_ops.build_options();
+                  + pd.post_ops.build_options() + scale_type_options(pd.attr);
         else
             opt = " -DBWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
                   + data_type_options("DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type)
