@@ -409,7 +409,8 @@ TEST_F(ze_test_driver, an_opencl_binary_of_the_same_device_is_a_native_module) {
     const char *text = source.c_str();
     cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
     ASSERT_EQ(status, CL_SUCCESS);
-    ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clBuildProgram(program, 1, &device, "-cl-kernel-arg-info", nullptr, nullptr),
+            CL_SUCCESS);
     size_t size = 0;
     ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr),
             CL_SUCCESS);
