@@ -262,6 +262,26 @@ TEST_F(ze_test_driver, fill_and_copy_on_an_immediate_list) {
             ZE_RESULT_ERROR_INVALID_SIZE);
 }
 
+TEST_F(ze_test_driver, synchronous_lists_finish_each_append) {
+    auto desc = with_stype<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
+    desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+    ze_command_list_handle_t sync = nullptr;
+    ASSERT_EQ(zeCommandListCreateImmediate(d.context, d.device, &desc, &sync), ZE_RESULT_SUCCESS);
+    const size_t n = 36; // 16-byte pattern, 9 repeats
+    uint32_t *p = shared<uint32_t>(n);
+    const uint32_t pattern[4] = {1, 2, 3, 4};
+    ASSERT_EQ(zeCommandListAppendMemoryFill(
+                      sync, p, pattern, sizeof(pattern), n * sizeof(uint32_t), nullptr, 0, nullptr),
+            ZE_RESULT_SUCCESS);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(p[i], pattern[i % 4]) << i; // no wait needed
+    // A zero-size copy is a no-op that still signals.
+    ASSERT_EQ(zeCommandListAppendMemoryCopy(sync, p, p + 4, 0, events[1], 0, nullptr),
+            ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeEventQueryStatus(events[1]), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeCommandListDestroy(sync), ZE_RESULT_SUCCESS);
+}
+
 TEST_F(ze_test_driver, appends_wait_for_events_signalled_later_from_the_host) {
     const size_t n = 64;
     float *src = shared<float>(n), *dst = shared<float>(n);
