@@ -146,8 +146,8 @@ tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental) {
 
 class graph_problem_t {
 public:
-    graph_problem_t(std::string path, std::string repro)
-        : path_(std::move(path)), repro_(std::move(repro)) {}
+    graph_problem_t(std::string path, std::string repro, dnnl_graph_partition_policy_t policy)
+        : path_(std::move(path)), repro_(std::move(repro)), policy_(policy) {}
 
     void run() {
         const auto &s = settings();
@@ -169,6 +169,7 @@ public:
 
 private:
     std::string path_, repro_;
+    dnnl_graph_partition_policy_t policy_;
     graph_case_t case_;
     graph_h graph_;
     std::vector<partition_h> parts_; // in execution order
@@ -264,7 +265,7 @@ private:
             stdout_capture_t capture;
             st = dnnl_graph_graph_finalize(graph_.get());
             if (st == dnnl_success)
-                st = dnnl_graph_graph_filter(graph_.get(), dnnl_graph_partition_policy_fusion);
+                st = dnnl_graph_graph_filter(graph_.get(), policy_);
             why = capture.finish();
         }
         if (st != dnnl_success)
@@ -392,18 +393,35 @@ private:
 
 class graph_driver_t : public driver_t {
 public:
-    void reset() override {}
+    void reset() override { policy_ = dnnl_graph_partition_policy_fusion; }
     bool parse(const std::string &key, const std::string &value) override {
+        // --policy=debug: one op per partition, the same graph as separate primitives (what
+        // the fused partitions are measured against).
+        if (key == "--policy") {
+            if (value == "fusion")
+                policy_ = dnnl_graph_partition_policy_fusion;
+            else if (value == "debug")
+                policy_ = dnnl_graph_partition_policy_debug;
+            else
+                throw std::invalid_argument("--policy is fusion or debug");
+            return true;
+        }
         if (key != "--case") return false;
         if (value.empty()) throw std::invalid_argument("needs a file name");
+        const std::string policy
+                = policy_ == dnnl_graph_partition_policy_debug ? "--policy=debug " : "";
         // The case runs when named, as benchdnn's --graph does.
-        graph_problem_t(resolve_batch_path(value, settings().batch_dir), "--graph --case=" + value)
+        graph_problem_t(resolve_batch_path(value, settings().batch_dir),
+                "--graph " + policy + "--case=" + value, policy_)
                 .run();
         return true;
     }
     void run(const std::string &desc) override {
         throw std::invalid_argument("--graph takes its problem as --case=FILE.json");
     }
+
+private:
+    dnnl_graph_partition_policy_t policy_ = dnnl_graph_partition_policy_fusion;
 };
 
 } // namespace
