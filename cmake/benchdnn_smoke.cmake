@@ -1,0 +1,19 @@
+# anydnn_add_smoke_tests(<name> <engine> <environment>): one ctest per sub-batch of
+# tests/inputs/smoke (its `--batch=<part>/smoke` lines), named <name>.<part>, running benchdnn
+# on engine kind <engine>. Parts run in parallel under `ctest -j` and each has its own
+# timeout: a cold OpenCL program cache makes the GPU parts compile every kernel first.
+function(anydnn_add_smoke_tests name engine environment)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/tests/inputs/smoke _lines REGEX "^--batch=")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               ${PROJECT_SOURCE_DIR}/tests/inputs/smoke)
+  foreach(_line ${_lines})
+    string(REGEX REPLACE "^--batch=([A-Za-z0-9_]+)/smoke.*$" "\\1" _part "${_line}")
+    add_test(NAME ${name}.${_part}
+             COMMAND benchdnn --engine=${engine} --mode=C
+                     --batch=${PROJECT_SOURCE_DIR}/tests/inputs/${_part}/smoke)
+    set_tests_properties(${name}.${_part} PROPERTIES
+                         ENVIRONMENT "${environment}"
+                         TIMEOUT 600
+                         SKIP_REGULAR_EXPRESSION "${engine} engine not found")
+  endforeach()
+endfunction()
