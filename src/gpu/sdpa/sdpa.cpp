@@ -67,6 +67,7 @@ status_t sdpa_kernel_t::init(engine_t *engine, const sdpa_config_t &c) {
     while (group > 1 && local_bytes(block_keys_, c.D, c.Dv, group, c.has_mask) > budget)
         group /= 2;
     group_ = group;
+    has_mask_ = c.has_mask;
     return dnnl_success;
 }
 
@@ -76,7 +77,7 @@ status_t sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *const b
     for (int i = 0; i < 6; ++i)
         ka.add(buffers[i]);
     ka.add_value(args);
-    ka.add_local(sizeof(float) * group_ * (block_keys_ + 1));
+    ka.add_local(has_mask_ ? sizeof(float) * group_ * (block_keys_ + 1) : sizeof(float));
     nd_range_t range;
     range.ndims = 2;
     range.global[0] = size_t((args.Sq + int64_t(group_) - 1) / int64_t(group_)) * group_;

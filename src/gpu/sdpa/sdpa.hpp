@@ -49,6 +49,7 @@ private:
     std::shared_ptr<kernel_t> kernel_;
     size_t group_ = 1; // query rows per work-group
     int block_keys_ = 1;
+    bool has_mask_ = false; // the mask tile takes local memory only then
 };
 
 } // namespace gpu
