@@ -38,7 +38,7 @@ status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_
         const void *host, size_t bytes) {
     ANYDNN_REQUIRE(stream, dnnl_invalid_arguments, "device copies need a stream");
     if (stream->engine()->runtime() == runtime_kind_t::ze)
-        return ze::copy_to_device(stream, storage, offset, host, bytes);
+        return ze::transfer(stream, storage, offset, const_cast<void *>(host), bytes, true);
     return ocl::copy_to_device(stream, storage, offset, host, bytes);
 }
 
@@ -46,7 +46,7 @@ status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *
         size_t offset, size_t bytes) {
     ANYDNN_REQUIRE(stream, dnnl_invalid_arguments, "device copies need a stream");
     if (stream->engine()->runtime() == runtime_kind_t::ze)
-        return ze::copy_from_device(stream, host, storage, offset, bytes);
+        return ze::transfer(stream, storage, offset, host, bytes, false);
     return ocl::copy_from_device(stream, host, storage, offset, bytes);
 }
 

@@ -16,10 +16,10 @@ struct ze_engine_t;
 status_t create_kernel(ze_engine_t *engine, const char *source_name, const std::string &options,
         const char *name, std::shared_ptr<gpu::kernel_t> &kernel);
 gpu::device_caps_t device_caps(ze_engine_t *engine);
-status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
-        const void *host, size_t bytes);
-status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
-        size_t offset, size_t bytes);
+// Copies between `host` and `storage` (from byte `offset`) on the stream's list; returns once
+// the host side has been read or written.
+status_t transfer(stream_t *stream, const memory_storage_t *storage, size_t offset, void *host,
+        size_t bytes, bool to_device);
 
 } // namespace ze
 } // namespace anydnn

@@ -16,11 +16,13 @@ namespace ze {
 
 namespace {
 
-// The largest divisor of n that is at most limit (at least 1).
-uint32_t largest_divisor(size_t n, size_t limit) {
-    for (size_t d = std::min(n, std::max<size_t>(limit, 1)); d > 1; --d)
-        if (n % d == 0) return static_cast<uint32_t>(d);
-    return 1;
+// The largest power of two that divides n and is at most limit. Powers of two keep the number
+// of distinct group sizes small: compilers that specialize kernels per group size (PoCL under
+// the test driver) build each kernel a few times rather than once per global size.
+uint32_t group_dimension(size_t n, size_t limit) {
+    size_t g = 1;
+    while (g * 2 <= limit && n % (g * 2) == 0) g *= 2;
+    return static_cast<uint32_t>(g);
 }
 
 struct ze_kernel_t : public gpu::kernel_t {
@@ -72,7 +74,8 @@ struct ze_kernel_t : public gpu::kernel_t {
 
 private:
     // The caller's local size (which must divide the global size, as on OpenCL 1.2), else the
-    // driver's suggestion brought down to divisors of the global size. Caller holds mutex_.
+    // driver's suggestion brought down to power-of-two divisors of the global size. Caller
+    // holds mutex_.
     status_t group_size(const gpu::nd_range_t &range, uint32_t group[3]) const {
         if (range.has_local()) {
             for (int d = 0; d < 3; ++d) {
@@ -95,7 +98,7 @@ private:
         }
         size_t budget = std::max<size_t>(max_wg_, 1);
         for (int d = 0; d < 3; ++d) {
-            group[d] = largest_divisor(range.global[d], std::min<size_t>(suggested[d], budget));
+            group[d] = group_dimension(range.global[d], std::min<size_t>(suggested[d], budget));
             budget /= group[d];
         }
         return dnnl_success;
@@ -106,6 +109,8 @@ private:
     size_t max_wg_;
     mutable std::mutex mutex_;
 };
+
+} // namespace
 
 status_t transfer(stream_t *stream, const memory_storage_t *storage, size_t offset, void *host,
         size_t bytes, bool to_device) {
@@ -122,8 +127,6 @@ status_t transfer(stream_t *stream, const memory_storage_t *storage, size_t offs
     // The host side must be read (or written) before we return.
     return s->wait();
 }
-
-} // namespace
 
 status_t create_kernel(ze_engine_t *engine, const char *source_name, const std::string &options,
         const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
@@ -171,16 +174,6 @@ gpu::device_caps_t device_caps(ze_engine_t *engine) {
     }
     // Sub-group kernels are written for OpenCL's extensions: not assumed on Level Zero yet.
     return c;
-}
-
-status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
-        const void *host, size_t bytes) {
-    return transfer(stream, storage, offset, const_cast<void *>(host), bytes, true);
-}
-
-status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
-        size_t offset, size_t bytes) {
-    return transfer(stream, storage, offset, host, bytes, false);
 }
 
 } // namespace ze
