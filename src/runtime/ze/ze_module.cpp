@@ -18,8 +18,14 @@ namespace ze {
 namespace {
 
 std::mutex cache_mutex;
-// (engine, key) -> module; the key names source, options, device, driver and library.
-std::map<std::pair<uint64_t, std::string>, std::shared_ptr<ze_module_t>> memory_cache;
+// (engine, key) -> module; the key names source, options, device, driver and library. Never
+// destroyed: engines that outlive static destruction (an application's globals) still drop
+// their modules here, and no module is destroyed after the driver may have gone.
+using module_map_t = std::map<std::pair<uint64_t, std::string>, std::shared_ptr<ze_module_t>>;
+module_map_t &memory_cache() {
+    static module_map_t *cache = new module_map_t;
+    return *cache;
+}
 module_cache_stats_t stats;
 
 std::string module_key(ze_engine_t *engine, const char *source, const std::string &options) {
@@ -119,8 +125,8 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
     const auto mkey = std::make_pair(engine->id(), key);
     {
         std::lock_guard<std::mutex> lock(cache_mutex);
-        auto it = memory_cache.find(mkey);
-        if (it != memory_cache.end()) {
+        auto it = memory_cache().find(mkey);
+        if (it != memory_cache().end()) {
             module = it->second;
             ++stats.memory_hits;
             return dnnl_success;
@@ -151,7 +157,7 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
     else if (from_spirv) ++stats.built_spirv;
     else ++stats.built_source;
     // Another thread may have built it meanwhile: theirs wins, ours is destroyed.
-    module = memory_cache.emplace(mkey, made).first->second;
+    module = memory_cache().emplace(mkey, made).first->second;
     return dnnl_success;
 }
 
@@ -162,7 +168,7 @@ status_t export_modules(ze_engine_t *engine, std::string &blob) {
     std::vector<std::pair<std::string, std::shared_ptr<ze_module_t>>> modules;
     {
         std::lock_guard<std::mutex> lock(cache_mutex);
-        for (const auto &e : memory_cache)
+        for (const auto &e : memory_cache())
             if (e.first.first == engine->id()) modules.emplace_back(e.first.second, e.second);
     }
     blob.clear();
@@ -199,7 +205,7 @@ status_t import_modules(ze_engine_t *engine, const uint8_t *blob, size_t size) {
                 "the device refused a module binary of the engine cache blob");
         auto made = std::make_shared<ze_module_t>(m);
         std::lock_guard<std::mutex> lock(cache_mutex);
-        memory_cache.emplace(std::make_pair(engine->id(), key), made);
+        memory_cache().emplace(std::make_pair(engine->id(), key), made);
         ++stats.loaded;
     }
     ANYDNN_REQUIRE(p == end, dnnl_invalid_arguments, "the engine cache blob has trailing bytes");
@@ -209,10 +215,10 @@ status_t import_modules(ze_engine_t *engine, const uint8_t *blob, size_t size) {
 void module_cache_drop_engine(uint64_t engine_id) {
     std::vector<std::shared_ptr<ze_module_t>> dropped; // destroyed outside the lock
     std::lock_guard<std::mutex> lock(cache_mutex);
-    for (auto it = memory_cache.begin(); it != memory_cache.end();) {
+    for (auto it = memory_cache().begin(); it != memory_cache().end();) {
         if (it->first.first == engine_id) {
             dropped.push_back(std::move(it->second));
-            it = memory_cache.erase(it);
+            it = memory_cache().erase(it);
         } else {
             ++it;
         }
