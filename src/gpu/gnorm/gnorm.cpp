@@ -2,6 +2,9 @@
 // global statistics, scale/shift, forward post-ops (the shared applier); any blocked layouts,
 // f32/bf16/f16 (forward dst also s8/u8), any OpenCL device: one work-group per (mb, group).
 // The descriptor checks are the CPU engine's (cpu/gnorm/common.hpp).
+#include <array>
+#include <initializer_list>
+
 #include "core/primitive.hpp"
 #include "cpu/gnorm/common.hpp"
 #include "gpu/compute.hpp"
@@ -31,6 +34,22 @@ enum : int {
 const char *bits_type(dnnl_data_type_t dt) {
     const size_t size = data_type_size(dt);
     return size == 1 ? "uchar" : size == 2 ? "ushort" : "uint";
+}
+
+// The stride of one step along a tensor's spatial points (row-major over dims 2...) when
+// they collapse into one (no inner block on them), else 0.
+int64_t spatial_stride(const memory_desc_t &md) {
+    for (int b = 0; b < md.blocking.inner_nblks; ++b)
+        if (md.blocking.inner_idxs[b] >= 2) return 0;
+    int64_t inner = 0, expected = 0; // the innermost non-unit dim's stride; the next one's
+    for (int d = md.ndims - 1; d >= 2; --d) {
+        if (md.dims[d] == 1) continue;
+        const int64_t stride = md.blocking.strides[d];
+        if (!inner) inner = stride;
+        else if (stride != expected) return 0;
+        expected = stride * md.dims[d];
+    }
+    return inner ? inner : 1;
 }
 
 struct gnorm_t;
@@ -70,6 +89,15 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t, gnorm_t> {
         if (args.count(DNNL_ARG_DIFF_SCALE)) f |= gn_diff_scale;
         if (args.count(DNNL_ARG_DIFF_SHIFT)) f |= gn_diff_shift;
         return f;
+    }
+    // The spatial strides of tensors `args` as a longN kernel argument (unused entries 0).
+    template <size_t N>
+    std::array<int64_t, N> spatial_strides(std::initializer_list<int> tensors) const {
+        std::array<int64_t, N> r {};
+        size_t i = 0;
+        for (int a : tensors)
+            r[i++] = spatial_stride(arg_md(a));
+        return r;
     }
     // Statistics' layout, or src's when they take no part (never read then).
     const memory_desc_t &stat_md() const {
@@ -125,6 +153,7 @@ struct gnorm_t : public primitive_t {
             add_layout(ss, pd.arg_md(DNNL_ARG_DIFF_DST));
             add_layout(ss, pd.stat_md());
             add_logical_dims(ss, src);
+            ss.add_value(pd.spatial_strides<4>({DNNL_ARG_SRC, DNNL_ARG_DIFF_DST}));
             ss.add_value(groups);
             ss.add_value<int32_t>(pd.flags());
             ss.add_value(d.epsilon);
@@ -151,6 +180,11 @@ struct gnorm_t : public primitive_t {
             }
             add_layout(args, pd.stat_md());
             add_logical_dims(args, src);
+            if (pd.fwd())
+                args.add_value(pd.spatial_strides<2>({DNNL_ARG_SRC, DNNL_ARG_DST}));
+            else
+                args.add_value(pd.spatial_strides<4>(
+                        {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC}));
             args.add_value(groups);
             args.add_value<int32_t>(pd.flags());
             args.add_value(d.epsilon);
