@@ -1,6 +1,5 @@
 // The GPU RNN's kernels and their launches, and the pieces both drivers use: views of user
 // tensors, the f32 extras, weights as GEMM operands.
-#include "gpu/launch.hpp"
 #include "gpu/rnn/rnn.hpp"
 
 namespace anydnn {
