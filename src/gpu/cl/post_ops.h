@@ -4,7 +4,9 @@
 //
 // In a kernel:   kernel void k(..., long8 dims POST_OP_PARAMS) {
 //                    v = apply_post_ops(v, idx, old_dst POST_OP_ARGS); }
-// old_dst is dst's value before the kernel writes it (read it only #ifdef PO_SUM).
+// old_dst is dst's value before the kernel writes it (read it only #ifdef PO_SUM), or, reading
+// it through dst's loader only when there is a sum (and nothing at all without post-ops):
+//                    v = POST_OPS_AT(v, idx, LOAD_DST, dst, off);
 #ifndef ANYDNN_GPU_CL_POST_OPS_H
 #define ANYDNN_GPU_CL_POST_OPS_H
 
@@ -141,5 +143,13 @@ static float apply_post_ops(float v, const long *idx, float old POST_OP_PARAMS) 
 #endif
     return v;
 }
+
+#if PO_COUNT == 0
+#define POST_OPS_AT(v, idx, LOAD, ptr, off) (v)
+#elif defined(PO_SUM)
+#define POST_OPS_AT(v, idx, LOAD, ptr, off) apply_post_ops(v, idx, LOAD(ptr, off) POST_OP_ARGS)
+#else
+#define POST_OPS_AT(v, idx, LOAD, ptr, off) apply_post_ops(v, idx, 0.f POST_OP_ARGS)
+#endif
 
 #endif

@@ -90,21 +90,12 @@ float dst_quant(float v, const global float *scale_dst, const global int *zp_dst
     return v;
 }
 
-// The post-op chain on output (n, c, x) whose old value (for sum) is `old`.
-float conv_post_ops(float v, float old, long ns, long n, long c, const long *x POST_OP_PARAMS) {
-#if PO_COUNT > 0
-    long idx[MAX_NDIMS] = {n, c, 0, 0, 0, 0};
+// Logical index of activation (n, c, x) (x: d, h, w with leading ones unused).
+void act_index(long ns, long n, long c, const long *x, long *idx) {
+    idx[0] = n;
+    idx[1] = c;
     for (int j = 0; j < ns; ++j) idx[2 + j] = x[3 - ns + j];
-    v = apply_post_ops(v, idx, old POST_OP_ARGS);
-#endif
-    return v;
 }
-
-#ifdef PO_SUM
-#define OLD_VALUE(LOAD, p, off) LOAD(p, off)
-#else
-#define OLD_VALUE(LOAD, p, off) 0.f
-#endif
 
 kernel void conv_small(const global BIG_DATA_T *big, const global WEI_DATA_T *wei,
         global SMALL_DATA_T *small, QUANT_ARGS, tensor_layout_t big_l, tensor_layout_t wei_l,
@@ -136,7 +127,9 @@ kernel void conv_small(const global BIG_DATA_T *big, const global WEI_DATA_T *we
         }
     const long off = act_off(&small_l, q.ns, n, c, o[0], o[1], o[2]);
     float v = scaled_acc(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src, zp_dst);
-    v = conv_post_ops(v, OLD_VALUE(LOAD_SMALL, small, off), q.ns, n, c, o POST_OP_ARGS);
+    long idx[MAX_NDIMS];
+    act_index(q.ns, n, c, o, idx);
+    v = POST_OPS_AT(v, idx, LOAD_SMALL, small, off);
     STORE_SMALL(small, off, dst_quant(v, scale_dst, zp_dst));
 }
 
@@ -176,7 +169,9 @@ kernel void conv_big(const global SMALL_DATA_T *small, const global WEI_DATA_T *
         }
     const long off = act_off(&big_l, q.ns, n, c, x[0], x[1], x[2]);
     float v = scaled_acc(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src, zp_dst);
-    v = conv_post_ops(v, OLD_VALUE(LOAD_BIG, big, off), q.ns, n, c, x POST_OP_ARGS);
+    long idx[MAX_NDIMS];
+    act_index(q.ns, n, c, x, idx);
+    v = POST_OPS_AT(v, idx, LOAD_BIG, big, off);
     STORE_BIG(big, off, dst_quant(v, scale_dst, zp_dst));
 }
 

@@ -111,12 +111,7 @@ void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global SB
         idx[d] = lin % p->po_dims[d];
         lin /= p->po_dims[d];
     }
-#ifdef PO_SUM
-    const float old = LOAD_C(C, off);
-#else
-    const float old = 0.f;
-#endif
-    v = apply_post_ops(v, idx, old POST_OP_ARGS);
+    v = POST_OPS_AT(v, idx, LOAD_C, C, off);
 #endif
     v = v * q->scale_c_inv + q->zp_c;
     if (p->beta_accumulate) v += LOAD_C(C, off);

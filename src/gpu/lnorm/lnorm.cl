@@ -3,6 +3,7 @@
 // per channel. Build options: FWD or BWD, the tensors' types (SRC, DST or DIFF_DST/DIFF_SRC,
 // SS for scale/shift).
 #include "cl/group_reduce.h"
+#include "cl/scales.h"
 
 // Flags (an int argument): which tensors take part.
 #define LN_SCALE 1
@@ -12,16 +13,6 @@
 #define LN_RMS 16
 #define LN_DIFF_SCALE 32 // backward writes diff scale / diff shift
 #define LN_DIFF_SHIFT 64
-
-// Scales of src and dst are f32 unless the host names another type.
-#ifndef SRC_SCALE_DATA_T
-#define SRC_SCALE_DATA_T float
-#define LOAD_SRC_SCALE load_f32
-#endif
-#ifndef DST_SCALE_DATA_T
-#define DST_SCALE_DATA_T float
-#define LOAD_DST_SCALE load_f32
-#endif
 
 #ifdef FWD
 kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,

@@ -91,15 +91,8 @@ kernel void reduction(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         case FIN_PP_SUM: a = a + eps; break;
         default: break;
     }
-#if PO_COUNT > 0
     for (int d = 0; d < nd; ++d)
-        if (sd[d] != dd[d]) idx[d] = 0; // back to dst's index
-#ifdef PO_SUM
-    const float old = LOAD_DST(dst, dst_off);
-#else
-    const float old = 0.f;
-#endif
-    a = apply_post_ops(a, idx, old POST_OP_ARGS);
-#endif
+        if (sd[d] != dd[d]) idx[d] = 0; // back to dst's index, for post-ops
+    a = POST_OPS_AT(a, idx, LOAD_DST, dst, dst_off);
     STORE_DST(dst, dst_off, a);
 }

@@ -72,14 +72,7 @@ kernel void resampling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
             }
     rs_index(g.ndims, n, c, o, idx);
     const long off = layout_offset(&dst_l, idx);
-#if PO_COUNT > 0
-#ifdef PO_SUM
-    const float old = LOAD_DST(dst, off);
-#else
-    const float old = 0.f;
-#endif
-    acc = apply_post_ops(acc, idx, old POST_OP_ARGS);
-#endif
+    acc = POST_OPS_AT(acc, idx, LOAD_DST, dst, off);
     STORE_DST(dst, off, acc);
 }
 #endif

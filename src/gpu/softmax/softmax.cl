@@ -3,16 +3,7 @@
 // post-op chain (cl/post_ops.h), applied after the src scale and before the dst scale.
 #include "cl/group_reduce.h"
 #include "cl/post_ops.h"
-
-// Scales of src and dst are f32 unless the host names another type.
-#ifndef SRC_SCALE_DATA_T
-#define SRC_SCALE_DATA_T float
-#define LOAD_SRC_SCALE load_f32
-#endif
-#ifndef DST_SCALE_DATA_T
-#define DST_SCALE_DATA_T float
-#define LOAD_DST_SCALE load_f32
-#endif
+#include "cl/scales.h"
 
 #ifdef FWD
 kernel void softmax_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
@@ -43,13 +34,8 @@ kernel void softmax_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         float y = is_log ? x * k : exp(x) * inv;
 #if PO_COUNT > 0
         di[axis] = c;
-#ifdef PO_SUM
-        const float old = LOAD_DST(dst, off);
-#else
-        const float old = 0.f;
 #endif
-        y = apply_post_ops(y, di, old POST_OP_ARGS);
-#endif
+        y = POST_OPS_AT(y, di, LOAD_DST, dst, off);
         STORE_DST(dst, off, y * dst_inv);
     }
 }
