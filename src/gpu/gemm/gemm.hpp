@@ -9,6 +9,7 @@
 #include "core/primitive.hpp"
 #include "gpu/compute.hpp"
 #include "gpu/post_ops.hpp"
+#include "gpu/quant_attr.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -104,15 +105,6 @@ bool gemm_tiled_supported(engine_t *engine);
 
 namespace anydnn {
 namespace gpu {
-
-// GPU kernels read scales as f32 (or also bf16/f16 with `half_scales`: kernels that load them
-// through the typed loaders) and zero points as s32 from device memory: other types and host
-// scalars are dnnl_unimplemented.
-status_t check_quant_attr(const primitive_attr_t &attr, bool half_scales = false);
-
-// Build options naming the types of the src and dst scales that are not f32 (SRC_SCALE,
-// DST_SCALE); none for f32, so those builds keep their options.
-std::string scale_type_options(const primitive_attr_t &attr);
 
 // Scales and zero points of the attribute bound from the context (src is A, weights B, dst C).
 void bind_quant(const exec_ctx_t &ctx, const primitive_attr_t &attr, gemm_operands_t &ops);

@@ -4,9 +4,9 @@
 #include "core/primitive.hpp"
 #include "cpu/lnorm/common.hpp"
 #include "gpu/compute.hpp"
-#include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/quant_attr.hpp"
 #include "gpu/reduce_launch.hpp"
 
 namespace anydnn {

@@ -5,10 +5,10 @@
 #include "cpu/softmax/common.hpp"
 #include "cpu/scales.hpp"
 #include "gpu/compute.hpp"
-#include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"
+#include "gpu/quant_attr.hpp"
 #include "gpu/reduce_launch.hpp"
 
 namespace anydnn {
