@@ -107,7 +107,7 @@ status_t ze_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
     return st != dnnl_success ? st : w;
 }
 
-status_t ze_stream_t::next_returned_event(ze_event_handle_t *event) {
+status_t ze_stream_t::next_returned_event(ze_event_handle_t *event, uint32_t *slot) {
     const ze_api_t &ze = *ze_api();
     auto *engine = static_cast<ze_engine_t *>(this->engine());
     if (!returned_pool_) {
@@ -120,6 +120,7 @@ status_t ze_stream_t::next_returned_event(ze_event_handle_t *event) {
                 ze.zeEventPoolCreate(engine->context(), &desc, 1, &device, &returned_pool_),
                 "zeEventPoolCreate"));
         returned_.assign(returned_events, nullptr);
+        returned_signal_appended_.assign(returned_events, false);
     }
     ze_event_handle_t &e = returned_[next_returned_];
     if (!e) {
@@ -129,12 +130,14 @@ status_t ze_stream_t::next_returned_event(ze_event_handle_t *event) {
         desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
         desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
         ANYDNN_CHECK(ze_check(ze.zeEventCreate(returned_pool_, &desc, &e), "zeEventCreate"));
-    } else {
+    } else if (returned_signal_appended_[next_returned_]) {
         // Handed out `returned_events` executions ago: wait until it has been signalled
         // before reusing it.
         ANYDNN_CHECK(ze_check(ze.zeEventHostSynchronize(e, UINT64_MAX), "zeEventHostSynchronize"));
         ANYDNN_CHECK(ze_check(ze.zeEventHostReset(e), "zeEventHostReset"));
+        returned_signal_appended_[next_returned_] = false;
     }
+    *slot = next_returned_;
     next_returned_ = (next_returned_ + 1) % returned_events;
     *event = e;
     return dnnl_success;
@@ -151,9 +154,11 @@ status_t ze_stream_t::execute_with_events(const primitive_t &prim, const exec_ct
     ANYDNN_CHECK(execute(prim, ctx));
     if (!done) return dnnl_success;
     ze_event_handle_t event = nullptr;
-    ANYDNN_CHECK(next_returned_event(&event));
+    uint32_t slot = 0;
+    ANYDNN_CHECK(next_returned_event(&event, &slot));
     ANYDNN_CHECK(ze_check(
             ze.zeCommandListAppendSignalEvent(list_, event), "zeCommandListAppendSignalEvent"));
+    returned_signal_appended_[slot] = true;
     *done = event;
     return dnnl_success;
 }

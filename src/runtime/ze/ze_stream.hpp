@@ -47,9 +47,10 @@ private:
     ze_event_handle_t done_ = nullptr;
     std::vector<void *> to_free_; // USM freed at the next wait
     // Events handed to the application, reused in turn (created on first use).
-    status_t next_returned_event(ze_event_handle_t *event);
+    status_t next_returned_event(ze_event_handle_t *event, uint32_t *slot);
     ze_event_pool_handle_t returned_pool_ = nullptr;
     std::vector<ze_event_handle_t> returned_;
+    std::vector<bool> returned_signal_appended_; // else reuse must not wait for it
     uint32_t next_returned_ = 0;
 };
 
