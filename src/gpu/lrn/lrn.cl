@@ -29,6 +29,15 @@ void window_point(const long *lo, const long *hi, long w, int nd, long *idx) {
     }
 }
 
+// Whether no sliding dim of l is split into inner blocks: window points are then a stride
+// step apart.
+bool window_strided(const tensor_layout_t *l, int nd, int across) {
+    bool ok = true;
+    for (int d = 1; d < nd && d <= 4; ++d)
+        if (across ? d == 1 : d >= 2) ok = ok && l->outer_div[d] == 1;
+    return ok;
+}
+
 // k + a * (sum of src^2 over the window around at).
 float norm_sum(const global SRC_DATA_T *src, const tensor_layout_t *l, const long *at,
         const long *dims, int nd, int across, long h, float k, float a) {
@@ -36,6 +45,24 @@ float norm_sum(const global SRC_DATA_T *src, const tensor_layout_t *l, const lon
     window(at, dims, nd, across, h, lo, hi);
     for (int d = 0; d < nd; ++d) idx[d] = at[d];
     float s = 0.f;
+    if (window_strided(l, nd, across)) {
+        long st[4], p0[4];
+        for (int d = 0; d < 4; ++d) {
+            st[d] = d + 1 < nd ? l->strides[d + 1] : 0;
+            p0[d] = d + 1 < nd ? at[d + 1] : 0;
+        }
+        const long base = layout_offset(l, at);
+        for (long i1 = lo[0]; i1 <= hi[0]; ++i1)
+            for (long i2 = lo[1]; i2 <= hi[1]; ++i2)
+                for (long i3 = lo[2]; i3 <= hi[2]; ++i3)
+                    for (long i4 = lo[3]; i4 <= hi[3]; ++i4) {
+                        const float x = LOAD_SRC(src,
+                                base + (i1 - p0[0]) * st[0] + (i2 - p0[1]) * st[1]
+                                        + (i3 - p0[2]) * st[2] + (i4 - p0[3]) * st[3]);
+                        s += x * x;
+                    }
+        return k + a * s;
+    }
     const long n = window_points(lo, hi);
     for (long w = 0; w < n; ++w) {
         window_point(lo, hi, w, nd, idx);
