@@ -28,6 +28,12 @@ const prelu_desc_t &prelu_of(const primitive_desc_t &pd) {
 using prelu::init_common;
 using prelu::is_fwd;
 
+// An empty src leaves each diff_weights element a sum of nothing: zero.
+void zero_diff_weights(const primitive_desc_t &pd, const exec_ctx_t &ctx) {
+    const size_t bytes = size_in_bytes(pd.arg_md(DNNL_ARG_DIFF_WEIGHTS));
+    if (bytes > 0) std::memset(ctx.host_ptr(DNNL_ARG_DIFF_WEIGHTS), 0, bytes);
+}
+
 char *base_of(void *p, const memory_desc_t &md) {
     return static_cast<char *>(p) + md.offset0 * data_type_size(md.data_type);
 }
@@ -197,7 +203,10 @@ struct flat_t : public primitive_t {
                             &dsmd = pd.arg_md(DNNL_ARG_DIFF_SRC),
                             &dwmd = pd.arg_md(DNNL_ARG_DIFF_WEIGHTS);
         const dim_t n = nelems(smd), nw = nelems(wmd);
-        if (n == 0) return dnnl_success;
+        if (n == 0) {
+            zero_diff_weights(pd, ctx);
+            return dnnl_success;
+        }
         const char *s = base_of(ctx.host_ptr(DNNL_ARG_SRC), smd);
         const char *w = base_of(ctx.host_ptr(DNNL_ARG_WEIGHTS), wmd);
         const char *g = base_of(ctx.host_ptr(DNNL_ARG_DIFF_DST), ddmd);
@@ -315,7 +324,10 @@ struct ref_t : public primitive_t {
         const memory_desc_t &smd = pd.arg_md(DNNL_ARG_SRC), &wmd = pd.arg_md(DNNL_ARG_WEIGHTS);
         const int nd = smd.ndims;
         const dim_t n = nelems(smd);
-        if (n == 0) return dnnl_success;
+        if (n == 0) {
+            if (!is_fwd(d)) zero_diff_weights(pd, ctx);
+            return dnnl_success;
+        }
         const void *s = ctx.host_ptr(DNNL_ARG_SRC);
         const void *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
         auto wpos = [&](const dim_t *pos, dim_t *wp) {
