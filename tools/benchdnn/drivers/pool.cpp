@@ -244,7 +244,9 @@ public:
             if (count == 0) acc = 0;
             exp[i] = bundle_->apply_post_ops(acc, pos, prev_[i]);
         }
-        tol.eps = c_.dir == dir_t::bwd_d ? 1e-6 : 0;
+        // Averages divide: OpenCL lets a device's f32 division be off by 2.5 ulp (NVIDIA's
+        // is), so forward averages get a few ulp; max pooling stays exact.
+        tol.eps = c_.dir == dir_t::bwd_d ? 1e-6 : c_.alg != dnnl_pooling_max ? 5e-7 : 0;
         return check_output(args.at(c_.dir == dir_t::bwd_d ? DNNL_ARG_DIFF_SRC : DNNL_ARG_DST), exp, tol, msg);
     }
 
