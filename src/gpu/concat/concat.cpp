@@ -5,6 +5,7 @@
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/zero_padding.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -37,14 +38,6 @@ struct concat_pd_t : public primitive_desc_impl_t<concat_pd_t, concat_t> {
     std::vector<dim_t> offsets;
 };
 
-const char *bits_type(dnnl_data_type_t dt) {
-    switch (data_type_size(dt)) {
-        case 1: return "uchar";
-        case 2: return "ushort";
-        default: return "uint";
-    }
-}
-
 struct concat_t : public primitive_t {
     using primitive_t::primitive_t;
     const concat_pd_t &pd_() const { return static_cast<const concat_pd_t &>(pd()); }
@@ -69,9 +62,7 @@ struct concat_t : public primitive_t {
             ANYDNN_CHECK(create_kernel(
                     pd.engine, "concat/concat.cl", opt, "concat_source", kernels_[i]));
         }
-        const std::string zopt = std::string(" -DCOPY -DSRC_DATA_T=") + bits_type(ddt)
-                + " -DDST_DATA_T=" + bits_type(ddt);
-        return create_kernel(pd.engine, "concat/concat.cl", zopt, "concat_zero_padding", zero_);
+        return zero_.init(pd.engine, pd.arg_md(DNNL_ARG_DST));
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -95,19 +86,12 @@ struct concat_t : public primitive_t {
                                : nullptr);
             ANYDNN_CHECK(kernels_[i]->launch(ctx.stream, args, range_1d(static_cast<size_t>(n))));
         }
-        const int64_t padded = nelems(dst, true);
-        if (padded == nelems(dst)) return dnnl_success;
-        kernel_args_t args;
-        args.add(storage_of(ctx, DNNL_ARG_DST));
-        add_layout(args, dst);
-        args.add_value(padded);
-        add_logical_dims(args, dst);
-        return zero_->launch(ctx.stream, args, range_1d(static_cast<size_t>(padded)));
+        return zero_.launch(ctx, DNNL_ARG_DST, dst);
     }
 
 private:
     std::vector<std::shared_ptr<kernel_t>> kernels_;
-    std::shared_ptr<kernel_t> zero_;
+    zero_padding_t zero_;
 };
 
 } // namespace

@@ -11,6 +11,7 @@
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/zero_padding.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -270,6 +271,8 @@ struct conv_t : public primitive_t {
                     pd.engine, "convolution/convolution.cl", opt, "conv_im2col", kernel_);
         }
         static const char *names[] = {"conv_small", "conv_big", "conv_wei"};
+        const int out_arg = pd.kernel == kernel_kind_t::wei ? pd.arg_wei : pd.arg_out;
+        ANYDNN_CHECK(zero_.init(pd.engine, pd.arg_md(out_arg)));
         opt += pd.post_ops.build_options();
         ANYDNN_CHECK(create_kernel(pd.engine, "convolution/convolution.cl", opt,
                 names[static_cast<int>(pd.kernel)], kernel_));
@@ -296,6 +299,7 @@ struct conv_t : public primitive_t {
             const int64_t n = nelems(wmd);
             args.add_value(n);
             ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range_1d(n)));
+            ANYDNN_CHECK(zero_.launch(ctx, pd.arg_wei, wmd));
             return bias_kernel_ ? launch_bias(ctx) : dnnl_success;
         }
         const bool small_out = pd.kernel == kernel_kind_t::small;
@@ -321,7 +325,8 @@ struct conv_t : public primitive_t {
         const int64_t n = nelems(pd.arg_md(pd.arg_out));
         args.add_value(n);
         pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
-        return kernel_->launch(ctx.stream, args, range_1d(n));
+        ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range_1d(n)));
+        return zero_.launch(ctx, pd.arg_out, pd.arg_md(pd.arg_out));
     }
 
 private:
@@ -388,6 +393,7 @@ private:
     }
 
     std::shared_ptr<kernel_t> kernel_, bias_kernel_;
+    zero_padding_t zero_; // the direct kernels write logical elements only
     gemm_kernel_t gemm_;
     std::unique_ptr<memory_storage_t> post_ops_buffer_; // the forward chain's parameters
 };

@@ -10,6 +10,7 @@
 #include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/zero_padding.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/reduce_launch.hpp"
 
@@ -29,12 +30,6 @@ enum : int {
     gn_diff_scale = 16,
     gn_diff_shift = 32
 };
-
-// An unsigned type of dt's size: padding is zeroed as bits (no fp16 extension needed).
-const char *bits_type(dnnl_data_type_t dt) {
-    const size_t size = data_type_size(dt);
-    return size == 1 ? "uchar" : size == 2 ? "ushort" : "uint";
-}
 
 // The stride of one step along a tensor's spatial points (row-major over dims 2...) when
 // they collapse into one (no inner block on them), else 0.
@@ -115,13 +110,7 @@ struct gnorm_t : public primitive_t {
         const std::string rows = row_options(pd.engine);
         std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type) + rows;
         const memory_desc_t &out = pd.out_md();
-        if (nelems(out, true) != nelems(out)) {
-            // Blocked tails: the padding is zeroed by concat's kernel, which does just that.
-            const std::string zopt = std::string(" -DCOPY -DSRC_DATA_T=")
-                    + bits_type(out.data_type) + " -DDST_DATA_T=" + bits_type(out.data_type);
-            ANYDNN_CHECK(create_kernel(
-                    pd.engine, "concat/concat.cl", zopt, "concat_zero_padding", zero_));
-        }
+        ANYDNN_CHECK(zero_.init(pd.engine, out));
         if (pd.fwd()) {
             opt += " -DFWD" + data_type_options("DST", out.data_type)
                     + pd.post_ops.build_options();
@@ -194,19 +183,12 @@ struct gnorm_t : public primitive_t {
             ANYDNN_CHECK(kernel_->launch(
                     ctx.stream, args, rows_range(static_cast<size_t>(rows), local)));
         }
-        if (!zero_) return dnnl_success;
-        const memory_desc_t &out = pd.out_md();
-        kernel_args_t z;
-        z.add(storage_of(ctx, pd.fwd() ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC));
-        add_layout(z, out);
-        const int64_t padded = nelems(out, true);
-        z.add_value(padded);
-        add_logical_dims(z, out);
-        return zero_->launch(ctx.stream, z, range_1d(static_cast<size_t>(padded)));
+        return zero_.launch(ctx, pd.fwd() ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC, pd.out_md());
     }
 
 private:
-    std::shared_ptr<kernel_t> kernel_, ss_kernel_, zero_;
+    std::shared_ptr<kernel_t> kernel_, ss_kernel_;
+    zero_padding_t zero_;
     std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
 };
 
