@@ -1,6 +1,6 @@
-# anydnn_add_smoke_tests(<name> <engine> <environment>): one ctest per sub-batch of
-# tests/inputs/smoke (its `--batch=<part>/smoke` lines), named <name>.<part>, running benchdnn
-# on engine kind <engine>. Parts run in parallel under `ctest -j` and each has its own
+# anydnn_add_smoke_tests(<name> <engine> <environment> [parts...]): one ctest per sub-batch of
+# tests/inputs/smoke (its `--batch=<part>/smoke` lines, or only the parts named), named
+# <name>.<part>, running benchdnn on engine kind <engine>. Parts run in parallel under `ctest -j` and each has its own
 # timeout: a cold OpenCL program cache makes the GPU parts compile every kernel first.
 function(anydnn_add_smoke_tests name engine environment)
   file(STRINGS ${PROJECT_SOURCE_DIR}/tests/inputs/smoke _lines REGEX "^--batch=")
@@ -8,6 +8,9 @@ function(anydnn_add_smoke_tests name engine environment)
                ${PROJECT_SOURCE_DIR}/tests/inputs/smoke)
   foreach(_line ${_lines})
     string(REGEX REPLACE "^--batch=([A-Za-z0-9_]+)/smoke.*$" "\\1" _part "${_line}")
+    if(ARGN AND NOT _part IN_LIST ARGN)
+      continue()
+    endif()
     add_test(NAME ${name}.${_part}
              COMMAND benchdnn --engine=${engine} --mode=C
                      --batch=${PROJECT_SOURCE_DIR}/tests/inputs/${_part}/smoke)

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <string_view>
 
@@ -10,6 +11,8 @@ namespace anydnn {
 namespace ze {
 
 namespace {
+
+std::atomic<bool> exiting {false};
 
 const ze_api_t *load_api() {
     const char *env = std::getenv("ANYDNN_ZE_LIBRARY");
@@ -32,6 +35,8 @@ const ze_api_t *load_api() {
 std::vector<ze_driver_handle_t> find_drivers() {
     const ze_api_t *api = ze_api();
     if (!api || api->zeInit(ZE_INIT_FLAG_GPU_ONLY) != ZE_RESULT_SUCCESS) return {};
+    // Registered after zeInit, so it runs before the exit handlers zeInit registered.
+    std::atexit([] { exiting = true; });
     uint32_t count = 0;
     if (api->zeDriverGet(&count, nullptr) != ZE_RESULT_SUCCESS || count == 0) return {};
     std::vector<ze_driver_handle_t> drivers(count);
@@ -50,6 +55,10 @@ const ze_api_t *ze_api() {
 const std::vector<ze_driver_handle_t> &ze_drivers() {
     static const std::vector<ze_driver_handle_t> drivers = find_drivers();
     return drivers;
+}
+
+bool process_exiting() {
+    return exiting;
 }
 
 status_t ze_check(ze_result_t r, const char *what) {

@@ -75,6 +75,11 @@ constexpr ze_module_format_t ZE_MODULE_FORMAT_OCLC = static_cast<ze_module_forma
 // dnnl_runtime_error with `what` and the result code unless `r` is ZE_RESULT_SUCCESS.
 status_t ze_check(ze_result_t r, const char *what);
 
+// True once the process is exiting: the loader tears its drivers down in its own exit
+// handlers, which run before the destructors of our static objects (caches, benchdnn's
+// engines) registered earlier. Those destructors then leave Level Zero objects to the OS.
+bool process_exiting();
+
 // Whether `driver` is one the loader found and `device` one of its devices: keeps a device
 // of another driver (or a stale handle) away from the loader.
 bool driver_has_device(ze_driver_handle_t driver, ze_device_handle_t device);

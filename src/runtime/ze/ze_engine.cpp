@@ -75,6 +75,7 @@ status_t ze_engine_t::create_own(ze_engine_t **engine, size_t index) {
 }
 
 ze_engine_t::~ze_engine_t() {
+    if (process_exiting()) return;
     module_cache_drop_engine(id());
     if (owns_context_) ze_api()->zeContextDestroy(context_);
 }

@@ -28,7 +28,9 @@ uint32_t group_dimension(size_t n, size_t limit) {
 struct ze_kernel_t : public gpu::kernel_t {
     ze_kernel_t(std::shared_ptr<ze_module_t> module, ze_kernel_handle_t kernel, size_t max_wg)
         : module_(std::move(module)), kernel_(kernel), max_wg_(max_wg) {}
-    ~ze_kernel_t() override { ze_api()->zeKernelDestroy(kernel_); }
+    ~ze_kernel_t() override {
+        if (!process_exiting()) ze_api()->zeKernelDestroy(kernel_);
+    }
 
     status_t launch(stream_t *stream, const gpu::kernel_args_t &args,
             const gpu::nd_range_t &range) const override {

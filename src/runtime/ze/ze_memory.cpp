@@ -51,6 +51,7 @@ status_t copy_now(ze_engine_t *engine, void *dst, const void *src, size_t bytes)
 } // namespace
 
 ze_usm_storage_t::~ze_usm_storage_t() {
+    if (process_exiting()) return;
     if (staging_) ze_api()->zeMemFree(engine_->context(), staging_);
     free_owned();
 }

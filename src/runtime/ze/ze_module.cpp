@@ -114,7 +114,7 @@ status_t build(ze_engine_t *engine, const char *source_name, const char *source,
 } // namespace
 
 ze_module_t::~ze_module_t() {
-    if (handle) ze_api()->zeModuleDestroy(handle);
+    if (handle && !process_exiting()) ze_api()->zeModuleDestroy(handle);
 }
 
 status_t get_module(ze_engine_t *engine, const char *source_name, const std::string &options,

@@ -56,6 +56,7 @@ status_t ze_stream_t::create(ze_stream_t **stream, ze_engine_t *engine,
 }
 
 ze_stream_t::~ze_stream_t() {
+    if (process_exiting()) return;
     const ze_api_t &ze = *ze_api();
     if (!to_free_.empty()) wait();
     for (ze_event_handle_t e : returned_)
