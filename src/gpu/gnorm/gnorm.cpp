@@ -10,9 +10,9 @@
 #include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
-#include "gpu/zero_padding.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/reduce_launch.hpp"
+#include "gpu/zero_padding.hpp"
 
 namespace anydnn {
 namespace gpu {
