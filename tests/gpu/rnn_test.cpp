@@ -436,31 +436,4 @@ TEST_P(rnn_gpu_vs_cpu_bf16, forward_training_and_backward_match) {
 INSTANTIATE_TEST_SUITE_P(cells, rnn_gpu_vs_cpu_bf16, ::testing::ValuesIn(bf16_problems),
         [](const ::testing::TestParamInfo<problem_t> &i) { return std::string(i.param.name); });
 
-TEST(rnn_gpu, int8_lstm_inference_is_unimplemented) {
-    if (dnnl_engine_get_count(dnnl_gpu) == 0) {
-        GTEST_SKIP() << "no OpenCL device";
-    }
-    dnnl_engine_t gpu = nullptr;
-    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
-    const int64_t T = 2, N = 2, C = 4;
-    auto md = [](std::vector<int64_t> dims, dnnl_data_type_t dt, dnnl_format_tag_t tag) {
-        dnnl_memory_desc_t m = nullptr;
-        EXPECT_EQ(dnnl_memory_desc_create_with_tag(&m, int(dims.size()), dims.data(), dt, tag),
-                dnnl_success);
-        return m;
-    };
-    dnnl_memory_desc_t src = md({T, N, C}, dnnl_u8, dnnl_tnc), dst = md({T, N, C}, dnnl_u8, dnnl_tnc);
-    dnnl_memory_desc_t wl = md({1, 1, C, 4, C}, dnnl_s8, dnnl_ldigo),
-                       wi = md({1, 1, C, 4, C}, dnnl_s8, dnnl_ldigo),
-                       bias = md({1, 1, 4, C}, dnnl_f32, dnnl_ldgo);
-    dnnl_primitive_desc_t pd = nullptr;
-    EXPECT_EQ(dnnl_lstm_forward_primitive_desc_create(&pd, gpu, dnnl_forward_inference,
-                      dnnl_unidirectional_left2right, src, nullptr, nullptr, wl, wi, nullptr,
-                      nullptr, bias, dst, nullptr, nullptr, 0, nullptr),
-            dnnl_unimplemented);
-    dnnl_primitive_desc_destroy(pd);
-    for (dnnl_memory_desc_t m : {src, dst, wl, wi, bias}) dnnl_memory_desc_destroy(m);
-    dnnl_engine_destroy(gpu);
-}
-
 } // namespace

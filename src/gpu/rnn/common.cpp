@@ -8,7 +8,7 @@ namespace rnn {
 
 namespace {
 
-static_assert(sizeof(copy_params_t) == 25 * 8, "must match rnn/rnn.cl");
+static_assert(sizeof(copy_params_t) == 27 * 8, "must match rnn/rnn.cl");
 static_assert(sizeof(step_params_t) == 28 * 8, "must match rnn/rnn.cl");
 static_assert(sizeof(sums_params_t) == 11 * 8, "must match rnn/rnn.cl");
 
@@ -51,7 +51,8 @@ status_t kernels_t::init(engine_t *engine, int64_t big_gemm_elems) {
 }
 
 status_t kernels_t::copy(stream_t *st, const int64_t dims[5], const view_t &dst,
-        const view_t &src, const view_t &src2, bool accumulate) const {
+        const view_t &src, const view_t &src2, bool accumulate,
+        const copy_quant_t &quant) const {
     copy_params_t p;
     int64_t n = 1;
     for (int i = 0; i < 5; ++i) {
@@ -69,10 +70,14 @@ status_t kernels_t::copy(stream_t *st, const int64_t dims[5], const view_t &dst,
     p.src_dt = src.dt;
     p.src2_dt = src2.dt;
     p.accumulate = accumulate ? 1 : 0;
+    p.quant = quant.mode;
+    p.data_scale = quant.scale;
+    p.data_shift = quant.shift;
     kernel_args_t args;
     args.add(dst.s);
     args.add(src.s);
     args.add(src2.s);
+    args.add(quant.col_scales);
     args.add_value(p);
     return copy_k->launch(st, args, fixed_groups(*copy_k, size_t(n)));
 }
@@ -169,6 +174,15 @@ void dims5(const memory_desc_t &md, int64_t dims[5]) {
 
 } // namespace
 
+copy_quant_t data_quant(const conf_t &c, dnnl_data_type_t dt, int32_t mode) {
+    copy_quant_t q;
+    if (!c.int8 || dt != dnnl_u8) return q;
+    q.mode = mode;
+    q.scale = mode == quant_dequantize ? 1.f / c.data_scale : c.data_scale;
+    q.shift = c.data_shift;
+    return q;
+}
+
 status_t load_extras(const exec_t &e) {
     const conf_t &c = *e.c;
     const extras_t &x = *e.x;
@@ -200,8 +214,10 @@ status_t load_extras(const exec_t &e) {
     for (const auto &w : weights) {
         if (w.f32 || !e.md[w.t]) continue;
         dims5(*e.md[w.t], dims);
+        copy_quant_t q; // s8 (int8 problems have no projection) over its columns' scales
+        if (e.md[w.t]->data_type == dnnl_s8) q.col_scales = e.weights_scales;
         ANYDNN_CHECK(k.copy(e.stream, dims, dense_view(e.scratch, x.base + w.off, dims),
-                user_view(*e.md[w.t], e.mem[w.t])));
+                user_view(*e.md[w.t], e.mem[w.t]), view_t(), false, q));
     }
     return dnnl_success;
 }

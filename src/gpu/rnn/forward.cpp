@@ -41,12 +41,15 @@ status_t load_inputs(const exec_t &e) {
             src.off += (c.T - 1) * src.st[2];
             src.st[2] = -src.st[2];
         }
-        ANYDNN_CHECK(k.copy(e.stream, dims, dst, src));
+        ANYDNN_CHECK(k.copy(e.stream, dims, dst, src, view_t(), false,
+                data_quant(c, sl.data_type, quant_dequantize)));
     }
     const int64_t hdims[5] = {1, c.L, c.D, c.N, c.DIC};
     const view_t si = c.with_src_iter ? user_view(*e.md[rnn_src_iter], e.mem[rnn_src_iter])
                                       : view_t();
-    ANYDNN_CHECK(k.copy(e.stream, hdims, ws_state(c, e.ws, c.ws_h, 0, c.DIC), si));
+    // An absent src_iter is zeros in f32 (si.dt is f32 then: nothing to dequantize).
+    ANYDNN_CHECK(k.copy(e.stream, hdims, ws_state(c, e.ws, c.ws_h, 0, c.DIC), si, view_t(),
+            false, data_quant(c, dnnl_data_type_t(si.dt), quant_dequantize)));
     if (c.lstm) {
         const int64_t cdims[5] = {1, c.L, c.D, c.N, c.DHC};
         const view_t sic = c.with_src_iter_c
@@ -75,19 +78,23 @@ status_t store_outputs(const exec_t &e) {
     const memory_desc_t &dl = *e.md[rnn_dst_layer];
     const int64_t dims[5] = {1, 1, c.T, c.N, DIC};
     const view_t dst = user_view(dl, e.mem[rnn_dst_layer]);
+    // u8 outputs quantize the f32 state (after the bidirectional sum).
+    const copy_quant_t q = data_quant(c, dl.data_type, quant_quantize);
     if (c.direction == dnnl_bidirectional_sum) {
-        ANYDNN_CHECK(k.copy(e.stream, dims, dst, top_h(0), top_h(1)));
+        ANYDNN_CHECK(k.copy(e.stream, dims, dst, top_h(0), top_h(1), false, q));
     } else {
         for (dim_t d = 0; d < c.D; ++d) {
             view_t part = dst;
             part.off += d * DIC * dst.st[4];
-            ANYDNN_CHECK(k.copy(e.stream, dims, part, top_h(d)));
+            ANYDNN_CHECK(k.copy(e.stream, dims, part, top_h(d), view_t(), false, q));
         }
     }
     if (c.with_dst_iter) {
         const int64_t hdims[5] = {1, c.L, c.D, c.N, DIC};
-        ANYDNN_CHECK(k.copy(e.stream, hdims, user_view(*e.md[rnn_dst_iter], e.mem[rnn_dst_iter]),
-                ws_state(c, e.ws, c.ws_h, c.T, DIC)));
+        const memory_desc_t &di = *e.md[rnn_dst_iter];
+        ANYDNN_CHECK(k.copy(e.stream, hdims, user_view(di, e.mem[rnn_dst_iter]),
+                ws_state(c, e.ws, c.ws_h, c.T, DIC), view_t(), false,
+                data_quant(c, di.data_type, quant_quantize)));
     }
     if (c.with_dst_iter_c) {
         const int64_t cdims[5] = {1, c.L, c.D, c.N, c.DHC};

@@ -1,5 +1,6 @@
 // The element-wise parts of the RNN cells (forward step with its recurrent dot products,
-// backward step), strided copies between user tensors and f32 state, and gradient sums.
+// backward step), strided copies between user tensors and f32 state (int8: dequantizing and
+// quantizing on the way), and gradient sums.
 // State is f32 in the workspace/scratch laid out as cpu/rnn/conf.hpp says; one build.
 #include "cl/common.h"
 
@@ -7,6 +8,13 @@
 #define DT_F16 1
 #define DT_BF16 2
 #define DT_F32 3
+#define DT_S8 5
+#define DT_U8 6
+
+// What rnn_copy does to the values it moves (gpu/rnn/rnn.hpp mirrors it).
+#define QUANT_NONE 0
+#define QUANT_DEQUANTIZE 1 // u8 data to f32: (v - shift) * scale, scale = 1 / data scale
+#define QUANT_QUANTIZE 2 // f32 to u8 data: v * scale + shift
 
 // Cell kinds (gpu/rnn/rnn.hpp mirrors them).
 #define CELL_VANILLA 0
@@ -22,6 +30,8 @@
 float load_any(const global uchar *p, int dt, long i) {
     if (dt == DT_BF16) return load_bf16((const global ushort *)p, i);
     if (dt == DT_F16) return load_f16((const global half *)p, i);
+    if (dt == DT_S8) return load_s8((const global char *)p, i);
+    if (dt == DT_U8) return load_u8(p, i);
     return ((const global float *)p)[i];
 }
 
@@ -30,6 +40,10 @@ void store_any(global uchar *p, int dt, long i, float v) {
         store_bf16((global ushort *)p, i, v);
     else if (dt == DT_F16)
         store_f16((global half *)p, i, v);
+    else if (dt == DT_U8)
+        store_u8(p, i, v);
+    else if (dt == DT_S8)
+        store_s8((global char *)p, i, v);
     else
         ((global float *)p)[i] = v;
 }
@@ -41,12 +55,17 @@ typedef struct {
     long src_off, src_s[5];
     long src2_off, src2_s[5];
     int dst_dt, src_dt, src2_dt, accumulate;
+    int quant;
+    float data_scale, data_shift;
+    int pad;
 } copy_params_t;
 
 // dst = src (+ src2) (+ dst when accumulating) over a 5D box of any (also negative) element
-// strides; absent sources read as zero. One work-item per element.
+// strides; absent sources read as zero. Then p.quant applies, and with col_scales the value
+// is divided by the scale of its column (g, o) = (idx 3, idx 4): int8 weights dequantized as
+// the CPU engine does. One work-item per element.
 kernel void rnn_copy(global uchar *dst, const global uchar *src, const global uchar *src2,
-        copy_params_t p) {
+        const global float *col_scales, copy_params_t p) {
     long i = get_global_id(0);
     long idx[5];
     for (int d = 4; d >= 0; --d) {
@@ -63,6 +82,9 @@ kernel void rnn_copy(global uchar *dst, const global uchar *src, const global uc
     float v = src ? load_any(src, p.src_dt, os) : 0.f;
     if (src2) v += load_any(src2, p.src2_dt, os2);
     if (p.accumulate) v += load_any(dst, p.dst_dt, od);
+    if (p.quant == QUANT_DEQUANTIZE) v = (v - p.data_shift) * p.data_scale;
+    if (p.quant == QUANT_QUANTIZE) v = v * p.data_scale + p.data_shift;
+    if (col_scales) v /= col_scales[idx[3] * p.dims[4] + idx[4]];
     store_any(dst, p.dst_dt, od, v);
 }
 

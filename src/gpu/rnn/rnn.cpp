@@ -1,7 +1,11 @@
 // ocl:rnn:gemm — every cell kind (vanilla with each activation, LSTM with peepholes and
 // projection, GRU, LBR-GRU, AUGRU, LBR-AUGRU), direction and layer count, forward (training
-// and inference) and backward, f32 and bf16 tensors computed in f32, on any OpenCL device.
-// The problem checks, descriptors and workspace layout are the CPU engine's (cpu/rnn/conf).
+// and inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
+// dequantized to f32 as cpu:rnn:gemm does, on any OpenCL device. The problem and attribute
+// checks, descriptors and workspace layout are the CPU engine's (cpu/rnn/conf).
+#include <memory>
+#include <vector>
+
 #include "core/primitive.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
@@ -33,18 +37,16 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
     static status_t init(rnn_gemm_pd_t &pd) {
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::rnn_qparams), dnnl_unimplemented,
                 "attributes other than RNN quantization are not supported by ocl:rnn:gemm");
-        const rnn_desc_t &d = cpu::rnn::desc_of(pd);
-        ANYDNN_REQUIRE(d.mds[rnn_weights_layer].data_type != dnnl_s8, dnnl_unimplemented,
-                "int8 RNN inference is not implemented on GPU engines (cpu:rnn:gemm has it)");
-        ANYDNN_REQUIRE(pd.attr.has_default_values(), dnnl_unimplemented,
-                "RNN quantization parameters need s8 weights");
+        // The same checks, in the same order, as cpu:rnn:gemm: the same problems are taken.
         conf_t &c = pd.conf;
-        ANYDNN_CHECK(cpu::rnn::init_conf(c, d, pd.attr));
+        ANYDNN_CHECK(cpu::rnn::init_conf(c, cpu::rnn::desc_of(pd), pd.attr));
+        ANYDNN_REQUIRE(c.int8 || pd.attr.has_default_values(), dnnl_unimplemented,
+                "RNN quantization parameters need s8 weights");
         ANYDNN_CHECK(cpu::rnn::init_args(pd, c));
         for (const auto &a : pd.args)
-            ANYDNN_REQUIRE(a.first == DNNL_ARG_WORKSPACE || a.second.data_type == dnnl_f32
-                            || a.second.data_type == dnnl_bf16,
-                    dnnl_unimplemented, "ocl:rnn:gemm takes f32 and bf16 tensors");
+            ANYDNN_REQUIRE(a.first == DNNL_ARG_WORKSPACE || c.int8
+                            || a.second.data_type == dnnl_f32 || a.second.data_type == dnnl_bf16,
+                    dnnl_unimplemented, "ocl:rnn:gemm takes f32 and bf16 tensors (or int8)");
 
         // The GPU's f32 copies after the workspace (inference) or the backward scratch.
         extras_t &x = pd.extras;
@@ -80,7 +82,8 @@ struct rnn_gemm_t : public primitive_t {
         // The largest product: the layer GEMM of all steps (or its backward counterparts).
         const int64_t in = std::max(c.SLC, c.DIC), rows = c.T * c.N;
         const int64_t elems = std::max(rows * std::max(c.gate_cols(), in), in * c.gate_cols());
-        return kernels_.init(pd_().engine, elems);
+        ANYDNN_CHECK(kernels_.init(pd_().engine, elems));
+        return upload_weights_scales();
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -102,13 +105,31 @@ struct rnn_gemm_t : public primitive_t {
                 e.diff_mem[t] = storage_of(ctx, da);
             }
         }
+        e.weights_scales = weights_scales_.get();
         e.scratch = ctx.scratchpad_storage;
         e.ws = c.training ? storage_of(ctx, DNNL_ARG_WORKSPACE) : e.scratch;
         return c.backward ? run_backward(e) : run_forward(e);
     }
 
 private:
+    // int8: the weights scale of every gate column (one for all, or one each) on the device;
+    // without scales the weights are taken as they are (a scale of one).
+    status_t upload_weights_scales() {
+        const conf_t &c = pd_().conf;
+        const std::vector<float> &sc = pd_().attr.rnn_weights_scales;
+        const size_t cols = size_t(c.gate_cols());
+        if (!c.int8 || sc.empty() || cols == 0) return dnnl_success;
+        ANYDNN_CHECK(pd_().engine->create_memory_storage(
+                weights_scales_, cols * sizeof(float), DNNL_MEMORY_ALLOCATE));
+        void *host = nullptr;
+        ANYDNN_CHECK(weights_scales_->map(&host));
+        float *f = static_cast<float *>(host);
+        for (size_t j = 0; j < cols; ++j) f[j] = sc.size() == 1 ? sc[0] : sc[j];
+        return weights_scales_->unmap(host);
+    }
+
     kernels_t kernels_;
+    std::unique_ptr<memory_storage_t> weights_scales_;
 };
 
 } // namespace

@@ -21,6 +21,7 @@ using cpu::rnn::conf_t;
 // Mirror rnn/rnn.cl.
 enum { cell_vanilla = 0, cell_lstm = 1, cell_gru = 2, cell_lbr = 3 };
 enum { act_relu = 0, act_tanh = 1, act_logistic = 2 };
+enum { quant_none = 0, quant_dequantize = 1, quant_quantize = 2 };
 
 struct copy_params_t {
     int64_t dims[5] = {1, 1, 1, 1, 1};
@@ -28,6 +29,17 @@ struct copy_params_t {
     int64_t src_off = 0, src_s[5] = {};
     int64_t src2_off = 0, src2_s[5] = {};
     int32_t dst_dt = dnnl_f32, src_dt = dnnl_f32, src2_dt = dnnl_f32, accumulate = 0;
+    int32_t quant = quant_none;
+    float data_scale = 1.f, data_shift = 0.f;
+    int32_t pad = 0;
+};
+
+// int8 conversions of one copy: u8 data from or to f32 (cpu/rnn/forward.cpp's formulas),
+// and s8 weights divided by their gate column's scale (a device array of G * DHC floats).
+struct copy_quant_t {
+    int32_t mode = quant_none;
+    float scale = 1.f, shift = 0.f; // dequantize: scale = 1 / data scale
+    const memory_storage_t *col_scales = nullptr;
 };
 
 struct step_params_t {
@@ -73,7 +85,8 @@ struct kernels_t {
     status_t init(engine_t *engine, int64_t big_gemm_elems);
 
     status_t copy(stream_t *st, const int64_t dims[5], const view_t &dst, const view_t &src,
-            const view_t &src2 = view_t(), bool accumulate = false) const;
+            const view_t &src2 = view_t(), bool accumulate = false,
+            const copy_quant_t &quant = copy_quant_t()) const;
     // Whether products run on the tiled GEMM (then the recurrent ones are GEMMs too, not
     // dot products in the cell kernels).
     bool tiled() const { return tiled_; }
@@ -106,6 +119,7 @@ struct exec_t {
     const memory_desc_t *md[rnn_tensor_count] = {}, *diff_md[rnn_tensor_count] = {};
     const memory_storage_t *mem[rnn_tensor_count] = {}, *diff_mem[rnn_tensor_count] = {};
     const memory_storage_t *ws = nullptr, *scratch = nullptr;
+    const memory_storage_t *weights_scales = nullptr; // int8 with scales: G * DHC floats
 };
 
 status_t run_forward(const exec_t &e);
@@ -114,6 +128,9 @@ status_t run_backward(const exec_t &e);
 // Helpers the drivers share (rnn/common.cpp).
 // A plain user tensor with its dimensions right-aligned to 5 (leading strides 0).
 view_t user_view(const memory_desc_t &md, const memory_storage_t *s);
+// The u8 data conversion of a copy from (dequantize) or to (quantize) a tensor of type dt;
+// none for other types.
+copy_quant_t data_quant(const conf_t &c, dnnl_data_type_t dt, int32_t mode);
 // Copies bias, peepholes, attention and non-f32 weights into their f32 extras.
 status_t load_extras(const exec_t &e);
 // The recurrent, layer and projection weights of (l, d) as f32 matrices (input x column).
