@@ -80,6 +80,22 @@ const std::vector<cl_device_id> &engine_devices() {
     return devices;
 }
 
+std::vector<cl_device_id> devices_named(const std::string &name, size_t max_chars) {
+    std::vector<cl_device_id> named;
+    for (cl_device_id d : devices_of_type(CL_DEVICE_TYPE_ALL)) {
+        size_t size = 0;
+        if (cl_api()->clGetDeviceInfo(d, CL_DEVICE_NAME, 0, nullptr, &size) != CL_SUCCESS)
+            continue;
+        std::string dev_name(size, '\0');
+        if (cl_api()->clGetDeviceInfo(d, CL_DEVICE_NAME, size, dev_name.data(), nullptr)
+                != CL_SUCCESS)
+            continue;
+        dev_name.resize(std::strlen(dev_name.c_str()));
+        if (dev_name.substr(0, max_chars) == name.substr(0, max_chars)) named.push_back(d);
+    }
+    return named;
+}
+
 ocl_engine_t *as_ocl(engine_t *e) {
     return e && e->runtime() == runtime_kind_t::ocl ? static_cast<ocl_engine_t *>(e) : nullptr;
 }

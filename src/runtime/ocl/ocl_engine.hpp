@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -48,6 +49,11 @@ private:
 // and CPU devices. ANYDNN_OCL_DEVICE=<platform>:<device> (indices) or a substring of
 // "<platform name>: <device name>" picks one.
 const std::vector<cl_device_id> &engine_devices();
+
+// Every OpenCL device, of any platform and type, whose CL_DEVICE_NAME is `name` (compared up
+// to `max_chars` characters, for APIs that truncate names): how the Level Zero runtime finds
+// the OpenCL device that builds its native modules.
+std::vector<cl_device_id> devices_named(const std::string &name, size_t max_chars);
 
 // The GPU implementation lists (src/gpu/impl_list.cpp).
 const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind);

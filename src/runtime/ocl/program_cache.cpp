@@ -60,12 +60,11 @@ std::string build_log(cl_program p, cl_device_id dev) {
     return log;
 }
 
-status_t build_from_source(ocl_engine_t *engine, const char *source,
+status_t build_from_source(cl_context context, cl_device_id dev, const char *source,
         const std::string &options, cl_program *out) {
     const cl_api_t &cl = *cl_api();
-    cl_device_id dev = engine->device();
     cl_int err = CL_SUCCESS;
-    cl_program p = cl.clCreateProgramWithSource(engine->context(), 1, &source, nullptr, &err);
+    cl_program p = cl.clCreateProgramWithSource(context, 1, &source, nullptr, &err);
     ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clCreateProgramWithSource: %s",
             cl_error_name(err));
     err = cl.clBuildProgram(p, 1, &dev, options.c_str(), nullptr, nullptr);
@@ -116,7 +115,7 @@ status_t get_program(ocl_engine_t *engine, const char *source, const std::string
     if (!path.empty() && read_file(path, bin)) p = load_binary(engine, bin, options);
     bool loaded = p != nullptr;
     if (!p) {
-        ANYDNN_CHECK(build_from_source(engine, source, options, &p));
+        ANYDNN_CHECK(build_from_source(engine->context(), engine->device(), source, options, &p));
         if (!path.empty()) {
             bin = program_binary(p);
             if (!bin.empty()) write_file(path, bin);
@@ -132,6 +131,27 @@ status_t get_program(ocl_engine_t *engine, const char *source, const std::string
     cl_api()->clRetainProgram(p);
     *program = p;
     return dnnl_success;
+}
+
+status_t build_binary(cl_device_id device, const char *source, const std::string &options,
+        std::vector<unsigned char> &binary) {
+    const cl_api_t *cl = cl_api();
+    ANYDNN_REQUIRE(cl, dnnl_runtime_error, "no OpenCL ICD loader (libOpenCL.so.1) found");
+    cl_int err = CL_SUCCESS;
+    // A context of its own for this build: nothing is kept between builds.
+    cl_context context = cl->clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clCreateContext failed: %s",
+            cl_error_name(err));
+    cl_program p = nullptr;
+    status_t st = build_from_source(context, device, source, options, &p);
+    if (st == dnnl_success) {
+        binary = program_binary(p);
+        cl->clReleaseProgram(p);
+        if (binary.empty())
+            st = fail(dnnl_runtime_error, __func__, "the OpenCL device gave no program binary");
+    }
+    cl->clReleaseContext(context);
+    return st;
 }
 
 std::string cache_blob_id(cl_device_id device) {

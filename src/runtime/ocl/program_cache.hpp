@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/ocl/cl_api.hpp"
 #include "core/status.hpp"
@@ -18,6 +19,12 @@ struct ocl_engine_t;
 // reference (release with clReleaseProgram).
 status_t get_program(ocl_engine_t *engine, const char *source, const std::string &options,
         cl_program *program);
+
+// Builds `source` with `options` for `device`, in a context made for it and released after,
+// and gives its binary (CL_PROGRAM_BINARIES): no cache. The Level Zero runtime takes it as a
+// native module of the device of the same name (runtime/ze/ze_module.cpp).
+status_t build_binary(cl_device_id device, const char *source, const std::string &options,
+        std::vector<unsigned char> &binary);
 
 // Engine cache blobs: the binaries of the programs built on an engine so far, and a blob id
 // naming the device, driver and library they are valid for.

@@ -10,6 +10,8 @@
 #include "gpu/compute.hpp"
 #include "gpu/kernel_spirv.hpp"
 #include "runtime/binary_cache.hpp"
+#include "runtime/ocl/ocl_engine.hpp"
+#include "runtime/ocl/program_cache.hpp"
 #include "runtime/ze/ze_engine.hpp"
 
 namespace anydnn {
@@ -27,6 +29,8 @@ module_map_t &memory_cache() {
     return *cache;
 }
 module_cache_stats_t stats;
+
+enum class module_origin_t { spirv, native, source };
 
 std::string module_key(ze_engine_t *engine, const char *source, const std::string &options) {
     return binary_cache::hash_key(std::string(source) + '\0' + options + '\0'
@@ -88,27 +92,66 @@ ze_module_handle_t load_native(ze_engine_t *engine, const void *bin, size_t size
     return m;
 }
 
-// SPIR-V compiled at build time where it exists for this source and these options, else the
-// OpenCL C source.
+// The OpenCL devices named as `device`: Intel's GPUs have the same name in Level Zero and in
+// OpenCL, and so do the test driver's devices. Empty without an OpenCL ICD loader.
+std::vector<cl_device_id> opencl_namesakes(ze_device_handle_t device) {
+    ze_device_properties_t props = {};
+    props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+    if (ze_api()->zeDeviceGetProperties(device, &props) != ZE_RESULT_SUCCESS) return {};
+    const std::string name(props.name, strnlen(props.name, ZE_MAX_DEVICE_NAME));
+    return ocl::devices_named(name, ZE_MAX_DEVICE_NAME - 1);
+}
+
+// A module made from what the driver takes, first that works:
+//  1. SPIR-V compiled at build time for this source and these options (gpu::kernel_spirv);
+//  2. a native binary: the OpenCL C built by OpenCL, with the same flags, on a device of the
+//     same name (as Intel's own stack does), taken back with ZE_MODULE_FORMAT_NATIVE;
+//  3. last, where no OpenCL device has the name (no ICD loader, another device): the OpenCL C
+//     source as format 3. Intel's driver takes it; the validation layer's parameter checks
+//     refuse it (ZE_RESULT_ERROR_INVALID_ENUMERATION).
 status_t build(ze_engine_t *engine, const char *source_name, const char *source,
-        const std::string &options, ze_module_handle_t *module, bool &from_spirv) {
+        const std::string &options, ze_module_handle_t *module, module_origin_t &origin) {
     const unsigned char *spirv = nullptr;
     size_t spirv_size = 0;
     std::string log;
-    from_spirv = gpu::kernel_spirv(source_name, options, &spirv, &spirv_size);
-    if (from_spirv
+    origin = module_origin_t::spirv;
+    if (gpu::kernel_spirv(source_name, options, &spirv, &spirv_size)
             && create_module(engine, ZE_MODULE_FORMAT_IL_SPIRV, spirv, spirv_size, "", module,
                        &log)
                     == ZE_RESULT_SUCCESS)
         return dnnl_success;
-    from_spirv = false;
     const std::string flags = "-cl-std=CL1.2 " + options;
+    origin = module_origin_t::native;
+    for (cl_device_id namesake : opencl_namesakes(engine->device())) {
+        std::vector<unsigned char> bin;
+        // A source that does not build fails here, with OpenCL's build log as the reason.
+        ANYDNN_CHECK(ocl::build_binary(namesake, source, flags, bin));
+        if (create_module(engine, ZE_MODULE_FORMAT_NATIVE, bin.data(), bin.size(), "", module,
+                    nullptr)
+                == ZE_RESULT_SUCCESS)
+            return dnnl_success;
+        // Refused: a namesake of another platform, whose binaries this device cannot load.
+    }
+    origin = module_origin_t::source;
     const ze_result_t r = create_module(engine, ZE_MODULE_FORMAT_OCLC, source,
             std::strlen(source) + 1, flags.c_str(), module, &log);
     ANYDNN_REQUIRE(r == ZE_RESULT_SUCCESS, dnnl_runtime_error,
-            "Level Zero module build of %s failed (0x%x) with options '%s': %s", source_name,
-            static_cast<unsigned>(r), options.c_str(), log.substr(0, 2000).c_str());
+            "Level Zero module build of %s failed (0x%x) with options '%s'%s: %s", source_name,
+            static_cast<unsigned>(r), options.c_str(),
+            r == ZE_RESULT_ERROR_INVALID_ENUMERATION
+                    ? " (OpenCL C source refused: no OpenCL device of the same name to build a "
+                      "native binary, and no SPIR-V)"
+                    : "",
+            log.substr(0, 2000).c_str());
     return dnnl_success;
+}
+
+const char *origin_name(module_origin_t origin) {
+    switch (origin) {
+        case module_origin_t::spirv: return "spirv";
+        case module_origin_t::native: return "native";
+        default: return "source";
+    }
 }
 
 } // namespace
@@ -139,13 +182,13 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
     if (!path.empty() && binary_cache::read_file(path, bin))
         m = load_native(engine, bin.data(), bin.size());
     const bool loaded = m != nullptr;
-    bool from_spirv = false;
+    module_origin_t origin = module_origin_t::spirv;
     if (!m) {
-        ANYDNN_CHECK(build(engine, source_name, source, options, &m, from_spirv));
+        ANYDNN_CHECK(build(engine, source_name, source, options, &m, origin));
         // In the format of src/gpu/spirv_programs.txt, to find programs worth precompiling.
         if (std::getenv("ANYDNN_ZE_LOG_MODULES"))
-            std::fprintf(stderr, "anydnn_ze_module,%s,%s|%s\n",
-                    from_spirv ? "spirv" : "source", source_name, options.c_str());
+            std::fprintf(stderr, "anydnn_ze_module,%s,%s|%s\n", origin_name(origin),
+                    source_name, options.c_str());
         if (!path.empty()) {
             bin = native_binary(m);
             if (!bin.empty()) binary_cache::write_file(path, bin);
@@ -154,7 +197,8 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
     auto made = std::make_shared<ze_module_t>(m);
     std::lock_guard<std::mutex> lock(cache_mutex);
     if (loaded) ++stats.loaded;
-    else if (from_spirv) ++stats.built_spirv;
+    else if (origin == module_origin_t::spirv) ++stats.built_spirv;
+    else if (origin == module_origin_t::native) ++stats.built_native;
     else ++stats.built_source;
     // Another thread may have built it meanwhile: theirs wins, ours is destroyed.
     module = memory_cache().emplace(mkey, made).first->second;

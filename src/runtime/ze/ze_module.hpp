@@ -1,7 +1,8 @@
 // Level Zero modules built from our OpenCL C sources, one per (source, build options), cached
 // in memory per engine and on disk across processes as native binaries, like OpenCL programs
 // (runtime/binary_cache.hpp). A build offers the driver SPIR-V compiled at build time where
-// there is one for the source and options (gpu::kernel_spirv), else the OpenCL C source
+// there is one for the source and options (gpu::kernel_spirv), else a native binary built by
+// OpenCL on the device of the same name, else (no such OpenCL device) the OpenCL C source
 // (ZE_MODULE_FORMAT_OCLC).
 #pragma once
 
@@ -36,9 +37,10 @@ status_t import_modules(ze_engine_t *engine, const uint8_t *blob, size_t size);
 // Forgets the modules of an engine that is going away.
 void module_cache_drop_engine(uint64_t engine_id);
 
-// Counters for tests: modules built from SPIR-V or source, loaded from disk or a blob.
+// Counters for tests: modules built from SPIR-V, an OpenCL binary or source, loaded from disk
+// or a blob.
 struct module_cache_stats_t {
-    int built_spirv = 0, built_source = 0, loaded = 0, memory_hits = 0;
+    int built_spirv = 0, built_native = 0, built_source = 0, loaded = 0, memory_hits = 0;
 };
 module_cache_stats_t module_cache_stats();
 
