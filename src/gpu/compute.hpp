@@ -22,6 +22,7 @@ struct device_caps_t {
     uint32_t compute_units = 1;
     size_t max_work_group_size = 1;
     uint64_t local_mem_size = 0;
+    uint64_t global_mem_cache_size = 0; // bytes; 0 where the device does not say
     bool fp16 = false, fp64 = false, subgroups = false, intel_subgroups = false;
     bool nvidia_ptx = false;
     bool is_cpu = false; // a CPU device (PoCL, Intel CPU runtime): favours fewer, larger groups

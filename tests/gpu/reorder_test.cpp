@@ -102,6 +102,16 @@ TEST(GpuReorder, PlainToChannelBlockedTransposes) {
     }
 }
 
+// Large enough (src + dst beyond a 32 MiB device cache) that CPU devices write the blocked rows
+// with non-temporal stores where the compiler has them: full channel blocks, the padded last
+// block (48 of 40 channels) and a spatial tail in each work-item's tile take the other paths.
+TEST(GpuReorder, LargePlainToChannelBlockedBypassesTheCache) {
+    SKIP_WITHOUT_GPU();
+    const reorder_case_t t = {{2, 40, 230, 231}, dnnl_f32, dnnl_f32, dnnl_nchw, dnnl_nChw16c};
+    EXPECT_EQ(first_impl(t), "ocl:reorder:blocked");
+    EXPECT_GE(check(t), 1);
+}
+
 TEST(GpuReorder, ScalesZeroPointsAndSum) {
     SKIP_WITHOUT_GPU();
     check({{2, 17, 5, 3}, dnnl_f32, dnnl_s8, dnnl_nchw, dnnl_nChw16c, true});

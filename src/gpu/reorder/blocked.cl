@@ -1,8 +1,9 @@
 // Reorder between a plain layout (n, c, spatial...) and the same with the channels blocked by
 // BLOCK (nchw <-> nChw16c): per (n, channel block) a BLOCK x spatial transpose, both sides
 // read and written contiguously. Build options: the types (SRC, DST), BLOCK, TO_BLOCKED
-// (plain -> blocked; else blocked -> plain), and either REGS (the f32 kernel for CPU devices)
-// or TILE (spatial points per work-group of the local-memory kernel).
+// (plain -> blocked; else blocked -> plain), and either REGS (the f32 kernel for CPU devices;
+// STREAM_STORES: write the blocked rows around the caches) or TILE (spatial points per
+// work-group of the local-memory kernel).
 #include "cl/common.h"
 
 // Element offsets of (n, channel block, first spatial point) in both tensors.
@@ -21,6 +22,16 @@
 #define VEC_T CAT(float, BLOCK)
 #define VLOAD CAT(vload, BLOCK)
 #define VSTORE CAT(vstore, BLOCK)
+
+// A reorder that moves more than the cache holds leaves none of dst there for its reader:
+// non-temporal stores skip each line's read for ownership (a third of the memory traffic;
+// 16 read streams already hold back the reads). Where the compiler has them and a store fence
+// (x86): the fence makes the rows visible before the kernel is seen to complete.
+#if defined(STREAM_STORES) && defined(TO_BLOCKED) && defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
+#define STREAM_ROWS
+#endif
+#endif
 
 // Transposes BLOCK vectors of BLOCK floats in place: log2(BLOCK) rounds, each building row i
 // from the even elements of rows 2i and 2i + 1 and row i + BLOCK / 2 from their odd ones.
@@ -50,6 +61,21 @@ kernel void reorder_blocked_regs(
     const long nc = min((long)BLOCK, channels - cb * BLOCK);
     const long ns = min(tile, sp - s0);
     long done = 0;
+#ifdef STREAM_ROWS
+    // Rows are sizeof(VEC_T) apart: aligned when the first one is.
+    if (nc == BLOCK && (size_t)(dst + blocked) % sizeof(VEC_T) == 0) {
+        for (; done + BLOCK <= ns; done += BLOCK) {
+            VEC_T r[BLOCK]; // unrolled: kept in registers, not on the stack
+#pragma unroll
+            for (int c = 0; c < BLOCK; ++c) r[c] = VLOAD(0, src + plain + c * sp + done);
+            transpose(r);
+            global VEC_T *row = (global VEC_T *)(dst + blocked + done * BLOCK);
+#pragma unroll
+            for (int s = 0; s < BLOCK; ++s) __builtin_nontemporal_store(r[s], row + s);
+        }
+        __builtin_ia32_sfence();
+    }
+#endif
     if (nc == BLOCK) {
         for (; done + BLOCK <= ns; done += BLOCK) {
             VEC_T r[BLOCK];

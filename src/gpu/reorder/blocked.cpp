@@ -54,6 +54,11 @@ bool blocked_shape(engine_t *engine, const memory_desc_t &src, const memory_desc
     // work-groups of local_group work-items.
     s.regs = caps.is_cpu && src.data_type == dnnl_f32 && dst.data_type == dnnl_f32;
     if (!s.regs && caps.max_work_group_size < static_cast<size_t>(local_group)) return false;
+    // Where src and dst together outgrow the device's cache, dst's rows cannot stay there
+    // for the next primitive anyway: writing them around the cache saves memory traffic.
+    const uint64_t moved = size_in_bytes(src) + size_in_bytes(dst);
+    s.stream_stores = s.regs && s.to_blocked && caps.global_mem_cache_size != 0
+            && moved > caps.global_mem_cache_size;
     s.plain_off = plain.offset0;
     s.blocked_off = blocked.offset0;
     s.plain_n_stride = plain.blocking.strides[0];
@@ -70,6 +75,7 @@ std::string blocked_options(const blocked_shape_t &s) {
     std::string opt = " -DBLOCK=" + std::to_string(s.block);
     if (s.to_blocked) opt += " -DTO_BLOCKED";
     opt += s.regs ? std::string(" -DREGS") : " -DTILE=" + std::to_string(local_group / s.block);
+    if (s.stream_stores) opt += " -DSTREAM_STORES";
     return opt;
 }
 

@@ -26,6 +26,7 @@ struct device_info_t {
     cl_uint compute_units = 1;
     size_t max_work_group_size = 1;
     cl_ulong local_mem_size = 0, global_mem_size = 0, max_alloc_size = 0;
+    cl_ulong global_mem_cache_size = 0;
     cl_uint mem_base_addr_align_bits = 0;
 
     bool has_extension(const char *ext) const;

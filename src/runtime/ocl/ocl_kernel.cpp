@@ -116,6 +116,7 @@ gpu::device_caps_t device_caps(ocl_engine_t *e) {
         c.compute_units = d.compute_units;
         c.max_work_group_size = d.max_work_group_size;
         c.local_mem_size = d.local_mem_size;
+        c.global_mem_cache_size = d.global_mem_cache_size;
         c.fp16 = d.fp16;
         c.fp64 = d.fp64;
         c.subgroups = d.khr_subgroups || d.intel_subgroups;
