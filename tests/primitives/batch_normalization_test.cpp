@@ -62,6 +62,7 @@ struct bnorm : public engine_fixture {
         std::string tag;
         dnnl_data_type_t dt;
         unsigned flags;
+        float offset = 0; // when set: added to src, with spikes (see add_offset)
     };
 
     dnnl_primitive_desc_t fwd_pd(const prb_t &p, dnnl_prop_kind_t prop, dnnl_data_type_t ddt) {
@@ -74,6 +75,23 @@ struct bnorm : public engine_fixture {
         dnnl_memory_desc_destroy(s);
         dnnl_memory_desc_destroy(d);
         return pd;
+    }
+
+    // Adds p.offset to src, and 300 more at 32 points i * points / 32 of every channel (the
+    // sample the avx512 implementation shifts its one-pass sums by: its worst case).
+    void add_offset(tensor_t &src, const prb_t &p) {
+        int64_t points = 1;
+        for (size_t i = 0; i < p.dims.size(); ++i)
+            if (i != 1) points *= p.dims[i];
+        std::vector<bool> spike(static_cast<size_t>(points));
+        for (int64_t i = 0; i < std::min<int64_t>(points, 32); ++i)
+            spike[static_cast<size_t>(i * points / std::min<int64_t>(points, 32))] = true;
+        for (int64_t c = 0; c < p.dims[1]; ++c) {
+            size_t at = 0;
+            each(p.dims, c, [&](const int64_t *q) {
+                src.set(q, src.get(q) + p.offset + (spike[at++] ? 300.f : 0.f));
+            });
+        }
     }
 
     // Forward on every implementation: dst, and mean/variance when training.
@@ -94,6 +112,7 @@ struct bnorm : public engine_fixture {
             tensor_t src1(engine, dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, DNNL_ARG_SRC_1));
             tensor_t ws(engine, dnnl_primitive_desc_query_md(pd, dnnl_query_workspace_md, 0));
             src.fill_random(5);
+            if (p.offset != 0) add_offset(src, p);
             if (add) src1.fill_random(9);
             vec_t mean(engine, C), var(engine, C), sc(engine, C), sh(engine, C);
             for (int64_t c = 0; c < C; ++c) {
@@ -262,6 +281,24 @@ TEST_F(bnorm, forward_training_and_inference_every_flag_layout_and_impl) {
     if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core) {
         EXPECT_NE(std::find(impls.begin(), impls.end(), "cpu:bnorm:avx512"), impls.end());
     }
+}
+
+// Runs longer than one flush of the short f32 chains, split between threads mid-row, channel
+// tails, and statistics of values far from zero with outliers (on 5000 points the outliers
+// pull a one-pass shift far enough from the mean to need a second read).
+TEST_F(bnorm, forward_training_statistics_of_long_offset_channels) {
+    for (const char *tag : {"abx", "axb", "aBx16b"})
+        for (float offset : {0.f, 1000.f}) {
+            prb_t p {{2, 35, 13, 11}, tag, dnnl_f32, dnnl_use_scale | dnnl_use_shift, offset};
+            check_fwd(p, dnnl_forward_training, dnnl_f32);
+            p.flags |= dnnl_fuse_norm_add_relu;
+            check_fwd(p, dnnl_forward_training, dnnl_f32);
+        }
+    for (const char *tag : {"axb", "aBx16b"})
+        check_fwd({{2, 19, 50, 50}, tag, dnnl_f32, dnnl_use_scale, 1000.f}, dnnl_forward_training,
+                dnnl_f32);
+    check_fwd({{2, 64, 9, 9}, "axb", dnnl_bf16, dnnl_use_shift, 100.f}, dnnl_forward_training,
+            dnnl_bf16);
 }
 
 TEST_F(bnorm, forward_low_precision_and_s8_inference) {

@@ -13,9 +13,11 @@
 #include "core/data_types.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
+#include "cpu/bnorm/avx512_stream.hpp"
 #include "cpu/bnorm/common.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/layout.hpp"
+#include "cpu/reorder/common.hpp"
 #include "cpu/simd16.hpp"
 #include "runtime/cpu/isa.hpp"
 
@@ -25,13 +27,6 @@ namespace cpu {
 namespace {
 
 using namespace bnorm;
-
-// Offsets in elements: channels-innermost (plane false) n*sn + (c0/blk)*sc + s*ss, or planar
-// n*sn + c*sc + s.
-struct lay_t {
-    bool plane = false;
-    dim_t sn = 0, sc = 0, ss = 0, blk = 1;
-};
 
 bool make_lay(const memory_desc_t &md, lay_t &l) {
     const auto &b = md.blocking;
@@ -90,7 +85,9 @@ struct bn_pd_t : public primitive_desc_impl_t<bn_pd_t, bn_t> {
         const conf_t c = make_conf(desc_of(pd));
         pd.cp = (c.c + 15) / 16 * 16;
         pd.nthr = max_threads();
-        pd.scratchpad_size = sizeof(float) * pd.cp * (2 * pd.nthr + 4);
+        // [nthr][2][cp] doubles (one-pass sums), then [nthr][2][cp] + 4 * cp floats
+        pd.scratchpad_size
+                = sizeof(double) * pd.cp * 2 * pd.nthr + sizeof(float) * pd.cp * (2 * pd.nthr + 4);
         return dnnl_success;
     }
 };
@@ -198,6 +195,72 @@ void reduce_parts(float *part, dim_t cp, int nthr) {
             part[i] += part[t * 2 * cp + i];
 }
 
+// Mean and variance of a channels-innermost src in one read (see stream::sums). The shift k is
+// the mean of a few points spread over the tensor; a channel whose mean still lies far from it
+// (relative to its spread, where sum(d*d)/n - mean(d)^2 would cancel) gets a second read
+// shifted by the mean just found. dpart holds the [nthr][2][cp] per-thread sums.
+template <dnnl_data_type_t sdt>
+void one_pass_stats(const char *src, const lay_t &l, const conf_t &c, dim_t cp, int nthr,
+        float *mean, float *var, float *k, double *dpart) {
+    const dim_t points = c.mb * c.sp, samples = std::min<dim_t>(points, 32);
+    for (dim_t c0 = 0; c0 < c.c; c0 += 16) {
+        __m512 sum = _mm512_setzero_ps();
+        for (dim_t i = 0; i < samples; ++i) {
+            const dim_t pt = i * points / samples, n = pt / c.sp, s = pt % c.sp;
+            const char *p = src + (n * l.sn + (c0 / l.blk) * l.sc + s * l.ss) * stream::size_of<sdt>;
+            sum = _mm512_add_ps(sum, simd16::load<sdt>(p, stream::lanes(c.c - c0)));
+        }
+        _mm512_storeu_ps(k + c0, _mm512_div_ps(sum, _mm512_set1_ps(float(samples))));
+    }
+    const double count = double(points);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::memset(dpart, 0, sizeof(double) * 2 * cp * nthr);
+        parallel(nthr, [&](int ithr, int nt) {
+            double *s = dpart + ithr * 2 * cp;
+            stream::stats<sdt>(src, l, c, k, s, s + cp, ithr, nt);
+        });
+        bool far = false;
+        for (dim_t ch = 0; ch < c.c; ++ch) {
+            double s1 = 0, s2 = 0;
+            for (int t = 0; t < nthr; ++t) {
+                s1 += dpart[t * 2 * cp + ch];
+                s2 += dpart[t * 2 * cp + cp + ch];
+            }
+            const double d = s1 / count, v = std::max(0.0, s2 / count - d * d);
+            mean[ch] = float(k[ch] + d);
+            var[ch] = float(v);
+            far = far || d * d > 16 * v;
+        }
+        if (!far) break;
+        std::memcpy(k, mean, sizeof(float) * c.c);
+    }
+}
+
+// The forward fma pass over a channels-innermost tensor, compiled per destination type and
+// with the add/relu fusions out of the plain loop.
+template <dnnl_data_type_t sdt>
+void apply_cl(const stream::apply_args_t &g, dnnl_data_type_t ddt, const lay_t &l,
+        const conf_t &c, int nthr) {
+    const bool fused = g.src1 || g.relu;
+    auto go = [&](auto dt) {
+        constexpr dnnl_data_type_t d = decltype(dt)::value;
+        parallel(nthr, [&](int ithr, int nt) {
+            if (fused)
+                stream::apply<sdt, d, true>(g, l, c, ithr, nt);
+            else
+                stream::apply<sdt, d, false>(g, l, c, ithr, nt);
+            if (g.nt) _mm_sfence(); // this thread's streamed lines before what follows
+        });
+    };
+    using dt_t = dnnl_data_type_t;
+    switch (ddt) {
+        case dnnl_bf16: go(std::integral_constant<dt_t, dnnl_bf16>()); break;
+        case dnnl_f16: go(std::integral_constant<dt_t, dnnl_f16>()); break;
+        case dnnl_s8: go(std::integral_constant<dt_t, dnnl_s8>()); break;
+        default: go(std::integral_constant<dt_t, dnnl_f32>()); break;
+    }
+}
+
 template <bool plane, dnnl_data_type_t sdt>
 void bn_t::run(const exec_ctx_t &ctx) const {
     const auto &pd = static_cast<const bn_pd_t &>(this->pd());
@@ -205,7 +268,8 @@ void bn_t::run(const exec_ctx_t &ctx) const {
     const lay_t l = pd.lay;
     const dim_t cp = pd.cp;
     const int nthr = pd.nthr;
-    float *part = static_cast<float *>(ctx.scratchpad); // [nthr][2][cp]
+    double *dpart = static_cast<double *>(ctx.scratchpad); // [nthr][2][cp]
+    float *part = reinterpret_cast<float *>(dpart + 2 * cp * nthr); // [nthr][2][cp]
     float *mean_a = part + 2 * cp * nthr, *alpha_a = mean_a + cp, *beta_a = alpha_a + cp,
           *gam_a = beta_a + cp;
     std::memset(mean_a, 0, sizeof(float) * 4 * cp);
@@ -223,6 +287,8 @@ void bn_t::run(const exec_ctx_t &ctx) const {
         if (c.global_stats) {
             std::memcpy(mean_a, mean, sizeof(float) * c.c);
             std::memcpy(var_a, var, sizeof(float) * c.c);
+        } else if (count > 0 && !plane) {
+            one_pass_stats<sdt>(src, l, c, cp, nthr, mean_a, var_a, gam_a, dpart);
         } else if (count > 0) {
             clear_parts();
             parallel(nthr, [&](int ithr, int nt) {
@@ -265,6 +331,18 @@ void bn_t::run(const exec_ctx_t &ctx) const {
         const dnnl_data_type_t ddt = pd.arg_md(DNNL_ARG_DST).data_type;
         const size_t ds = data_type_size(ddt);
         const bool relu = c.relu;
+        if constexpr (!plane) {
+            // Past half the last-level cache src and dst no longer both stay there: skip
+            // reading dst's lines before overwriting them.
+            const size_t dst_bytes = size_t(c.mb) * l.sn * ds;
+            const bool aligned = reinterpret_cast<uintptr_t>(dst) % 64 == 0 && l.sn % 16 == 0
+                    && l.sc % 16 == 0 && l.ss % 16 == 0;
+            const bool nt = ddt == dnnl_f32 && aligned
+                    && dst_bytes >= reorder::streaming_threshold();
+            const stream::apply_args_t g {src, src1, dst, ws, alpha_a, beta_a, relu, nt};
+            apply_cl<sdt>(g, ddt, l, c, nthr);
+            return;
+        }
         parallel(nthr, [&](int ithr, int nt) {
             walk<plane>(l, c, ithr, nt, nullptr, nullptr,
                     [&](const vpos_t &p, __m512 &, __m512 &) {
