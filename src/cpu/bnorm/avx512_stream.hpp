@@ -128,8 +128,10 @@ inline dim_t cl_tile(const lay_t &l, dim_t elem_size) {
 // This thread's one-pass sums for a channels-innermost src: s1/s2 get sum(x - k) and
 // sum((x - k)^2) per channel, k holding one sample per channel (padded to 16).
 template <dnnl_data_type_t sdt>
-ANYDNN_AVX512 void stats(const char *src, const lay_t &l, const conf_t &c, const float *k,
+ANYDNN_AVX512 void stats(const char *src, const lay_t &lay, const conf_t &conf, const float *k,
         double *s1, double *s2, int ithr, int nthr) {
+    const lay_t l = lay; // register copies (the double sums may alias anything)
+    const conf_t c = conf;
     constexpr dim_t ts = size_of<sdt>;
     const dim_t nch = (c.c + 15) / 16;
     if (l.blk == 16) { // for each (n, block) the points are one stream of 16-channel vectors
@@ -211,8 +213,13 @@ ANYDNN_AVX512_INLINE void fma_run(const apply_args_t &g, dim_t off, dim_t count,
 
 // This thread's share of the forward fma pass over a channels-innermost tensor.
 template <dnnl_data_type_t sdt, dnnl_data_type_t ddt, bool fused>
-ANYDNN_AVX512 void apply(const apply_args_t &g, const lay_t &l, const conf_t &c, int ithr,
-        int nthr) {
+ANYDNN_AVX512 void apply(const apply_args_t &args, const lay_t &lay, const conf_t &conf,
+        int ithr, int nthr) {
+    // Copies the compiler can keep in registers: dst stores may alias anything behind a
+    // reference.
+    const apply_args_t g = args;
+    const lay_t l = lay;
+    const conf_t c = conf;
     const dim_t nch = (c.c + 15) / 16;
     if (l.blk == 16) {
         for_runs(c.mb * nch, c.sp, ithr, nthr, [&](dim_t row, dim_t s0, dim_t cnt) {
