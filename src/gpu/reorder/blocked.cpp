@@ -57,7 +57,7 @@ bool blocked_shape(engine_t *engine, const memory_desc_t &src, const memory_desc
     // Where src and dst together outgrow the device's cache, dst's rows cannot stay there
     // for the next primitive anyway: writing them around the cache saves memory traffic.
     const uint64_t moved = size_in_bytes(src) + size_in_bytes(dst);
-    s.stream_stores = s.regs && s.to_blocked && caps.global_mem_cache_size != 0
+    s.stream_stores = s.regs && caps.global_mem_cache_size != 0
             && moved > caps.global_mem_cache_size;
     s.plain_off = plain.offset0;
     s.blocked_off = blocked.offset0;

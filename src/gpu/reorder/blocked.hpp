@@ -13,7 +13,7 @@ namespace reorder {
 struct blocked_shape_t {
     bool to_blocked = true; // plain src, blocked dst
     bool regs = false; // the f32 CPU kernel, else the local-memory one
-    bool stream_stores = false; // regs, plain -> blocked: dst's rows bypass the caches
+    bool stream_stores = false; // regs: dst's rows bypass the caches
     int block = 0;
     int64_t plain_off = 0, blocked_off = 0, plain_n_stride = 0, blocked_n_stride = 0;
     int64_t blocked_cb_stride = 0, channels = 0, sp = 0, n = 0, nblocks = 0;
