@@ -1,9 +1,9 @@
 // Primitives on a Level Zero engine (the test driver, over OpenCL on PoCL) against the CPU
 // engine: eltwise, binary, matmul, reorders (on the device and across engines); a primitive
 // chained to the application's own copies through events; engine cache blobs; bad input.
-// Every program these tests build is in src/gpu/spirv_programs.txt, so that they run under
-// the validation layer's parameter checks (which refuse OpenCL C source modules): a new
-// configuration here needs its line there (ANYDNN_ZE_LOG_MODULES=1 prints it).
+// They run under the validation layer's parameter checks (which refuse OpenCL C source
+// modules): their programs are build-time SPIR-V (src/gpu/spirv_programs.txt) or native
+// binaries built by OpenCL on the device of the same name (ANYDNN_ZE_LOG_MODULES=1 says which).
 #include <dlfcn.h>
 
 #include <cmath>

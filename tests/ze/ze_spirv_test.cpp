@@ -1,6 +1,8 @@
 // Modules from the SPIR-V compiled at build time (src/gpu/spirv_programs.txt): a relu forward
 // in f32 runs under the validation layer's parameter checks, which refuse OpenCL C source
-// modules, so the module can only have come from SPIR-V (the disk cache is off).
+// modules. ctest ze_test_driver.modules_without_opencl runs it with OpenCL hidden from the
+// library (no native binaries either), where the module can only have come from SPIR-V (the
+// disk cache is off).
 #include <cstdlib>
 #include <vector>
 
