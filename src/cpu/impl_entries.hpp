@@ -44,8 +44,8 @@ impl_entry_t matmul_bf16_avx512bf16_entry(); // cpu/matmul/lowp.cpp
 impl_entry_t matmul_int8_vnni_entry(); // cpu/matmul/lowp.cpp
 impl_entry_t matmul_gemm_entry(); // cpu/matmul/gemm.cpp
 impl_entry_t matmul_ref_entry(); // cpu/matmul/ref.cpp
-impl_entry_t pooling_avx512_fwd_entry(); // cpu/pooling/avx512.cpp
-impl_entry_t pooling_avx512_bwd_entry(); // cpu/pooling/avx512.cpp
+impl_entry_t pooling_avx512_fwd_entry(); // cpu/pooling/avx512_fwd.cpp
+impl_entry_t pooling_avx512_bwd_entry(); // cpu/pooling/avx512_bwd.cpp
 impl_entry_t pooling_ref_fwd_entry(); // cpu/pooling/ref.cpp
 impl_entry_t pooling_ref_bwd_entry(); // cpu/pooling/ref.cpp
 impl_entry_t bnorm_avx512_entry(); // cpu/bnorm/avx512.cpp

@@ -260,6 +260,28 @@ TEST_F(pooling, forward_low_precision_and_integer_types) {
     check_fwd(all[1], dnnl_pooling_avg_include_padding, dnnl_forward_inference, dnnl_s8, dnnl_f32, "abx");
 }
 
+// Rows wide enough for the multi-pixel interior steps (full, shorter last, border) and
+// channel counts that split into several chunk groups with a tail; a global pool.
+TEST_F(pooling, forward_wide_rows_and_channel_groups) {
+    const std::vector<pool_case_t> wide = {
+            {{2, 16, 30}, {4}, {3}, {0}, {1}, {0}}, // 1D
+            {{1, 80, 5, 23}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 1}},
+            {{1, 33, 4, 19}, {2, 3}, {1, 1}, {0, 1}, {0, 2}, {0, 2}}, // dilated along x
+            {{2, 40, 7, 7}, {7, 7}, {1, 1}, {0, 0}, {0, 0}, {0, 0}}, // global
+            {{1, 20, 5, 6, 13}, {3, 3, 3}, {1, 2, 2}, {0, 0, 0}, {1, 1, 1}, {1, 0, 1}}, // 3D
+    };
+    for (const auto &p : wide)
+        for (auto alg : algs)
+            for (const char *tag : {"abx", "axb", "aBx16b"})
+                check_fwd(p, alg, alg == dnnl_pooling_max ? dnnl_forward_training
+                                                          : dnnl_forward_inference,
+                        dnnl_f32, dnnl_f32, tag);
+    for (auto dt : {dnnl_bf16, dnnl_s8})
+        for (auto alg : algs)
+            for (const char *tag : {"axb", "aBx16b"})
+                check_fwd(wide[1], alg, dnnl_forward_training, dt, dt, tag);
+}
+
 TEST_F(pooling, backward_every_alg_layout_and_impl) {
     std::vector<std::string> impls;
     for (const auto &p : cases())
