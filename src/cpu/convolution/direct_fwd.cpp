@@ -304,6 +304,10 @@ struct direct_fwd_t : public primitive_t {
         dim_t n_ocg; // output-channel groups of up to 4 blocks per conv group
         dim_t nocb;
         dim_t ow_lo, ow_hi; // pixels whose whole kernel window is inside the image
+        // > 0: a 1x1 unpadded stride-1 convolution on dense planes written in place, whose
+        // planes are read as one long row (no short tile at every row's end), cut into runs
+        // of this many pixels.
+        dim_t flat_run = 0;
     };
 
     static plan_t make_plan(const direct_fwd_pd_t &pd, const memory_desc_t &src_md,
@@ -340,6 +344,17 @@ struct direct_fwd_t : public primitive_t {
         const dim_t lim = pd.in[2] - 1 + pw - reach;
         pl.ow_hi = lim < 0 ? 0 : std::min(pd.out[2], lim / sw + 1);
         if (pl.ow_hi < pl.ow_lo) pl.ow_hi = pl.ow_lo;
+        bool flat = pd.dst_blocked && pd.post_ops.empty();
+        const dim_t *ds = dst_md.blocking.strides;
+        for (int c = 0; c < 3; ++c)
+            flat = flat && pd.k[c] == 1 && pd.s[c] == 1 && pd.p[c] == 0 && pd.in[c] == pd.out[c];
+        if (nd >= 4)
+            flat = flat && pl.src_sh == pd.in[2] * pl.src_sw && ds[nd - 2] == pd.out[2] * 16;
+        if (nd == 5)
+            flat = flat && pl.src_sd == pd.in[1] * pl.src_sh && ds[2] == pd.out[1] * ds[3];
+        // A multiple of every tile width (12, 8, 6), short enough that threads taking runs
+        // in turn end within a run of each other.
+        if (flat) pl.flat_run = 48;
         return pl;
     }
 
@@ -357,17 +372,37 @@ struct direct_fwd_t : public primitive_t {
         (void)ctx;
         const plan_t pl = make_plan(pd, src_md, dst_md);
         const direct_geom_t &q = pl.geom;
-        const dim_t OD = pd.out[0], OH = pd.out[1], OW = pd.out[2];
+        const dim_t plane = pd.out[0] * pd.out[1] * pd.out[2];
+        const bool flat = pl.flat_run > 0;
+        // Flat: one "row" is a run of pixels of the image's planes.
+        const dim_t OD = flat ? 1 : pd.out[0],
+                    OH = flat ? (plane + pl.flat_run - 1) / pl.flat_run : pd.out[1],
+                    OW = flat ? pl.flat_run : pd.out[2];
         const dim_t nrows = pd.mb * pd.g * pl.n_ocg * OD * OH;
         const bool buffered = pd.rowbuf_floats > 0;
         const int w0 = pd.grouped ? 1 : 0;
         const dim_t *ws = pd.wei_int.blocking.strides;
-        // Rows are handed out one at a time: on a shared machine a thread that loses its core
-        // leaves its rows to the others instead of holding up the whole call.
+        // Rows are handed out in shrinking runs of consecutive rows (a fraction of what is
+        // left): consecutive rows are contiguous memory, which the hardware prefetchers
+        // stream; on a shared machine a thread that loses its core leaves the rest to others.
         std::atomic<dim_t> next_row {0};
+        const dim_t nthr = pd.nthr;
+        auto claim = [&](dim_t &end) {
+            dim_t cur = next_row.load(std::memory_order_relaxed);
+            for (;;) {
+                if (cur >= nrows) return nrows;
+                const dim_t take = std::max<dim_t>(1, (nrows - cur) / (2 * nthr));
+                if (next_row.compare_exchange_weak(cur, cur + take)) {
+                    end = cur + take;
+                    return cur;
+                }
+            }
+        };
         parallel(pd.nthr, [&](int ithr, int) {
             float *rb = rowbufs + ithr * (pd.rowbuf_floats + 16);
-            for (dim_t r = next_row++; r < nrows; r = next_row++) {
+            dim_t run_end = 0;
+            for (dim_t r = claim(run_end); r < nrows;
+                    r = r + 1 < run_end ? r + 1 : claim(run_end)) {
                 dim_t rem = r;
                 const dim_t oh = rem % OH;
                 rem /= OH;
@@ -381,8 +416,14 @@ struct direct_fwd_t : public primitive_t {
                 ocg_range(pl, ocg, ocb0, nb);
                 const dim_t oc0 = gi * pd.oc + ocb0 * 16; // first output channel
 
+                // Flat: pixels [f0, f0 + row_end) of the planes; else row oh, its interior
+                // tiles ending at row_end.
+                const dim_t f0 = flat ? oh * pl.flat_run : 0;
+                const dim_t row_end = flat ? std::min(pl.flat_run, plane - f0) : pl.ow_hi;
+                const dim_t row_w = flat ? row_end : OW;
                 dim_t kd_lo, kd_hi, kh_lo, kh_hi;
-                const dim_t id0 = od * pd.s[0] - pd.p[0], ih0 = oh * pd.s[1] - pd.p[1];
+                const dim_t id0 = od * pd.s[0] - pd.p[0],
+                            ih0 = flat ? 0 : oh * pd.s[1] - pd.p[1];
                 conv::tap_range(id0, pd.dl[0], pd.k[0], pd.in[0], kd_lo, kd_hi);
                 conv::tap_range(ih0, pd.dl[1], pd.k[1], pd.in[1], kh_lo, kh_hi);
 
@@ -390,6 +431,7 @@ struct direct_fwd_t : public primitive_t {
                 const dim_t src_c = off_logical(src_md, cpos) - src_md.offset0;
                 const bool taps = kd_hi > kd_lo && kh_hi > kh_lo;
                 const float *srow = src + src_md.offset0 + n * pl.src_sn + src_c
+                        + f0 * pl.src_sw
                         + (taps ? (id0 + kd_lo * pd.dl[0]) * pl.src_sd
                                         + (ih0 + kh_lo * pd.dl[1]) * pl.src_sh
                                 : 0);
@@ -401,8 +443,8 @@ struct direct_fwd_t : public primitive_t {
                 else {
                     dim_t pos[max_ndims] = {n, oc0};
                     if (pd.nd == 5) pos[2] = od;
-                    if (pd.nd >= 4) pos[pd.nd - 2] = oh;
-                    drow = dst + off_logical(dst_md, pos);
+                    if (pd.nd >= 4) pos[pd.nd - 2] = flat ? 0 : oh;
+                    drow = dst + off_logical(dst_md, pos) + f0 * 16;
                 }
                 direct_tile_t t;
                 t.nkd = kd_hi - kd_lo;
@@ -425,14 +467,14 @@ struct direct_fwd_t : public primitive_t {
                         = conv::direct_kernel(ur_max, nb, pd.vec_ic, q.src_pix);
                 t.nkw = pd.k[2];
                 t.wei = wrow;
-                for (dim_t ow = pl.ow_lo; ow < pl.ow_hi; ow += ur_max) {
-                    const int ur = static_cast<int>(std::min<dim_t>(ur_max, pl.ow_hi - ow));
+                for (dim_t ow = pl.ow_lo; ow < row_end; ow += ur_max) {
+                    const int ur = static_cast<int>(std::min<dim_t>(ur_max, row_end - ow));
                     t.src = srow + (ow * pd.s[2] - pd.p[2]) * pl.src_sw;
                     t.dst = drow + ow * 16;
                     (ur == ur_max ? full : conv::direct_kernel(ur, nb, pd.vec_ic, q.src_pix))(
                             q, t);
                 }
-                for (dim_t ow = pl.ow_hi; ow < OW; ++ow)
+                for (dim_t ow = row_end; ow < row_w; ++ow)
                     edge_pixel(ow);
                 if (buffered)
                     write_row(pd, dst_md, dst, rb, n, oc0, nb, od, oh, po_args);

@@ -33,6 +33,11 @@ ANYDNN_AVX512 void direct_avx512(const direct_geom_t &g, const direct_tile_t &t)
     const dim_t wocb = g.wei_ocb;
     const float *s_step = t.src, *w_step = t.wei;
     for (dim_t st = 0; st < g.n_steps; ++st, s_step += g.src_step, w_step += g.wei_step) {
+        // The next tile's pixels of this step (first tap) into L2: where src streams from
+        // memory (1x1), its reads overlap this tile's arithmetic.
+#pragma GCC unroll 12
+        for (int i = UR; i < 2 * UR; ++i)
+            _mm_prefetch(reinterpret_cast<const char *>(s_step + i * pix), _MM_HINT_T1);
         const float *sd = s_step, *wd = w_step;
         for (dim_t kd = 0; kd < t.nkd; ++kd, sd += g.src_kd, wd += g.wei_kd) {
             const float *sh = sd, *wh = wd;

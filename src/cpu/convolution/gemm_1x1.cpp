@@ -1,17 +1,20 @@
 // f32 forward 1x1 convolution (stride 1, no padding) on plain channels-first tensors as one
-// GEMM per image and group on the shared ukernel: dst[oc][p] = W[oc][ic] * src[ic][p], the
-// spatial positions p of a channel being contiguous. Bias and post-ops (no sum) run on each
-// finished block of dst. Channels-first 1x1 is where the direct kernel's one-channel steps
-// walk too many planes at once.
+// GEMM per image and group on the shared GEMM's tile kernels: dst[oc][p] = W[oc][ic] *
+// src[ic][p], the spatial positions p of a channel being contiguous, so src is read in place
+// as the GEMM's B (no packing pass over the largest tensor). Bias and post-ops (no sum) run on
+// each finished panel of dst. Channels-first 1x1 is where the direct kernel's one-channel
+// steps walk too many planes at once.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/layout.hpp"
 #include "cpu/post_ops.hpp"
-#include "cpu/ukernels/gemm.hpp"
+#include "cpu/ukernels/gemm_kernels.hpp"
+#include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
 namespace cpu {
@@ -35,9 +38,11 @@ struct gemm_1x1_pd_t : public primitive_desc_impl_t<gemm_1x1_pd_t, gemm_1x1_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "cpu:convolution:gemm_1x1"; }
 
-    bool grouped = false, with_bias = false;
+    bool grouped = false, with_bias = false, pack_wei = false;
     dim_t mb = 0, g = 1, ic = 0, oc = 0, spatial = 1;
     post_ops_chain_t post_ops;
+    // Asked once here: the ISA query takes a lock.
+    const ukernels::detail::tile_kernels_t *tiles = nullptr;
 
     static status_t init(gemm_1x1_pd_t &pd) {
         ANYDNN_REQUIRE(std::holds_alternative<convolution_desc_t>(pd.desc), dnnl_unimplemented,
@@ -91,11 +96,84 @@ struct gemm_1x1_pd_t : public primitive_desc_impl_t<gemm_1x1_pd_t, gemm_1x1_t> {
         pd.ic = wei.dims[w0 + 1];
         for (int i = 2; i < nd; ++i)
             pd.spatial *= src.dims[i];
+        pd.pack_wei = wei.blocking.strides[w0 + 1] != 1 && pd.ic > 1;
+        if (pd.pack_wei) pd.scratchpad_size = size_t(pd.g * pd.oc * pd.ic) * sizeof(float);
+        pd.tiles = isa_enabled(dnnl_cpu_isa_avx512_core) ? &ukernels::detail::avx512_tiles()
+                                                         : &ukernels::detail::generic_tiles();
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (pd.with_bias) pd.args[DNNL_ARG_BIAS] = bia;
         pd.args[DNNL_ARG_DST] = dst;
         return dnnl_success;
+    }
+};
+
+// One image and group as dst[oc][p] = W[oc][ic] * src[ic][p] on the GEMM's tile kernels, src
+// read in place: a 32-position panel of src (every channel) is fetched once and every tile of
+// output channels reuses it from L1/L2; depth is cut so a panel block and a tile of W share L1.
+struct plane_gemm_t {
+    const ukernels::detail::tile_kernels_t *tk;
+    dim_t M, K, N; // oc, ic, spatial positions
+    const float *w; // row m at w + m * ldw, contiguous over ic
+    dim_t ldw;
+    const float *s; // channel k at s + k * lds, contiguous over positions
+    dim_t lds;
+    float *d; // channel m at d + m * ldd
+    dim_t ldd;
+
+    static constexpr int cols = ukernels::detail::panel_cols;
+    static constexpr dim_t kc_max = 128; // 128 x 32 floats of src: 16 KiB
+
+    // Positions [p0, p1); done(p, n) after each finished panel (bias, post-ops).
+    template <typename F> void run(dim_t p0, dim_t p1, F done) const {
+        const dim_t tiles = (M + tk->mr - 1) / tk->mr;
+        const dim_t nkb = (K + kc_max - 1) / kc_max;
+        ukernels::detail::fbuf_t tail; // the last, narrower panel copied and zero-padded
+        for (dim_t p = p0; p < p1; p += cols) {
+            const int n = static_cast<int>(std::min<dim_t>(cols, N - p));
+            if (K == 0) { // no channels to sum: zeros
+                for (dim_t m = 0; m < M; ++m)
+                    std::fill(d + m * ldd + p, d + m * ldd + p + n, 0.f);
+                done(p, n);
+                continue;
+            }
+            const float *b = s + p;
+            dim_t ldb = lds;
+            if (n < cols) {
+                tail = ukernels::detail::alloc_floats(K * cols);
+                for (dim_t k = 0; k < K; ++k) {
+                    float *row = tail.get() + k * cols;
+                    std::memcpy(row, s + k * lds + p, n * sizeof(float));
+                    std::fill(row + n, row + cols, 0.f);
+                }
+                b = tail.get();
+                ldb = cols;
+            }
+            // The next panel's rows are asked for a slice per tile call: their DRAM reads
+            // overlap this panel's arithmetic.
+            const bool ahead = p + 2 * cols <= N;
+            dim_t call = 0;
+            for (dim_t kb = 0; kb < K; kb += kc_max) {
+                const dim_t kc = std::min(kc_max, K - kb);
+                for (dim_t t = 0; t < tiles; ++t, ++call) {
+                    const dim_t m0 = M * t / tiles;
+                    const int rows = static_cast<int>(M * (t + 1) / tiles - m0);
+                    if (ahead) prefetch_rows(p + cols, K * call / (nkb * tiles),
+                            K * (call + 1) / (nkb * tiles));
+                    tk->fn[rows](kc, w + m0 * ldw + kb, ldw, b + kb * ldb, ldb,
+                            d + m0 * ldd + p, ldd, n, 1.f, 1.f, kb > 0);
+                }
+            }
+            done(p, n);
+        }
+    }
+
+    void prefetch_rows(dim_t p, dim_t k0, dim_t k1) const {
+        for (dim_t k = k0; k < k1; ++k) {
+            const float *row = s + k * lds + p;
+            __builtin_prefetch(row, 0, 2);
+            __builtin_prefetch(row + cols - 1, 0, 2);
+        }
     }
 };
 
@@ -120,58 +198,70 @@ struct gemm_1x1_t : public primitive_t {
         const dim_t bstride = pd.with_bias ? bmd.blocking.strides[0] : 0;
         const dim_t W = dmd.dims[nd - 1];
 
-        auto one = [&](dim_t n, dim_t gi, int nthr) {
-            ukernels::gemm_problem_t p;
-            p.M = pd.oc;
-            p.N = pd.spatial;
-            p.K = pd.ic;
-            p.a = {wei + (pd.grouped ? gi * ws[0] : 0), dnnl_f32, ws[w0], ws[w0 + 1]};
-            p.b = {src + n * ss[0] + gi * pd.ic * ss[1], dnnl_f32, ss[1], 1};
-            float *c = dst + n * ds[0] + gi * pd.oc * ds[1];
-            p.c = c;
-            p.ldc = ds[1];
-            p.nthr = nthr;
-            if (bias || !pd.post_ops.empty())
-                p.epilogue = [&, c, n, gi](dim_t m0, dim_t n0, dim_t mb, dim_t nb) {
-                    for (dim_t m = m0; m < m0 + mb; ++m) {
-                        const dim_t ch = gi * pd.oc + m;
-                        float *row = c + m * ds[1];
-                        if (bias) {
-                            const float b = bias[ch * bstride];
-                            for (dim_t x = n0; x < n0 + nb; ++x)
-                                row[x] += b;
-                        }
-                        if (pd.post_ops.empty()) continue;
-                        // Runs along w: the post-op chain walks one logical axis.
-                        for (dim_t x = n0; x < n0 + nb;) {
-                            const dim_t len = std::min(n0 + nb - x, W - x % W);
-                            dim_t pos[max_ndims] = {n, ch};
-                            dim_t rem = x;
-                            for (int dd = nd - 1; dd >= 2; --dd) {
-                                pos[dd] = rem % dmd.dims[dd];
-                                rem /= dmd.dims[dd];
-                            }
-                            pd.post_ops.apply(po_args, row + x, len, pos, nd - 1, row + x, 1);
-                            x += len;
-                        }
+        // The tile kernels read W rows contiguous over ic: other layouts are copied once.
+        dim_t ldw = ws[w0], gstride = pd.grouped ? ws[0] : 0;
+        if (pd.pack_wei) {
+            float *packed = static_cast<float *>(ctx.scratchpad);
+            for (dim_t gi = 0; gi < pd.g; ++gi)
+                for (dim_t o = 0; o < pd.oc; ++o)
+                    for (dim_t i = 0; i < pd.ic; ++i)
+                        packed[(gi * pd.oc + o) * pd.ic + i]
+                                = wei[gi * gstride + o * ws[w0] + i * ws[w0 + 1]];
+            wei = packed;
+            ldw = pd.ic;
+            gstride = pd.oc * pd.ic;
+        }
+
+        // Bias and post-ops on dst rows [0, oc) x positions [p, p + n) of image n, group gi.
+        auto finish = [&](float *c, dim_t n, dim_t gi, dim_t p, dim_t len) {
+            for (dim_t m = 0; m < pd.oc; ++m) {
+                const dim_t ch = gi * pd.oc + m;
+                float *row = c + m * ds[1];
+                if (bias) {
+                    const float b = bias[ch * bstride];
+                    for (dim_t x = p; x < p + len; ++x)
+                        row[x] += b;
+                }
+                if (pd.post_ops.empty()) continue;
+                // Runs along w: the post-op chain walks one logical axis.
+                for (dim_t x = p; x < p + len;) {
+                    const dim_t run = std::min(p + len - x, W - x % W);
+                    dim_t pos[max_ndims] = {n, ch};
+                    dim_t rem = x;
+                    for (int dd = nd - 1; dd >= 2; --dd) {
+                        pos[dd] = rem % dmd.dims[dd];
+                        rem /= dmd.dims[dd];
                     }
-                };
-            ukernels::gemm(p);
+                    pd.post_ops.apply(po_args, row + x, run, pos, nd - 1, row + x, 1);
+                    x += run;
+                }
+            }
         };
+
+        // Work: (image, group, run of panels), enough runs that every thread has a few and
+        // a thread that loses its core leaves its runs to the other.
         const dim_t items = pd.mb * pd.g;
         const int nthr = max_threads();
-        // Whole images per thread when they split evenly; else every thread on each GEMM.
-        if (nthr > 1 && (items % nthr == 0 || items >= 4 * nthr)) {
-            // Images handed out one at a time (a thread that loses its core holds up none).
-            std::atomic<dim_t> next {0};
-            parallel(nthr, [&](int, int) {
-                for (dim_t i = next++; i < items; i = next++)
-                    one(i / pd.g, i % pd.g, 1);
-            });
-        } else {
-            for (dim_t i = 0; i < items; ++i)
-                one(i / pd.g, i % pd.g, 0);
-        }
+        const dim_t panels = (pd.spatial + plane_gemm_t::cols - 1) / plane_gemm_t::cols;
+        const dim_t runs = std::min(panels, (4 * nthr + items - 1) / items);
+        std::atomic<dim_t> next {0};
+        parallel(static_cast<int>(std::min<dim_t>(nthr, items * runs)), [&](int, int) {
+            for (dim_t u = next++; u < items * runs; u = next++) {
+                const dim_t item = u / runs, n = item / pd.g, gi = item % pd.g;
+                dim_t first, last;
+                balance211(panels, static_cast<int>(runs), static_cast<int>(u % runs), first,
+                        last);
+                float *c = dst + n * ds[0] + gi * pd.oc * ds[1];
+                const plane_gemm_t pg {pd.tiles, pd.oc, pd.ic, pd.spatial,
+                        wei + gi * gstride, ldw, src + n * ss[0] + gi * pd.ic * ss[1], ss[1], c,
+                        ds[1]};
+                pg.run(first * plane_gemm_t::cols,
+                        std::min(pd.spatial, last * plane_gemm_t::cols),
+                        [&](dim_t p, dim_t len) {
+                            if (bias || !pd.post_ops.empty()) finish(c, n, gi, p, len);
+                        });
+            }
+        });
         return dnnl_success;
     }
 };
