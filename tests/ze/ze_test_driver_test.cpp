@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,26 @@ template <typename T> T with_stype(ze_structure_type_t stype) {
     T t = {};
     t.stype = stype;
     return t;
+}
+
+// The OpenCL device named `name` (the test driver names its devices after them), or null.
+cl_device_id opencl_device_named(const char *name) {
+    cl_uint nplatforms = 0;
+    if (clGetPlatformIDs(0, nullptr, &nplatforms) != CL_SUCCESS) return nullptr;
+    std::vector<cl_platform_id> platforms(nplatforms);
+    if (clGetPlatformIDs(nplatforms, platforms.data(), nullptr) != CL_SUCCESS) return nullptr;
+    for (cl_platform_id p : platforms) {
+        cl_device_id devices[16];
+        cl_uint n = 0;
+        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 16, devices, &n) != CL_SUCCESS) continue;
+        for (cl_uint i = 0; i < n && i < 16; ++i) {
+            char device_name[ZE_MAX_DEVICE_NAME] = {};
+            clGetDeviceInfo(devices[i], CL_DEVICE_NAME, sizeof(device_name) - 1, device_name,
+                    nullptr);
+            if (std::string(device_name) == name) return devices[i];
+        }
+    }
+    return nullptr;
 }
 
 bool parameter_validation_on() {
@@ -190,7 +211,14 @@ TEST_F(ze_test_driver, devices_report_their_opencl_device) {
     EXPECT_GT(memory.totalSize, 0u);
     auto props = with_stype<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
     ASSERT_EQ(zeDeviceGetProperties(d.device, &props), ZE_RESULT_SUCCESS);
-    EXPECT_EQ(props.type, ZE_DEVICE_TYPE_GPU);
+    // The OpenCL device's type: CPU for PoCL and Intel's CPU runtime.
+    cl_device_id cl_device = opencl_device_named(props.name);
+    ASSERT_NE(cl_device, nullptr) << "no OpenCL device named " << props.name;
+    cl_device_type cl_type = 0;
+    ASSERT_EQ(clGetDeviceInfo(cl_device, CL_DEVICE_TYPE, sizeof(cl_type), &cl_type, nullptr),
+            CL_SUCCESS);
+    EXPECT_EQ(props.type,
+            (cl_type & CL_DEVICE_TYPE_CPU) ? ZE_DEVICE_TYPE_CPU : ZE_DEVICE_TYPE_GPU);
     EXPECT_EQ(props.timerResolution, 1u); // nanoseconds
     EXPECT_GT(std::strlen(props.name), 0u);
     if (!d.other_devices.empty()) { // the same OpenCL device: the same name, another uuid
@@ -406,21 +434,7 @@ TEST_F(ze_test_driver, native_binaries_make_the_module_again) {
 TEST_F(ze_test_driver, an_opencl_binary_of_the_same_device_is_a_native_module) {
     auto props = with_stype<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
     ASSERT_EQ(zeDeviceGetProperties(d.device, &props), ZE_RESULT_SUCCESS);
-    cl_uint nplatforms = 0;
-    ASSERT_EQ(clGetPlatformIDs(0, nullptr, &nplatforms), CL_SUCCESS);
-    std::vector<cl_platform_id> platforms(nplatforms);
-    ASSERT_EQ(clGetPlatformIDs(nplatforms, platforms.data(), nullptr), CL_SUCCESS);
-    cl_device_id device = nullptr;
-    for (cl_platform_id p : platforms) {
-        cl_device_id devices[16];
-        cl_uint n = 0;
-        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 16, devices, &n) != CL_SUCCESS) continue;
-        for (cl_uint i = 0; i < n && i < 16 && !device; ++i) {
-            char name[ZE_MAX_DEVICE_NAME] = {};
-            clGetDeviceInfo(devices[i], CL_DEVICE_NAME, sizeof(name) - 1, name, nullptr);
-            if (std::string(name) == props.name) device = devices[i];
-        }
-    }
+    cl_device_id device = opencl_device_named(props.name);
     ASSERT_NE(device, nullptr) << "no OpenCL device named " << props.name;
     cl_int status = CL_SUCCESS;
     cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
@@ -503,6 +517,37 @@ TEST_F(ze_test_driver, local_memory_arguments_and_group_sizes) {
 }
 
 // A failed build returns no log handle (the loader could not pass it on): the driver prints it.
+// PoCL builds a kernel once per group size: suggestions divide the global size and come from
+// few sizes (powers of two), except that a long odd dimension gets no groups of a few items.
+TEST_F(ze_test_driver, suggested_group_sizes_divide_the_global_size_and_are_few) {
+    ze_module_handle_t m = any_module();
+    if (!m) GTEST_SKIP() << "no module format gets through to this OpenCL device";
+    ze_kernel_handle_t k = kernel(m, "group_sum");
+    std::set<uint32_t> sizes;
+    for (uint32_t n = 1; n <= 2000; ++n) {
+        uint32_t x = 0, y = 0, z = 0;
+        ASSERT_EQ(zeKernelSuggestGroupSize(k, n, 1, 1, &x, &y, &z), ZE_RESULT_SUCCESS);
+        ASSERT_GT(x, 0u);
+        EXPECT_EQ(n % x, 0u) << n;
+        EXPECT_EQ(x & (x - 1), 0u) << n << " -> " << x; // a power of two
+        sizes.insert(x);
+    }
+    EXPECT_LE(sizes.size(), 12u);
+    // 3 * 5 * 7 * 11 * 13 items: no power of two divides it, groups of 105 (3 * 5 * 7) do.
+    uint32_t x = 0, y = 0, z = 0;
+    ASSERT_EQ(zeKernelSuggestGroupSize(k, 15015, 1, 1, &x, &y, &z), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(15015u % x, 0u);
+    EXPECT_GE(x, 8u);
+    // Over two dimensions the sizes stay within the kernel's limit.
+    auto props = with_stype<ze_kernel_properties_t>(ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES);
+    ASSERT_EQ(zeKernelGetProperties(k, &props), ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeKernelSuggestGroupSize(k, 4096, 4096, 1, &x, &y, &z), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(4096u % x + 4096u % y, 0u);
+    EXPECT_LE(uint64_t(x) * y * z, uint64_t(props.maxSubgroupSize) * props.maxNumSubgroups);
+    EXPECT_EQ(zeKernelDestroy(k), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeModuleDestroy(m), ZE_RESULT_SUCCESS);
+}
+
 TEST_F(ze_test_driver, build_failures_return_no_module_and_no_log) {
     ze_module_handle_t m = nullptr;
     std::string log;

@@ -212,7 +212,12 @@ ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t device, ze_devic
     device_t *d = live_device(device);
     if (!d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    p->type = ZE_DEVICE_TYPE_GPU;
+    // The OpenCL device's own type: the library picks its kernels by it (one work-item per row
+    // on CPUs, as PoCL takes barriers slowly). Level Zero has no type for OpenCL's
+    // accelerators and custom devices: they are GPUs here.
+    p->type = (cl_info<cl_device_type>(d->cl, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU)
+            ? ZE_DEVICE_TYPE_CPU
+            : ZE_DEVICE_TYPE_GPU;
     p->vendorId = cl_info<cl_uint>(d->cl, CL_DEVICE_VENDOR_ID);
     p->deviceId = 0;
     p->flags = cl_info<cl_bool>(d->cl, CL_DEVICE_HOST_UNIFIED_MEMORY)

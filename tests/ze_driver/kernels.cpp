@@ -38,11 +38,25 @@ bool required_group_size(const kernel_t *k, size_t required[3]) {
     return required[0] != 0;
 }
 
-size_t largest_divisor_up_to(uint32_t n, size_t limit) {
+bool only_small_prime_factors(size_t d) {
+    for (size_t p : {2, 3, 5, 7})
+        while (d % p == 0) d /= p;
+    return d == 1;
+}
+
+// The group size suggested for n work-items within limit. PoCL builds a kernel once per group
+// size, so the suggestion is the largest power of two dividing n: a few sizes serve every
+// shape. Where that leaves groups under 8 work-items on a long dimension (odd sizes), millions
+// of tiny groups would cost more than one more build: then the largest divisor made of the
+// primes 2, 3, 5 and 7.
+size_t suggested_group_dimension(uint32_t n, size_t limit) {
     if (n == 0) return 1;
-    for (size_t d = std::min<size_t>(n, limit); d > 1; --d)
-        if (n % d == 0) return d;
-    return 1;
+    size_t g = 1;
+    while (g * 2 <= limit && n % (g * 2) == 0) g *= 2;
+    if (g >= 8 || n < 4096) return g;
+    for (size_t d = std::min<size_t>(n, limit); d > g; --d)
+        if (n % d == 0 && only_small_prime_factors(d)) return d;
+    return g;
 }
 } // namespace
 
@@ -115,14 +129,14 @@ ze_result_t ZE_APICALL kernel_suggest_group_size(ze_kernel_handle_t kernel, uint
     if (!x || !y || !z) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     size_t size[3] = {};
     if (!required_group_size(k, size)) {
-        // Largest divisors of the global sizes, x first, within the kernel's limits.
+        // Divisors of the global sizes, x first, within the kernel's limits.
         size_t items[3] = {1, 1, 1};
         clGetDeviceInfo(k->module->device->cl, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(items), items,
                 nullptr);
         size_t left = std::max<size_t>(1, kernel_info<size_t>(k, CL_KERNEL_WORK_GROUP_SIZE));
         const uint32_t global[3] = {gx, gy, gz};
         for (int i = 0; i < 3; ++i) {
-            size[i] = largest_divisor_up_to(global[i], std::min(left, items[i]));
+            size[i] = suggested_group_dimension(global[i], std::min(left, items[i]));
             left /= size[i];
         }
     }

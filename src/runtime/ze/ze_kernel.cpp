@@ -16,10 +16,9 @@ namespace ze {
 
 namespace {
 
-// The largest power of two that divides n and is at most limit. Powers of two keep the number
-// of distinct group sizes small: compilers that specialize kernels per group size (PoCL under
-// the test driver) build each kernel a few times rather than once per global size.
-uint32_t group_dimension(size_t n, size_t limit) {
+// The largest power of two that divides n and is at most limit: where the driver's suggestion
+// does not divide the global size, a divisor from a small set of sizes.
+uint32_t power_of_two_divisor(size_t n, size_t limit) {
     size_t g = 1;
     while (g * 2 <= limit && n % (g * 2) == 0) g *= 2;
     return static_cast<uint32_t>(g);
@@ -76,8 +75,10 @@ struct ze_kernel_t : public gpu::kernel_t {
 
 private:
     // The caller's local size (which must divide the global size, as on OpenCL 1.2), else the
-    // driver's suggestion brought down to power-of-two divisors of the global size. Caller
-    // holds mutex_.
+    // driver's suggestion, as OpenCL leaves a null local size to the implementation (the
+    // driver knows which sizes it runs well and which cost it a build). Level Zero launches
+    // whole groups and kernels rely on the exact global size: a suggestion that does not
+    // divide it comes down to a power-of-two divisor. Caller holds mutex_.
     status_t group_size(const gpu::nd_range_t &range, uint32_t group[3]) const {
         if (range.has_local()) {
             for (int d = 0; d < 3; ++d) {
@@ -100,7 +101,9 @@ private:
         }
         size_t budget = std::max<size_t>(max_wg_, 1);
         for (int d = 0; d < 3; ++d) {
-            group[d] = group_dimension(range.global[d], std::min<size_t>(suggested[d], budget));
+            const size_t s = std::min<size_t>(std::max<uint32_t>(suggested[d], 1), budget);
+            group[d] = range.global[d] % s == 0 ? static_cast<uint32_t>(s)
+                                                : power_of_two_divisor(range.global[d], s);
             budget /= group[d];
         }
         return dnnl_success;
