@@ -336,7 +336,7 @@ void bn_t::run(const exec_ctx_t &ctx) const {
             // reading dst's lines before overwriting them.
             const size_t dst_bytes = size_t(c.mb) * l.sn * ds;
             const bool aligned = reinterpret_cast<uintptr_t>(dst) % 64 == 0 && l.sn % 16 == 0
-                    && l.sc % 16 == 0 && l.ss % 16 == 0;
+                    && (l.blk == 1 || l.sc % 16 == 0) && l.ss % 16 == 0;
             const bool nt = ddt == dnnl_f32 && aligned
                     && dst_bytes >= reorder::streaming_threshold();
             const stream::apply_args_t g {src, src1, dst, ws, alpha_a, beta_a, relu, nt};
