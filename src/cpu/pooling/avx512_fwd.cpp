@@ -175,6 +175,14 @@ ANYDNN_AVX512 void pool_row(const plan_t &p, const char *src, char *dst, char *w
     const step_t single = make_step(p, 1, nv, chunk_mask);
     const step_t full = make_step(p, nu_full, nv, chunk_mask);
     step_t partial; // the interior's last, shorter step
+    // The src rows the next output row adds to its window: fetched into L2 while this row
+    // computes (their pixels follow the steps), so the next row finds them there.
+    const auto &sl = pd.src_l;
+    const dim_t next_iy = w.iy0 + (g.k[1] - 1) * (g.dl[1] + 1) + 1;
+    const dim_t pf_lo = std::max<dim_t>(next_iy, 0), pf_hi = std::min(next_iy + g.s[1], g.in[1]);
+    const dim_t pf_bytes = (p.blocked ? 16 : 16 * nv) * p.ss; // a pixel's bytes of this job
+    const bool prefetch = g.out[1] > 1 && (!p.blocked || nv == 1) && w.lz < w.hz;
+    const char *pf_base = src_c + (w.iz0 + w.lz * (g.dl[0] + 1)) * sl.sz * p.ss;
     for (dim_t ox = 0; ox < g.out[2];) {
         const bool inside = ox >= p.ox_lo && ox < p.ox_hi;
         const int nu = inside ? int(std::min<dim_t>(nu_full, p.ox_hi - ox)) : 1;
@@ -185,6 +193,13 @@ ANYDNN_AVX512 void pool_row(const plan_t &p, const char *src, char *dst, char *w
             g.taps(2, ox, w.lx, w.hx);
         }
         w.ix0 = ox * g.s[2] - g.pl[2];
+        if (prefetch && inside)
+            for (dim_t iy = pf_lo; iy < pf_hi; ++iy)
+                for (dim_t ix = w.ix0; ix < w.ix0 + nu * g.s[2]; ++ix) {
+                    const char *px = pf_base + (iy * sl.sy + ix * sl.sx) * p.ss;
+                    for (dim_t b = 0; b < pf_bytes; b += 64)
+                        _mm_prefetch(px + b, _MM_HINT_T1);
+                }
         char *d = dst + pd.dst_l.at(n, c0, oz, oy, ox) * p.dsz;
         char *wsp = with_ws ? ws + pd.ws_l.at(n, c0, oz, oy, ox) * p.wsz : nullptr;
         const step_t *st = nu == 1 ? &single : &full;
