@@ -57,35 +57,41 @@ typedef struct {
     int dst_dt, src_dt, src2_dt, accumulate;
     int quant;
     float data_scale, data_shift;
-    int pad;
+    int run; // elements along dimension 4 per work-item
 } copy_params_t;
 
 // dst = src (+ src2) (+ dst when accumulating) over a 5D box of any (also negative) element
 // strides; absent sources read as zero. Then p.quant applies, and with col_scales the value
 // is divided by the scale of its column (g, o) = (idx 3, idx 4): int8 weights dequantized as
-// the CPU engine does. One work-item per element.
+// the CPU engine does. One work-item per run of p.run elements along dimension 4 (one on
+// GPUs: neighbours access neighbours; a row on CPU devices: the index math once per row).
 kernel void rnn_copy(global uchar *dst, const global uchar *src, const global uchar *src2,
         const global float *col_scales, copy_params_t p) {
     long i = get_global_id(0);
-    long idx[5];
-    for (int d = 4; d >= 0; --d) {
+    const long runs = (p.dims[4] + p.run - 1) / p.run;
+    const long j0 = i % runs * p.run, j1 = min(p.dims[4], j0 + p.run);
+    i /= runs;
+    long idx[4];
+    for (int d = 3; d >= 0; --d) {
         idx[d] = i % p.dims[d];
         i /= p.dims[d];
     }
     if (i > 0) return;
     long od = p.dst_off, os = p.src_off, os2 = p.src2_off;
-    for (int d = 0; d < 5; ++d) {
+    for (int d = 0; d < 4; ++d) {
         od += idx[d] * p.dst_s[d];
         os += idx[d] * p.src_s[d];
         os2 += idx[d] * p.src2_s[d];
     }
-    float v = src ? load_any(src, p.src_dt, os) : 0.f;
-    if (src2) v += load_any(src2, p.src2_dt, os2);
-    if (p.accumulate) v += load_any(dst, p.dst_dt, od);
-    if (p.quant == QUANT_DEQUANTIZE) v = (v - p.data_shift) * p.data_scale;
-    if (p.quant == QUANT_QUANTIZE) v = v * p.data_scale + p.data_shift;
-    if (col_scales) v /= col_scales[idx[3] * p.dims[4] + idx[4]];
-    store_any(dst, p.dst_dt, od, v);
+    for (long j = j0; j < j1; ++j) {
+        float v = src ? load_any(src, p.src_dt, os + j * p.src_s[4]) : 0.f;
+        if (src2) v += load_any(src2, p.src2_dt, os2 + j * p.src2_s[4]);
+        if (p.accumulate) v += load_any(dst, p.dst_dt, od + j * p.dst_s[4]);
+        if (p.quant == QUANT_DEQUANTIZE) v = (v - p.data_shift) * p.data_scale;
+        if (p.quant == QUANT_QUANTIZE) v = v * p.data_scale + p.data_shift;
+        if (col_scales) v /= col_scales[idx[3] * p.dims[4] + j];
+        store_any(dst, p.dst_dt, od + j * p.dst_s[4], v);
+    }
 }
 
 // Mirrors step_params_t of gpu/rnn/rnn.hpp: element offsets (floats) of one step's state.

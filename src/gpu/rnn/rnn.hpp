@@ -31,7 +31,7 @@ struct copy_params_t {
     int32_t dst_dt = dnnl_f32, src_dt = dnnl_f32, src2_dt = dnnl_f32, accumulate = 0;
     int32_t quant = quant_none;
     float data_scale = 1.f, data_shift = 0.f;
-    int32_t pad = 0;
+    int32_t run = 1; // elements along dimension 4 per work-item
 };
 
 // int8 conversions of one copy: u8 data from or to f32 (cpu/rnn/forward.cpp's formulas),
@@ -107,6 +107,7 @@ struct kernels_t {
 private:
     gemm_kernel_t gemm_generic_, gemm_tiled_;
     bool tiled_ = false;
+    bool copy_rows_ = false; // copies take a row per work-item (CPU devices)
 };
 
 // The tensors of one execution: user memories by rnn_tensor_t (and their gradients), the
