@@ -1,7 +1,9 @@
 // AVX-512 batch normalization for tensors that share one layout: channels innermost
 // (nCx16c blocks or channels-last: 16 channels per vector, threads split minibatch x spatial)
 // or planar ncx (16 spatial points per vector, threads split minibatch x channels).
-// Statistics in two passes (mean, then centred squares), per-thread partial sums in f32.
+// Forward on channels-innermost layouts runs the streams of avx512_stream.hpp (statistics in
+// one read); planar forward and backward walk vector by vector, planar statistics in two
+// passes (mean, then centred squares), per-thread partial sums in f32.
 #include <immintrin.h>
 
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

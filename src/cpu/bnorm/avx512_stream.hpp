@@ -77,9 +77,9 @@ ANYDNN_AVX512_INLINE void flush(double *acc, __m512 v) {
 }
 
 // Sums of d = x - k and d * d over `count` vectors `bytes` apart, added to s1/s2 (doubles, 16
-// channels). f32 chains stay short (16 terms) before they reach the doubles, and k (a sample of
-// each channel) keeps sum(d*d)/n - mean(d)^2 from cancelling: one read of src is as accurate as
-// a mean pass followed by a centred pass. Lanes outside m count as zero.
+// channels). f32 chains stay short (16 terms) before they reach the doubles, and k (close to
+// each channel's mean) keeps sum(d*d)/n - mean(d)^2 from cancelling: one read of src is as
+// accurate as a mean pass followed by a centred pass. Lanes outside m count as zero.
 template <dnnl_data_type_t sdt>
 ANYDNN_AVX512_INLINE void sums(const char *p, dim_t count, dim_t bytes, __m512 k, __mmask16 m,
         bool full, double *s1, double *s2) {
@@ -126,7 +126,7 @@ inline dim_t cl_tile(const lay_t &l, dim_t elem_size) {
 }
 
 // This thread's one-pass sums for a channels-innermost src: s1/s2 get sum(x - k) and
-// sum((x - k)^2) per channel, k holding one sample per channel (padded to 16).
+// sum((x - k)^2) per channel, k holding a shift per channel (padded to 16).
 template <dnnl_data_type_t sdt>
 ANYDNN_AVX512 void stats(const char *src, const lay_t &lay, const conf_t &conf, const float *k,
         double *s1, double *s2, int ithr, int nthr) {
