@@ -107,6 +107,7 @@ ANYDNN_AVX512_INLINE void pool_step(const plan_t &p, const step_t &st, const win
         acc[j] = is_max ? _mm512_set1_ps(-INFINITY) : _mm512_setzero_ps();
         arg[j] = _mm512_setzero_si512();
     }
+    const dim_t x_step = xx * sl.sx * p.ss;
     dim_t off[na];
     for (int j = 0; j < na; ++j)
         off[j] = st.src_off[j];
@@ -114,8 +115,8 @@ ANYDNN_AVX512_INLINE void pool_step(const plan_t &p, const step_t &st, const win
         for (dim_t ky = w.ly; ky < w.hy; ++ky) {
             const char *row = src + ((w.iz0 + kz * zx) * sl.sz + (w.iy0 + ky * yx) * sl.sy) * p.ss;
             const int kbase = int((kz * g.k[1] + ky) * g.k[2]);
-            for (dim_t kx = w.lx; kx < w.hx; ++kx) {
-                const char *px = row + (w.ix0 + kx * xx) * sl.sx * p.ss;
+            const char *px = row + (w.ix0 + w.lx * xx) * sl.sx * p.ss;
+            for (dim_t kx = w.lx; kx < w.hx; ++kx, px += x_step) {
                 const __m512i k = _mm512_set1_epi32(kbase + int(kx));
                 for (int j = 0; j < na; ++j) {
                     const __m512 x = simd16::load<sdt>(px + off[j], st.m[j]);
