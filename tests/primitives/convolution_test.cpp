@@ -416,9 +416,9 @@ std::vector<problem_t> shapes16() {
     p.i[1] = 31;
     v.push_back(p);
     p = problem_t();
-    // Deeper than one depth block of the plain 1x1 GEMM (128), a tail panel of 1 position.
-    p.name = "1x1_c144_deep";
-    p.ic = 144;
+    // Deeper than one depth block of the plain 1x1 GEMM (256), a tail panel of 1 position.
+    p.name = "1x1_c272_deep";
+    p.ic = 272;
     p.oc = 32;
     p.k[0] = p.k[1] = 1;
     p.pl[0] = p.pl[1] = p.pr[0] = p.pr[1] = 0;
