@@ -77,8 +77,11 @@ status_t check_shapes(const conv_args_t &a, bool deconv, const spatial_t &stride
         const dim_t k = a.wei->dims[w0 + 2 + i];
         ANYDNN_REQUIRE(strides.v[i] >= 1, dnnl_invalid_arguments, "stride %d is not positive", i);
         ANYDNN_REQUIRE(dilates.v[i] >= 0, dnnl_invalid_arguments, "dilation %d is negative", i);
-        ANYDNN_REQUIRE(pl.v[i] >= 0 && pr.v[i] >= 0, dnnl_invalid_arguments,
-                "padding %d is negative", i);
+        // The right padding may be negative by less than a stride: the last src rows that
+        // no window reaches are skipped (ResNet's strided 1x1 convolutions).
+        ANYDNN_REQUIRE(pl.v[i] >= 0 && pr.v[i] + strides.v[i] > 0, dnnl_invalid_arguments,
+                "padding %d: left %lld is negative or right %lld is a stride or more below 0", i,
+                (long long)pl.v[i], (long long)pr.v[i]);
         const dim_t ext = (k - 1) * (dilates.v[i] + 1) + 1;
         const dim_t span = big->dims[2 + i] + pl.v[i] + pr.v[i] - ext;
         const dim_t want = span < 0 ? -1 : span / strides.v[i] + 1;

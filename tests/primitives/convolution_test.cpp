@@ -755,6 +755,23 @@ TEST(convolution, bad_arguments_are_rejected_with_a_status) {
                       dnnl_deconvolution_direct, src, wei, bad_dst, one, zero, pad, pad,
                       nullptr, nullptr),
             dnnl_invalid_arguments);
+    // Right padding below zero by less than a stride is a valid geometry (src 8 -> dst 4 with
+    // a 1x1 kernel, stride 2: right padding -1); by a whole stride it is not (stride 1).
+    dnnl_dims_t w1x1 = {6, 4, 1, 1}, d4 = {2, 6, 4, 4}, d7 = {2, 6, 7, 7}, two = {2, 2},
+                minus1 = {-1, -1};
+    dnnl_memory_desc_t wei1 = md(w1x1, 4, dnnl_oihw), dst4 = md(d4, 4, dnnl_nchw),
+                       dst7 = md(d7, 4, dnnl_nchw);
+    EXPECT_EQ(dnnl_convolution_forward_primitive_desc_create(&pd, eng, dnnl_forward_inference,
+                      dnnl_convolution_direct, src, wei1, nullptr, dst4, two, zero, zero,
+                      minus1, nullptr),
+            dnnl_success);
+    dnnl_primitive_desc_destroy(pd);
+    EXPECT_EQ(dnnl_convolution_forward_primitive_desc_create(&pd, eng, dnnl_forward_inference,
+                      dnnl_convolution_direct, src, wei1, nullptr, dst7, one, zero, zero,
+                      minus1, nullptr),
+            dnnl_invalid_arguments);
+    for (auto m : {wei1, dst4, dst7})
+        dnnl_memory_desc_destroy(m);
     for (auto m : {src, wei, dst, bad_dst, bad_wei, blocked})
         dnnl_memory_desc_destroy(m);
     dnnl_engine_destroy(eng);
