@@ -10,8 +10,6 @@
 namespace anydnn {
 namespace ocl {
 
-namespace {
-
 std::string device_string(cl_device_id d, cl_device_info what) {
     const cl_api_t &cl = *cl_api();
     size_t size = 0;
@@ -21,6 +19,8 @@ std::string device_string(cl_device_id d, cl_device_info what) {
     while (!s.empty() && s.back() == '\0') s.pop_back();
     return s;
 }
+
+namespace {
 
 template <typename T>
 T device_value(cl_device_id d, cl_device_info what, T fallback = T()) {

@@ -37,5 +37,8 @@ struct device_info_t {
 // Probes `device`; fails only when the device cannot be queried at all.
 status_t probe_device(cl_device_id device, device_info_t &info);
 
+// A string query of a device, without its terminating zeros; empty where the query fails.
+std::string device_string(cl_device_id d, cl_device_info what);
+
 } // namespace ocl
 } // namespace anydnn

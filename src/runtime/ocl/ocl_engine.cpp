@@ -83,15 +83,9 @@ const std::vector<cl_device_id> &engine_devices() {
 std::vector<cl_device_id> devices_named(const std::string &name, size_t max_chars) {
     std::vector<cl_device_id> named;
     for (cl_device_id d : devices_of_type(CL_DEVICE_TYPE_ALL)) {
-        size_t size = 0;
-        if (cl_api()->clGetDeviceInfo(d, CL_DEVICE_NAME, 0, nullptr, &size) != CL_SUCCESS)
-            continue;
-        std::string dev_name(size, '\0');
-        if (cl_api()->clGetDeviceInfo(d, CL_DEVICE_NAME, size, dev_name.data(), nullptr)
-                != CL_SUCCESS)
-            continue;
-        dev_name.resize(std::strlen(dev_name.c_str()));
-        if (dev_name.substr(0, max_chars) == name.substr(0, max_chars)) named.push_back(d);
+        const std::string dev_name = device_string(d, CL_DEVICE_NAME);
+        if (!dev_name.empty() && dev_name.substr(0, max_chars) == name.substr(0, max_chars))
+            named.push_back(d);
     }
     return named;
 }
