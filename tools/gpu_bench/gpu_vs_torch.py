@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+# anydnn's benchdnn (OpenCL engine on the GPU) against PyTorch (cuBLAS / cuDNN) on the same GPU,
+# in one process run: each case runs ours (a benchdnn subprocess, --mode=P) and theirs (torch,
+# TF32 and reduced-precision reductions off unless the case asks for TF32), then prints
+# "ROW|group|case|our impl|ours ms|theirs ms|ratio|note" lines and a markdown table last.
+# ratio = their time / ours (> 1: we are faster). Times are medians of repeated executions on
+# the host clock around execute + wait (benchdnn's P mode; torch: launch + synchronize).
+#
+# Usage (on the GPU machine, with benchdnn and libanydnn beside this file, see README.md):
+#   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check]
+# Groups: matmul conv ip lstm cold.  --check first runs every case once in benchdnn's
+# correctness mode (--mode=C, reference in double precision) and reports FAILED lines.
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (group, case name, benchdnn arguments after the driver, torch case key)
+MATMUL = [
+    ('bf16 4096^3', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x4096', ('mm', 'bf16', 4096, 4096, 4096)),
+    ('bf16 8192^3', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 8192x8192:8192x8192', ('mm', 'bf16', 8192, 8192, 8192)),
+    ('f16 4096^3', '--matmul --dt=f16 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x4096', ('mm', 'f16', 4096, 4096, 4096)),
+    ('f16 8192^3', '--matmul --dt=f16 --stag=ab --wtag=ab --dtag=ab 8192x8192:8192x8192', ('mm', 'f16', 8192, 8192, 8192)),
+    ('bf16 4096^3 wei any', '--matmul --dt=bf16 --stag=ab --wtag=any --dtag=ab 4096x4096:4096x4096', ('mm', 'bf16', 4096, 4096, 4096)),
+    ('bf16 128x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 128x4096:4096x4096', ('mm', 'bf16', 128, 4096, 4096)),
+    ('bf16 4096x4096x128', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x128', ('mm', 'bf16', 4096, 4096, 128)),
+    ('f32 strict 4096^3', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x4096', ('mm', 'f32', 4096, 4096, 4096)),
+    ('f32 strict 8192^3', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 8192x8192:8192x8192', ('mm', 'f32', 8192, 8192, 8192)),
+    ('f32 tf32 8192^3', '--matmul --dt=f32 --attr-fpmath=tf32 --stag=ab --wtag=ab --dtag=ab 8192x8192:8192x8192', ('mm', 'tf32', 8192, 8192, 8192)),
+    ('u8s8s32 4096^3 (torch s8s8)', '--matmul --dt=u8:s8:s32 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x4096', ('mm', 'int8', 4096, 4096, 4096)),
+    ('f32 1x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x4096', ('mm', 'f32', 1, 4096, 4096)),
+    ('bf16 16x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'bf16', 16, 4096, 4096)),
+]
+
+# ResNet-50 layers, mb64: name, C, H, K, R, stride, pad
+CONV_LAYERS = [
+    ('7x7s2 conv1', 3, 224, 64, 7, 2, 3),
+    ('3x3 64@56', 64, 56, 64, 3, 1, 1),
+    ('1x1 256->64@56', 256, 56, 64, 1, 1, 0),
+    ('3x3 256@14', 256, 14, 256, 3, 1, 1),
+]
+CONV = []
+for dt in ('bf16', 'f32'):
+    for name, c, h, k, r, s, p in CONV_LAYERS:
+        oh = (h + 2 * p - r) // s + 1
+        prb = f'mb64ic{c}ih{h}oc{k}oh{oh}kh{r}sh{s}ph{p}'
+        CONV.append((f'{dt} {name} any', f'--conv --dt={dt} {prb}', ('conv', dt, 64, c, h, k, r, s, p)))
+
+IP = []
+for d, key in (('FWD_I', 'fwd'), ('BWD_D', 'bwd_d'), ('BWD_W', 'bwd_w')):
+    IP.append((f'bf16 mb256 4096->4096 {d}', f'--ip --dt=bf16 --dir={d} mb256ic4096oc4096', ('ip', key, 256, 4096, 4096)))
+
+LSTM = [('f32 t50 mb64 512 FWD_I', '--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t50mb64sic512slc512dhc512dic512', ('lstm', 50, 64, 512))]
+
+GROUPS = {'matmul': MATMUL, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
+
+
+def benchdnn(bindir, args, mode='P', extra_env=None, timeout=300):
+    tmpl = '--perf-template=PERF|%impl%|%@time%|%-time%|%times%'
+    cmd = [os.path.join(bindir, 'benchdnn'), '--engine=gpu', f'--mode={mode}',
+           '--max-ms-per-prb=1500', tmpl] + args.split()
+    env = dict(os.environ)
+    env['LD_LIBRARY_PATH'] = bindir + ':' + env.get('LD_LIBRARY_PATH', '')
+    env.setdefault('ANYDNN_OCL_DEVICE', 'NVIDIA')
+    env.update(extra_env or {})
+    try:
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+        return r.stdout + r.stderr
+    except subprocess.TimeoutExpired:
+        return 'TIMEOUT'
+
+
+def ours(bindir, args):
+    out = benchdnn(bindir, args)
+    m = re.search(r'^PERF\|([^|]*)\|([0-9.eE+-]+)\|', out, re.M)
+    if not m:
+        last = [l for l in out.splitlines() if l.strip()][-3:]
+        return None, None, ' / '.join(last)[:200]
+    return m.group(1), float(m.group(2)), ''
+
+
+def check(bindir, args):
+    out = benchdnn(bindir, args, mode='C')
+    m = re.search(r'^\d+:(\w+)', out, re.M)
+    return (m.group(1) if m else 'NO_RESULT'), out
+
+
+class Torch:
+    def __init__(self):
+        import torch
+        self.t = torch
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+        torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+        torch.backends.cudnn.benchmark = True
+        self.dev = torch.device('cuda')
+        self.dt = {'f32': torch.float32, 'tf32': torch.float32, 'bf16': torch.bfloat16,
+                   'f16': torch.float16}
+
+    def name(self):
+        t = self.t
+        return (f'{t.cuda.get_device_name(0)}, torch {t.__version__}, cuda {t.version.cuda}, '
+                f'cudnn {t.backends.cudnn.version()}')
+
+    def time_ms(self, fn, budget_s=1.0):
+        t = self.t
+        for _ in range(3):
+            fn()
+        t.cuda.synchronize()
+        walls = []
+        start = time.perf_counter()
+        while len(walls) < 10 or (time.perf_counter() - start < budget_s and len(walls) < 2000):
+            t0 = time.perf_counter()
+            fn()
+            t.cuda.synchronize()
+            walls.append((time.perf_counter() - t0) * 1e3)
+        walls.sort()
+        return walls[len(walls) // 2]
+
+    def rnd(self, *shape, dt='f32'):
+        return self.t.randn(*shape, device=self.dev).to(self.dt[dt])
+
+    def case(self, key):
+        t = self.t
+        F = t.nn.functional
+        kind = key[0]
+        if kind == 'mm':
+            _, dt, m, k, n = key
+            if dt == 'int8':
+                a = t.randint(-8, 8, (m, k), device=self.dev, dtype=t.int8)
+                b = t.randint(-8, 8, (k, n), device=self.dev, dtype=t.int8)
+                return self.time_ms(lambda: t._int_mm(a, b))
+            a, b = self.rnd(m, k, dt=dt), self.rnd(k, n, dt=dt)
+            c = t.empty(m, n, device=self.dev, dtype=self.dt[dt])
+            t.backends.cuda.matmul.allow_tf32 = dt == 'tf32'
+            try:
+                return self.time_ms(lambda: t.matmul(a, b, out=c))
+            finally:
+                t.backends.cuda.matmul.allow_tf32 = False
+        if kind == 'conv':
+            _, dt, mb, c, h, k, r, s, p = key
+            best = None
+            for fmt in (t.channels_last, t.contiguous_format):
+                x = self.rnd(mb, c, h, h, dt=dt).contiguous(memory_format=fmt)
+                w = self.rnd(k, c, r, r, dt=dt).contiguous(memory_format=fmt)
+                with t.no_grad():
+                    ms = self.time_ms(lambda: F.conv2d(x, w, None, s, p))
+                best = ms if best is None else min(best, ms)
+            return best
+        if kind == 'ip':
+            _, d, mb, ic, oc = key
+            x, w, dy = self.rnd(mb, ic, dt='bf16'), self.rnd(oc, ic, dt='bf16'), self.rnd(mb, oc, dt='bf16')
+            if d == 'fwd':
+                return self.time_ms(lambda: F.linear(x, w))
+            if d == 'bwd_d':
+                return self.time_ms(lambda: t.matmul(dy, w))
+            return self.time_ms(lambda: t.matmul(dy.t(), x))
+        if kind == 'lstm':
+            _, steps, mb, ch = key
+            lstm = t.nn.LSTM(ch, ch, num_layers=1).to(self.dev).eval()
+            x, h0, c0 = self.rnd(steps, mb, ch), self.rnd(1, mb, ch), self.rnd(1, mb, ch)
+            with t.no_grad():
+                return self.time_ms(lambda: lstm(x, (h0, c0)))
+        raise ValueError(key)
+
+
+def cold_creation(bindir):
+    # First creation of a 4096^3 bf16 matmul in a new process with empty kernel caches (ours
+    # and NVIDIA's compute cache), then again with warm caches: whole-process wall times.
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        env = {'HOME': d, 'XDG_CACHE_HOME': d + '/xdg', 'CUDA_CACHE_PATH': d + '/nv',
+               'ONEDNN_KERNEL_CACHE_DIR': d + '/kc'}
+        for label in ('cold caches', 'warm caches'):
+            t0 = time.perf_counter()
+            out = benchdnn(bindir, '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x4096',
+                           mode='F', extra_env=env)
+            ms = (time.perf_counter() - t0) * 1e3
+            ok = 'passed:1' in out or 'failed:0' in out
+            rows.append((f'create bf16 4096^3 matmul, {label}', ms, '' if ok else out[-200:]))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--bin', default=HERE)
+    ap.add_argument('--only', default='matmul,conv,ip,lstm,cold')
+    ap.add_argument('--check', action='store_true')
+    a = ap.parse_args()
+    groups = a.only.split(',')
+    torch = Torch()
+    print('GPU|' + torch.name(), flush=True)
+    table = []
+    for g in groups:
+        if g == 'cold':
+            for name, ms, note in cold_creation(a.bin):
+                print(f'ROW|cold|{name}|-|{ms:.0f}|-|-|{note}', flush=True)
+                table.append(('cold', name, '-', f'{ms:.0f} ms (process)', '-', '-', note))
+            continue
+        for name, args, key in GROUPS[g]:
+            note = ''
+            if a.check:
+                state, out = check(a.bin, args)
+                if state != 'PASSED':
+                    note = f'check {state}'
+            impl, ms, err = ours(a.bin, args)
+            try:
+                theirs = torch.case(key)
+            except Exception as ex:  # report and go on
+                theirs, note = None, f'{note} torch failed: {type(ex).__name__}'
+            ratio = f'{theirs / ms:.3f}' if ms and theirs else '-'
+            note = (note + ' ' + err).strip()
+            fmt = lambda v: f'{v:.4g}' if v else '-'
+            print(f'ROW|{g}|{name}|{impl}|{fmt(ms)}|{fmt(theirs)}|{ratio}|{note}', flush=True)
+            table.append((g, name, impl or '-', fmt(ms), fmt(theirs), ratio, note))
+    print('\n| group | problem | anydnn impl | ours ms | PyTorch ms | ratio | note |')
+    print('|---|---|---|---|---|---|---|')
+    for row in table:
+        print('| ' + ' | '.join(str(c) for c in row) + ' |')
+
+
+if __name__ == '__main__':
+    sys.exit(main())
