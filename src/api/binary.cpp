@@ -1,7 +1,7 @@
 // dnnl_binary_primitive_desc_create(_v2): argument checks and the descriptor.
 #include "api/api.hpp"
+#include "core/ops/binary/binary_math.hpp"
 #include "core/primitive_desc.hpp"
-#include "cpu/binary/binary_math.hpp"
 
 using namespace anydnn;
 

@@ -2,8 +2,8 @@
 #include <cstring>
 
 #include "api/api.hpp"
+#include "core/ops/eltwise/eltwise_math.hpp"
 #include "core/primitive_desc.hpp"
-#include "cpu/eltwise/eltwise_math.hpp"
 
 using namespace anydnn;
 

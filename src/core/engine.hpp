@@ -13,6 +13,9 @@ namespace anydnn {
 
 struct memory_storage_t;
 struct impl_entry_t;
+namespace gpu {
+struct compute_engine_t;
+}
 
 enum class runtime_kind_t { cpu, ocl, ze, sycl };
 
@@ -35,6 +38,9 @@ struct dnnl_engine : public anydnn::ref_counted_t {
     // Ordered implementations of one primitive kind; the first that accepts wins.
     virtual const std::vector<anydnn::impl_entry_t> &impl_list(
             dnnl_primitive_kind_t kind) const = 0;
+    // The compute interface of a GPU runtime's engine (core/compute/compute.hpp); null on
+    // engines that run no kernels of ours.
+    virtual anydnn::gpu::compute_engine_t *compute() { return nullptr; }
 
 protected:
     ~dnnl_engine() override;

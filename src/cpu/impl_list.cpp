@@ -1,13 +1,13 @@
 // The ordered CPU implementations per primitive kind: fastest first, reference last.
-#include "runtime/cpu/cpu_engine.hpp"
+#include "core/impl_lists.hpp"
 
 #include "core/primitive_desc.hpp"
 #include "cpu/impl_entries.hpp"
 
 namespace anydnn {
-namespace cpu {
 
 const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
+    using namespace cpu;
     static const std::vector<impl_entry_t> none;
     static const std::vector<impl_entry_t> reorder = {reorder_memcpy_entry(),
             reorder_convert_entry(), reorder_blocked16_entry(), reorder_ref_entry()};
@@ -67,5 +67,4 @@ const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind) {
     }
 }
 
-} // namespace cpu
 } // namespace anydnn

@@ -6,7 +6,7 @@
 
 #include "core/data_types.hpp"
 #include "core/memory_desc.hpp"
-#include "cpu/layout.hpp"
+#include "core/ops/layout.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -1,10 +1,11 @@
-// The ordered GPU implementations per primitive kind (any OpenCL device): capability-specific
+// The ordered GPU implementations per primitive kind (any device of a GPU runtime): capability-specific
 // fast ones first, the generic kernels that run on every OpenCL 1.2 device last.
+#include "core/impl_lists.hpp"
+
+#include "core/primitive_desc.hpp"
 #include "gpu/impl_entries.hpp"
-#include "runtime/ocl/ocl_engine.hpp"
 
 namespace anydnn {
-namespace ocl {
 
 const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> none;
@@ -57,5 +58,4 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     }
 }
 
-} // namespace ocl
 } // namespace anydnn

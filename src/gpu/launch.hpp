@@ -4,8 +4,8 @@
 
 #include <initializer_list>
 
+#include "core/compute/compute.hpp"
 #include "core/primitive.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/kernel_layout.hpp"
 
 namespace anydnn {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "cpu/post_ops.hpp"
+#include "core/ops/post_ops.hpp"
 #include "gpu/launch.hpp"
 
 namespace anydnn {

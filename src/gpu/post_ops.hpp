@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/compute/compute.hpp"
 #include "core/primitive.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/kernel_layout.hpp"
 
 namespace anydnn {

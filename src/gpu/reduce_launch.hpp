@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 
 namespace anydnn {
 namespace gpu {

@@ -4,8 +4,8 @@
 
 #include <memory>
 
+#include "core/compute/compute.hpp"
 #include "core/primitive.hpp"
-#include "gpu/compute.hpp"
 
 namespace anydnn {
 namespace gpu {

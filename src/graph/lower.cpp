@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "graph/graph.hpp"
-#include "runtime/ocl/ocl_engine.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -444,7 +443,8 @@ status_t lowering_t::run() {
     }
     if (part.pattern == "sdpa" && engine->kind() == dnnl_cpu && lower_sdpa_fused() == dnnl_success)
         return dnnl_success;
-    if (part.pattern == "sdpa" && ocl::as_ocl(engine) && lower_sdpa_ocl() == dnnl_success)
+    if (part.pattern == "sdpa" && engine->runtime() == runtime_kind_t::ocl
+            && lower_sdpa_ocl() == dnnl_success)
         return dnnl_success;
     // Dequantize ops that a matmul or convolution may fold wait for it.
     for (const auto &op : ops)
@@ -492,7 +492,8 @@ status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t>
     ANYDNN_REQUIRE(engine->kind() == part.engine_kind, dnnl_invalid_arguments,
             "partition %zu is for a %s engine, compiled for %s", part.id,
             dnnl_engine_kind2str(part.engine_kind), dnnl_engine_kind2str(engine->kind()));
-    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || ocl::as_ocl(engine), dnnl_unimplemented,
+    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || engine->runtime() == runtime_kind_t::ocl,
+            dnnl_unimplemented,
             "graph partitions run on cpu and OpenCL engines only");
     auto impl = std::make_shared<compiled_impl_t>();
     impl->engine = engine_ref_t(engine);

@@ -8,9 +8,10 @@
 #include "graph/op_schema.hpp"
 
 namespace anydnn {
-namespace graph {
 
-struct sdpa_plan_t;
+struct sdpa_plan_t; // core/ops/sdpa/fused.hpp
+
+namespace graph {
 
 // Attributes of one primitive (scratchpad owned by us) with its post-op chain.
 struct prim_attr_t {
@@ -100,10 +101,10 @@ struct lowering_t {
     status_t lower_concat(const op_t &op);
     status_t lower_interpolate(const op_t &op);
     status_t lower_prelu(const op_t &op);
-    // The whole sdpa pattern as one CPU kernel (sdpa_cpu.cpp); unimplemented, with nothing
+    // The whole sdpa pattern as one CPU kernel (lower_sdpa.cpp, cpu/sdpa/fused_rows.cpp); unimplemented, with nothing
     // recorded, when the partition's shapes or types do not fit it.
     status_t lower_sdpa_fused();
-    // The same on OpenCL engines (sdpa_ocl.cpp): one kernel of src/gpu/sdpa.
+    // The same on OpenCL engines (lower_sdpa.cpp): one kernel of src/gpu/sdpa.
     status_t lower_sdpa_ocl();
     // The sdpa chain read into `p` (sdpa_plan.cpp); unimplemented when the fused kernels
     // cannot take it.

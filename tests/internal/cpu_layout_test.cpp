@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "core/memory_desc.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/primitive_attr.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/post_ops.hpp"
 
 using namespace anydnn;
 using namespace anydnn::cpu;

@@ -11,11 +11,11 @@
 #include <algorithm>
 
 #include "core/data_types.hpp"
+#include "core/ops/binary/binary_conf.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/scales.hpp"
 #include "core/parallel.hpp"
-#include "cpu/binary/binary_conf.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/scales.hpp"
 #include "runtime/cpu/isa.hpp"
 
 #define ANYDNN_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))

@@ -1,11 +1,11 @@
 // Reference binary: any blocked layouts, data types, broadcasts (src0, src1 and select's
 // src2), scales and post-ops. Walks dst in runs along its innermost axis.
+#include "core/ops/binary/binary_conf.hpp"
+#include "core/ops/binary/binary_math.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/scales.hpp"
 #include "core/parallel.hpp"
-#include "cpu/binary/binary_conf.hpp"
-#include "cpu/binary/binary_math.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/scales.hpp"
 #include "cpu/tensor_run.hpp"
 
 namespace anydnn {

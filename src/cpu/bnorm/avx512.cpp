@@ -13,13 +13,13 @@
 #include <cstring>
 
 #include "core/data_types.hpp"
+#include "core/ops/bnorm/common.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/reorder/common.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/bnorm/avx512_stream.hpp"
-#include "cpu/bnorm/common.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/reorder/common.hpp"
 #include "cpu/simd16.hpp"
 #include "runtime/cpu/isa.hpp"
 

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
+#include "core/ops/bnorm/common.hpp"
 #include "core/parallel.hpp"
-#include "cpu/bnorm/common.hpp"
 #include "cpu/simd16.hpp"
 
 namespace anydnn {

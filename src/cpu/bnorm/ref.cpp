@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "core/data_types.hpp"
+#include "core/ops/bnorm/common.hpp"
+#include "core/ops/layout.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
-#include "cpu/bnorm/common.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/ops/concat/concat_conf.hpp"
+#include "core/ops/layout.hpp"
 #include "core/parallel.hpp"
-#include "cpu/concat/concat_conf.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -2,11 +2,11 @@
 // Same type and no scale: elements are copied bit for bit (s32 keeps every value).
 #include <cstring>
 
+#include "core/ops/concat/concat_conf.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/scales.hpp"
 #include "core/parallel.hpp"
-#include "cpu/concat/concat_conf.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/scales.hpp"
 #include "cpu/tensor_run.hpp"
 
 namespace anydnn {

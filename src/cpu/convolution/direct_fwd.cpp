@@ -13,13 +13,13 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/ops/layout.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/convolution/direct_kernel.hpp"
 #include "cpu/convolution/tap_range.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/post_ops.hpp"
 
 namespace anydnn {
 namespace cpu {

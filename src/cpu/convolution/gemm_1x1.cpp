@@ -8,11 +8,11 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/ops/layout.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/post_ops.hpp"
 #include "cpu/ukernels/gemm_kernels.hpp"
 #include "runtime/cpu/isa.hpp"
 

@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "core/data_types.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/convolution/dense_geom.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/post_ops.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/ops/eltwise/common.hpp"
+#include "core/ops/eltwise/layout.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/eltwise/avx512_math.hpp"
-#include "cpu/eltwise/common.hpp"
-#include "cpu/eltwise/layout.hpp"
 #include "cpu/impl_entries.hpp"
 #include "runtime/cpu/isa.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <immintrin.h>
 
-#include "cpu/eltwise/eltwise_math.hpp"
+#include "core/ops/eltwise/eltwise_math.hpp"
 
 #define ANYDNN_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #define ANYDNN_AVX512_INLINE inline __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))

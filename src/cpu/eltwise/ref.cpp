@@ -6,13 +6,13 @@
 #include <type_traits>
 
 #include "core/data_types.hpp"
+#include "core/ops/eltwise/common.hpp"
+#include "core/ops/eltwise/eltwise_math.hpp"
+#include "core/ops/eltwise/layout.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
-#include "cpu/eltwise/common.hpp"
-#include "cpu/eltwise/eltwise_math.hpp"
-#include "cpu/eltwise/layout.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/post_ops.hpp"
 
 namespace anydnn {
 namespace cpu {

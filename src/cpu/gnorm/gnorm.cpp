@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "core/data_types.hpp"
+#include "core/ops/eltwise/layout.hpp"
+#include "core/ops/gnorm/common.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
-#include "cpu/eltwise/layout.hpp"
-#include "cpu/gnorm/common.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/post_ops.hpp"
 #include "runtime/cpu/isa.hpp"
 
 namespace anydnn {

@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "core/data_types.hpp"
+#include "core/ops/layout.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/matmul/common.hpp"
+#include "cpu/matmul/out_stage.hpp"
 #include "cpu/tensor_run.hpp"
 #include "cpu/ukernels/gemm.hpp"
 

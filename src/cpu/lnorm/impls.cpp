@@ -3,7 +3,7 @@
 // Both run lnorm::execute; they differ in what they accept and how rows are reached.
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/lnorm/common.hpp"
+#include "cpu/lnorm/execute.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -9,11 +9,11 @@
 #include <cmath>
 
 #include "core/data_types.hpp"
+#include "core/ops/eltwise/layout.hpp"
+#include "core/ops/lrn/common.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
-#include "cpu/eltwise/layout.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/lrn/common.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -7,7 +7,7 @@
 #include "core/data_types.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/matmul/common.hpp"
+#include "cpu/matmul/out_stage.hpp"
 #include "cpu/ukernels/gemm.hpp"
 
 namespace anydnn {

@@ -10,11 +10,11 @@
 #include <algorithm>
 
 #include "core/data_types.hpp"
+#include "core/ops/pooling/common.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/pooling/channel_vectors.hpp"
-#include "cpu/pooling/common.hpp"
 #include "cpu/simd16.hpp"
 #include "runtime/cpu/isa.hpp"
 

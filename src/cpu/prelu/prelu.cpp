@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "core/data_types.hpp"
+#include "core/ops/eltwise/layout.hpp"
+#include "core/ops/prelu/common.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
-#include "cpu/eltwise/layout.hpp"
-#include "cpu/prelu/common.hpp"
 #include "cpu/impl_entries.hpp"
 #include "runtime/cpu/isa.hpp"
 

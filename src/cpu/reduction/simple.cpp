@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/data_types.hpp"
+#include "core/ops/post_ops.hpp"
+#include "core/ops/reduction/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/post_ops.hpp"
-#include "cpu/reduction/common.hpp"
 #include "runtime/cpu/isa.hpp"
 
 namespace anydnn {

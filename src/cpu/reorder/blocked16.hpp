@@ -2,7 +2,7 @@
 // same tensor blocked by 16 or 8 innermost); blocked16_plan.cpp decides, blocked16.cpp runs.
 #pragma once
 
-#include "cpu/reorder/common.hpp"
+#include "core/ops/reorder/common.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -2,9 +2,9 @@
 // vectorised pass over the buffer with AVX-512 conversions.
 #include <cstdint>
 
+#include "core/ops/reorder/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/reorder/common.hpp"
 #include "cpu/reorder/vec_avx512.hpp"
 #include "runtime/cpu/isa.hpp"
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/ops/reorder/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/reorder/common.hpp"
 #include "cpu/reorder/vec_avx512.hpp"
 #include "runtime/cpu/isa.hpp"
 

@@ -3,9 +3,9 @@
 // innermost dimension and writes zeros into dst's padding.
 #include <cstring>
 
+#include "core/ops/reorder/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/reorder/common.hpp"
 #include "cpu/reorder/layout.hpp"
 
 namespace anydnn {

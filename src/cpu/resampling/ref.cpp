@@ -1,11 +1,11 @@
 // Reference resampling, forward (nearest/linear, any blocked layouts and data types,
 // post-ops) and backward (diff_src gathers every dst position that read it).
 #include "core/data_types.hpp"
+#include "core/ops/post_ops.hpp"
+#include "core/ops/resampling/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/post_ops.hpp"
 #include "cpu/resampling/coeffs.hpp"
-#include "cpu/resampling/common.hpp"
 
 namespace anydnn {
 namespace cpu {

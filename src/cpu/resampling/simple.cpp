@@ -6,11 +6,11 @@
 #include <algorithm>
 
 #include "core/data_types.hpp"
+#include "core/ops/post_ops.hpp"
+#include "core/ops/resampling/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/post_ops.hpp"
 #include "cpu/resampling/coeffs.hpp"
-#include "cpu/resampling/common.hpp"
 #include "runtime/cpu/isa.hpp"
 
 namespace anydnn {

@@ -5,7 +5,7 @@
 // are threaded only outside a parallel region).
 #pragma once
 
-#include "cpu/rnn/conf.hpp"
+#include "core/ops/rnn/conf.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -1,6 +1,6 @@
 // Backward element-wise step of every RNN cell kind (see cells.hpp): gradients of the
 // pre-activation gates from the gradient of the cell output (and of c for LSTM).
-#include "cpu/eltwise/eltwise_math.hpp"
+#include "core/ops/eltwise/eltwise_math.hpp"
 #include "cpu/rnn/act.hpp"
 #include "cpu/rnn/cells.hpp"
 #include "cpu/rnn/rows.hpp"

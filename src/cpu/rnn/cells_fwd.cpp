@@ -2,7 +2,7 @@
 // [j0, j1) of each gate.
 #include <cstring>
 
-#include "cpu/eltwise/eltwise_math.hpp"
+#include "core/ops/eltwise/eltwise_math.hpp"
 #include "cpu/rnn/act.hpp"
 #include "cpu/rnn/cells.hpp"
 #include "cpu/rnn/rows.hpp"

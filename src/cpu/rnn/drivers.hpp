@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/op_desc.hpp"
-#include "cpu/rnn/conf.hpp"
+#include "core/ops/rnn/conf.hpp"
 #include "cpu/rnn/io.hpp"
 
 namespace anydnn {

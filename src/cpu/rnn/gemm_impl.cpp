@@ -1,10 +1,11 @@
 // cpu:rnn:gemm — every cell kind, direction and layer count, forward (training and
 // inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
 // dequantized to f32: gate GEMMs on the shared GEMM, element-wise cells threaded.
+#include "core/ops/rnn/conf.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/rnn/conf.hpp"
 #include "cpu/rnn/drivers.hpp"
+#include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
 namespace cpu {
@@ -25,6 +26,7 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::rnn_qparams), dnnl_unimplemented,
                 "attributes other than RNN quantization are not supported by cpu:rnn:gemm");
         ANYDNN_CHECK(init_conf(pd.conf, desc_of(pd), pd.attr));
+        pd.conf.avx512 = isa_enabled(dnnl_cpu_isa_avx512_core);
         ANYDNN_REQUIRE(pd.conf.int8 || pd.attr.has_default_values(), dnnl_unimplemented,
                 "RNN quantization parameters need s8 weights");
         return init_args(pd, pd.conf);

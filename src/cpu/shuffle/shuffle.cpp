@@ -4,9 +4,9 @@
 #include <cstring>
 #include <vector>
 
+#include "core/ops/eltwise/layout.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
-#include "cpu/eltwise/layout.hpp"
 #include "cpu/impl_entries.hpp"
 
 namespace anydnn {

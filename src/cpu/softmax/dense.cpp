@@ -5,13 +5,13 @@
 #include <algorithm>
 
 #include "core/data_types.hpp"
+#include "core/ops/layout.hpp"
+#include "core/ops/post_ops.hpp"
+#include "core/ops/scales.hpp"
+#include "core/ops/softmax/common.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/post_ops.hpp"
-#include "cpu/scales.hpp"
-#include "cpu/softmax/common.hpp"
 #include "cpu/softmax/rows.hpp"
 #include "runtime/cpu/isa.hpp"
 

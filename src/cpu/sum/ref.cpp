@@ -1,10 +1,10 @@
 // Reference sum: any mix of blocked layouts and data types, walking dst in runs.
 #include <vector>
 
+#include "core/ops/layout.hpp"
+#include "core/ops/sum/sum_conf.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/sum/sum_conf.hpp"
 #include "cpu/tensor_run.hpp"
 
 namespace anydnn {

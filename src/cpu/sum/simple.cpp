@@ -2,10 +2,10 @@
 // accumulating in f32. Padding is summed too (zeros stay zeros).
 #include <algorithm>
 
+#include "core/ops/layout.hpp"
+#include "core/ops/sum/sum_conf.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/sum/sum_conf.hpp"
 #include "cpu/tensor_run.hpp"
 
 namespace anydnn {

@@ -2,8 +2,8 @@
 // along any dimensions, per-tensor scales of src0 / src1, post-ops, f32/bf16/f16/s8/u8/s32
 // (computed in f32), any blocked layouts. Sources sharing dst's dense layout (or a single
 // value) without post-ops take a flat kernel.
-#include "cpu/binary/binary_conf.hpp"
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
+#include "core/ops/binary/binary_conf.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

@@ -2,9 +2,9 @@
 // global statistics, scale/shift, fused relu and add+relu (the relu mask in a u8 workspace,
 // laid out as the CPU engine's); any blocked layouts, any OpenCL device: one work-group per
 // channel.
+#include "core/compute/compute.hpp"
+#include "core/ops/bnorm/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/bnorm/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/reduce_launch.hpp"

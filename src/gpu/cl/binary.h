@@ -1,4 +1,4 @@
-// Every binary algorithm in OpenCL C, the same definitions as src/cpu/binary/binary_math.hpp.
+// Every binary algorithm in OpenCL C, the same definitions as src/core/ops/binary/binary_math.hpp.
 // `alg` is a dnnl_alg_kind_t value; kernels pass a compile-time constant so the switch folds.
 #ifndef ANYDNN_GPU_CL_BINARY_H
 #define ANYDNN_GPU_CL_BINARY_H

@@ -1,5 +1,5 @@
-// Every eltwise algorithm in OpenCL C, the same definitions as src/cpu/eltwise/eltwise_math.hpp
-// (the CPU engine's). `alg` is a dnnl_alg_kind_t value; kernels pass a compile-time constant
+// Every eltwise algorithm in OpenCL C, the same definitions as
+// src/core/ops/eltwise/eltwise_math.hpp (also the CPU engine's). `alg` is a dnnl_alg_kind_t value; kernels pass a compile-time constant
 // so the switch folds away.
 #ifndef ANYDNN_GPU_CL_ELTWISE_H
 #define ANYDNN_GPU_CL_ELTWISE_H

@@ -1,7 +1,7 @@
 // GPU concat, any OpenCL device: any axis, any number of sources in any blocked layouts,
 // per-source scales, kernel data types (same types without scales copy bits).
-#include "cpu/concat/concat_conf.hpp"
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
+#include "core/ops/concat/concat_conf.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

@@ -4,9 +4,9 @@
 // and int8 forward (int accumulation, scales, src/dst zero points, post-ops).
 #include <variant>
 
+#include "core/compute/compute.hpp"
+#include "core/ops/layout.hpp"
 #include "core/primitive.hpp"
-#include "cpu/layout.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"

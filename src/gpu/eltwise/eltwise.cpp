@@ -1,9 +1,9 @@
 // GPU eltwise, forward and backward, any OpenCL device: every algorithm, f32/bf16/f16/s8/u8/s32
 // storage (computed in f32), any blocked layouts; dense tensors of one layout take a flat
 // kernel; forward takes any post-op chain the shared applier handles (gpu/post_ops.hpp).
+#include "core/compute/compute.hpp"
+#include "core/ops/eltwise/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/eltwise/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "core/compute/compute.hpp"
 #include "core/primitive.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/quant_attr.hpp"
 

@@ -1,13 +1,13 @@
 // GPU group normalization: forward training/inference and backward (data, and scale/shift),
 // global statistics, scale/shift, forward post-ops (the shared applier); any blocked layouts,
 // f32/bf16/f16 (forward dst also s8/u8), any OpenCL device: one work-group per (mb, group).
-// The descriptor checks are the CPU engine's (cpu/gnorm/common.hpp).
+// The descriptor checks are the shared ones (core/ops/gnorm/common.hpp).
 #include <array>
 #include <initializer_list>
 
+#include "core/compute/compute.hpp"
+#include "core/ops/gnorm/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/gnorm/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"

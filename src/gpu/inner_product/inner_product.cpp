@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/ops/layout.hpp"
+#include "core/ops/matmul/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/layout.hpp"
-#include "cpu/matmul/common.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"

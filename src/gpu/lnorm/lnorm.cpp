@@ -1,9 +1,9 @@
 // GPU layer normalization (and RMS normalization), forward training/inference and backward,
 // scale/shift, statistics in or out, any blocked layouts, any OpenCL device: one work-group
 // per row; forward src/dst scales (f32, one value each).
+#include "core/compute/compute.hpp"
+#include "core/ops/lnorm/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/lnorm/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/quant_attr.hpp"

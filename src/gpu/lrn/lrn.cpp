@@ -1,10 +1,10 @@
 // GPU local response normalization, across and within channels, forward and backward (no
 // workspace: the backward recomputes the window sums, as the CPU engine does), f32/bf16/f16,
 // any blocked layouts, any OpenCL device: one work-item per output element. The descriptor
-// checks are the CPU engine's (cpu/lrn/common.hpp).
+// checks are the shared ones (core/ops/lrn/common.hpp).
+#include "core/compute/compute.hpp"
+#include "core/ops/lrn/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/lrn/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 

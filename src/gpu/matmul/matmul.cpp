@@ -2,8 +2,8 @@
 // included), up to four batch dimensions with broadcast, bias of any broadcast shape, scales
 // (common; per-N on weights), zero points on int8 problems, post-ops (gpu/post_ops.hpp) in the
 // output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int.
+#include "core/ops/matmul/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/matmul/common.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"

@@ -1,9 +1,9 @@
 // GPU pooling (max, avg including / excluding padding), 1D/2D/3D, forward training (max
 // records the window's tap in the workspace, laid out as the CPU engine's) and inference,
 // backward; any blocked layouts, any OpenCL device. Post-ops are not supported yet.
+#include "core/compute/compute.hpp"
+#include "core/ops/pooling/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/pooling/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"

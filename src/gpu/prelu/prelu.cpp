@@ -1,9 +1,9 @@
 // GPU PReLU, any OpenCL device: forward and backward (diff_src, and diff_weights reduced over
 // the broadcast dims with one work-group per weight), every weights broadcast (scalar, per
 // channel, any subset of dimensions, full), kernel data types, any blocked layouts. The
-// descriptor checks are the CPU engine's (cpu/prelu/common.hpp).
-#include "cpu/prelu/common.hpp"
-#include "gpu/compute.hpp"
+// descriptor checks are the shared ones (core/ops/prelu/common.hpp).
+#include "core/compute/compute.hpp"
+#include "core/ops/prelu/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

@@ -1,8 +1,8 @@
 // GPU reduction, all nine algorithms, any blocked layouts, any OpenCL device: one work-group
 // per dst element; post-ops.
+#include "core/compute/compute.hpp"
+#include "core/ops/reduction/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/reduction/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"

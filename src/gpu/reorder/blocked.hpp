@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 
 namespace anydnn {
 namespace gpu {

@@ -2,7 +2,7 @@
 // engine's stream. Identical dense layouts and types copy straight between host memory and the
 // device (clEnqueueWrite/ReadBuffer or a USM memcpy); anything else converts on the device
 // (ocl:reorder:*) through a staging buffer holding the host tensor as it is laid out.
-#include "cpu/reorder/common.hpp"
+#include "core/ops/reorder/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/reorder/reorder.hpp"

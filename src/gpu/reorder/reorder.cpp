@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cpu/reorder/common.hpp"
+#include "core/ops/reorder/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

@@ -4,9 +4,9 @@
 
 #include <memory>
 
+#include "core/compute/compute.hpp"
+#include "core/ops/reorder/quant.hpp"
 #include "core/primitive.hpp"
-#include "cpu/reorder/quant.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/reorder/blocked.hpp"
 
 namespace anydnn {

@@ -1,8 +1,8 @@
 // GPU resampling (nearest, linear), 1D/2D/3D, forward and backward, any blocked layouts, any
 // OpenCL device; forward post-ops.
+#include "core/compute/compute.hpp"
+#include "core/ops/resampling/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/resampling/common.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"

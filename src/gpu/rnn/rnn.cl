@@ -1,7 +1,7 @@
 // The element-wise parts of the RNN cells (forward step with its recurrent dot products,
 // backward step), strided copies between user tensors and f32 state (int8: dequantizing and
 // quantizing on the way), and gradient sums.
-// State is f32 in the workspace/scratch laid out as cpu/rnn/conf.hpp says; one build.
+// State is f32 in the workspace/scratch laid out as core/ops/rnn/conf.hpp says; one build.
 #include "cl/common.h"
 
 // dnnl_data_type_t values of the storage types the copies read and write.

@@ -2,7 +2,7 @@
 // projection, GRU, LBR-GRU, AUGRU, LBR-AUGRU), direction and layer count, forward (training
 // and inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
 // dequantized to f32 as cpu:rnn:gemm does, on any OpenCL device. The problem and attribute
-// checks, descriptors and workspace layout are the CPU engine's (cpu/rnn/conf).
+// checks, descriptors and workspace layout are the shared ones (core/ops/rnn/conf).
 #include <memory>
 #include <vector>
 

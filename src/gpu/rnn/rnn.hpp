@@ -1,15 +1,15 @@
 // The GPU RNN (ocl:rnn:gemm) host side: kernel argument structs mirrored from rnn/rnn.cl,
 // the kernels of one primitive, and the forward and backward drivers. The problem, the
-// workspace and the backward scratch are cpu/rnn/conf.hpp's; the GPU adds f32 copies of
+// workspace and the backward scratch are core/ops/rnn/conf.hpp's; the GPU adds f32 copies of
 // bias, peepholes, attention and non-f32 weights after them (extras_t).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include "core/compute/compute.hpp"
+#include "core/ops/rnn/conf.hpp"
 #include "core/primitive.hpp"
-#include "cpu/rnn/conf.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/gemm/gemm.hpp"
 
 namespace anydnn {

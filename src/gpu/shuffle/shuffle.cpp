@@ -1,8 +1,8 @@
 // GPU shuffle, forward and backward, any OpenCL device: any axis and group size, any blocked
 // layouts, every kernel data type copied bit for bit.
-#include "cpu/eltwise/layout.hpp"
-#include "cpu/layout.hpp"
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
+#include "core/ops/eltwise/layout.hpp"
+#include "core/ops/layout.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

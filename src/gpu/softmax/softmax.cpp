@@ -1,10 +1,10 @@
 // GPU softmax (accurate and log), forward and backward, any axis, any blocked layouts, any
 // OpenCL device: one work-group per row; forward src/dst scales (f32, one value each) and
 // post-ops.
+#include "core/compute/compute.hpp"
+#include "core/ops/scales.hpp"
+#include "core/ops/softmax/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/softmax/common.hpp"
-#include "cpu/scales.hpp"
-#include "gpu/compute.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"

@@ -1,7 +1,7 @@
 // GPU sum, any OpenCL device: any number of sources with their scales, f32/bf16/f16/s8/u8/s32
 // (accumulated in f32 in source order, like the CPU engine), any blocked layouts.
-#include "cpu/sum/sum_conf.hpp"
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
+#include "core/ops/sum/sum_conf.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"

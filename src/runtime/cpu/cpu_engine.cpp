@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "core/impl_lists.hpp"
 #include "core/object.hpp"
 #include "core/primitive.hpp"
 

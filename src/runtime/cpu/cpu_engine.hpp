@@ -48,8 +48,6 @@ private:
     threadpool_t *threadpool_;
 };
 
-// The ordered CPU implementations of one primitive kind (src/cpu/impl_list.cpp).
-const std::vector<impl_entry_t> &cpu_impl_list(dnnl_primitive_kind_t kind);
 
 } // namespace cpu
 } // namespace anydnn

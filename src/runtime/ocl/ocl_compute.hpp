@@ -1,11 +1,11 @@
-// The OpenCL side of the GPU compute interface (src/gpu/compute.hpp, which dispatches on the
-// engine's runtime).
+// The OpenCL side of the GPU compute interface (core/compute/compute.hpp), behind
+// ocl_engine_t's compute_engine_t.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 
 namespace anydnn {
 namespace ocl {

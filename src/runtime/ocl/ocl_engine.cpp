@@ -5,7 +5,9 @@
 #include <cstring>
 #include <string>
 
+#include "core/impl_lists.hpp"
 #include "core/primitive_desc.hpp"
+#include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_memory.hpp"
 #include "runtime/ocl/ocl_stream.hpp"
 #include "runtime/ocl/program_cache.hpp"
@@ -192,6 +194,25 @@ status_t ocl_engine_t::create_usm_storage(
 
 const std::vector<impl_entry_t> &ocl_engine_t::impl_list(dnnl_primitive_kind_t kind) const {
     return gpu_impl_list(kind);
+}
+
+status_t ocl_engine_t::create_kernel(const char *source_name, const std::string &options,
+        const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
+    return ocl::create_kernel(this, source_name, options, name, kernel);
+}
+
+gpu::device_caps_t ocl_engine_t::device_caps() {
+    return ocl::device_caps(this);
+}
+
+status_t ocl_engine_t::copy_to_device(stream_t *stream, const memory_storage_t *storage,
+        size_t offset, const void *host, size_t bytes) {
+    return ocl::copy_to_device(stream, storage, offset, host, bytes);
+}
+
+status_t ocl_engine_t::copy_from_device(stream_t *stream, void *host,
+        const memory_storage_t *storage, size_t offset, size_t bytes) {
+    return ocl::copy_from_device(stream, host, storage, offset, bytes);
 }
 
 } // namespace ocl

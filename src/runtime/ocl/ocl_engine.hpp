@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compute/compute.hpp"
 #include "core/engine.hpp"
 #include "core/memory.hpp"
 #include "runtime/ocl/device_info.hpp"
@@ -13,7 +14,7 @@
 namespace anydnn {
 namespace ocl {
 
-struct ocl_engine_t : public engine_t {
+struct ocl_engine_t : public engine_t, public gpu::compute_engine_t {
     // Retains device and context; creates a context when `context` is null.
     static status_t create(ocl_engine_t **engine, cl_device_id device, cl_context context,
             size_t index);
@@ -32,6 +33,15 @@ struct ocl_engine_t : public engine_t {
     status_t create_usm_storage(
             std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle);
     const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
+    // The compute interface (core/compute/compute.hpp): kernels, device capabilities, copies.
+    gpu::compute_engine_t *compute() override { return this; }
+    status_t create_kernel(const char *source_name, const std::string &options, const char *name,
+            std::shared_ptr<gpu::kernel_t> &kernel) override;
+    gpu::device_caps_t device_caps() override;
+    status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
+            const void *host, size_t bytes) override;
+    status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
+            size_t offset, size_t bytes) override;
 
 protected:
     ~ocl_engine_t() override;
@@ -55,8 +65,6 @@ const std::vector<cl_device_id> &engine_devices();
 // the OpenCL device that builds its native modules.
 std::vector<cl_device_id> devices_named(const std::string &name, size_t max_chars);
 
-// The GPU implementation lists (src/gpu/impl_list.cpp).
-const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind);
 
 // The OpenCL engine behind `e`, or null when it is another runtime's.
 ocl_engine_t *as_ocl(engine_t *e);

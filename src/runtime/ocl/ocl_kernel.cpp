@@ -1,9 +1,9 @@
-// The OpenCL side of the GPU compute interface (src/gpu/compute.hpp).
+// The OpenCL side of the GPU compute interface (core/compute/compute.hpp).
 #include <map>
 #include <mutex>
 #include <string>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 #include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/ocl_memory.hpp"

@@ -1,7 +1,7 @@
-// Host <-> device copies of the GPU compute interface (src/gpu/compute.hpp) on an OpenCL
+// Host <-> device copies of the GPU compute interface (core/compute/compute.hpp) on an OpenCL
 // stream: buffers through clEnqueueRead/WriteBuffer, USM through the Intel memcpy or SVM
 // memcpy; blocking, after the stream's dependencies, and the stream's next dependency.
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 #include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/ocl_memory.hpp"

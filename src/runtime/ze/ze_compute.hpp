@@ -1,12 +1,12 @@
-// The Level Zero side of the GPU compute interface (src/gpu/compute.hpp, which dispatches on
-// the engine's runtime): kernels from modules of our OpenCL C sources, launched on a stream's
+// The Level Zero side of the GPU compute interface (core/compute/compute.hpp), behind
+// ze_engine_t's compute_engine_t: kernels from modules of our OpenCL C sources, launched on a stream's
 // immediate command list; host <-> device copies on it.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 
 namespace anydnn {
 namespace ze {

@@ -4,9 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/impl_lists.hpp"
 #include "core/primitive_desc.hpp"
 #include "oneapi/dnnl/dnnl_version.h"
-#include "runtime/ocl/ocl_engine.hpp"
+#include "runtime/ze/ze_compute.hpp"
 #include "runtime/ze/ze_memory.hpp"
 #include "runtime/ze/ze_module.hpp"
 #include "runtime/ze/ze_stream.hpp"
@@ -103,7 +104,26 @@ status_t ze_engine_t::create_memory_storage(
 }
 
 const std::vector<impl_entry_t> &ze_engine_t::impl_list(dnnl_primitive_kind_t kind) const {
-    return ocl::gpu_impl_list(kind); // the same kernels serve both runtimes
+    return gpu_impl_list(kind); // the same kernels serve every GPU runtime
+}
+
+status_t ze_engine_t::create_kernel(const char *source_name, const std::string &options,
+        const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
+    return ze::create_kernel(this, source_name, options, name, kernel);
+}
+
+gpu::device_caps_t ze_engine_t::device_caps() {
+    return ze::device_caps(this);
+}
+
+status_t ze_engine_t::copy_to_device(stream_t *stream, const memory_storage_t *storage,
+        size_t offset, const void *host, size_t bytes) {
+    return ze::transfer(stream, storage, offset, const_cast<void *>(host), bytes, true);
+}
+
+status_t ze_engine_t::copy_from_device(stream_t *stream, void *host,
+        const memory_storage_t *storage, size_t offset, size_t bytes) {
+    return ze::transfer(stream, storage, offset, host, bytes, false);
 }
 
 const std::vector<std::pair<ze_driver_handle_t, ze_device_handle_t>> &all_devices() {

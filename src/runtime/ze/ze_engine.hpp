@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "core/compute/compute.hpp"
 #include "core/engine.hpp"
 #include "runtime/ze/ze_api.hpp"
 
 namespace anydnn {
 namespace ze {
 
-struct ze_engine_t : public engine_t {
+struct ze_engine_t : public engine_t, public gpu::compute_engine_t {
     // Checks that `device` belongs to `driver` and can allocate in `context`.
     static status_t create(ze_engine_t **engine, ze_driver_handle_t driver,
             ze_device_handle_t device, ze_context_handle_t context);
@@ -32,6 +33,15 @@ struct ze_engine_t : public engine_t {
     status_t create_memory_storage(
             std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
     const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
+    // The compute interface (core/compute/compute.hpp): kernels, device capabilities, copies.
+    gpu::compute_engine_t *compute() override { return this; }
+    status_t create_kernel(const char *source_name, const std::string &options, const char *name,
+            std::shared_ptr<gpu::kernel_t> &kernel) override;
+    gpu::device_caps_t device_caps() override;
+    status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
+            const void *host, size_t bytes) override;
+    status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
+            size_t offset, size_t bytes) override;
 
 protected:
     ~ze_engine_t() override;

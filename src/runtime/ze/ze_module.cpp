@@ -7,8 +7,8 @@
 #include <mutex>
 #include <vector>
 
-#include "gpu/compute.hpp"
-#include "gpu/kernel_spirv.hpp"
+#include "core/compute/compute.hpp"
+#include "core/compute/kernel_spirv.hpp"
 #include "runtime/binary_cache.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/program_cache.hpp"

@@ -1,0 +1,109 @@
+// The compute interface GPU implementations see: kernels built from our OpenCL C sources,
+// argument lists and launches on a stream. GPU runtimes (OpenCL, Level Zero) implement
+// compute_engine_t, so one kernel source serves every GPU runtime; it lives in core so that
+// runtimes and implementations both see it and neither sees the other.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/memory.hpp"
+#include "core/stream.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+// What a device offers, as implementations need it to pick kernels and sizes.
+struct device_caps_t {
+    std::string name;
+    uint32_t compute_units = 1;
+    size_t max_work_group_size = 1;
+    uint64_t local_mem_size = 0;
+    uint64_t global_mem_cache_size = 0; // bytes; 0 where the device does not say
+    bool fp16 = false, fp64 = false, subgroups = false, intel_subgroups = false;
+    bool nvidia_ptx = false;
+    bool is_cpu = false; // a CPU device (PoCL, Intel CPU runtime): favours fewer, larger groups
+};
+
+// Arguments of one kernel launch, in parameter order.
+class kernel_args_t {
+public:
+    struct arg_t {
+        const memory_storage_t *storage = nullptr; // a `global T *` parameter
+        std::vector<unsigned char> bytes; // a by-value parameter
+        size_t local_bytes = 0; // a `local T *` parameter of this size
+    };
+    // Memory of a memory object (null storage: a zero-size tensor, passed as null).
+    void add(const memory_storage_t *storage) { args_.push_back({storage, {}, 0}); }
+    template <typename T>
+    void add_value(const T &v) {
+        arg_t a;
+        a.bytes.resize(sizeof(T));
+        std::memcpy(a.bytes.data(), &v, sizeof(T));
+        args_.push_back(std::move(a));
+    }
+    void add_local(size_t bytes) { args_.push_back({nullptr, {}, bytes}); }
+    const std::vector<arg_t> &args() const { return args_; }
+
+private:
+    std::vector<arg_t> args_;
+};
+
+struct nd_range_t {
+    int ndims = 1;
+    size_t global[3] = {1, 1, 1};
+    size_t local[3] = {0, 0, 0}; // all zero: the runtime chooses
+    bool has_local() const { return local[0] != 0; }
+};
+
+// One built kernel of one engine; launches are safe from several threads.
+struct kernel_t {
+    virtual ~kernel_t() = default;
+    virtual status_t launch(stream_t *stream, const kernel_args_t &args,
+            const nd_range_t &range) const = 0;
+    // The largest work-group this kernel can run with on its device.
+    virtual size_t max_work_group_size() const = 0;
+};
+
+// What a GPU runtime's engine implements (engine_t::compute()); implementations call the
+// functions below, which dispatch to it.
+struct compute_engine_t {
+    virtual status_t create_kernel(const char *source_name, const std::string &options,
+            const char *name, std::shared_ptr<kernel_t> &kernel)
+            = 0;
+    virtual device_caps_t device_caps() = 0;
+    virtual status_t copy_to_device(stream_t *stream, const memory_storage_t *storage,
+            size_t offset, const void *host, size_t bytes)
+            = 0;
+    virtual status_t copy_from_device(stream_t *stream, void *host,
+            const memory_storage_t *storage, size_t offset, size_t bytes)
+            = 0;
+
+protected:
+    ~compute_engine_t() = default; // the engine owns its lifetime
+};
+
+// Builds (or finds in the program caches) kernel `name` of our source file `source_name`
+// (a path under src/gpu, e.g. "eltwise/eltwise.cl") with build `options`.
+status_t create_kernel(engine_t *engine, const char *source_name, const std::string &options,
+        const char *name, std::shared_ptr<kernel_t> &kernel);
+
+const device_caps_t &engine_caps(engine_t *engine);
+
+// Copies `bytes` between host memory and device memory `storage` (from byte `offset`), in
+// `stream`'s order; they return once the host side has been read or written.
+status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
+        const void *host, size_t bytes);
+status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
+        size_t offset, size_t bytes);
+
+// The embedded text of one of our OpenCL C files, with its own #includes inlined; null when
+// there is no such file (generated from src/gpu at build time, scripts/embed_cl.py).
+const char *kernel_source(const char *source_name);
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,49 @@
+// Scaled dot-product attention (QK -> [scale] -> [mask] -> SoftMax -> PV) as one kernel: the
+// problem a graph partition describes, and the engine-neutral entries through which the graph
+// asks an engine for its fused kernel (the CPU engine defines the host one in
+// cpu/sdpa/fused_rows.cpp, the GPU implementations the device one in gpu/sdpa/graph_args.cpp).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/memory.hpp"
+#include "core/memory_desc.hpp"
+#include "core/status.hpp"
+#include "core/stream.hpp"
+
+namespace anydnn {
+
+struct sdpa_plan_t {
+    std::vector<dim_t> batch; // dst batch dims
+    dim_t Sq, Sk, D, Dv;
+    memory_desc_t q, k, v, dst, mask;
+    dnnl_data_type_t scale_dt = dnnl_f32;
+    bool k_transposed; // K given as [.., Sk, D]
+    bool v_transposed; // V given as [.., Dv, Sk]
+    bool has_scale = false, divide = false, has_mask = false;
+    std::vector<dim_t> qs, ks, vs, ds, ms; // batch strides
+    // Values the kernel reads and writes, in order: q, k, v, dst, [scale], [mask].
+    std::vector<size_t> values;
+};
+
+// A fused kernel on host memory: buffers in the order of sdpa_plan_t::values.
+struct sdpa_host_kernel_t {
+    std::string info; // what verbose names it
+    size_t scratchpad_size = 0;
+    std::function<void(const std::vector<void *> &buf, void *scratch)> run;
+};
+status_t make_sdpa_host_kernel(const sdpa_plan_t &p, int nthr, sdpa_host_kernel_t &kernel);
+
+// A fused kernel on a device: buffers q, k, v, dst, scale, mask (the last two null when
+// absent); dnnl_unimplemented with a reason where the engine has none for the plan.
+struct sdpa_device_kernel_t {
+    std::string info;
+    std::function<status_t(stream_t *stream, const memory_storage_t *const buffers[6])> run;
+};
+status_t make_sdpa_device_kernel(
+        engine_t *engine, const sdpa_plan_t &p, sdpa_device_kernel_t &kernel);
+
+} // namespace anydnn
