@@ -8,8 +8,9 @@
 #
 # Usage (on the GPU machine, with benchdnn and libanydnn beside this file, see README.md):
 #   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check]
-# Groups: matmul conv ip lstm cold.  --check first runs every case once in benchdnn's
-# correctness mode (--mode=C, reference in double precision) and reports FAILED lines.
+# Groups: matmul conv ip lstm cold.  --check first runs CHECKS, smaller problems of the same
+# kinds with tails, in benchdnn's correctness mode (--mode=C: double-precision reference,
+# output poisoned before the run) and prints one CHECK line each.
 import argparse
 import os
 import re
@@ -57,6 +58,23 @@ for d, key in (('FWD_I', 'fwd'), ('BWD_D', 'bwd_d'), ('BWD_W', 'bwd_w')):
 
 LSTM = [('f32 t50 mb64 512 FWD_I', '--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t50mb64sic512slc512dhc512dic512', ('lstm', 50, 64, 512))]
 
+# Correctness on the GPU, shapes with tails (M, N, K not multiples of any tile), batches,
+# both operand layouts and post-ops; small enough for the host reference.
+CHECKS = [
+    '--matmul --dt=bf16,f16 --stag=ab --wtag=ab --dtag=ab 1000x2056:2056x520 1x8:8x8 77x1000:1000x96',
+    '--matmul --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba --dtag=ab 200x136:136x328',
+    '--matmul --dt=bf16 --stag=abc --wtag=abc --dtag=abc 3x129x200:3x200x65 3x64x64:1x64x72',
+    '--matmul --dt=bf16 --attr-post-ops=sum+relu --stag=ab --wtag=ab --dtag=ab 515x333:333x260',
+    '--matmul --dt=bf16:bf16:f32 --stag=ab --wtag=ab --dtag=ab 300x512:512x264',
+    '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x1000 513x257:257x1031 16x4096:4096x130',
+    '--matmul --dt=f32 --attr-fpmath=tf32 --stag=ab --wtag=ab --dtag=ab 513x257:257x1031',
+    '--matmul --dt=u8:s8:s32,s8:s8:f32 --stag=ab --wtag=ab --dtag=ab 260x520:520x130',
+    '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x130',
+    '--conv --dt=bf16,f32 mb2ic3ih30oc64oh15kh7sh2ph3 mb2ic64ih14oc64oh14kh3ph1 mb2ic256ih14oc64oh14kh1ph0',
+    '--ip --dt=bf16 --dir=FWD_B,BWD_D,BWD_WB mb33ic260oc130',
+    '--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t3mb5sic64slc64dhc64dic64',
+]
+
 GROUPS = {'matmul': MATMUL, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
 
 
@@ -85,9 +103,16 @@ def ours(bindir, args):
 
 
 def check(bindir, args):
-    out = benchdnn(bindir, args, mode='C')
-    m = re.search(r'^\d+:(\w+)', out, re.M)
-    return (m.group(1) if m else 'NO_RESULT'), out
+    # One CHECK line per problem: state, implementation (verbose), repro.
+    out = benchdnn(bindir, '--verbose=1 ' + args, mode='C', extra_env={'ONEDNN_VERBOSE': 'exec'})
+    impls = re.findall(r'^onednn_verbose,[^,]*,primitive,exec,[^,]*,[^,]*,([^,]*),', out, re.M)
+    lines = re.findall(r'^\d+:(\w+)(.*__REPRO: .*)$', out, re.M)
+    for state, rest in lines:
+        print(f'CHECK|{state}|{rest.strip()[:200]}', flush=True)
+    summary = re.search(r'^tests:.*$', out, re.M)
+    print(f'CHECK|summary|{summary.group(0) if summary else out[-300:]}|impls: '
+          f'{",".join(sorted(set(impls)))}', flush=True)
+    return all(st in ('PASSED', 'UNIMPLEMENTED') for st, _ in lines) and lines
 
 
 class Torch:
@@ -197,6 +222,9 @@ def main():
     torch = Torch()
     print('GPU|' + torch.name(), flush=True)
     table = []
+    if a.check:
+        bad = [c for c in CHECKS if not check(a.bin, c)]
+        print(f'CHECKS|{len(CHECKS) - len(bad)} of {len(CHECKS)} batches passed', flush=True)
     for g in groups:
         if g == 'cold':
             for name, ms, note in cold_creation(a.bin):
@@ -205,10 +233,6 @@ def main():
             continue
         for name, args, key in GROUPS[g]:
             note = ''
-            if a.check:
-                state, out = check(a.bin, args)
-                if state != 'PASSED':
-                    note = f'check {state}'
             impl, ms, err = ours(a.bin, args)
             try:
                 theirs = torch.case(key)
