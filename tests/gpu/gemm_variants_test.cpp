@@ -155,10 +155,8 @@ const char *const variants[] = {
         "", // the table's own row for this device
         "variant=tiled_wg",
         "variant=tiled_wg,tm=8,tn=8,vw=4", // the larger register tile
-        "variant=tiled_wg,wg_m=8,wg_n=8,tm=2,tn=8,kt=8,vw=8",
         "variant=tiled_cpu,tm=4,tn=16,bm=32,bn=64,kt=8,vw=16",
         "variant=fma_8x8",
-        "variant=fma_8x8,kt=16",
         "variant=generic",
 };
 

@@ -66,6 +66,8 @@ TEST(gemm_tuning, another_gpu_with_mma_sync_takes_the_default_row) {
     gemm_tuning_t t;
     ASSERT_EQ(gemm_tuning(c, problem(dnnl_f16, dnnl_f16), t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
+    EXPECT_EQ(t.bn, 128);
+    EXPECT_EQ(t.stages, 3);
     EXPECT_NE(t.why.find("GPU default"), std::string::npos) << t.why;
 }
 

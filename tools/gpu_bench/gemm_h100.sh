@@ -75,7 +75,7 @@ for s in "$@"; do
         $P --dt=bf16,f16 $BIG
         $P --dt=bf16 16x4096:4096x4096
         $P --dt=f32 4096x4096:4096x4096 8192x8192:8192x8192 1x4096:4096x4096
-        for v in "regs=128" "regs=128,stages=2"; do
+        for v in "regs=128" "regs=128,stages=2" "tn=8,stages=2"; do
             ANYDNN_GPU_TUNING=$v $P --dt=bf16 4096x4096:4096x4096 8192x8192:8192x8192 \
                 | sed "s/^PERF/PERF[$v]/"
         done
