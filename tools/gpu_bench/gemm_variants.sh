@@ -1,13 +1,17 @@
 #!/bin/bash
-# GEMM check and timing on the NVIDIA GPU through OpenCL, and cuBLAS through PyTorch in the same
-# call. Build here (Release), then copy libanydnn.so.3, benchdnn and this folder into an
-# ignored folder D of the checkout (default .dev-gemm), carry it, and run there:
-#   bash D/gemm_h100.sh [dump] [quick|check] [perf] [torch]
+# The GEMM kernel variants on an NVIDIA GPU through OpenCL: their build logs and PTX, checks
+# and timings of each variant the tuning table (src/gpu/tuning) can choose, forced through
+# ANYDNN_GPU_TUNING. gpu_vs_torch.py gives the ratios against PyTorch. Build here (Release),
+# copy libanydnn.so.3, benchdnn, build/ocl_build_dump (tools/ptx_check/ocl_build_dump.cpp),
+# tools/ptx_check/expand_cl.py (as D/ptx_check/) and src/gpu's .cl and .h files (as
+# D/src_gpu/) into an ignored folder D of the checkout (default .dev-gemm), carry it, and run:
+#   bash D/gemm_variants.sh [dump] [quick|check] [perf]
 # dump: NVIDIA's build log (-cl-nv-verbose: registers, spills) and PTX of the GEMM kernels into
 #       $OUT (tools/ptx_check/ocl_build_dump, sources expanded by expand_cl.py).
 # check: benchdnn --mode=C (double-precision reference, dst filled before the run) over the
 #        tensor-core and FMA variants: tails, both layouts of A and B, batch broadcast, bias,
-#        post-ops, bf16/f16/f32 results. perf: medians (PERF lines). torch: cuBLAS, same shapes.
+#        post-ops, bf16/f16/f32 results; quick: the same in fewer combinations.
+# perf: medians (PERF lines) of the table's choice and of other rows.
 D=${D:-.dev-gemm}
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
@@ -44,6 +48,10 @@ for s in "$@"; do
                 | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | head -6
         done
         ANYDNN_GPU_TUNING=regs=128 $BD --mode=C --matmul --dt=bf16 1024x1024:1024x1024 | tail -1
+        # The 128 x 256 two-stage shape (faster, not yet the table's choice).
+        ANYDNN_GPU_TUNING=tn=8,stages=2 $BD --mode=C --matmul --dt=bf16 --stag=ab,ba \
+            --wtag=ab,ba 256x512:512x384 129x67:67x131 --attr-post-ops=sum+relu \
+            300x96:96x520 | grep -E "FAILED|UNIMPL|tests:" | head -4
         for v in "" "regs=128"; do
             ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=f32 --stag=ab,ba --wtag=ab,ba \
                 513x257:257x1023 1x300:300x77 --stag=any --wtag=any --attr-post-ops=sum+relu \
@@ -82,12 +90,6 @@ for s in "$@"; do
         for v in "variant=tiled_wg" "regs=128" "regs=128,kt=16"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
         done
-        ;;
-    torch)
-        python3 $D/torch_gemm.py bf16:4096x4096x4096 bf16:8192x8192x8192 \
-            bf16:128x4096x4096 bf16:4096x4096x128 f16:4096x4096x4096 f16:8192x8192x8192 \
-            f16:128x4096x4096 f16:4096x4096x128 bf16:16x4096x4096 \
-            f32:4096x4096x4096 f32:8192x8192x8192 f32:1x4096x4096
         ;;
     esac
 done
