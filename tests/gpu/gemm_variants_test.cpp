@@ -87,7 +87,7 @@ std::vector<float> reference(const mm_t &t) {
     return out;
 }
 
-// Runs the first (tiled) implementation with ANYDNN_GPU_TUNING=`tuning` and checks it.
+// Runs the first implementation with ANYDNN_GPU_TUNING=`tuning` and checks it.
 void check(const mm_t &t, const char *tuning) {
     SCOPED_TRACE(std::string("ANYDNN_GPU_TUNING=") + tuning);
     setenv("ANYDNN_GPU_TUNING", tuning, 1);
@@ -119,7 +119,9 @@ void check(const mm_t &t, const char *tuning) {
     ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, bias, c, attr), dnnl_success);
     const char *name = nullptr;
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
-    EXPECT_STREQ(name, "ocl:matmul:tiled");
+    // A forced variant runs; the table's own choice may be no tiled row on a device with
+    // little local memory (Intel's CPU runtime), which leaves the generic kernel.
+    if (*tuning) EXPECT_STREQ(name, "ocl:matmul:tiled");
     const std::vector<float> got = run(gpu, pd, args, DNNL_ARG_DST);
     const std::vector<float> want = reference(t);
     ASSERT_EQ(got.size(), want.size());
