@@ -38,7 +38,8 @@ int main(int argc, char **argv) {
     auto get_devices = sym<decltype(&clGetDeviceIDs)>(lib, "clGetDeviceIDs");
     auto device_info = sym<decltype(&clGetDeviceInfo)>(lib, "clGetDeviceInfo");
     auto create_context = sym<decltype(&clCreateContext)>(lib, "clCreateContext");
-    auto create_program = sym<decltype(&clCreateProgramWithSource)>(lib, "clCreateProgramWithSource");
+    auto create_program
+            = sym<decltype(&clCreateProgramWithSource)>(lib, "clCreateProgramWithSource");
     auto build_program = sym<decltype(&clBuildProgram)>(lib, "clBuildProgram");
     auto build_info = sym<decltype(&clGetProgramBuildInfo)>(lib, "clGetProgramBuildInfo");
     auto program_info = sym<decltype(&clGetProgramInfo)>(lib, "clGetProgramInfo");
@@ -83,6 +84,7 @@ int main(int argc, char **argv) {
     unsigned char *ptr = bin.data();
     program_info(prog, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr);
     std::ofstream(std::string(argv[4]) + ".bin", std::ios::binary)
-            .write(reinterpret_cast<const char *>(bin.data()), static_cast<std::streamsize>(bin.size()));
+            .write(reinterpret_cast<const char *>(bin.data()),
+                    static_cast<std::streamsize>(bin.size()));
     return 0;
 }

@@ -159,7 +159,8 @@ const char *unfit(const device_caps_t &caps, const gemm_problem_t &p, gemm_tunin
 }
 
 bool parse_variant(const char *s, size_t n, gemm_variant_t &out) {
-    for (gemm_variant_t x : {v::generic, v::tiled_cpu, v::tiled_wg, v::fma_8x8, v::skinny, v::mma_sync})
+    for (gemm_variant_t x :
+            {v::generic, v::tiled_cpu, v::tiled_wg, v::fma_8x8, v::skinny, v::mma_sync})
         if (std::strlen(gemm_variant_name(x)) == n && !std::strncmp(s, gemm_variant_name(x), n)) {
             out = x;
             return true;

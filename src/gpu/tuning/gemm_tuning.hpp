@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 
 namespace anydnn {
 namespace gpu {

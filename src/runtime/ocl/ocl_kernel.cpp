@@ -131,7 +131,8 @@ gpu::device_caps_t device_caps(ocl_engine_t *e) {
         c.name = d.name;
         c.vendor = d.vendor;
         if (d.nv_compute_major > 0)
-            c.arch = "sm_" + std::to_string(d.nv_compute_major) + std::to_string(d.nv_compute_minor);
+            c.arch = "sm_" + std::to_string(d.nv_compute_major)
+                    + std::to_string(d.nv_compute_minor);
         c.compute_units = d.compute_units;
         c.max_work_group_size = d.max_work_group_size;
         c.local_mem_size = d.local_mem_size;
