@@ -2,9 +2,13 @@
 # Compiles one of our OpenCL C kernels to PTX with clang-15 (nvptx64) and then to sm_90 SASS
 # with ptxas, to catch inline-PTX syntax errors without a GPU, and prints the counts of the
 # tensor-core (HMMA), ldmatrix (LDSM) and cp.async (LDGSTS) instructions.
-# CUOBJDUMP names the disassembler where it is not on PATH (PyPI nvidia-cuda-cuobjdump).
-# NVIDIA's own OpenCL compiler is not here: this checks the asm, not that compiler's output.
-#   tools/ptx_check/check_cl_sass.sh src/gpu/gemm/gemm_mma.cl "-DA_BF16 ..." [out_dir]
+# cuobjdump and nvdisasm must be on PATH (PyPI nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm put
+# them under site-packages/nvidia/cu13/bin); CUOBJDUMP may name cuobjdump instead.
+# NVIDIA's own OpenCL compiler is not here: this checks the asm, not that compiler's output
+# (ocl_build_dump.cpp dumps that compiler's PTX on the GPU machine). OPTIONS are the build
+# options the library would pass (types, tile sizes), e.g. for gemm/gemm_mma.cl:
+#   tools/ptx_check/check_cl_sass.sh src/gpu/gemm/gemm_mma.cl "-DA_DATA_T=ushort
+#     -DLOAD_A=load_bf16 ... -DWG_M=2 -DWG_N=4 -DTM=4 -DTN=4 -DKT=32 -DSTAGES=3 -DPENDING=1"
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
