@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/compute/compute.hpp"
+#include "gpu/tuning/op_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -19,7 +20,7 @@ inline bool group_reduce(engine_t *engine) {
         const char *v = std::getenv("ANYDNN_OCL_GROUP_REDUCE");
         return v && v[0] == '1';
     }();
-    return forced || !engine_caps(engine).is_cpu;
+    return forced || op_tuning(engine_caps(engine)).reduce_in_groups;
 }
 
 // Build options that select the kernels' row reduction.

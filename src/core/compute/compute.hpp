@@ -20,12 +20,18 @@ namespace gpu {
 // What a device offers, as implementations need it to pick kernels and sizes.
 struct device_caps_t {
     std::string name;
+    // Vendor as the device names it, and its architecture where the device says ("sm_90" from
+    // NVIDIA's compute capability; empty elsewhere): keys of the tuning table (gpu/tuning).
+    std::string vendor, arch;
     uint32_t compute_units = 1;
     size_t max_work_group_size = 1;
     uint64_t local_mem_size = 0;
     uint64_t global_mem_cache_size = 0; // bytes; 0 where the device does not say
     bool fp16 = false, fp64 = false, subgroups = false, intel_subgroups = false;
     bool nvidia_ptx = false;
+    // A kernel with inline PTX mma.sync (bf16, m16n8k16), ldmatrix and cp.async built on this
+    // device (probed once per engine by building it).
+    bool inline_mma_sync = false;
     bool is_cpu = false; // a CPU device (PoCL, Intel CPU runtime): favours fewer, larger groups
 };
 

@@ -6,6 +6,7 @@
 
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
+#include "core/verbose.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -18,41 +19,11 @@ bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
 
 size_t div_up(int64_t a, int64_t b) { return static_cast<size_t>((a + b - 1) / b); }
 
-// CPU devices: one work-item runs a BM x BN block with a TM x TN register tile of 16-lane
-// vectors (one AVX-512 register per row and 16 columns), its local blocks packed per slice.
-// ANYDNN_OCL_GEMM_CPU_TILES="TM,TN,BM,BN,KT" overrides the CPU sizes (for tuning).
-// GPUs: 16 x 16 work-items of 4 x 4 elements over 16-deep local tiles (8 KiB).
-// Products with at least four 128 x 512 blocks per compute unit take those (B packing read
-// by twice as many rows; measured 1.3x on 2048^3 with PoCL), smaller ones 64 x 256 blocks.
-bool pick_tiles(const device_caps_t &caps, bool cpu_form, int64_t c_elems, int &wg_m,
-        int &wg_n, int &tm, int &tn, int &bm, int &bn, int &kt, int &vw) {
-    if (cpu_form) {
-        wg_m = wg_n = 1;
-        tm = 8, tn = 32, bm = 64, bn = 256, kt = 256, vw = 16;
-        const uint64_t big_bytes = 4ull * (128 * 128 + 512 * 128 + 128 * 512);
-        if (c_elems >= int64_t(4) * caps.compute_units * 128 * 512
-                && big_bytes <= caps.local_mem_size)
-            bm = 128, bn = 512, kt = 128;
-        if (const char *e = std::getenv("ANYDNN_OCL_GEMM_CPU_TILES"))
-            if (std::sscanf(e, "%d,%d,%d,%d,%d", &tm, &tn, &bm, &bn, &kt) != 5 || tm <= 0
-                    || tn <= 0 || kt <= 0 || tn % vw || bm % tm || bn % tn)
-                return false;
-        const uint64_t bytes = 4ull * (uint64_t(bm) * kt + uint64_t(bn) * kt + uint64_t(bm) * bn);
-        return bytes <= caps.local_mem_size;
-    }
-    wg_m = wg_n = caps.max_work_group_size >= 256 ? 16 : 8;
-    tm = tn = 4, kt = 16, vw = 4;
-    bm = wg_m * tm, bn = wg_n * tn;
-    const uint64_t bytes = 4ull * kt * (bm + bn);
-    return caps.max_work_group_size >= size_t(wg_m * wg_n) && bytes <= caps.local_mem_size;
-}
-
 } // namespace
 
 bool gemm_tiled_supported(engine_t *engine) {
-    const device_caps_t &caps = engine_caps(engine);
-    int v[8];
-    return pick_tiles(caps, caps.is_cpu, 0, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+    gemm_tuning_t t;
+    return gemm_tuning(engine_caps(engine), gemm_problem_t(), t) == dnnl_success;
 }
 
 void gemm_params_t::set_post_op_dims(const memory_desc_t &dst) {
@@ -62,7 +33,7 @@ void gemm_params_t::set_post_op_dims(const memory_desc_t &dst) {
 }
 
 status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_t kind,
-        int64_t c_elems, const post_ops_t *post_ops) {
+        int64_t c_elems, const post_ops_t *post_ops, int64_t m) {
     kind_ = kind;
     std::string opt = data_type_options("A", t.a) + data_type_options("B", t.b)
             + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
@@ -74,36 +45,96 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     if (post_ops) opt += post_ops->build_options();
     const bool acc_int = is_int(t.a) && is_int(t.b);
     if (acc_int) opt += " -DACC_INT";
-    if (kind == gemm_kind_t::tiled) {
-        const device_caps_t &caps = engine_caps(engine);
-        tiles_t &s = tiles_;
-        // ANYDNN_OCL_GEMM_FORM=gpu runs the work-group form on CPU devices too (to test it).
-        const char *form = std::getenv("ANYDNN_OCL_GEMM_FORM");
-        s.cpu = caps.is_cpu && !(form && std::string(form) == "gpu");
-        ANYDNN_REQUIRE(pick_tiles(caps, s.cpu, c_elems, s.wg_m, s.wg_n, s.tm, s.tn, s.bm, s.bn, s.kt, s.vw),
-                dnnl_unimplemented, "the device's local memory or work-group size is too small "
-                                    "for the tiled GEMM");
-        opt += s.cpu ? " -DCPU_TILED" : " -DWG_TILED";
-        if (!acc_int && t.b == dnnl_f32) opt += " -DB_F32"; // vector copies of B
-        if (!acc_int && t.c == dnnl_f32) opt += " -DC_F32"; // vector stores of C
-        auto def = [&](const char *name, int v) { opt += std::string(" -D") + name + "=" + std::to_string(v); };
-        if (s.cpu) {
-            def("BM", s.bm);
-            def("BN", s.bn);
-        } else {
+    if (kind == gemm_kind_t::generic)
+        return create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_);
+    const device_caps_t &caps = engine_caps(engine);
+    gemm_problem_t problem;
+    problem.a = t.a, problem.b = t.b, problem.c_elems = c_elems, problem.m = m;
+    ANYDNN_CHECK(gemm_tuning(caps, problem, tuning_));
+    status_t st = build(engine, opt, t, acc_int);
+    if (st != dnnl_success && tuning_.variant != gemm_variant_t::tiled_wg
+            && tuning_.variant != gemm_variant_t::tiled_cpu) {
+        // A newer kernel did not build with this compiler: the basic row for the same device.
+        const std::string failed = std::string(gemm_variant_name(tuning_.variant))
+                + " did not build (" + last_failure_reason().substr(0, 1500) + "); ";
+        problem.basic_only = true;
+        ANYDNN_CHECK(gemm_tuning(caps, problem, tuning_));
+        tuning_.why = failed + tuning_.why;
+        st = build(engine, opt, t, acc_int);
+    }
+    if (verbose_on(verbose_flag::dispatch))
+        verbose_print("primitive,create:dispatch",
+                std::string("gemm,") + gemm_variant_name(tuning_.variant) + " " + tile_string()
+                        + ",chosen: " + tuning_.why);
+    return st;
+}
+
+std::string gemm_kernel_t::tile_string() const {
+    const gemm_tuning_t &s = tuning_;
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), "block %dx%dx%d wg %dx%d tile %dx%d vw %d stages %d regs %d",
+            s.bm, s.bn, s.kt, s.wg_m, s.wg_n, s.tm, s.tn, s.vw, s.stages, s.regs);
+    return buf;
+}
+
+status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_types_t &t,
+        bool acc_int) {
+    const gemm_tuning_t &s = tuning_;
+    auto def = [&](const char *name, int v) {
+        opt += std::string(" -D") + name + "=" + std::to_string(v);
+    };
+    def("TM", s.tm);
+    def("TN", s.tn);
+    def("KT", s.kt);
+    if (s.regs > 0 && engine_caps(engine).nvidia_ptx)
+        opt += " -cl-nv-maxrregcount=" + std::to_string(s.regs);
+    switch (s.variant) {
+        case gemm_variant_t::generic:
+            return create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_);
+        case gemm_variant_t::mma_sync: {
+            if (t.a == dnnl_f16) opt += " -DMMA_F16";
             def("WG_M", s.wg_m);
             def("WG_N", s.wg_n);
+            def("STAGES", s.stages);
+            def("PENDING", s.stages - 2);
+            ANYDNN_CHECK(create_kernel(engine, "gemm/gemm_mma.cl", opt, "gemm_mma", kernel_));
+            ANYDNN_REQUIRE(kernel_->max_work_group_size() >= size_t(32 * s.wg_m * s.wg_n),
+                    dnnl_unimplemented, "the mma_sync GEMM's work-group is too large");
+            return dnnl_success;
         }
-        def("TM", s.tm);
-        def("TN", s.tn);
-        def("KT", s.kt);
-        def("VW", s.vw);
-        ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt, "gemm_tiled", kernel_));
-        ANYDNN_REQUIRE(kernel_->max_work_group_size() >= size_t(s.wg_m * s.wg_n),
-                dnnl_unimplemented, "the tiled GEMM's work-group is too large for the device");
-        return dnnl_success;
+        case gemm_variant_t::fma_8x8:
+            ANYDNN_CHECK(create_kernel(engine, "gemm/gemm_fma.cl", opt, "gemm_fma", kernel_));
+            ANYDNN_REQUIRE(kernel_->max_work_group_size() >= 256, dnnl_unimplemented,
+                    "the fma_8x8 GEMM's work-group is too large for the device");
+            return dnnl_success;
+        case gemm_variant_t::skinny:
+            def("NT", s.wg_n);
+            def("KS", s.wg_m);
+            def("MMAX", s.tm);
+            ANYDNN_CHECK(create_kernel(engine, "gemm/gemm_skinny.cl", opt, "gemm_skinny", kernel_));
+            ANYDNN_REQUIRE(kernel_->max_work_group_size() >= size_t(s.wg_m * s.wg_n),
+                    dnnl_unimplemented, "the skinny GEMM's work-group is too large for the device");
+            return dnnl_success;
+        case gemm_variant_t::tiled_cpu:
+        case gemm_variant_t::tiled_wg: break;
     }
-    return create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_);
+    const bool cpu = s.variant == gemm_variant_t::tiled_cpu;
+    opt += cpu ? " -DCPU_TILED" : " -DWG_TILED";
+    if (!acc_int && t.b == dnnl_f32) opt += " -DB_F32"; // vector copies of B
+    if (!acc_int && t.c == dnnl_f32) opt += " -DC_F32"; // vector stores of C
+    if (cpu) {
+        def("BM", s.bm);
+        def("BN", s.bn);
+    } else {
+        def("WG_M", s.wg_m);
+        def("WG_N", s.wg_n);
+    }
+    def("VW", s.vw);
+    ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt, "gemm_tiled", kernel_));
+    const size_t wg = cpu ? 1 : size_t(s.wg_m * s.wg_n);
+    ANYDNN_REQUIRE(kernel_->max_work_group_size() >= wg, dnnl_unimplemented,
+            "the tiled GEMM's work-group is too large for the device");
+    return dnnl_success;
 }
 
 status_t gemm_kernel_t::launch(
@@ -118,15 +149,36 @@ status_t gemm_kernel_t::launch(
     nd_range_t r;
     r.ndims = 3;
     r.global[2] = static_cast<size_t>(p.batch());
-    if (kind_ == gemm_kind_t::generic) {
+    const gemm_tuning_t &s = tuning_;
+    if (kind_ == gemm_kind_t::generic || s.variant == gemm_variant_t::generic) {
         r.global[0] = static_cast<size_t>(p.N);
         r.global[1] = static_cast<size_t>(p.M);
-    } else {
-        const tiles_t &s = tiles_;
-        r.global[0] = div_up(p.N, s.bn) * s.wg_n;
-        r.global[1] = div_up(p.M, s.bm) * s.wg_m;
+    } else if (s.variant == gemm_variant_t::mma_sync) {
+        // One work-group of warps per block; the kernel orders the blocks itself.
+        r.global[0] = div_up(p.N, s.bn) * 32 * s.wg_m * s.wg_n;
+        r.global[1] = div_up(p.M, s.bm);
+        r.local[0] = 32 * s.wg_m * s.wg_n;
+        r.local[1] = r.local[2] = 1;
+    } else if (s.variant == gemm_variant_t::skinny) {
+        ANYDNN_REQUIRE(p.M <= s.tm, dnnl_runtime_error,
+                "the skinny GEMM was built for at most %d rows, not %lld", s.tm, (long long)p.M);
+        r.global[0] = div_up(p.N, s.wg_n) * s.wg_n;
+        r.global[1] = s.wg_m;
         r.local[0] = s.wg_n;
         r.local[1] = s.wg_m;
+        r.local[2] = 1;
+    } else if (s.variant == gemm_variant_t::fma_8x8) {
+        r.global[0] = div_up(p.N, s.bn) * 16;
+        r.global[1] = div_up(p.M, s.bm) * 16;
+        r.local[0] = r.local[1] = 16;
+        r.local[2] = 1;
+    } else {
+        const int wg_m = s.variant == gemm_variant_t::tiled_cpu ? 1 : s.wg_m;
+        const int wg_n = s.variant == gemm_variant_t::tiled_cpu ? 1 : s.wg_n;
+        r.global[0] = div_up(p.N, s.bn) * wg_n;
+        r.global[1] = div_up(p.M, s.bm) * wg_m;
+        r.local[0] = wg_n;
+        r.local[1] = wg_m;
         r.local[2] = 1;
     }
     return kernel_->launch(stream, args, r);

@@ -10,6 +10,7 @@
 #include "core/primitive.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/quant_attr.hpp"
+#include "gpu/tuning/gemm_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -67,21 +68,24 @@ enum class gemm_kind_t { generic, tiled };
 
 class gemm_kernel_t {
 public:
-    // Builds the kernel: `tiled` picks the register/local-memory tiled form whose tile sizes
-    // suit the device (engine_caps) and the size of C (elements over all batches: large
-    // products take larger blocks on CPU devices); dnnl_unimplemented when the device cannot
-    // run it. `post_ops` (may be null) adds its chain to the output stage.
+    // Builds the kernel: `tiled` takes the variant and tile sizes the tuning table
+    // (gpu/tuning) gives for the device, the operand types and the size of C (elements over
+    // all batches); dnnl_unimplemented when the device cannot run any. Verbose dispatch says
+    // which row was chosen and why. `post_ops` (may be null) adds its chain to the output stage.
+    // `m`: the rows of C at every launch where the caller knows them (0: not known).
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
-            int64_t c_elems = 0, const post_ops_t *post_ops = nullptr);
+            int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
+    const gemm_tuning_t &tuning() const { return tuning_; }
+
 private:
-    struct tiles_t {
-        bool cpu = false; // one work-item per group (CPU devices) or WG_N x WG_M work-items
-        int wg_m = 1, wg_n = 1, tm = 1, tn = 1, bm = 1, bn = 1, kt = 1, vw = 1;
-    };
+    status_t build(engine_t *engine, std::string options, const gemm_types_t &types,
+            bool acc_int);
+    std::string tile_string() const;
+
     gemm_kind_t kind_ = gemm_kind_t::generic;
-    tiles_t tiles_;
+    gemm_tuning_t tuning_;
     std::shared_ptr<kernel_t> kernel_;
 };
 

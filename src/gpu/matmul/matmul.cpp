@@ -23,8 +23,12 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     static const char *impl_name() {
         return Kind == gemm_kind_t::tiled ? "ocl:matmul:tiled" : "ocl:matmul:generic";
     }
-    const char *name() const override { return impl_name(); }
+    // The tensor-core form names itself: verbose says it ran.
+    const char *name() const override {
+        return variant == gemm_variant_t::mma_sync ? "ocl:matmul:mma_sync" : impl_name();
+    }
     post_ops_t post_ops;
+    gemm_variant_t variant = gemm_variant_t::generic;
 
     static status_t init(matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
@@ -47,9 +51,14 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                 pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
-        if (Kind == gemm_kind_t::tiled)
-            ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
-                    "the device cannot run the tiled GEMM");
+        if (Kind == gemm_kind_t::tiled) {
+            gemm_problem_t problem;
+            problem.a = src.data_type, problem.b = wei.data_type, problem.c_elems = nelems(dst);
+            problem.m = dst.dims[dst.ndims - 2];
+            gemm_tuning_t tuning;
+            ANYDNN_CHECK(gemm_tuning(engine_caps(pd.engine), problem, tuning));
+            pd.variant = tuning.variant;
+        }
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         pd.args[DNNL_ARG_DST] = dst;
@@ -73,7 +82,8 @@ struct matmul_t : public primitive_t {
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
         t.set_scale_types(pd.attr);
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
-        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops);
+        const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
+        return gemm_.init(pd.engine, t, Kind, nelems(dst), &pd.post_ops, dst.dims[dst.ndims - 2]);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {

@@ -1,4 +1,5 @@
 #include "gpu/reorder/blocked.hpp"
+#include "gpu/tuning/op_tuning.hpp"
 
 #include <algorithm>
 
@@ -52,7 +53,8 @@ bool blocked_shape(engine_t *engine, const memory_desc_t &src, const memory_desc
     const device_caps_t &caps = engine_caps(engine);
     // The register kernel suits CPU devices and moves f32 only; the local-memory one needs
     // work-groups of local_group work-items.
-    s.regs = caps.is_cpu && src.data_type == dnnl_f32 && dst.data_type == dnnl_f32;
+    s.regs = op_tuning(caps).reorder_blocked_in_registers && src.data_type == dnnl_f32
+            && dst.data_type == dnnl_f32;
     if (!s.regs && caps.max_work_group_size < static_cast<size_t>(local_group)) return false;
     // Where src and dst together outgrow the device's cache, dst's rows cannot stay there
     // for the next primitive anyway: writing them around the cache saves memory traffic.

@@ -11,6 +11,7 @@
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/tuning/op_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -144,7 +145,7 @@ status_t reorder_t::init() {
                 blocked_kernel_name(pd.shape), kernel_);
     // CPU devices run a work-group as vector lanes over its work-items: one element each
     // keeps that vectorizable; other devices gain from a few loads in flight per work-item.
-    vec_ = engine_caps(pd.engine).is_cpu ? 1 : 4;
+    vec_ = op_tuning(engine_caps(pd.engine)).reorder_vector;
     opt += " -DVEC=" + std::to_string(vec_);
     return create_kernel(pd.engine, "reorder/reorder.cl", opt,
             pd.dense ? "reorder_dense" : pd.rows ? "reorder_rows" : "reorder_generic", kernel_);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpu/rnn/rnn.hpp"
+#include "gpu/tuning/op_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -45,7 +46,7 @@ status_t kernels_t::init(engine_t *engine, int64_t big_gemm_elems) {
     // A CPU device runs a copy's work-items one after another: a row each saves the index
     // math of every element (int8 LSTM t10 mb16, 128 channels, on PoCL: 15.6 -> 3.2 ms,
     // the s8 weights' copies were most of it; f32 5.0 -> 2.1 ms, by the median).
-    copy_rows_ = engine_caps(engine).is_cpu;
+    copy_rows_ = op_tuning(engine_caps(engine)).rnn_copy_rows;
     const gemm_types_t f32;
     // Every product takes the tiled GEMM where the device runs it: even one-row steps ran
     // faster on it than as per-element dot products on PoCL (LSTM mb1, 512 channels: 5x by

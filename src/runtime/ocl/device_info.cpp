@@ -83,6 +83,11 @@ status_t probe_device(cl_device_id device, device_info_t &info) {
     info.khr_subgroups = info.has_extension("cl_khr_subgroups");
     info.intel_subgroups = info.has_extension("cl_intel_subgroups");
     info.nvidia_ptx = info.has_extension("cl_nv_device_attribute_query");
+    if (info.nvidia_ptx) {
+        // CL_DEVICE_COMPUTE_CAPABILITY_{MAJOR,MINOR}_NV of cl_nv_device_attribute_query.
+        info.nv_compute_major = static_cast<int>(device_value<cl_uint>(device, 0x4000));
+        info.nv_compute_minor = static_cast<int>(device_value<cl_uint>(device, 0x4001));
+    }
     info.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
     info.max_work_group_size = device_value<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, 1);
     info.local_mem_size = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);

@@ -21,6 +21,7 @@ struct device_info_t {
     bool khr_subgroups = false, intel_subgroups = false;
     bool il_spirv = false;
     bool nvidia_ptx = false; // inline PTX in OpenCL C (NVIDIA's compiler)
+    int nv_compute_major = 0, nv_compute_minor = 0; // NVIDIA's compute capability; 0 elsewhere
     usm_kind_t usm = usm_kind_t::none;
     intel_usm_api_t intel_usm; // filled when usm == intel_usm
     cl_uint compute_units = 1;

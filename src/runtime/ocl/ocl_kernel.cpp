@@ -108,11 +108,31 @@ status_t create_kernel(ocl_engine_t *e, const char *source_name, const std::stri
     return dnnl_success;
 }
 
+namespace {
+
+// Whether the probe kernel with inline mma.sync, ldmatrix and cp.async builds on the device.
+// Only compilers that take inline PTX are asked (others would reject the asm anyway).
+bool probe_inline_mma_sync(ocl_engine_t *e) {
+    if (!e->info().nvidia_ptx) return false;
+    const char *source = gpu::kernel_source("tuning/probe_mma_sync.cl");
+    cl_program program = nullptr;
+    if (!source || get_program(e, source, "-cl-std=CL1.2", &program) != dnnl_success)
+        return false;
+    cl_api()->clReleaseProgram(program);
+    return true;
+}
+
+} // namespace
+
 gpu::device_caps_t device_caps(ocl_engine_t *e) {
     gpu::device_caps_t c;
     {
         const device_info_t &d = e->info();
         c.name = d.name;
+        c.vendor = d.vendor;
+        if (d.nv_compute_major > 0)
+            c.arch = "sm_" + std::to_string(d.nv_compute_major)
+                    + std::to_string(d.nv_compute_minor);
         c.compute_units = d.compute_units;
         c.max_work_group_size = d.max_work_group_size;
         c.local_mem_size = d.local_mem_size;
@@ -124,6 +144,7 @@ gpu::device_caps_t device_caps(ocl_engine_t *e) {
         c.nvidia_ptx = d.nvidia_ptx;
         c.is_cpu = d.type & CL_DEVICE_TYPE_CPU;
     }
+    c.inline_mma_sync = probe_inline_mma_sync(e);
     return c;
 }
 

@@ -1,0 +1,233 @@
+// Every GEMM variant the tuning table can choose on this device, forced through
+// ANYDNN_GPU_TUNING, on matmuls checked against a reference written here: M, N and K tails,
+// batch broadcast, strided and transposed operands, bias, a post-op chain (sum, eltwise,
+// binary), bf16 operands and results, few rows (skinny), and a bad override that leaves only
+// the generic kernel.
+#include <cstdlib>
+#include <string>
+
+#include "gpu/gpu_vs_cpu.hpp"
+
+namespace {
+
+using namespace gpu_test;
+
+struct mm_t {
+    std::vector<int64_t> a, b, c; // logical dims (batch..., rows, cols)
+    std::vector<int64_t> a_strides, b_strides; // empty: dense row-major
+    dnnl_data_type_t in = dnnl_f32, out = dnnl_f32;
+    bool bias = false, post_ops = false;
+};
+
+std::vector<int64_t> dense(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> s(dims.size(), 1);
+    for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d)
+        s[d] = s[d + 1] * dims[d + 1];
+    return s;
+}
+
+dnnl_memory_desc_t strided(const std::vector<int64_t> &dims, dnnl_data_type_t dt,
+        const std::vector<int64_t> &strides) {
+    dnnl_memory_desc_t m = nullptr;
+    const std::vector<int64_t> s = strides.empty() ? dense(dims) : strides;
+    EXPECT_EQ(dnnl_memory_desc_create_with_strides(
+                      &m, static_cast<int>(dims.size()), dims.data(), dt, s.data()),
+            dnnl_success);
+    return m;
+}
+
+float round_to(dnnl_data_type_t dt, float v) {
+    float r = v;
+    if (dt == dnnl_bf16) {
+        uint16_t h = 0;
+        put(&h, dt, 0, v);
+        r = get(&h, dt, 0);
+    }
+    return r;
+}
+
+// dst as the test computes it, in dst's dense order, from the values run() puts in memory.
+std::vector<float> reference(const mm_t &t) {
+    const size_t nd = t.c.size();
+    const std::vector<int64_t> as = t.a_strides.empty() ? dense(t.a) : t.a_strides;
+    const std::vector<int64_t> bs = t.b_strides.empty() ? dense(t.b) : t.b_strides;
+    const int64_t M = t.c[nd - 2], N = t.c[nd - 1], K = t.a[nd - 1];
+    int64_t total = 1;
+    for (int64_t d : t.c)
+        total *= d;
+    std::vector<float> out(static_cast<size_t>(total));
+    std::vector<int64_t> idx(nd);
+    for (int64_t lin = 0; lin < total; ++lin) {
+        int64_t r = lin;
+        for (int d = static_cast<int>(nd) - 1; d >= 0; --d) {
+            idx[d] = r % t.c[d];
+            r /= t.c[d];
+        }
+        int64_t a_off = 0, b_off = 0;
+        for (size_t d = 0; d + 2 < nd; ++d) {
+            a_off += (t.a[d] == 1 ? 0 : idx[d]) * as[d];
+            b_off += (t.b[d] == 1 ? 0 : idx[d]) * bs[d];
+        }
+        const int64_t m = idx[nd - 2], n = idx[nd - 1];
+        double acc = 0;
+        for (int64_t k = 0; k < K; ++k)
+            acc += double(value_at(DNNL_ARG_SRC, size_t(a_off + m * as[nd - 2] + k * as[nd - 1])))
+                    * value_at(DNNL_ARG_WEIGHTS,
+                            size_t(b_off + k * bs[nd - 2] + n * bs[nd - 1]));
+        float v = static_cast<float>(acc);
+        if (t.bias) v += value_at(DNNL_ARG_BIAS, size_t(n));
+        if (t.post_ops) {
+            v += 0.5f * round_to(t.out, value_at(DNNL_ARG_DST, size_t(lin)));
+            v = v > 0 ? v : 0.f;
+            v *= value_at(DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1, size_t(n));
+        }
+        out[size_t(lin)] = v;
+    }
+    (void)M;
+    return out;
+}
+
+// Runs the first implementation with ANYDNN_GPU_TUNING=`tuning` and checks it.
+void check(const mm_t &t, const char *tuning) {
+    SCOPED_TRACE(std::string("ANYDNN_GPU_TUNING=") + tuning);
+    setenv("ANYDNN_GPU_TUNING", tuning, 1);
+    const size_t nd = t.c.size();
+    dnnl_memory_desc_t a = strided(t.a, t.in, t.a_strides);
+    dnnl_memory_desc_t b = strided(t.b, t.in, t.b_strides);
+    dnnl_memory_desc_t c = strided(t.c, t.out, {});
+    std::vector<int64_t> row(nd, 1);
+    row[nd - 1] = t.c[nd - 1];
+    dnnl_memory_desc_t bias = t.bias ? strided(row, dnnl_f32, {}) : nullptr;
+    std::vector<int> args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    if (t.bias) args.push_back(DNNL_ARG_BIAS);
+    dnnl_primitive_attr_t attr = nullptr;
+    dnnl_post_ops_t po = nullptr;
+    dnnl_memory_desc_t src1 = nullptr;
+    if (t.post_ops) {
+        ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+        ASSERT_EQ(dnnl_post_ops_create(&po), dnnl_success);
+        ASSERT_EQ(dnnl_post_ops_append_sum(po, 0.5f, 0, dnnl_data_type_undef), dnnl_success);
+        ASSERT_EQ(dnnl_post_ops_append_eltwise(po, dnnl_eltwise_relu, 0.f, 0.f), dnnl_success);
+        src1 = strided(row, dnnl_f32, {});
+        ASSERT_EQ(dnnl_post_ops_append_binary(po, dnnl_binary_mul, src1), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_post_ops(attr, po), dnnl_success);
+        args.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1);
+    }
+    dnnl_engine_t gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_primitive_desc_t pd = nullptr;
+    ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, bias, c, attr), dnnl_success);
+    const char *name = nullptr;
+    dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+    // A forced variant runs; the table's own choice may be no tiled row on a device with
+    // little local memory (Intel's CPU runtime), which leaves the generic kernel.
+    if (*tuning) EXPECT_STREQ(name, "ocl:matmul:tiled");
+    const std::vector<float> got = run(gpu, pd, args, DNNL_ARG_DST);
+    const std::vector<float> want = reference(t);
+    ASSERT_EQ(got.size(), want.size());
+    const float tol = t.out == dnnl_bf16 ? 1.f / 128 : 1e-5f;
+    int bad = 0;
+    for (size_t i = 0; i < want.size() && bad < 5; ++i) {
+        const float w = round_to(t.out, want[i]);
+        if (!(std::fabs(got[i] - w) <= tol * std::max(1.f, std::fabs(w)))) {
+            ADD_FAILURE() << "element " << i << ": got " << got[i] << " want " << w;
+            ++bad;
+        }
+    }
+    dnnl_primitive_desc_destroy(pd);
+    dnnl_engine_destroy(gpu);
+    dnnl_primitive_attr_destroy(attr);
+    dnnl_post_ops_destroy(po);
+    for (dnnl_memory_desc_t m : {a, b, c, bias, src1})
+        if (m) dnnl_memory_desc_destroy(m);
+    unsetenv("ANYDNN_GPU_TUNING");
+}
+
+// Each variant must run with its own kernel: no primitive from the cache built for another.
+struct no_primitive_cache_t {
+    no_primitive_cache_t() {
+        dnnl_get_primitive_cache_capacity(&saved);
+        dnnl_set_primitive_cache_capacity(0);
+    }
+    ~no_primitive_cache_t() { dnnl_set_primitive_cache_capacity(saved); }
+    int saved = 0;
+};
+
+const char *const variants[] = {
+        "", // the table's own row for this device
+        "variant=tiled_wg",
+        "variant=tiled_wg,tm=8,tn=8,vw=4", // the larger register tile
+        "variant=tiled_cpu,tm=4,tn=16,bm=32,bn=64,kt=8,vw=16",
+        "variant=fma_8x8",
+        "variant=generic",
+};
+
+} // namespace
+
+TEST(GpuGemmVariants, TailsAndPostOps) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (const char *v : variants) {
+        check({{1, 1}, {1, 1}, {1, 1}}, v);
+        check({{37, 29}, {29, 53}, {37, 53}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
+        check({{130, 300}, {300, 70}, {130, 70}, {}, {}, dnnl_f32, dnnl_f32, true}, v);
+    }
+}
+
+TEST(GpuGemmVariants, BatchBroadcastAndStrides) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (const char *v : variants) {
+        check({{2, 1, 9, 17}, {1, 3, 17, 21}, {2, 3, 9, 21}, {}, {}, dnnl_f32, dnnl_f32, false,
+                      true},
+                v);
+        // A transposed (m contiguous) with a padded leading dimension; B transposed.
+        check({{19, 33}, {33, 41}, {19, 41}, {1, 24}, {1, 40}}, v);
+        // Row strides larger than the rows, batch stride larger than the matrix.
+        check({{3, 10, 35}, {1, 35, 12}, {3, 10, 12}, {500, 40, 1}, {600, 16, 1}}, v);
+    }
+}
+
+TEST(GpuGemmVariants, Bf16) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (const char *v : variants) {
+        check({{45, 70}, {70, 33}, {45, 33}, {}, {}, dnnl_bf16, dnnl_f32, true}, v);
+        check({{45, 70}, {70, 33}, {45, 33}, {1, 48}, {}, dnnl_bf16, dnnl_bf16, false, true}, v);
+    }
+}
+
+TEST(GpuGemmVariants, SkinnyRows) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (const char *v : {"variant=skinny", "variant=skinny,wg_m=4,wg_n=16,tm=12"}) {
+        check({{1, 1}, {1, 1}, {1, 1}}, v);
+        check({{1, 300}, {300, 70}, {1, 70}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
+        check({{12, 29}, {29, 53}, {12, 53}, {1, 16}, {1, 32}, dnnl_f32, dnnl_f32, true}, v);
+        check({{2, 1, 9, 17}, {1, 3, 17, 21}, {2, 3, 9, 21}, {}, {}, dnnl_f32, dnnl_f32, false,
+                      true},
+                v);
+        check({{5, 70}, {70, 33}, {5, 33}, {}, {}, dnnl_bf16, dnnl_bf16, false, true}, v);
+    }
+}
+
+TEST(GpuGemmVariants, BadOverrideLeavesTheGenericKernel) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    setenv("ANYDNN_GPU_TUNING", "variant=tiled_wg,tm=0", 1);
+    dnnl_engine_t gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_memory_desc_t a = md({4, 5}, dnnl_f32, dnnl_ab), b = md({5, 6}, dnnl_f32, dnnl_ab),
+                       c = md({4, 6}, dnnl_f32, dnnl_ab);
+    dnnl_primitive_desc_t pd = nullptr;
+    ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, c, nullptr),
+            dnnl_success);
+    const char *name = nullptr;
+    dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+    EXPECT_STREQ(name, "ocl:matmul:generic");
+    unsetenv("ANYDNN_GPU_TUNING");
+    dnnl_primitive_desc_destroy(pd);
+    for (dnnl_memory_desc_t m : {a, b, c})
+        dnnl_memory_desc_destroy(m);
+    dnnl_engine_destroy(gpu);
+}

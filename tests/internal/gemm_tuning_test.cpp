@@ -1,0 +1,172 @@
+// The GEMM rows of the GPU tuning table: fallback device -> architecture -> vendor -> default,
+// capability gates (inline mma.sync, local memory, work-group size), the environment override.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpu/tuning/gemm_tuning.hpp"
+
+namespace {
+
+using namespace anydnn;
+using namespace anydnn::gpu;
+
+device_caps_t hopper(bool mma) {
+    device_caps_t c;
+    c.name = "NVIDIA H100 80GB HBM3";
+    c.vendor = "NVIDIA Corporation";
+    c.arch = "sm_90";
+    c.compute_units = 132;
+    c.max_work_group_size = 1024;
+    c.local_mem_size = 48 * 1024;
+    c.nvidia_ptx = true;
+    c.inline_mma_sync = mma;
+    return c;
+}
+
+device_caps_t cpu_device(uint64_t local_mem) {
+    device_caps_t c;
+    c.name = "cpu-x86-64";
+    c.vendor = "GenuineIntel";
+    c.compute_units = 2;
+    c.max_work_group_size = 4096;
+    c.local_mem_size = local_mem;
+    c.is_cpu = true;
+    return c;
+}
+
+gemm_problem_t problem(dnnl_data_type_t a, dnnl_data_type_t b, int64_t c_elems = 0) {
+    gemm_problem_t p;
+    p.a = a, p.b = b, p.c_elems = c_elems;
+    return p;
+}
+
+// Sets ANYDNN_GPU_TUNING for one scope.
+struct tuning_env_t {
+    explicit tuning_env_t(const char *v) { setenv("ANYDNN_GPU_TUNING", v, 1); }
+    ~tuning_env_t() { unsetenv("ANYDNN_GPU_TUNING"); }
+};
+
+} // namespace
+
+TEST(gemm_tuning, hopper_bf16_takes_mma_sync_from_its_architecture_row) {
+    gemm_tuning_t t;
+    ASSERT_EQ(gemm_tuning(hopper(true), problem(dnnl_bf16, dnnl_bf16), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
+    EXPECT_EQ(t.bm, 128);
+    EXPECT_EQ(t.bn, 128);
+    EXPECT_EQ(t.stages, 3);
+    EXPECT_NE(t.why.find("architecture 'sm_90'"), std::string::npos) << t.why;
+}
+
+TEST(gemm_tuning, another_gpu_with_mma_sync_takes_the_default_row) {
+    device_caps_t c = hopper(true);
+    c.arch = "sm_86";
+    gemm_tuning_t t;
+    ASSERT_EQ(gemm_tuning(c, problem(dnnl_f16, dnnl_f16), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
+    EXPECT_EQ(t.bn, 128);
+    EXPECT_EQ(t.stages, 3);
+    EXPECT_NE(t.why.find("GPU default"), std::string::npos) << t.why;
+}
+
+TEST(gemm_tuning, without_the_probe_or_with_f32_or_mixed_operands_the_fma_kernels) {
+    gemm_tuning_t t;
+    ASSERT_EQ(gemm_tuning(hopper(false), problem(dnnl_bf16, dnnl_bf16), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    EXPECT_NE(t.why.find("skipped"), std::string::npos) << t.why;
+    EXPECT_NE(t.why.find("mma.sync"), std::string::npos) << t.why;
+    for (auto p : {problem(dnnl_f32, dnnl_f32), problem(dnnl_bf16, dnnl_f16)}) {
+        ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+        EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+        EXPECT_EQ(t.bm, 128);
+    }
+    ASSERT_EQ(gemm_tuning(hopper(true), problem(dnnl_u8, dnnl_s8), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::tiled_wg);
+    // After a newer kernel failed to build: the basic rows only.
+    gemm_problem_t basic = problem(dnnl_bf16, dnnl_bf16);
+    basic.basic_only = true;
+    ASSERT_EQ(gemm_tuning(hopper(true), basic, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::tiled_wg);
+}
+
+TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_rows) {
+    gemm_tuning_t t;
+    gemm_problem_t p = problem(dnnl_f32, dnnl_f32);
+    p.m = 1;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    p.m = 16;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    p.m = 17;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    p.m = 0; // not known: launches may have more rows
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    p.m = 1;
+    ASSERT_EQ(gemm_tuning(cpu_device(4 << 20), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::tiled_cpu);
+}
+
+TEST(gemm_tuning, small_work_groups_fall_to_the_8x8_row) {
+    device_caps_t c = hopper(false);
+    c.max_work_group_size = 64; // too small for fma_8x8 and the 16 x 16 tiled_wg
+    gemm_tuning_t t;
+    ASSERT_EQ(gemm_tuning(c, problem(dnnl_f32, dnnl_f32), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::tiled_wg);
+    EXPECT_EQ(t.wg_m * t.wg_n, 64);
+    c.max_work_group_size = 16;
+    EXPECT_EQ(gemm_tuning(c, problem(dnnl_f32, dnnl_f32), t), dnnl_unimplemented);
+}
+
+TEST(gemm_tuning, cpu_devices_take_large_blocks_only_for_large_products) {
+    const device_caps_t c = cpu_device(4 << 20);
+    gemm_tuning_t t;
+    ASSERT_EQ(gemm_tuning(c, problem(dnnl_f32, dnnl_f32, 1000), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::tiled_cpu);
+    EXPECT_EQ(t.bm, 64);
+    EXPECT_EQ(t.bn, 256);
+    ASSERT_EQ(gemm_tuning(c, problem(dnnl_f32, dnnl_f32, 2 * 4 * 128 * 512), t), dnnl_success);
+    EXPECT_EQ(t.bm, 128);
+    EXPECT_EQ(t.bn, 512);
+    // Large blocks that do not fit local memory give way to the small ones.
+    ASSERT_EQ(gemm_tuning(cpu_device(450 * 1024), problem(dnnl_f32, dnnl_f32, 1 << 30), t),
+            dnnl_success);
+    EXPECT_EQ(t.bm, 64);
+    EXPECT_EQ(gemm_tuning(cpu_device(1024), problem(dnnl_f32, dnnl_f32), t), dnnl_unimplemented);
+}
+
+TEST(gemm_tuning, override_replaces_variant_and_fields) {
+    gemm_tuning_t t;
+    {
+        tuning_env_t env("gemm:variant=tiled_wg,tm=8,tn=8");
+        ASSERT_EQ(gemm_tuning(cpu_device(4 << 20), problem(dnnl_f32, dnnl_f32), t), dnnl_success);
+        EXPECT_EQ(t.variant, gemm_variant_t::tiled_wg);
+        EXPECT_EQ(t.tm, 8);
+        EXPECT_EQ(t.bm, t.wg_m * 8); // derived from the work-group
+        EXPECT_NE(t.why.find("ANYDNN_GPU_TUNING"), std::string::npos);
+    }
+    {
+        tuning_env_t env("stages=4");
+        ASSERT_EQ(gemm_tuning(hopper(true), problem(dnnl_bf16, dnnl_bf16), t), dnnl_unimplemented)
+                << "4 stages of 128 x 128 x 32 do not fit 48 KiB";
+        device_caps_t big = hopper(true);
+        big.local_mem_size = 100 * 1024;
+        ASSERT_EQ(gemm_tuning(big, problem(dnnl_bf16, dnnl_bf16), t), dnnl_success);
+        EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
+        EXPECT_EQ(t.stages, 4);
+    }
+    for (const char *bad : {"variant=fast", "tm", "tm=x", "colour=3", "tm=8,", "tm=-1"}) {
+        tuning_env_t env(bad);
+        EXPECT_EQ(gemm_tuning(hopper(true), problem(dnnl_f32, dnnl_f32), t), dnnl_unimplemented)
+                << bad;
+    }
+    {
+        tuning_env_t env("variant=mma_sync");
+        EXPECT_EQ(gemm_tuning(hopper(true), problem(dnnl_f32, dnnl_f32), t), dnnl_unimplemented)
+                << "f32 operands never take the bf16 tensor-core kernel";
+    }
+}

@@ -1,0 +1,95 @@
+#!/bin/bash
+# The GEMM kernel variants on an NVIDIA GPU through OpenCL: their build logs and PTX, checks
+# and timings of each variant the tuning table (src/gpu/tuning) can choose, forced through
+# ANYDNN_GPU_TUNING. gpu_vs_torch.py gives the ratios against PyTorch. Build here (Release),
+# copy libanydnn.so.3, benchdnn, build/ocl_build_dump (tools/ptx_check/ocl_build_dump.cpp),
+# tools/ptx_check/expand_cl.py (as D/ptx_check/) and src/gpu's .cl and .h files (as
+# D/src_gpu/) into an ignored folder D of the checkout (default .dev-gemm), carry it, and run:
+#   bash D/gemm_variants.sh [dump] [quick|check] [perf]
+# dump: NVIDIA's build log (-cl-nv-verbose: registers, spills) and PTX of the GEMM kernels into
+#       $OUT (tools/ptx_check/ocl_build_dump, sources expanded by expand_cl.py).
+# check: benchdnn --mode=C (double-precision reference, dst filled before the run) over the
+#        tensor-core and FMA variants: tails, both layouts of A and B, batch broadcast, bias,
+#        post-ops, bf16/f16/f32 results; quick: the same in fewer combinations.
+# perf: medians (PERF lines) of the table's choice and of other rows.
+D=${D:-.dev-gemm}
+export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
+BD="timeout 120 $D/benchdnn --engine=gpu"
+T='--perf-template=PERF|%impl%|%prb%|%@time%|%-time%|%@Gflops%|%@Gbw%'
+P="$BD --mode=P --max-ms-per-prb=${MAXMS:-400} $T --matmul --stag=ab --wtag=ab --dtag=ab"
+BIG="4096x4096:4096x4096 8192x8192:8192x8192 128x4096:4096x4096 4096x128:128x4096"
+
+for s in "$@"; do
+    echo "=== $s $(date +%T)"
+    case $s in
+    dump)
+        DT="-DA_DATA_T=ushort -DLOAD_A=load_bf16 -DSTORE_A=store_bf16 -DB_DATA_T=ushort"
+        DT="$DT -DLOAD_B=load_bf16 -DSTORE_B=store_bf16 -DC_DATA_T=ushort -DLOAD_C=load_bf16"
+        DT="$DT -DSTORE_C=store_bf16 -DBIAS_DATA_T=float -DLOAD_BIAS=load_f32 -DSTORE_BIAS=store_f32"
+        F32=$(echo "$DT" | sed 's/ushort/float/g; s/bf16/f32/g')
+        for k in "gemm_mma.cl|-DTM=4 -DTN=4 -DKT=32 -DWG_M=2 -DWG_N=4 -DSTAGES=3 -DPENDING=1|$DT" \
+                 "gemm_fma.cl|-DTM=8 -DTN=8 -DKT=8|$F32" "gemm_skinny.cl|-DNT=32 -DKS=32 -DMMAX=4|$F32"; do
+            IFS='|' read -r f o t <<< "$k"
+            python3 $D/ptx_check/expand_cl.py $D/src_gpu gemm/$f > /tmp/$f
+            $D/ocl_build_dump NVIDIA /tmp/$f "-cl-std=CL1.2 -cl-nv-verbose -DPO_COUNT=0 $t $o" \
+                ${OUT:-/tmp}/$f
+            grep -i "registers\|spill\|smem\|error" ${OUT:-/tmp}/$f.log | head -5
+        done
+        ;;
+    quick)
+        # The check below in about 20 s: every path of the kernels, fewer combinations.
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+        for dt in bf16 f16:f16:f32; do
+            $BD --mode=C --matmul --dt=$dt --stag=ab,ba --wtag=ab,ba --dtag=ab \
+                256x512:512x384 129x67:67x131 1x8:8x1 --bia-dt=f32 200x96:96x72 --bia-dt=undef \
+                --attr-post-ops=sum+relu+mul:f32:per_oc 130x72:72x260 --attr-post-ops= \
+                --stag=any --wtag=any --dtag=any 2x1x64x40:1x3x40x56 3x33x47:3x47x29 \
+                | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | head -6
+        done
+        ANYDNN_GPU_TUNING=regs=128 $BD --mode=C --matmul --dt=bf16 1024x1024:1024x1024 | tail -1
+        # The 128 x 256 two-stage shape (faster, not yet the table's choice).
+        ANYDNN_GPU_TUNING=tn=8,stages=2 $BD --mode=C --matmul --dt=bf16 --stag=ab,ba \
+            --wtag=ab,ba 256x512:512x384 129x67:67x131 --attr-post-ops=sum+relu \
+            300x96:96x520 | grep -E "FAILED|UNIMPL|tests:" | head -4
+        for v in "" "regs=128"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=f32 --stag=ab,ba --wtag=ab,ba \
+                513x257:257x1023 1x300:300x77 --stag=any --wtag=any --attr-post-ops=sum+relu \
+                2x1x33x65:1x3x65x31 2>&1 | grep -E "FAILED|UNIMPL|tests:" | head -4
+        done
+        ;;
+    check)
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+        ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul --dt=bf16 --stag=ab --wtag=ab 64x64:64x64 \
+            2>&1 | grep -i "gemm\|matmul" | head -5
+        for dt in bf16 f16 bf16:bf16:f32 f16:f16:f32; do
+            $BD --mode=C --matmul --dt=$dt --stag=ab,ba --wtag=ab,ba --dtag=ab \
+                256x512:512x384 129x67:67x131 1x8:8x1 7x1000:1000x300 \
+                --bia-dt=f32 200x96:96x72 --bia-dt=undef \
+                --attr-post-ops=sum+relu+mul:f32:per_oc 130x72:72x260 --attr-post-ops= \
+                --stag=any --wtag=any --dtag=any 2x1x64x40:1x3x40x56 3x33x47:3x47x29 | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | head -6
+        done
+        $BD --mode=C --matmul --dt=bf16 1024x1024:1024x1024 512x2048:2048x256 | tail -1
+        for v in "" "variant=tiled_wg" "variant=fma_8x8,kt=16"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=f32 --stag=ab,ba --wtag=ab,ba \
+                513x257:257x1023 1x300:300x77 --stag=any --wtag=any --attr-post-ops=sum+relu \
+                2x1x33x65:1x3x65x31 2>&1 \
+                | grep -E "FAILED|UNIMPL|tests:" | head -4
+        done
+        ONEDNN_VERBOSE=dispatch,create $BD --mode=C --conv --dt=bf16 \
+            mb2ic64ih14oc64oh14kh3ph1 2>&1 | grep -i "gemm,\|conv" | tail -3
+        ;;
+    perf)
+        $P --dt=bf16,f16 $BIG
+        $P --dt=bf16 16x4096:4096x4096
+        $P --dt=f32 4096x4096:4096x4096 8192x8192:8192x8192 1x4096:4096x4096
+        for v in "regs=128" "regs=128,stages=2" "tn=8,stages=2"; do
+            ANYDNN_GPU_TUNING=$v $P --dt=bf16 4096x4096:4096x4096 8192x8192:8192x8192 \
+                | sed "s/^PERF/PERF[$v]/"
+        done
+        for v in "variant=tiled_wg" "regs=128" "regs=128,kt=16"; do
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
+        done
+        ;;
+    esac
+done
