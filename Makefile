@@ -50,9 +50,16 @@ build-asan: intel-ocl intel-sycl
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
 	cmake --build build-asan -j $(JOBS)
 
+# The SYCL demo runs on Intel's CPU OpenCL runtime above, the one OpenCL implementation
+# SYCL is shown (an empty vendor directory keeps PoCL out).
+SYCL_RUN_ENV := OCL_ICD_FILENAMES=$(CURDIR)/$(INTEL_OCL)/lib/libintelocl.so \
+  OCL_ICD_VENDORS=$(CURDIR)/build/no_icd_vendors LD_LIBRARY_PATH=$(CURDIR)/$(INTEL_OCL)/lib \
+  ONEAPI_DEVICE_SELECTOR=opencl:cpu
+
 demo: build
 	./build/examples/demo
 	if [ -x build/examples/ocl_interop_demo ]; then ./build/examples/ocl_interop_demo; fi
+	if [ -x build/examples/sycl_interop_demo ]; then $(SYCL_RUN_ENV) ./build/examples/sycl_interop_demo; fi
 
 test-release: build
 	cd build && ctest --output-on-failure -j $(JOBS)

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/impl_lists.hpp"
+#include "core/primitive_cache.hpp"
 #include "core/primitive_desc.hpp"
 #include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_memory.hpp"
@@ -136,6 +137,9 @@ status_t ocl_engine_t::create(
 
 ocl_engine_t::~ocl_engine_t() {
     const cl_api_t &cl = *cl_api();
+    // Cached primitives may free device memory through the service queue and context:
+    // they go while both exist (the base destructor would drop them after).
+    primitive_cache().drop_engine(id());
     program_cache_drop_engine(id());
     if (service_queue_) cl.clReleaseCommandQueue(service_queue_);
     cl.clReleaseContext(context_);
