@@ -145,6 +145,17 @@ TEST_F(sycl_interop, bad_input_is_a_status) {
     EXPECT_EQ(dnnl_sycl_interop_engine_create(nullptr, &device, &context), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_sycl_interop_engine_create(&e, nullptr, &context), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_sycl_interop_engine_create(&e, &device, nullptr), dnnl_invalid_arguments);
+    // A device that is not in the context (a sub-device's context), where the device can be
+    // partitioned.
+    std::vector<sycl::device> subs;
+    try {
+        subs = device.create_sub_devices<sycl::info::partition_property::partition_equally>(1);
+    } catch (const sycl::exception &) {
+    }
+    if (!subs.empty()) {
+        sycl::context sub_ctx(subs[0]);
+        EXPECT_EQ(dnnl_sycl_interop_engine_create(&e, &device, &sub_ctx), dnnl_invalid_arguments);
+    }
     dnnl_stream_t s = nullptr;
     EXPECT_EQ(dnnl_sycl_interop_stream_create(&s, eng.get(), nullptr), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_sycl_interop_stream_create(nullptr, eng.get(), &queue), dnnl_invalid_arguments);
