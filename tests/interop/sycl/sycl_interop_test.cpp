@@ -140,6 +140,30 @@ TEST_F(sycl_interop, usm_and_buffer_memory_on_one_primitive) {
     check(b2);
 }
 
+TEST_F(sycl_interop, gpu_engines_by_index_are_sycl_ones_when_asked) {
+    setenv("ANYDNN_GPU_RUNTIME", "sycl", 1);
+    const size_t count = dnnl::engine::get_count(dnnl::engine::kind::gpu);
+    dnnl::engine e;
+    if (count > 0) e = dnnl::engine(dnnl::engine::kind::gpu, 0);
+    unsetenv("ANYDNN_GPU_RUNTIME");
+    ASSERT_GT(count, 0u);
+    EXPECT_TRUE(si::get_device(e) == device); // the one SYCL device here
+    dnnl::stream s(e);
+    EXPECT_TRUE(si::get_queue(s).is_in_order());
+    const int64_t n = 45;
+    auto x = random_floats(n, 5);
+    memory src(vec_md(n), e), dst(vec_md(n), e);
+    float *p = src.map_data<float>();
+    std::copy(x.begin(), x.end(), p);
+    src.unmap_data(p);
+    relu(e, n).execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    s.wait();
+    float *q = dst.map_data<float>();
+    std::vector<float> got(q, q + n);
+    dst.unmap_data(q);
+    expect_equal(got, relu_ref(x));
+}
+
 TEST_F(sycl_interop, bad_input_is_a_status) {
     dnnl_engine_t e = nullptr;
     EXPECT_EQ(dnnl_sycl_interop_engine_create(nullptr, &device, &context), dnnl_invalid_arguments);
