@@ -78,19 +78,27 @@ status_t sycl_stream_t::run_in_task(const std::vector<sycl_buffer_storage_t *> &
                 accessors.emplace_back(*b->buffer(), h);
             h.host_task([&, accessors](::sycl::interop_handle ih) {
                 std::lock_guard<std::mutex> lock(mutex_);
-                in_host_task = true;
-                size_t bound = 0;
-                for (; bound < buffers.size() && st == dnnl_success; ++bound) {
-                    auto mems = ih.get_native_mem<::sycl::backend::opencl>(accessors[bound]);
-                    st = mems.empty() ? dnnl_runtime_error : buffers[bound]->bind(mems[0]);
+                // Undone however the task ends (a SYCL exception included).
+                struct task_scope_t {
+                    const std::vector<sycl_buffer_storage_t *> &buffers;
+                    size_t bound = 0;
+                    task_scope_t(const std::vector<sycl_buffer_storage_t *> &b) : buffers(b) {
+                        in_host_task = true;
+                    }
+                    ~task_scope_t() {
+                        for (size_t i = 0; i < bound; ++i)
+                            buffers[i]->unbind();
+                        in_host_task = false;
+                    }
+                } scope(buffers);
+                for (; scope.bound < buffers.size() && st == dnnl_success; ++scope.bound) {
+                    auto mems = ih.get_native_mem<::sycl::backend::opencl>(accessors[scope.bound]);
+                    st = mems.empty() ? dnnl_runtime_error : buffers[scope.bound]->bind(mems[0]);
                 }
                 if (st == dnnl_success) st = work();
                 // Everything enqueued has ended before the task does (and before unbinding).
                 if (ocl::cl_api()->clFinish(queue()) != CL_SUCCESS && st == dnnl_success)
                     st = dnnl_runtime_error;
-                for (size_t i = 0; i < bound; ++i)
-                    buffers[i]->unbind();
-                in_host_task = false;
             });
         });
         // The task refers to this call's arguments: it must end before we return.
