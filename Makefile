@@ -6,7 +6,7 @@ DEBIAN_PACKAGES := cmake g++ make python3 python3-venv libgtest-dev pkg-config \
   libze1 libze-dev clang-15 llvm-spirv-15
 BUILD_TYPE ?= Release
 
-.PHONY: all setup intel-ocl build build-asan demo test test-asan test-release install clean
+.PHONY: all setup intel-ocl intel-sycl build build-asan demo test test-asan test-release install clean
 
 all: build
 
@@ -29,18 +29,37 @@ intel-ocl: setup
 	  || echo "Intel's OpenCL runtime not installed (no PyPI?): its tests are skipped"; \
 	fi
 
-build: intel-ocl
+# Intel's SYCL runtime from PyPI (headers and libsycl, pinned: the wheel's layout changes
+# between releases) where PyPI is reachable; the SYCL interop layer and its tests are built
+# when it is there. Host code only: it runs on Intel's CPU OpenCL runtime above.
+INTEL_SYCL := .deps/intel-sycl
+INTEL_SYCL_VERSION := 2026.2.0
+intel-sycl: setup
+	@if [ ! -e $(INTEL_SYCL)/include/sycl/sycl.hpp ]; then \
+	  (python3 -m venv $(INTEL_SYCL) && \
+	   $(INTEL_SYCL)/bin/pip install -q intel-sycl-rt==$(INTEL_SYCL_VERSION)) \
+	  || echo "Intel's SYCL runtime not installed (no PyPI?): SYCL interop is not built"; \
+	fi
+
+build: intel-ocl intel-sycl
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 	cmake --build build -j $(JOBS)
 
-build-asan: setup
+build-asan: intel-ocl intel-sycl
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
 	cmake --build build-asan -j $(JOBS)
 
+# The SYCL demo runs on Intel's CPU OpenCL runtime above, the one OpenCL implementation
+# SYCL is shown (an empty vendor directory keeps PoCL out).
+SYCL_RUN_ENV := OCL_ICD_FILENAMES=$(CURDIR)/$(INTEL_OCL)/lib/libintelocl.so \
+  OCL_ICD_VENDORS=$(CURDIR)/build/no_icd_vendors LD_LIBRARY_PATH=$(CURDIR)/$(INTEL_OCL)/lib \
+  ONEAPI_DEVICE_SELECTOR=opencl:cpu
+
 demo: build
 	./build/examples/demo
 	if [ -x build/examples/ocl_interop_demo ]; then ./build/examples/ocl_interop_demo; fi
+	if [ -x build/examples/sycl_interop_demo ]; then $(SYCL_RUN_ENV) ./build/examples/sycl_interop_demo; fi
 
 test-release: build
 	cd build && ctest --output-on-failure -j $(JOBS)

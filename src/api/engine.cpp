@@ -1,8 +1,12 @@
 // dnnl_engine_* entry points.
 #include "api/api.hpp"
+#include "oneapi/dnnl/dnnl_config.h"
 #include "runtime/cpu/cpu_engine.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ze/ze_engine.hpp"
+#ifdef DNNL_WITH_SYCL
+#include "runtime/sycl/sycl_devices.hpp"
+#endif
 
 using namespace anydnn;
 
@@ -12,6 +16,9 @@ DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
     switch (raw_value(kind)) {
         case dnnl_cpu: return 1;
         case dnnl_gpu: // ANYDNN_GPU_RUNTIME=ze: Level Zero devices instead of OpenCL ones
+#ifdef DNNL_WITH_SYCL
+            if (sycl_rt::gpu_runtime_is_sycl()) return sycl_rt::engine_count(); // or SYCL's
+#endif
             return ze::gpu_runtime_is_ze() ? ze::all_devices().size()
                                            : ocl::engine_devices().size();
         default: return 0;
@@ -31,6 +38,10 @@ DNNL_API dnnl_status_t dnnl_engine_create(
         engine_t *e = nullptr;
         if (k == dnnl_cpu) {
             e = new cpu::cpu_engine_t();
+#ifdef DNNL_WITH_SYCL
+        } else if (sycl_rt::gpu_runtime_is_sycl()) {
+            ANYDNN_CHECK(sycl_rt::create_engine(&e, index));
+#endif
         } else if (ze::gpu_runtime_is_ze()) {
             ze::ze_engine_t *z = nullptr;
             ANYDNN_CHECK(ze::ze_engine_t::create_own(&z, index));

@@ -30,6 +30,10 @@ void set_engine_allocator(const engine_t &engine, const dnnl_graph_allocator &al
     auto copy = std::make_shared<dnnl_graph_allocator>(alloc.host_malloc, alloc.host_free);
     copy->ocl_malloc = alloc.ocl_malloc;
     copy->ocl_free = alloc.ocl_free;
+    copy->sycl_malloc = alloc.sycl_malloc;
+    copy->sycl_free = alloc.sycl_free;
+    copy->device_malloc = alloc.device_malloc;
+    copy->device_free = alloc.device_free;
     t.by_engine[engine.id()] = copy;
 }
 
@@ -50,7 +54,9 @@ status_t engine_allocation_t::allocate(engine_t *engine, size_t size) {
     allocator_ = engine_allocator(*engine);
     ocl_ = ocl_engine != nullptr;
     if (ocl_) {
-        if (allocator_ && allocator_->ocl_malloc) {
+        if (allocator_ && allocator_->device_malloc) {
+            ptr_ = allocator_->device_malloc(size, alignment);
+        } else if (allocator_ && allocator_->ocl_malloc) {
             ptr_ = allocator_->ocl_malloc(
                     size, alignment, ocl_engine->device(), ocl_engine->context());
         } else {
@@ -71,7 +77,9 @@ void engine_allocation_t::release(_cl_event *after) {
     if (!ptr_) return;
     if (ocl_) {
         auto *e = ocl::as_ocl(engine_.get());
-        if (allocator_) {
+        if (allocator_ && allocator_->device_free) {
+            allocator_->device_free(ptr_, after);
+        } else if (allocator_) {
             allocator_->ocl_free(ptr_, e->device(), e->context(), after);
         } else {
             if (after) ocl::cl_api()->clWaitForEvents(1, &after);

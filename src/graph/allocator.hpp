@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "core/engine.hpp"
 #include "graph/object.hpp"
@@ -26,6 +27,15 @@ struct dnnl_graph_allocator : public anydnn::graph::graph_object_t {
     using ocl_deallocate_f = void (*)(void *, _cl_device_id *, _cl_context *, _cl_event *);
     ocl_allocate_f ocl_malloc = nullptr;
     ocl_deallocate_f ocl_free = nullptr;
+    // SYCL engines (dnnl_graph_sycl.h): the application's call-backs, as the user gave them,
+    // and bound to one engine's sycl::device and sycl::context (and a cl_event turned into a
+    // sycl::event) by src/api/graph_sycl_interop.cpp, which this file does not need to know.
+    using sycl_allocate_f = void *(*)(size_t, size_t, const void *, const void *);
+    using sycl_deallocate_f = void (*)(void *, const void *, const void *, void *);
+    sycl_allocate_f sycl_malloc = nullptr;
+    sycl_deallocate_f sycl_free = nullptr;
+    std::function<void *(size_t size, size_t alignment)> device_malloc;
+    std::function<void(void *buf, _cl_event *after)> device_free;
 };
 
 namespace anydnn {

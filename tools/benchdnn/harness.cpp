@@ -121,6 +121,12 @@ dnnl_stream_t test_stream() {
     return engine_state().stream.get();
 }
 
+void close_engines() {
+    auto &e = engine_state();
+    e.stream.reset();
+    e.engine.reset();
+}
+
 std::string engine_name() {
     const auto &s = settings();
     std::string n = s.engine_kind == dnnl_gpu ? "gpu" : "cpu";

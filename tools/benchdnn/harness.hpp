@@ -33,6 +33,8 @@ dnnl_engine_t test_engine();
 // A CPU engine beside the tested one (cross-engine reorders); created on first use.
 dnnl_engine_t host_engine();
 dnnl_stream_t test_stream();
+// Destroys the tested engine and its stream (at the end of main).
+void close_engines();
 std::string engine_name();
 
 // The memories of one execution, by argument.

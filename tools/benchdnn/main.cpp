@@ -177,5 +177,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     print_summary();
+    // Streams and engines go before static destructors run: a SYCL runtime may shut down first.
+    close_engines();
     return counters().failed ? 1 : 0;
 }

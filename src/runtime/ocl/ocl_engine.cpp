@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/impl_lists.hpp"
+#include "core/primitive_cache.hpp"
 #include "core/primitive_desc.hpp"
 #include "runtime/ocl/ocl_compute.hpp"
 #include "runtime/ocl/ocl_memory.hpp"
@@ -99,11 +100,9 @@ ocl_engine_t *as_ocl(engine_t *e) {
 ocl_engine_t::ocl_engine_t(cl_device_id device, cl_context context, size_t index)
     : engine_t(dnnl_gpu, runtime_kind_t::ocl, index), device_(device), context_(context) {}
 
-status_t ocl_engine_t::create(
-        ocl_engine_t **engine, cl_device_id device, cl_context context, size_t index) {
+status_t ocl_engine_t::prepare(cl_device_id device, cl_context &context, device_info_t &info) {
     const cl_api_t *cl = cl_api();
     ANYDNN_REQUIRE(cl, dnnl_runtime_error, "no OpenCL ICD loader (libOpenCL.so.1) found");
-    device_info_t info;
     ANYDNN_CHECK(probe_device(device, info));
     if (context) {
         // The device must belong to the context.
@@ -123,6 +122,13 @@ status_t ocl_engine_t::create(
                 cl_error_name(err));
     }
     cl->clRetainDevice(device);
+    return dnnl_success;
+}
+
+status_t ocl_engine_t::create(
+        ocl_engine_t **engine, cl_device_id device, cl_context context, size_t index) {
+    device_info_t info;
+    ANYDNN_CHECK(prepare(device, context, info));
     auto *e = new ocl_engine_t(device, context, index);
     e->info_ = std::move(info);
     *engine = e;
@@ -131,6 +137,9 @@ status_t ocl_engine_t::create(
 
 ocl_engine_t::~ocl_engine_t() {
     const cl_api_t &cl = *cl_api();
+    // Cached primitives may free device memory through the service queue and context:
+    // they go while both exist (the base destructor would drop them after).
+    primitive_cache().drop_engine(id());
     program_cache_drop_engine(id());
     if (service_queue_) cl.clReleaseCommandQueue(service_queue_);
     cl.clReleaseContext(context_);

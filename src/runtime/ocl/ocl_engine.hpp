@@ -45,9 +45,13 @@ struct ocl_engine_t : public engine_t, public gpu::compute_engine_t {
 
 protected:
     ~ocl_engine_t() override;
+    ocl_engine_t(cl_device_id device, cl_context context, size_t index);
+    // What create does before constructing, for derived engines too (SYCL): checks that the
+    // device is in `context` (creates one when it is null), probes the device, retains both.
+    static status_t prepare(cl_device_id device, cl_context &context, device_info_t &info);
+    void set_info(device_info_t info) { info_ = std::move(info); }
 
 private:
-    ocl_engine_t(cl_device_id device, cl_context context, size_t index);
     cl_device_id device_;
     cl_context context_;
     device_info_t info_;

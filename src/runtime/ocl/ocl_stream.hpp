@@ -44,8 +44,11 @@ struct ocl_stream_t : public stream_t {
     // Replaces the current dependencies with `ev` (takes ownership).
     void set_dep(cl_event ev);
 
-private:
+protected:
+    // Takes over one reference to `queue` (derived streams: SYCL's native queue).
     ocl_stream_t(ocl_engine_t *engine, cl_command_queue queue, unsigned flags, bool ooo);
+
+private:
     status_t run(const std::function<status_t()> &enqueue);
     void clear_deps();
 
