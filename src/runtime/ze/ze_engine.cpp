@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/impl_lists.hpp"
+#include "core/primitive_cache.hpp"
 #include "core/primitive_desc.hpp"
 #include "oneapi/dnnl/dnnl_version.h"
 #include "runtime/ze/ze_compute.hpp"
@@ -77,6 +78,9 @@ status_t ze_engine_t::create_own(ze_engine_t **engine, size_t index) {
 
 ze_engine_t::~ze_engine_t() {
     if (process_exiting()) return;
+    // Cached primitives free device memory through the context: they go while it exists (the
+    // base destructor would drop them after).
+    primitive_cache().drop_engine(id());
     module_cache_drop_engine(id());
     if (owns_context_) ze_api()->zeContextDestroy(context_);
 }
