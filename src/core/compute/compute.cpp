@@ -14,6 +14,11 @@ status_t create_kernel(engine_t *engine, const char *source_name, const std::str
     return fail(dnnl_unimplemented, __func__, "kernels need an OpenCL or Level Zero engine");
 }
 
+status_t create_ptx_kernel(engine_t *engine, const char *name, std::shared_ptr<kernel_t> &kernel) {
+    if (ocl::ocl_engine_t *e = ocl::as_ocl(engine)) return ocl::create_ptx_kernel(e, name, kernel);
+    return fail(dnnl_unimplemented, __func__, "PTX kernels need an OpenCL engine");
+}
+
 const device_caps_t &engine_caps(engine_t *engine) {
     // Filled once per engine from the device's properties.
     static std::mutex mutex;

@@ -1,0 +1,188 @@
+// GPU matmul on Hopper's warpgroup tensor cores: the PTX kernels of gpu/gemm/hopper, loaded
+// through OpenCL where the device takes sm_90a PTX. bf16 x bf16 or f16 x f16 with f32
+// accumulation into f32 or the input type; plain layouts with A K- or M-major, B K- or
+// N-major, row-major C; at most one batch dimension (broadcast allowed); bias over N.
+// Anything else is left to the next implementation.
+#include <cstdlib>
+#include <string>
+
+#include "core/primitive.hpp"
+#include "cpu/matmul/common.hpp"
+#include "gpu/impl_entries.hpp"
+#include "gpu/launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+// The operand layouts the kernels take, from the strides of the two inner dimensions.
+struct wgmma_layout_t {
+    bool a_m_major = false, b_n_major = false;
+    dim_t lda = 0, ldb = 0, ldc = 0;
+};
+
+// Row-major (ld: the row stride) or, with col_major, column-major (ld: the column stride).
+bool operand_layout(const memory_desc_t &md, bool &col_major, dim_t &ld) {
+    const int nd = md.ndims;
+    const dim_t *s = md.blocking.strides;
+    col_major = s[nd - 1] != 1;
+    if (col_major && s[nd - 2] != 1) return false;
+    ld = col_major ? s[nd - 1] : s[nd - 2];
+    return true;
+}
+
+// 16-byte rows for cp.async: the leading dimension, start and batch step in units of 8.
+bool aligned8(const memory_desc_t &md, dim_t ld) {
+    const int nd = md.ndims;
+    if (ld % 8 || md.offset0 % 8) return false;
+    return nd < 3 || md.dims[0] == 1 || md.blocking.strides[0] % 8 == 0;
+}
+
+// Which tile configuration of gpu/gemm/hopper/wgmma_gemm.cu runs: ANYDNN_WGMMA_TILE names one
+// ("128x32s3p1", ...) for tuning; by default the 48 KB one.
+std::string tile_config() {
+    const char *env = std::getenv("ANYDNN_WGMMA_TILE");
+    return env && *env ? env : "128x32s3p1";
+}
+int tile_n(const std::string &config) {
+    return std::atoi(config.c_str());
+}
+
+struct wgmma_matmul_t;
+
+struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t> {
+    using base_t = primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t>;
+    using base_t::base_t;
+    const char *name() const override { return "ocl:matmul:wgmma_sm90a"; }
+    wgmma_layout_t layout;
+    std::string kernel_name;
+
+    static status_t init(wgmma_matmul_pd_t &pd) {
+        ANYDNN_REQUIRE(engine_caps(pd.engine).ptx_binary_sm >= 90, dnnl_unimplemented,
+                "the device does not load sm_90a PTX programs");
+        const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
+        memory_desc_t src, wei, bias, dst;
+        ANYDNN_CHECK(cpu::matmul::resolve_matmul(d, src, wei, bias, dst));
+        const dnnl_data_type_t t = src.data_type;
+        ANYDNN_REQUIRE((t == dnnl_bf16 || t == dnnl_f16) && wei.data_type == t
+                        && (dst.data_type == t || dst.data_type == dnnl_f32),
+                dnnl_unimplemented,
+                "wgmma takes bf16 or f16 src and weights of one type, dst f32 or that type");
+        const bool with_bias = !is_zero_md(bias);
+        ANYDNN_REQUIRE(!with_bias || bias.data_type == t || bias.data_type == dnnl_f32,
+                dnnl_unimplemented, "wgmma bias is f32 or the src type");
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::acc_mode
+                               | attr_skip::deterministic | attr_skip::scratchpad),
+                dnnl_unimplemented, "wgmma matmul takes no scales, zero points or post-ops");
+        ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
+                        && (!with_bias || is_plain(bias)),
+                dnnl_unimplemented, "wgmma matmul takes plain strided layouts");
+        const int nd = dst.ndims;
+        ANYDNN_REQUIRE(nd <= 3, dnnl_unimplemented, "wgmma matmul takes one batch dimension");
+        const dim_t M = dst.dims[nd - 2], N = dst.dims[nd - 1], K = src.dims[nd - 1];
+        const dim_t B = nd == 3 ? dst.dims[0] : 1;
+        ANYDNN_REQUIRE(M < (1 << 30) && N < (1 << 30) && K < (1 << 30) && B < 65536,
+                dnnl_unimplemented, "wgmma matmul sizes exceed the kernel's index range");
+        if (with_bias)
+            for (int i = 0; i < nd - 1; ++i)
+                ANYDNN_REQUIRE(bias.dims[i] == 1, dnnl_unimplemented,
+                        "wgmma bias broadcasts over all but N");
+        ANYDNN_REQUIRE(!with_bias || (bias.blocking.strides[nd - 1] == 1 && bias.offset0 == 0),
+                dnnl_unimplemented, "wgmma bias is dense");
+
+        wgmma_layout_t &l = pd.layout;
+        bool a_col = false, b_col = false, c_col = false;
+        ANYDNN_REQUIRE(operand_layout(src, a_col, l.lda) && operand_layout(wei, b_col, l.ldb)
+                        && operand_layout(dst, c_col, l.ldc) && !c_col,
+                dnnl_unimplemented,
+                "wgmma matmul needs one unit stride in each matrix and a row-major dst");
+        l.a_m_major = a_col;
+        l.b_n_major = !b_col; // B's rows are K: row-major weights are N-major
+
+        ANYDNN_REQUIRE(aligned8(src, l.lda) && aligned8(wei, l.ldb), dnnl_unimplemented,
+                "wgmma loads 16-byte rows: strides and offsets of src and weights must be "
+                "multiples of 8 elements");
+
+        const std::string config = tile_config();
+        pd.kernel_name = std::string("anydnn_wgmma_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
+                + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config;
+        ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
+                "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
+
+        pd.args[DNNL_ARG_SRC] = src;
+        pd.args[DNNL_ARG_WEIGHTS] = wei;
+        pd.args[DNNL_ARG_DST] = dst;
+        if (with_bias) pd.args[DNNL_ARG_BIAS] = bias;
+        return dnnl_success;
+    }
+};
+
+struct wgmma_matmul_t : public primitive_t {
+    using primitive_t::primitive_t;
+
+    const wgmma_matmul_pd_t &pd_() const { return static_cast<const wgmma_matmul_pd_t &>(pd()); }
+
+    status_t init() override {
+        return create_ptx_kernel(pd_().engine, pd_().kernel_name.c_str(), kernel_);
+    }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        const wgmma_matmul_pd_t &pd = pd_();
+        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &wei = pd.arg_md(DNNL_ARG_WEIGHTS),
+                            &dst = pd.arg_md(DNNL_ARG_DST);
+        const int nd = dst.ndims;
+        const int64_t M = dst.dims[nd - 2], N = dst.dims[nd - 1], K = src.dims[nd - 1];
+        const int64_t B = nd == 3 ? dst.dims[0] : 1;
+        auto batch_stride = [nd](const memory_desc_t &md) -> int64_t {
+            return nd == 3 && md.dims[0] != 1 ? md.blocking.strides[0] : 0;
+        };
+        const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
+        int bias_kind = 0;
+        if (with_bias) bias_kind = pd.arg_md(DNNL_ARG_BIAS).data_type == dnnl_f32 ? 1 : 2;
+        const wgmma_layout_t &l = pd.layout;
+
+        kernel_args_t args;
+        args.add(storage_of(ctx, DNNL_ARG_SRC));
+        args.add(storage_of(ctx, DNNL_ARG_WEIGHTS));
+        args.add(storage_of(ctx, DNNL_ARG_DST));
+        args.add(with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr);
+        args.add_value<int64_t>(src.offset0);
+        args.add_value<int64_t>(wei.offset0);
+        args.add_value<int64_t>(dst.offset0);
+        args.add_value<int64_t>(l.lda);
+        args.add_value<int64_t>(l.ldb);
+        args.add_value<int64_t>(l.ldc);
+        args.add_value<int64_t>(batch_stride(src));
+        args.add_value<int64_t>(batch_stride(wei));
+        args.add_value<int64_t>(batch_stride(dst));
+        args.add_value<int32_t>(static_cast<int32_t>(M));
+        args.add_value<int32_t>(static_cast<int32_t>(N));
+        args.add_value<int32_t>(static_cast<int32_t>(K));
+        args.add_value<int32_t>(dst.data_type == dnnl_f32 ? 1 : 0);
+        args.add_value<int32_t>(bias_kind);
+
+        const int64_t bn = tile_n(tile_config());
+        nd_range_t range;
+        range.ndims = 3;
+        range.global[0] = static_cast<size_t>((N + bn - 1) / bn) * 256;
+        range.global[1] = static_cast<size_t>((M + 127) / 128);
+        range.global[2] = static_cast<size_t>(B);
+        range.local[0] = 256;
+        range.local[1] = 1;
+        range.local[2] = 1;
+        return kernel_->launch(ctx.stream, args, range);
+    }
+
+private:
+    std::shared_ptr<kernel_t> kernel_;
+};
+
+} // namespace
+
+impl_entry_t matmul_wgmma_sm90a_entry() {
+    return make_impl_entry<wgmma_matmul_pd_t>("ocl:matmul:wgmma_sm90a");
+}
+
+} // namespace gpu
+} // namespace anydnn
