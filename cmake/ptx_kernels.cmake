@@ -22,11 +22,11 @@ if(ANYDNN_NVCC)
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
-# The kernels' first four parameters (A, B, C, bias) are buffers.
+# The GEMM kernels' first four parameters (A, B, C, bias) are buffers; the split-K sum's three.
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 4 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 4,anydnn_wgmma_splitk_reduce=3 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
   COMMENT "Embedding PTX kernels")
 list(APPEND ANYDNN_KERNEL_SOURCES_CPP ${_anydnn_ptx_cpp})

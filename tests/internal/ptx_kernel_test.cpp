@@ -15,7 +15,7 @@
 
 namespace {
 
-const char *wgmma_kernel = "anydnn_wgmma_bf16_kn_128x32s3p1";
+const char *wgmma_kernel = "anydnn_wgmma_bf16_kn_128x64s4p1";
 
 struct gpu_engine_t {
     dnnl_engine_t engine = nullptr;

@@ -96,8 +96,9 @@ const char *header = ".version 8.0\n.target sm_90a\n.address_size 64\n\n";
 
 void probe_params(const ctx_t &c) {
     std::printf("== buffer parameter forms\n");
-    const char *forms[] = {".param .u64 .ptr .global .align 4 out", ".param .u64 out",
-            ".param .u64 .ptr .global .align 16 out"};
+    // The form that may fault goes last (a fault leaves the context unusable).
+    const char *forms[] = {".param .u64 .ptr .global .align 4 out",
+            ".param .u64 .ptr .global .align 16 out", ".param .u64 out"};
     for (const char *form : forms) {
         std::string ptx = std::string(header) + ".visible .entry w(" + form
                 + ")\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<5>;\n"
@@ -199,13 +200,14 @@ int main(int argc, char **argv) {
     cl_ulong lm = 0;
     clGetDeviceInfo(c.dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lm), &lm, nullptr);
     std::printf("device %s, CL_DEVICE_LOCAL_MEM_SIZE %llu\n", name, (unsigned long long)lm);
-    cl_int err = 0;
-    c.ctx = clCreateContext(nullptr, 1, &c.dev, nullptr, nullptr, &err);
-    c.q = clCreateCommandQueueWithProperties(c.ctx, c.dev, nullptr, &err);
-    probe_params(c);
-    probe_static_shared(c);
-    probe_opencl_c(c);
-    clReleaseCommandQueue(c.q);
-    clReleaseContext(c.ctx);
+    // Each probe in a context of its own.
+    for (void (*probe)(const ctx_t &) : {probe_static_shared, probe_opencl_c, probe_params}) {
+        cl_int err = 0;
+        c.ctx = clCreateContext(nullptr, 1, &c.dev, nullptr, nullptr, &err);
+        c.q = clCreateCommandQueueWithProperties(c.ctx, c.dev, nullptr, &err);
+        probe(c);
+        clReleaseCommandQueue(c.q);
+        clReleaseContext(c.ctx);
+    }
     return 0;
 }

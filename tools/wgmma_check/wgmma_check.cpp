@@ -3,6 +3,7 @@
 //                            batch and broadcast; f32 or 16-bit dst; bias) on random data,
 //                            dst poisoned with NaN before the run, against a double
 //                            reference; prints the implementation and the largest error.
+//                            Values k/64 make f32 sums exact: f32 dst must match exactly.
 //   wgmma_check perf M N K [reps]   bf16 row-major, bf16 dst: median wall time of one
 //                            execution to completion, and of `reps` back-to-back ones.
 #include <algorithm>
@@ -178,6 +179,10 @@ int check(engine &eng, stream &s) {
     cases.push_back({3, 1, 100, 136, 200, dt::bf16, dt::bf16, true, false, true});
     cases.push_back({1, 4, 64, 200, 128, dt::f16, dt::f32, false, true, false});
     cases.push_back({1, 1, 512, 512, 2048, dt::bf16, dt::f32, false, false, false});
+    // Few tiles, deep K: split along K (uneven slices, bias and conversion in the sum).
+    cases.push_back({1, 1, 77, 96, 1000, dt::bf16, dt::f32, false, true, true});
+    cases.push_back({2, 2, 100, 64, 1536, dt::bf16, dt::bf16, true, false, true});
+    cases.push_back({1, 1, 128, 512, 4096, dt::f16, dt::f16, false, false, false});
     // Not for the wgmma kernel (rows of 100 elements are not 16-byte aligned): a fallback.
     cases.push_back({1, 1, 50, 60, 100, dt::bf16, dt::f32, false, false, false});
     int failed = 0;

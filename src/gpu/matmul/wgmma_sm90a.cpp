@@ -1,8 +1,10 @@
 // GPU matmul on Hopper's warpgroup tensor cores: the PTX kernels of gpu/gemm/hopper, loaded
 // through OpenCL where the device takes sm_90a PTX. bf16 x bf16 or f16 x f16 with f32
 // accumulation into f32 or the input type; plain layouts with A K- or M-major, B K- or
-// N-major, row-major C; at most one batch dimension (broadcast allowed); bias over N.
+// N-major, row-major C; at most one batch dimension (broadcast allowed); bias over N. Shapes
+// too small to fill the GPU with tiles are split along K (f32 slices in the scratchpad).
 // Anything else is left to the next implementation.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -39,14 +41,26 @@ bool aligned8(const memory_desc_t &md, dim_t ld) {
     return nd < 3 || md.dims[0] == 1 || md.blocking.strides[0] % 8 == 0;
 }
 
-// Which tile configuration of gpu/gemm/hopper/wgmma_gemm.cu runs: ANYDNN_WGMMA_TILE names one
-// ("128x32s3p1", ...) for tuning; by default the 48 KB one.
-std::string tile_config() {
-    const char *env = std::getenv("ANYDNN_WGMMA_TILE");
-    return env && *env ? env : "128x32s3p1";
-}
-int tile_n(const std::string &config) {
-    return std::atoi(config.c_str());
+// The tile configuration of gpu/gemm/hopper/wgmma_gemm.cu ("256x64s4p1": 128 x 256 tiles,
+// K steps of 64, 4 stages) and the K split: 128 x 256 tiles where they fill the GPU, else
+// 128 x 128 ones split along K until there is about one CTA per compute unit (a slice keeps
+// at least 4 K steps). ANYDNN_WGMMA_TILE and ANYDNN_WGMMA_SPLITS override them (tuning).
+void pick_tiles(dim_t B, dim_t M, dim_t N, dim_t K, dim_t units, std::string &config,
+        int &splits) {
+    auto tiles = [&](dim_t bn) { return B * ((M + 127) / 128) * ((N + bn - 1) / bn); };
+    splits = 1;
+    if (tiles(256) >= units) {
+        config = "256x64s4p1";
+    } else {
+        config = "128x64s4p1";
+        const dim_t by_units = units / std::max<dim_t>(tiles(128), 1);
+        const dim_t by_depth = K / (4 * 64);
+        splits = static_cast<int>(std::max<dim_t>(1, std::min<dim_t>({by_units, by_depth, 16})));
+    }
+    if (const char *env = std::getenv("ANYDNN_WGMMA_TILE"))
+        if (*env) config = env;
+    if (const char *env = std::getenv("ANYDNN_WGMMA_SPLITS"))
+        if (std::atoi(env) > 0) splits = std::atoi(env);
 }
 
 struct wgmma_matmul_t;
@@ -57,6 +71,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     const char *name() const override { return "ocl:matmul:wgmma_sm90a"; }
     wgmma_layout_t layout;
     std::string kernel_name;
+    int tile_n = 0, splits = 1;
 
     static status_t init(wgmma_matmul_pd_t &pd) {
         ANYDNN_REQUIRE(engine_caps(pd.engine).ptx_binary_sm >= 90, dnnl_unimplemented,
@@ -104,9 +119,13 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
                 "wgmma loads 16-byte rows: strides and offsets of src and weights must be "
                 "multiples of 8 elements");
 
-        const std::string config = tile_config();
+        std::string config;
+        pick_tiles(B, M, N, K, engine_caps(pd.engine).compute_units, config, pd.splits);
+        pd.tile_n = std::atoi(config.c_str());
+        ANYDNN_REQUIRE(pd.tile_n > 0, dnnl_invalid_arguments, "bad wgmma tile %s", config.c_str());
         pd.kernel_name = std::string("anydnn_wgmma_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
                 + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config;
+        if (pd.splits > 1) pd.scratchpad_size = static_cast<size_t>(pd.splits * B * M * N * 4);
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
 
@@ -124,7 +143,10 @@ struct wgmma_matmul_t : public primitive_t {
     const wgmma_matmul_pd_t &pd_() const { return static_cast<const wgmma_matmul_pd_t &>(pd()); }
 
     status_t init() override {
-        return create_ptx_kernel(pd_().engine, pd_().kernel_name.c_str(), kernel_);
+        ANYDNN_CHECK(create_ptx_kernel(pd_().engine, pd_().kernel_name.c_str(), kernel_));
+        if (pd_().splits > 1)
+            ANYDNN_CHECK(create_ptx_kernel(pd_().engine, "anydnn_wgmma_splitk_reduce", reduce_));
+        return dnnl_success;
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -138,44 +160,71 @@ struct wgmma_matmul_t : public primitive_t {
             return nd == 3 && md.dims[0] != 1 ? md.blocking.strides[0] : 0;
         };
         const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
-        int bias_kind = 0;
-        if (with_bias) bias_kind = pd.arg_md(DNNL_ARG_BIAS).data_type == dnnl_f32 ? 1 : 2;
+        const dnnl_data_type_t bias_type
+                = with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
         const wgmma_layout_t &l = pd.layout;
+        const bool split = pd.splits > 1;
+        const int64_t slice = B * M * N; // elements of one split-K slice of the f32 sums
 
+        // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
         kernel_args_t args;
         args.add(storage_of(ctx, DNNL_ARG_SRC));
         args.add(storage_of(ctx, DNNL_ARG_WEIGHTS));
-        args.add(storage_of(ctx, DNNL_ARG_DST));
-        args.add(with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr);
+        args.add(split ? ctx.scratchpad_storage : storage_of(ctx, DNNL_ARG_DST));
+        args.add(with_bias && !split ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr);
         args.add_value<int64_t>(src.offset0);
         args.add_value<int64_t>(wei.offset0);
-        args.add_value<int64_t>(dst.offset0);
+        args.add_value<int64_t>(split ? 0 : dst.offset0);
         args.add_value<int64_t>(l.lda);
         args.add_value<int64_t>(l.ldb);
-        args.add_value<int64_t>(l.ldc);
+        args.add_value<int64_t>(split ? N : l.ldc);
         args.add_value<int64_t>(batch_stride(src));
         args.add_value<int64_t>(batch_stride(wei));
-        args.add_value<int64_t>(batch_stride(dst));
+        args.add_value<int64_t>(split ? M * N : batch_stride(dst));
         args.add_value<int32_t>(static_cast<int32_t>(M));
         args.add_value<int32_t>(static_cast<int32_t>(N));
         args.add_value<int32_t>(static_cast<int32_t>(K));
-        args.add_value<int32_t>(dst.data_type == dnnl_f32 ? 1 : 0);
-        args.add_value<int32_t>(bias_kind);
+        args.add_value<int32_t>(split || dst.data_type == dnnl_f32 ? 1 : 0);
+        args.add_value<int32_t>(split || !with_bias ? 0 : bias_type == dnnl_f32 ? 1 : 2);
+        args.add_value<int32_t>(pd.splits);
+        args.add_value<int64_t>(slice);
 
-        const int64_t bn = tile_n(tile_config());
         nd_range_t range;
         range.ndims = 3;
-        range.global[0] = static_cast<size_t>((N + bn - 1) / bn) * 256;
+        range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
         range.global[1] = static_cast<size_t>((M + 127) / 128);
-        range.global[2] = static_cast<size_t>(B);
+        range.global[2] = static_cast<size_t>(B * pd.splits);
         range.local[0] = 256;
         range.local[1] = 1;
         range.local[2] = 1;
-        return kernel_->launch(ctx.stream, args, range);
+        ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range));
+        if (!split) return dnnl_success;
+
+        kernel_args_t sum;
+        sum.add(ctx.scratchpad_storage);
+        sum.add(storage_of(ctx, DNNL_ARG_DST));
+        sum.add(with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr);
+        sum.add_value<int64_t>(dst.offset0);
+        sum.add_value<int64_t>(l.ldc);
+        sum.add_value<int64_t>(batch_stride(dst));
+        sum.add_value<int64_t>(slice);
+        sum.add_value<int32_t>(static_cast<int32_t>(M));
+        sum.add_value<int32_t>(static_cast<int32_t>(N));
+        sum.add_value<int32_t>(static_cast<int32_t>(B));
+        sum.add_value<int32_t>(pd.splits);
+        sum.add_value<int32_t>(dst.data_type == dnnl_f32 ? 0 : dst.data_type == dnnl_bf16 ? 1 : 2);
+        sum.add_value<int32_t>(!with_bias ? 0
+                        : bias_type == dnnl_f32     ? 1
+                        : bias_type == dnnl_bf16    ? 2
+                                                    : 3);
+        nd_range_t flat;
+        flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);
+        flat.local[0] = 256;
+        return reduce_->launch(ctx.stream, sum, flat);
     }
 
 private:
-    std::shared_ptr<kernel_t> kernel_;
+    std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
 };
 
 } // namespace

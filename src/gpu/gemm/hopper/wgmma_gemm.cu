@@ -116,47 +116,54 @@ __device__ __forceinline__ float unpack16(uint16_t h) {
     }
 }
 
-// Writes the accumulators (plus bias(n)) as f32 (OutF32) or as the input type. Bias: 0 none,
-// 1 f32, 2 the input type. Rows and columns past M and N are not written; `pair` stores two
-// columns at once where the row start is aligned for it.
+// The accumulators plus bias(n), as f32 (OutF32) or the input type, into a row-major
+// block_m x BN tile at `tile` (rows `pitch` bytes apart). Bias: 0 none, 1 f32, 2 the input
+// type. Layout of m64nNk16: thread t of warpgroup wg holds rows wg * 64 + (t / 32) * 16 +
+// (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
 template <bool F16, int BN, bool OutF32, int Bias>
-__device__ __forceinline__ void store_tile(const float *acc, void *c, const void *bias,
-        int64_t c_off, int64_t ldc, int row, int col0, int M, int N, bool pair) {
+__device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile, int pitch,
+        const void *bias, int n0, int N, int tid) {
+    const int t = tid % 128;
+    const int row = (tid / 128) * 64 + (t / 32) * 16 + (t % 32) / 4, col0 = (t % 4) * 2;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
         const int col = col0 + 8 * j;
-        if (col >= N) break; // columns grow with j
-        const bool second = col + 1 < N;
         float bx = 0.f, by = 0.f;
-        if constexpr (Bias == 1) {
-            bx = static_cast<const float *>(bias)[col];
-            if (second) by = static_cast<const float *>(bias)[col + 1];
-        } else if constexpr (Bias == 2) {
-            bx = unpack16<F16>(static_cast<const uint16_t *>(bias)[col]);
-            if (second) by = unpack16<F16>(static_cast<const uint16_t *>(bias)[col + 1]);
+        if constexpr (Bias != 0) {
+            const int n = n0 + col;
+            if (Bias == 1 && n < N) bx = static_cast<const float *>(bias)[n];
+            if (Bias == 1 && n + 1 < N) by = static_cast<const float *>(bias)[n + 1];
+            if (Bias == 2 && n < N) bx = unpack16<F16>(static_cast<const uint16_t *>(bias)[n]);
+            if (Bias == 2 && n + 1 < N) by = unpack16<F16>(static_cast<const uint16_t *>(bias)[n + 1]);
         }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int m = row + 8 * h;
-            if (m >= M) break;
             const float x = acc[4 * j + 2 * h] + bx, y = acc[4 * j + 2 * h + 1] + by;
-            const int64_t i = c_off + m * ldc + col;
-            if constexpr (OutF32) {
-                float *p = static_cast<float *>(c) + i;
-                if (pair && second) *reinterpret_cast<float2 *>(p) = make_float2(x, y);
-                else {
-                    p[0] = x;
-                    if (second) p[1] = y;
-                }
-            } else {
-                const uint32_t v = pack16x2<F16>(x, y);
-                uint16_t *p = static_cast<uint16_t *>(c) + i;
-                if (pair && second) *reinterpret_cast<uint32_t *>(p) = v;
-                else {
-                    p[0] = uint16_t(v);
-                    if (second) p[1] = uint16_t(v >> 16);
-                }
-            }
+            unsigned char *p = tile + (row + 8 * h) * pitch;
+            if constexpr (OutF32) *reinterpret_cast<float2 *>(p + col * 4) = make_float2(x, y);
+            else *reinterpret_cast<uint32_t *>(p + col * 2) = pack16x2<F16>(x, y);
+        }
+    }
+}
+
+// The staged tile to C rows m0.., columns n0..: 16 bytes per thread along rows where the
+// row stays inside N and C's addresses allow it, element by element at the edges.
+template <int ES, int BN>
+__device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, void *c,
+        int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int tid) {
+    constexpr int per = 16 / ES, pieces = BN / per;
+    const bool vec = c_off % per == 0 && ldc % per == 0;
+    for (int idx = tid; idx < block_m * pieces; idx += threads) {
+        const int r = idx / pieces, n = n0 + (idx % pieces) * per, m = m0 + r;
+        if (m >= M || n >= N) continue;
+        const unsigned char *src = tile + r * pitch + (idx % pieces) * 16;
+        unsigned char *dst = static_cast<unsigned char *>(c) + (c_off + m * ldc + n) * ES;
+        if (vec && n + per <= N) {
+            *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(src);
+        } else {
+            for (int e = 0; e < per && n + e < N; ++e)
+                for (int b = 0; b < ES; ++b)
+                    dst[e * ES + b] = src[e * ES + b];
         }
     }
 }
@@ -166,7 +173,7 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
         int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
         int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
-        int bias_kind) {
+        int bias_kind, int splits, int64_t c_slice) {
     constexpr int SW = BK * 2; // a line of a K-major tile is one swizzle width
     constexpr int a_bytes = block_m * BK * 2, b_bytes = BN * BK * 2;
     constexpr int stage_bytes = a_bytes + b_bytes;
@@ -182,9 +189,16 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     const int first_m = linear / (group_m * tiles_n) * group_m;
     const int rows = min(tiles_m - first_m, group_m), in_group = linear % (group_m * tiles_n);
     const int n0 = in_group / rows * BN, m0 = (first_m + in_group % rows) * block_m;
-    const int64_t batch = blockIdx.z;
-    a += a_off + batch * a_sb + (TA ? m0 : m0 * lda);
-    b += b_off + batch * b_sb + (TB ? n0 : n0 * ldb);
+    // Split K: blockIdx.z = batch * splits + slice; a slice sums a range of whole K tiles into
+    // its own f32 output (c_slice elements apart), which a second kernel adds up.
+    const int64_t batch = blockIdx.z / splits;
+    const int slice = blockIdx.z % splits;
+    const int k_per_slice = ((K + splits - 1) / splits + BK - 1) / BK * BK;
+    const int k_begin = min(K, slice * k_per_slice);
+    K = min(K - k_begin, k_per_slice);
+    a += a_off + batch * a_sb + (TA ? m0 + k_begin * lda : m0 * lda + k_begin);
+    b += b_off + batch * b_sb + (TB ? n0 + k_begin * ldb : n0 * ldb + k_begin);
+    c_off += slice * c_slice;
     const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
 
     auto load = [&](int kt) {
@@ -237,25 +251,26 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     wgmma_wait<0>();
     fence_regs<BN / 2>(acc);
 
-    // Accumulator layout of m64nNk16: thread t of the warpgroup holds rows (t / 32) * 16 +
-    // (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
-    const int t = tid % 128;
-    const int row = m0 + wg * 64 + (t / 32) * 16 + (t % 32) / 4;
-    const int col0 = n0 + (t % 4) * 2;
+    // Through shared memory (free now) so that C is written in whole 16-byte pieces.
+    __syncthreads(); // every warpgroup's multiplications are done with the stages
     c_off += batch * c_sb;
-    const bool pair = c_off % 2 == 0 && ldc % 2 == 0;
-#define ANYDNN_WGMMA_STORE(OUT_F32, BIAS) \
-    store_tile<F16, BN, OUT_F32, BIAS>(acc, c, bias, c_off, ldc, row, col0, M, N, pair)
+    const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
+    static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
+#define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
+    stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, tid)
     if (c_f32) {
-        if (bias_kind == 0) ANYDNN_WGMMA_STORE(true, 0);
-        else if (bias_kind == 1) ANYDNN_WGMMA_STORE(true, 1);
-        else ANYDNN_WGMMA_STORE(true, 2);
+        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
+        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
+        else ANYDNN_WGMMA_STAGE(true, 2);
     } else {
-        if (bias_kind == 0) ANYDNN_WGMMA_STORE(false, 0);
-        else if (bias_kind == 1) ANYDNN_WGMMA_STORE(false, 1);
-        else ANYDNN_WGMMA_STORE(false, 2);
+        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
+        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
+        else ANYDNN_WGMMA_STAGE(false, 2);
     }
-#undef ANYDNN_WGMMA_STORE
+#undef ANYDNN_WGMMA_STAGE
+    __syncthreads();
+    if (c_f32) copy_out<4, BN>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    else copy_out<2, BN>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
 }
 
 } // namespace
@@ -268,9 +283,9 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
                     const uint16_t *b, void *c, const void *bias, int64_t a_off, \
                     int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc, \
                     int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, \
-                    int c_f32, int bias_kind) { \
+                    int c_f32, int bias_kind, int splits, int64_t c_slice) { \
         gemm<F16, TA, TB, BN, BK, S, P>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, ldc, \
-                a_sb, b_sb, c_sb, M, N, K, c_f32, bias_kind); \
+                a_sb, b_sb, c_sb, M, N, K, c_f32, bias_kind, splits, c_slice); \
     }
 
 #define ANYDNN_WGMMA_LAYOUTS(TY, F16, BN, BK, S, P) \
@@ -283,6 +298,29 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     ANYDNN_WGMMA_LAYOUTS(bf16, false, BN, BK, S, P) \
     ANYDNN_WGMMA_LAYOUTS(f16, true, BN, BK, S, P)
 
-// 48 KB of shared memory (what OpenCL grants a work-group on NVIDIA), and deeper ones.
-ANYDNN_WGMMA_CONFIG(128, 32, 3, 1)
+// 192 KB and 128 KB of statically sized shared memory: NVIDIA's OpenCL runs work-groups with
+// up to 227 KB of it (its local-memory query says 48 KB, the limit of `local` arguments).
 ANYDNN_WGMMA_CONFIG(256, 64, 4, 1)
+ANYDNN_WGMMA_CONFIG(128, 64, 4, 1)
+
+// Adds the split-K slices of `ws` (f32, [slice][batch][M][N], slices `slice` elements apart)
+// and the bias, and writes C (c_kind 0 f32, 1 bf16, 2 f16; bias_kind 0 none, 1 f32, 2 bf16,
+// 3 f16). One thread per element of C.
+extern "C" __global__ void anydnn_wgmma_splitk_reduce(const float *ws, void *c, const void *bias,
+        int64_t c_off, int64_t ldc, int64_t c_sb, int64_t slice, int M, int N, int batches,
+        int splits, int c_kind, int bias_kind) {
+    const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const int64_t mn = int64_t(M) * N;
+    if (i >= mn * batches) return;
+    const int64_t batch = i / mn, m = i % mn / N, n = i % N;
+    float sum = 0.f;
+    for (int s = 0; s < splits; ++s)
+        sum += ws[s * slice + i];
+    if (bias_kind == 1) sum += static_cast<const float *>(bias)[n];
+    else if (bias_kind == 2) sum += unpack16<false>(static_cast<const uint16_t *>(bias)[n]);
+    else if (bias_kind == 3) sum += unpack16<true>(static_cast<const uint16_t *>(bias)[n]);
+    const int64_t o = c_off + batch * c_sb + m * ldc + n;
+    if (c_kind == 0) static_cast<float *>(c)[o] = sum;
+    else if (c_kind == 1) static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<false>(sum, 0.f));
+    else static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<true>(sum, 0.f));
+}
