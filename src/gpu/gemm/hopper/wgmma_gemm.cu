@@ -226,8 +226,6 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         cp_async_wait<ahead - 1>(); // this thread's pieces of tile kt are in
         fence_proxy_async(); // ... and visible to the tensor cores
         __syncthreads(); // everyone's pieces; tile kt - 1 - P is no longer read
-        if (kt + ahead < kt_count) load(kt + ahead);
-        cp_async_commit();
 
         const uint32_t sa = sbase + (kt % S) * stage_bytes, sb = sa + a_bytes;
         fence_regs<BN / 2>(acc);
@@ -245,6 +243,10 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
             mma_t<F16, TA, TB, BN>::run(acc, da, db);
         }
         wgmma_commit();
+        // The tensor cores are busy now: load tile kt + ahead into the stage of tile
+        // kt - 1 - P, whose multiplications every warpgroup finished before the barrier.
+        if (kt + ahead < kt_count) load(kt + ahead);
+        cp_async_commit();
         wgmma_wait<P>();
         fence_regs<BN / 2>(acc);
     }
@@ -302,6 +304,8 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
 // up to 227 KB of it (its local-memory query says 48 KB, the limit of `local` arguments).
 ANYDNN_WGMMA_CONFIG(256, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG(128, 64, 4, 1)
+ANYDNN_WGMMA_CONFIG(256, 32, 8, 1)
+ANYDNN_WGMMA_CONFIG(256, 32, 6, 1)
 
 // Adds the split-K slices of `ws` (f32, [slice][batch][M][N], slices `slice` elements apart)
 // and the bias, and writes C (c_kind 0 f32, 1 bf16, 2 f16; bias_kind 0 none, 1 f32, 2 bf16,
