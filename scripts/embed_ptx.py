@@ -16,11 +16,11 @@ PARAM = re.compile(r'^(\s*\.param \.u64) (\w+_param_(\d+))')
 
 
 def split(ptx, pointers):
-    header, modules, current, name = [], [], None, None
+    header, modules, current, name, depth = [], [], None, None, 0
     for line in ptx.splitlines():
         m = ENTRY.match(line)
         if m:
-            current, name = [line], m.group(1)
+            current, name, depth = [line], m.group(1), 0
             continue
         if current is None:
             if line.startswith(('.version', '.target', '.address_size')):
@@ -30,7 +30,11 @@ def split(ptx, pointers):
         if p and int(p.group(3)) < pointers.get(name, pointers['']):
             line = '%s .ptr .global .align 16 %s' % (p.group(1), line[p.end(1):].strip())
         current.append(line)
-        if line == '}':
+        # The body ends where its braces balance (inline asm blocks have their own).
+        code = line.split('//')[0]
+        opened = depth > 0 or '{' in code
+        depth += code.count('{') - code.count('}')
+        if opened and depth == 0:
             modules.append((name, '\n'.join(header + [''] + current) + '\n'))
             current = None
     return modules

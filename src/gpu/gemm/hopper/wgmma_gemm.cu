@@ -66,14 +66,16 @@ __device__ __forceinline__ void fence_regs(float *d) {
 // One O x I tile (I contiguous in global memory, lines ld elements apart) into shared memory at
 // `base`: lines of SW bytes, I split into SW/2-element chunks that are O lines each, swizzled.
 // Lines at or past o_lim and elements at or past i_lim read as zero.
-template <int O, int I, int SW>
+template <int O, int I, int SW, int NT>
 __device__ __forceinline__ void load_tile(uint32_t base, const uint16_t *g, int64_t ld, int o_lim,
         int i_lim, int tid) {
     constexpr int pieces = I / 8; // 16-byte pieces per line
-    static_assert((O * pieces) % threads == 0, "the tile splits evenly over the threads");
-#pragma unroll
-    for (int it = 0; it < O * pieces / threads; ++it) {
-        const int idx = tid + it * threads;
+    static_assert((O * pieces) % NT == 0, "the tile splits evenly over the threads");
+    // Unrolled, the addresses of every piece stay in registers across K tiles: fine for the
+    // 256-thread kernel, too many for the loading warpgroup of the warp-specialized one.
+#pragma unroll(NT == 128 ? 1 : O * pieces / NT)
+    for (int it = 0; it < O * pieces / NT; ++it) {
+        const int idx = tid + it * NT;
         const int o = idx / pieces, i = (idx % pieces) * 8;
         const uint32_t off = (i / (SW / 2)) * (O * SW) + o * SW + (i % (SW / 2)) * 2;
         const int left = i_lim - i;
@@ -148,12 +150,12 @@ __device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile
 
 // The staged tile to C rows m0.., columns n0..: 16 bytes per thread along rows where the
 // row stays inside N and C's addresses allow it, element by element at the edges.
-template <int ES, int BN>
+template <int ES, int BN, int NT>
 __device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, void *c,
         int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int tid) {
     constexpr int per = 16 / ES, pieces = BN / per;
     const bool vec = c_off % per == 0 && ldc % per == 0;
-    for (int idx = tid; idx < block_m * pieces; idx += threads) {
+    for (int idx = tid; idx < block_m * pieces; idx += NT) {
         const int r = idx / pieces, n = n0 + (idx % pieces) * per, m = m0 + r;
         if (m >= M || n >= N) continue;
         const unsigned char *src = tile + r * pitch + (idx % pieces) * 16;
@@ -168,46 +170,116 @@ __device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, v
     }
 }
 
+// Where a CTA's tile and K range are. CTAs run in launch order: the tiles are walked in groups
+// of 8 block rows, column by column, so that the CTAs running together share their A and B
+// panels in L2. Split K: blockIdx.z = batch * splits + slice; a slice sums a range of whole K
+// tiles into its own f32 output (c_slice elements apart), which a second kernel adds up.
+template <int TA, int TB, int BN, int BK>
+struct tile_t {
+    int m0, n0, K;
+    int64_t batch;
+    const uint16_t *a, *b; // the tile's first row or column at its first k
+    int64_t c_off;
+
+    __device__ __forceinline__ tile_t(const uint16_t *a_, const uint16_t *b_, int64_t a_off,
+            int64_t b_off, int64_t c_off_, int64_t lda, int64_t ldb, int64_t a_sb, int64_t b_sb,
+            int64_t c_sb, int K_, int splits, int64_t c_slice) {
+        constexpr int group_m = 8;
+        const int tiles_n = gridDim.x, tiles_m = gridDim.y;
+        const int linear = blockIdx.y * tiles_n + blockIdx.x;
+        const int first_m = linear / (group_m * tiles_n) * group_m;
+        const int rows = min(tiles_m - first_m, group_m);
+        const int in_group = linear % (group_m * tiles_n);
+        n0 = in_group / rows * BN;
+        m0 = (first_m + in_group % rows) * block_m;
+        batch = blockIdx.z / splits;
+        const int slice = blockIdx.z % splits;
+        const int k_per_slice = ((K_ + splits - 1) / splits + BK - 1) / BK * BK;
+        const int k_begin = min(K_, slice * k_per_slice);
+        K = min(K_ - k_begin, k_per_slice);
+        a = a_ + a_off + batch * a_sb + (TA ? m0 + k_begin * lda : m0 * lda + k_begin);
+        b = b_ + b_off + batch * b_sb + (TB ? n0 + k_begin * ldb : n0 * ldb + k_begin);
+        c_off = c_off_ + slice * c_slice + batch * c_sb;
+    }
+};
+
+// K tile kt of A and B into the stage at sa (A) and sb (B), by NT threads.
+template <int TA, int TB, int BN, int BK, int NT>
+__device__ __forceinline__ void load_stage(uint32_t sa, uint32_t sb, const tile_t<TA, TB, BN, BK> &t,
+        int kt, int64_t lda, int64_t ldb, int M, int N, int tid) {
+    constexpr int SW = BK * 2;
+    const int k0 = kt * BK;
+    if constexpr (TA) load_tile<BK, block_m, SW, NT>(sa, t.a + k0 * lda, lda, t.K - k0, M - t.m0, tid);
+    else load_tile<block_m, BK, SW, NT>(sa, t.a + k0, lda, M - t.m0, t.K - k0, tid);
+    if constexpr (TB) load_tile<BK, BN, SW, NT>(sb, t.b + k0 * ldb, ldb, t.K - k0, N - t.n0, tid);
+    else load_tile<BN, BK, SW, NT>(sb, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
+}
+
+// Warpgroup wg's multiplications of one stage: rows wg * 64.. of A times all of B, as one
+// wgmma group (the caller commits it).
+template <bool F16, int TA, int TB, int BN, int BK>
+__device__ __forceinline__ void mma_stage(float *acc, uint32_t sa, uint32_t sb, int wg) {
+    constexpr int SW = BK * 2;
+#pragma unroll
+    for (int ks = 0; ks < BK / 16; ++ks) {
+        uint64_t da, db;
+        if constexpr (TA) // M-major: chunks of SW/2 rows, BK lines each; 8-line groups SW*8 apart
+            da = smem_desc<SW>(sa + (wg * 64 / (SW / 2)) * (BK * SW) + ks * 16 * SW, BK * SW,
+                    8 * SW);
+        else // K-major: a line per row, 8-row groups SW*8 apart; k16 is 32 bytes
+            da = smem_desc<SW>(sa + wg * 64 * SW + ks * 32, 16, 8 * SW);
+        if constexpr (TB) db = smem_desc<SW>(sb + ks * 16 * SW, BK * SW, 8 * SW);
+        else db = smem_desc<SW>(sb + ks * 32, 16, 8 * SW);
+        mma_t<F16, TA, TB, BN>::run(acc, da, db);
+    }
+}
+
+// The accumulators of the two multiplying warpgroups (threads mt = 0..255 among them) to C
+// through shared memory at smem (free by now), with bias; `sync` is a barrier of those
+// NT threads that copy the tile out (NT >= 256, the multiplying ones included).
+template <bool F16, int BN, int NT, typename Sync>
+__device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, void *c,
+        const void *bias, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int c_f32,
+        int bias_kind, int mt, int tid, bool multiplies, Sync sync) {
+    const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
+#define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
+    stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, mt)
+    if (multiplies) {
+        if (c_f32) {
+            if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
+            else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
+            else ANYDNN_WGMMA_STAGE(true, 2);
+        } else {
+            if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
+            else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
+            else ANYDNN_WGMMA_STAGE(false, 2);
+        }
+    }
+#undef ANYDNN_WGMMA_STAGE
+    sync();
+    if (c_f32) copy_out<4, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    else copy_out<2, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+}
+
+// All 256 threads load and multiply: a barrier per K tile orders the two.
 template <bool F16, int TA, int TB, int BN, int BK, int S, int P>
 __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
         int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
         int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
         int bias_kind, int splits, int64_t c_slice) {
-    constexpr int SW = BK * 2; // a line of a K-major tile is one swizzle width
-    constexpr int a_bytes = block_m * BK * 2, b_bytes = BN * BK * 2;
-    constexpr int stage_bytes = a_bytes + b_bytes;
+    constexpr int stage_bytes = (block_m + BN) * BK * 2, a_bytes = block_m * BK * 2;
     static_assert(S >= 2 + P, "the stage being loaded is neither read nor in flight");
+    static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
     __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
 
     const int tid = threadIdx.x, wg = tid / 128;
-    // CTAs run in launch order: walk the tiles in groups of 8 block rows, column by column,
-    // so that the CTAs running together share their A and B panels in L2.
-    constexpr int group_m = 8;
-    const int tiles_n = gridDim.x, tiles_m = gridDim.y;
-    const int linear = blockIdx.y * tiles_n + blockIdx.x;
-    const int first_m = linear / (group_m * tiles_n) * group_m;
-    const int rows = min(tiles_m - first_m, group_m), in_group = linear % (group_m * tiles_n);
-    const int n0 = in_group / rows * BN, m0 = (first_m + in_group % rows) * block_m;
-    // Split K: blockIdx.z = batch * splits + slice; a slice sums a range of whole K tiles into
-    // its own f32 output (c_slice elements apart), which a second kernel adds up.
-    const int64_t batch = blockIdx.z / splits;
-    const int slice = blockIdx.z % splits;
-    const int k_per_slice = ((K + splits - 1) / splits + BK - 1) / BK * BK;
-    const int k_begin = min(K, slice * k_per_slice);
-    K = min(K - k_begin, k_per_slice);
-    a += a_off + batch * a_sb + (TA ? m0 + k_begin * lda : m0 * lda + k_begin);
-    b += b_off + batch * b_sb + (TB ? n0 + k_begin * ldb : n0 * ldb + k_begin);
-    c_off += slice * c_slice;
+    const tile_t<TA, TB, BN, BK> t(
+            a, b, a_off, b_off, c_off, lda, ldb, a_sb, b_sb, c_sb, K, splits, c_slice);
     const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-
     auto load = [&](int kt) {
-        const int k0 = kt * BK;
-        const uint32_t sa = sbase + (kt % S) * stage_bytes, sb = sa + a_bytes;
-        if constexpr (TA) load_tile<BK, block_m, SW>(sa, a + k0 * lda, lda, K - k0, M - m0, tid);
-        else load_tile<block_m, BK, SW>(sa, a + k0, lda, M - m0, K - k0, tid);
-        if constexpr (TB) load_tile<BK, BN, SW>(sb, b + k0 * ldb, ldb, K - k0, N - n0, tid);
-        else load_tile<BN, BK, SW>(sb, b + k0, ldb, N - n0, K - k0, tid);
+        const uint32_t sa = sbase + (kt % S) * stage_bytes;
+        load_stage<TA, TB, BN, BK, threads>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
     };
 
     float acc[BN / 2];
@@ -217,7 +289,7 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
 
     // `ahead` tiles load while one is multiplied and P more multiplications are in flight.
     constexpr int ahead = S - 1 - P;
-    const int kt_count = (K + BK - 1) / BK;
+    const int kt_count = (t.K + BK - 1) / BK;
     for (int kt = 0; kt < ahead; ++kt) {
         if (kt < kt_count) load(kt);
         cp_async_commit();
@@ -226,22 +298,10 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         cp_async_wait<ahead - 1>(); // this thread's pieces of tile kt are in
         fence_proxy_async(); // ... and visible to the tensor cores
         __syncthreads(); // everyone's pieces; tile kt - 1 - P is no longer read
-
-        const uint32_t sa = sbase + (kt % S) * stage_bytes, sb = sa + a_bytes;
+        const uint32_t sa = sbase + (kt % S) * stage_bytes;
         fence_regs<BN / 2>(acc);
         wgmma_fence();
-#pragma unroll
-        for (int ks = 0; ks < BK / 16; ++ks) {
-            uint64_t da, db;
-            if constexpr (TA) // M-major: chunks of SW/2 rows, BK lines each; 8-line groups SW*8 apart
-                da = smem_desc<SW>(sa + (wg * 64 / (SW / 2)) * (BK * SW) + ks * 16 * SW,
-                        BK * SW, 8 * SW);
-            else // K-major: a line per row, 8-row groups SW*8 apart; k16 is 32 bytes
-                da = smem_desc<SW>(sa + wg * 64 * SW + ks * 32, 16, 8 * SW);
-            if constexpr (TB) db = smem_desc<SW>(sb + ks * 16 * SW, BK * SW, 8 * SW);
-            else db = smem_desc<SW>(sb + ks * 32, 16, 8 * SW);
-            mma_t<F16, TA, TB, BN>::run(acc, da, db);
-        }
+        mma_stage<F16, TA, TB, BN, BK>(acc, sa, sa + a_bytes, wg);
         wgmma_commit();
         // The tensor cores are busy now: load tile kt + ahead into the stage of tile
         // kt - 1 - P, whose multiplications every warpgroup finished before the barrier.
@@ -252,27 +312,104 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     }
     wgmma_wait<0>();
     fence_regs<BN / 2>(acc);
-
-    // Through shared memory (free now) so that C is written in whole 16-byte pieces.
     __syncthreads(); // every warpgroup's multiplications are done with the stages
-    c_off += batch * c_sb;
-    const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
+    epilogue<F16, BN, threads>(acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32,
+            bias_kind, tid, tid, true, [] { __syncthreads(); });
+}
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+    asm volatile("{\n .reg .pred ready;\n ANYDNN_MBAR_WAIT:\n"
+                 " mbarrier.try_wait.parity.shared::cta.b64 ready, [%0], %1;\n"
+                 " @!ready bra ANYDNN_MBAR_WAIT;\n}\n" ::"r"(bar),
+            "r"(parity)
+            : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+// Arrives on `bar` once this thread's earlier cp.async copies have landed.
+__device__ __forceinline__ void cp_async_arrive(uint32_t bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+template <int N>
+__device__ __forceinline__ void set_max_regs_inc() {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+template <int N>
+__device__ __forceinline__ void set_max_regs_dec() {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+
+constexpr int ws_threads = 384; // a loading warpgroup and two multiplying ones
+
+// Warp-specialized: warpgroup 0 loads (cp.async) up to S tiles ahead, warpgroups 1 and 2
+// multiply; per stage, a "full" barrier (the loaders' copies landed) and an "empty" one (both
+// multiplying warpgroups are done with it) replace the CTA-wide barrier of gemm().
+template <bool F16, int TA, int TB, int BN, int BK, int S>
+__device__ __forceinline__ void gemm_ws(const uint16_t *__restrict__ a,
+        const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
+        int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
+        int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
+        int bias_kind, int splits, int64_t c_slice) {
+    constexpr int stage_bytes = (block_m + BN) * BK * 2, a_bytes = block_m * BK * 2;
     static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
-#define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
-    stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, tid)
-    if (c_f32) {
-        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
-        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
-        else ANYDNN_WGMMA_STAGE(true, 2);
-    } else {
-        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
-        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
-        else ANYDNN_WGMMA_STAGE(false, 2);
-    }
-#undef ANYDNN_WGMMA_STAGE
+    __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
+    __shared__ __align__(8) uint64_t bars[2 * S]; // full[S], then empty[S]
+
+    const int tid = threadIdx.x, wg = tid / 128;
+    const tile_t<TA, TB, BN, BK> t(
+            a, b, a_off, b_off, c_off, lda, ldb, a_sb, b_sb, c_sb, K, splits, c_slice);
+    const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+    const uint32_t full = static_cast<uint32_t>(__cvta_generic_to_shared(bars)), empty = full + 8 * S;
+    if (tid == 0)
+        for (int s = 0; s < S; ++s) {
+            mbar_init(full + 8 * s, 128);
+            mbar_init(empty + 8 * s, 256);
+        }
     __syncthreads();
-    if (c_f32) copy_out<4, BN>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
-    else copy_out<2, BN>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    const int kt_count = (t.K + BK - 1) / BK;
+
+    if (wg == 0) {
+        set_max_regs_dec<40>();
+        for (int kt = 0; kt < kt_count; ++kt) {
+            const int s = kt % S;
+            mbar_wait(empty + 8 * s, ((kt / S) & 1) ^ 1); // free from the start
+            const uint32_t sa = sbase + s * stage_bytes;
+            load_stage<TA, TB, BN, BK, 128>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
+            cp_async_arrive(full + 8 * s);
+        }
+        cp_async_wait<0>();
+    } else {
+        set_max_regs_inc<232>();
+        const int mt = tid - 128; // among the multiplying threads
+        float acc[BN / 2];
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i)
+            acc[i] = 0.f;
+        for (int kt = 0; kt < kt_count; ++kt) {
+            const int s = kt % S;
+            mbar_wait(full + 8 * s, (kt / S) & 1);
+            fence_proxy_async(); // the loaders' copies, seen by the tensor cores
+            const uint32_t sa = sbase + s * stage_bytes;
+            fence_regs<BN / 2>(acc);
+            wgmma_fence();
+            mma_stage<F16, TA, TB, BN, BK>(acc, sa, sa + a_bytes, wg - 1);
+            wgmma_commit();
+            wgmma_wait<1>(); // tile kt - 1 is done: its stage may load again
+            fence_regs<BN / 2>(acc);
+            if (kt > 0) mbar_arrive(empty + 8 * ((kt - 1) % S));
+        }
+        wgmma_wait<0>();
+        fence_regs<BN / 2>(acc);
+        // Both multiplying warpgroups are done with the stages before they hold C.
+        auto sync = [] { asm volatile("bar.sync 1, 256;\n" ::: "memory"); };
+        sync();
+        epilogue<F16, BN, 256>(acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32,
+                bias_kind, mt, mt, true, sync);
+    }
 }
 
 } // namespace
@@ -304,8 +441,29 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
 // up to 227 KB of it (its local-memory query says 48 KB, the limit of `local` arguments).
 ANYDNN_WGMMA_CONFIG(256, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG(128, 64, 4, 1)
-ANYDNN_WGMMA_CONFIG(256, 32, 8, 1)
-ANYDNN_WGMMA_CONFIG(256, 32, 6, 1)
+
+// The warp-specialized kernels: anydnn_wgmma_<type>_<layouts>_<BN>x<BK>s<S>ws, 384 threads.
+#define ANYDNN_WGMMA_WS_ENTRY(TY, F16, TA, TB, LA, LB, BN, BK, S) \
+    extern "C" __global__ void __launch_bounds__(ws_threads, 1) \
+            anydnn_wgmma_##TY##_##LA##LB##_##BN##x##BK##s##S##ws(const uint16_t *a, \
+                    const uint16_t *b, void *c, const void *bias, int64_t a_off, \
+                    int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc, \
+                    int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, \
+                    int c_f32, int bias_kind, int splits, int64_t c_slice) { \
+        gemm_ws<F16, TA, TB, BN, BK, S>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, ldc, \
+                a_sb, b_sb, c_sb, M, N, K, c_f32, bias_kind, splits, c_slice); \
+    }
+#define ANYDNN_WGMMA_WS_CONFIG(BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 0, 0, k, k, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 0, 1, k, n, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 1, 0, m, k, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 1, 1, m, n, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(f16, true, 0, 0, k, k, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(f16, true, 0, 1, k, n, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(f16, true, 1, 0, m, k, BN, BK, S) \
+    ANYDNN_WGMMA_WS_ENTRY(f16, true, 1, 1, m, n, BN, BK, S)
+ANYDNN_WGMMA_WS_CONFIG(256, 64, 4)
+ANYDNN_WGMMA_WS_CONFIG(128, 64, 4)
 
 // Adds the split-K slices of `ws` (f32, [slice][batch][M][N], slices `slice` elements apart)
 // and the bias, and writes C (c_kind 0 f32, 1 bf16, 2 f16; bias_kind 0 none, 1 f32, 2 bf16,
