@@ -72,7 +72,6 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     wgmma_layout_t layout;
     std::string kernel_name;
     int tile_n = 0, splits = 1;
-    int threads = 256; // 384 for the warp-specialized kernels ("...ws")
     size_t workspace_bytes = 0; // the f32 split-K slices
 
     static status_t init(wgmma_matmul_pd_t &pd) {
@@ -124,7 +123,6 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         std::string config;
         pick_tiles(B, M, N, K, engine_caps(pd.engine).compute_units, config, pd.splits);
         pd.tile_n = std::atoi(config.c_str());
-        pd.threads = config.size() > 2 && config.compare(config.size() - 2, 2, "ws") == 0 ? 384 : 256;
         ANYDNN_REQUIRE(pd.tile_n > 0, dnnl_invalid_arguments, "bad wgmma tile %s", config.c_str());
         pd.kernel_name = std::string("anydnn_wgmma_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
                 + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config;
@@ -195,10 +193,10 @@ struct wgmma_matmul_t : public primitive_t {
 
         nd_range_t range;
         range.ndims = 3;
-        range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * pd.threads;
+        range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
         range.global[1] = static_cast<size_t>((M + 127) / 128);
         range.global[2] = static_cast<size_t>(B * pd.splits);
-        range.local[0] = static_cast<size_t>(pd.threads);
+        range.local[0] = 256;
         range.local[1] = 1;
         range.local[2] = 1;
         ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range));

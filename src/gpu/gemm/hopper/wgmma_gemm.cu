@@ -71,9 +71,7 @@ __device__ __forceinline__ void load_tile(uint32_t base, const uint16_t *g, int6
         int i_lim, int tid) {
     constexpr int pieces = I / 8; // 16-byte pieces per line
     static_assert((O * pieces) % NT == 0, "the tile splits evenly over the threads");
-    // Unrolled, the addresses of every piece stay in registers across K tiles: fine for the
-    // 256-thread kernel, too many for the loading warpgroup of the warp-specialized one.
-#pragma unroll(NT == 128 ? 1 : O * pieces / NT)
+#pragma unroll
     for (int it = 0; it < O * pieces / NT; ++it) {
         const int idx = tid + it * NT;
         const int o = idx / pieces, i = (idx % pieces) * 8;
@@ -234,34 +232,32 @@ __device__ __forceinline__ void mma_stage(float *acc, uint32_t sa, uint32_t sb, 
     }
 }
 
-// The accumulators of the two multiplying warpgroups (threads mt = 0..255 among them) to C
-// through shared memory at smem (free by now), with bias; `sync` is a barrier of those
-// NT threads that copy the tile out (NT >= 256, the multiplying ones included).
-template <bool F16, int BN, int NT, typename Sync>
+// The accumulators to C through shared memory at smem (free by now), with bias.
+template <bool F16, int BN>
 __device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, void *c,
         const void *bias, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int c_f32,
-        int bias_kind, int mt, int tid, bool multiplies, Sync sync) {
+        int bias_kind, int tid) {
     const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
 #define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
-    stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, mt)
-    if (multiplies) {
-        if (c_f32) {
-            if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
-            else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
-            else ANYDNN_WGMMA_STAGE(true, 2);
-        } else {
-            if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
-            else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
-            else ANYDNN_WGMMA_STAGE(false, 2);
-        }
+    stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, tid)
+    if (c_f32) {
+        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
+        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
+        else ANYDNN_WGMMA_STAGE(true, 2);
+    } else {
+        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
+        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
+        else ANYDNN_WGMMA_STAGE(false, 2);
     }
 #undef ANYDNN_WGMMA_STAGE
-    sync();
-    if (c_f32) copy_out<4, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
-    else copy_out<2, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    __syncthreads();
+    if (c_f32) copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    else copy_out<2, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
 }
 
-// All 256 threads load and multiply: a barrier per K tile orders the two.
+// All 256 threads load and multiply: a barrier per K tile orders the two. (A warp-specialized
+// variant, one cp.async warpgroup feeding two wgmma ones through mbarriers, was correct but
+// ran at 40% of this on the H100: 128 threads cannot issue the copies fast enough.)
 template <bool F16, int TA, int TB, int BN, int BK, int S, int P>
 __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
@@ -313,103 +309,7 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     wgmma_wait<0>();
     fence_regs<BN / 2>(acc);
     __syncthreads(); // every warpgroup's multiplications are done with the stages
-    epilogue<F16, BN, threads>(acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32,
-            bias_kind, tid, tid, true, [] { __syncthreads(); });
-}
-
-__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
-}
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile("{\n .reg .pred ready;\n ANYDNN_MBAR_WAIT:\n"
-                 " mbarrier.try_wait.parity.shared::cta.b64 ready, [%0], %1;\n"
-                 " @!ready bra ANYDNN_MBAR_WAIT;\n}\n" ::"r"(bar),
-            "r"(parity)
-            : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-// Arrives on `bar` once this thread's earlier cp.async copies have landed.
-__device__ __forceinline__ void cp_async_arrive(uint32_t bar) {
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
-}
-template <int N>
-__device__ __forceinline__ void set_max_regs_inc() {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
-}
-template <int N>
-__device__ __forceinline__ void set_max_regs_dec() {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
-}
-
-constexpr int ws_threads = 384; // a loading warpgroup and two multiplying ones
-
-// Warp-specialized: warpgroup 0 loads (cp.async) up to S tiles ahead, warpgroups 1 and 2
-// multiply; per stage, a "full" barrier (the loaders' copies landed) and an "empty" one (both
-// multiplying warpgroups are done with it) replace the CTA-wide barrier of gemm().
-template <bool F16, int TA, int TB, int BN, int BK, int S>
-__device__ __forceinline__ void gemm_ws(const uint16_t *__restrict__ a,
-        const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
-        int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
-        int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
-        int bias_kind, int splits, int64_t c_slice) {
-    constexpr int stage_bytes = (block_m + BN) * BK * 2, a_bytes = block_m * BK * 2;
-    static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
-    __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
-    __shared__ __align__(8) uint64_t bars[2 * S]; // full[S], then empty[S]
-
-    const int tid = threadIdx.x, wg = tid / 128;
-    const tile_t<TA, TB, BN, BK> t(
-            a, b, a_off, b_off, c_off, lda, ldb, a_sb, b_sb, c_sb, K, splits, c_slice);
-    const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-    const uint32_t full = static_cast<uint32_t>(__cvta_generic_to_shared(bars)), empty = full + 8 * S;
-    if (tid == 0)
-        for (int s = 0; s < S; ++s) {
-            mbar_init(full + 8 * s, 128);
-            mbar_init(empty + 8 * s, 256);
-        }
-    __syncthreads();
-    const int kt_count = (t.K + BK - 1) / BK;
-
-    if (wg == 0) {
-        set_max_regs_dec<40>();
-        for (int kt = 0; kt < kt_count; ++kt) {
-            const int s = kt % S;
-            mbar_wait(empty + 8 * s, ((kt / S) & 1) ^ 1); // free from the start
-            const uint32_t sa = sbase + s * stage_bytes;
-            load_stage<TA, TB, BN, BK, 128>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
-            cp_async_arrive(full + 8 * s);
-        }
-        cp_async_wait<0>();
-    } else {
-        set_max_regs_inc<232>();
-        const int mt = tid - 128; // among the multiplying threads
-        float acc[BN / 2];
-#pragma unroll
-        for (int i = 0; i < BN / 2; ++i)
-            acc[i] = 0.f;
-        for (int kt = 0; kt < kt_count; ++kt) {
-            const int s = kt % S;
-            mbar_wait(full + 8 * s, (kt / S) & 1);
-            fence_proxy_async(); // the loaders' copies, seen by the tensor cores
-            const uint32_t sa = sbase + s * stage_bytes;
-            fence_regs<BN / 2>(acc);
-            wgmma_fence();
-            mma_stage<F16, TA, TB, BN, BK>(acc, sa, sa + a_bytes, wg - 1);
-            wgmma_commit();
-            wgmma_wait<1>(); // tile kt - 1 is done: its stage may load again
-            fence_regs<BN / 2>(acc);
-            if (kt > 0) mbar_arrive(empty + 8 * ((kt - 1) % S));
-        }
-        wgmma_wait<0>();
-        fence_regs<BN / 2>(acc);
-        // Both multiplying warpgroups are done with the stages before they hold C.
-        auto sync = [] { asm volatile("bar.sync 1, 256;\n" ::: "memory"); };
-        sync();
-        epilogue<F16, BN, 256>(acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32,
-                bias_kind, mt, mt, true, sync);
-    }
+    epilogue<F16, BN>(acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32, bias_kind, tid);
 }
 
 } // namespace
@@ -441,29 +341,6 @@ __device__ __forceinline__ void gemm_ws(const uint16_t *__restrict__ a,
 // up to 227 KB of it (its local-memory query says 48 KB, the limit of `local` arguments).
 ANYDNN_WGMMA_CONFIG(256, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG(128, 64, 4, 1)
-
-// The warp-specialized kernels: anydnn_wgmma_<type>_<layouts>_<BN>x<BK>s<S>ws, 384 threads.
-#define ANYDNN_WGMMA_WS_ENTRY(TY, F16, TA, TB, LA, LB, BN, BK, S) \
-    extern "C" __global__ void __launch_bounds__(ws_threads, 1) \
-            anydnn_wgmma_##TY##_##LA##LB##_##BN##x##BK##s##S##ws(const uint16_t *a, \
-                    const uint16_t *b, void *c, const void *bias, int64_t a_off, \
-                    int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc, \
-                    int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, \
-                    int c_f32, int bias_kind, int splits, int64_t c_slice) { \
-        gemm_ws<F16, TA, TB, BN, BK, S>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, ldc, \
-                a_sb, b_sb, c_sb, M, N, K, c_f32, bias_kind, splits, c_slice); \
-    }
-#define ANYDNN_WGMMA_WS_CONFIG(BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 0, 0, k, k, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 0, 1, k, n, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 1, 0, m, k, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(bf16, false, 1, 1, m, n, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(f16, true, 0, 0, k, k, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(f16, true, 0, 1, k, n, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(f16, true, 1, 0, m, k, BN, BK, S) \
-    ANYDNN_WGMMA_WS_ENTRY(f16, true, 1, 1, m, n, BN, BK, S)
-ANYDNN_WGMMA_WS_CONFIG(256, 64, 4)
-ANYDNN_WGMMA_WS_CONFIG(128, 64, 4)
 
 // Adds the split-K slices of `ws` (f32, [slice][batch][M][N], slices `slice` elements apart)
 // and the bias, and writes C (c_kind 0 f32, 1 bf16, 2 f16; bias_kind 0 none, 1 f32, 2 bf16,
