@@ -123,7 +123,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         std::string config;
         pick_tiles(B, M, N, K, engine_caps(pd.engine).compute_units, config, pd.splits);
         pd.tile_n = std::atoi(config.c_str());
-        ANYDNN_REQUIRE(pd.tile_n > 0, dnnl_invalid_arguments, "bad wgmma tile %s", config.c_str());
+        ANYDNN_REQUIRE(pd.tile_n > 0, dnnl_unimplemented, "no wgmma tile %s", config.c_str());
         pd.kernel_name = std::string("anydnn_wgmma_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
                 + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config;
         pd.workspace_bytes = pd.splits > 1 ? static_cast<size_t>(pd.splits * B * M * N * 4) : 0;
