@@ -84,6 +84,9 @@ struct compute_engine_t {
     virtual status_t create_kernel(const char *source_name, const std::string &options,
             const char *name, std::shared_ptr<kernel_t> &kernel)
             = 0;
+    // Kernel `name` of our embedded PTX, loaded as a program binary (runtimes that load none
+    // say unimplemented).
+    virtual status_t create_ptx_kernel(const char *name, std::shared_ptr<kernel_t> &kernel);
     virtual device_caps_t device_caps() = 0;
     virtual status_t copy_to_device(stream_t *stream, const memory_storage_t *storage,
             size_t offset, const void *host, size_t bytes)

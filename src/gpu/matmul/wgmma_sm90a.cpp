@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/primitive.hpp"
-#include "cpu/matmul/common.hpp"
+#include "core/ops/matmul/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 
