@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gpu/compute.hpp"
+#include "core/compute/compute.hpp"
 #include "oneapi/dnnl/dnnl.h"
 
 namespace {
