@@ -5,38 +5,62 @@ Each kernel becomes a module of its own (the header lines plus its .entry), so l
 kernel makes the driver compile only that one. The first N parameters of an entry are buffers:
 they get `.ptr .global .align 16`, without which NVIDIA's OpenCL passes no cl_mem there (a
 launch faults). POINTERS is N for every entry, then ENTRY=N for the entries that differ
-("4,anydnn_wgmma_splitk_reduce=3"). An empty PTX list gives an empty table.
+("4,anydnn_wgmma_splitk_reduce=3"). Device functions nvcc kept out of line (`.func`) go
+into each module that calls them, ahead of its entry. An empty PTX list gives an empty table.
 Usage: embed_ptx.py POINTERS OUTPUT_CPP [PTX...]
 """
 import re
 import sys
 
 ENTRY = re.compile(r'^\.visible \.entry (\w+)\(')
+FUNC = re.compile(r'^(?:\.visible |\.weak )?\.func\s.*?(\w+)\(?\s*$')
 PARAM = re.compile(r'^(\s*\.param \.u64) (\w+_param_(\d+))')
 
 
 def split(ptx, pointers):
-    header, modules, current, name, depth = [], [], None, None, 0
+    """(entry, module text) pairs: the header, the functions the entry calls, the entry."""
+    header, entries, funcs = [], [], {}
+    current, name, kind, depth = None, None, None, 0
     for line in ptx.splitlines():
-        m = ENTRY.match(line)
-        if m:
-            current, name, depth = [line], m.group(1), 0
-            continue
         if current is None:
-            if line.startswith(('.version', '.target', '.address_size')):
+            m, f = ENTRY.match(line), FUNC.match(line)
+            if m:
+                current, name, kind, depth = [line], m.group(1), 'entry', 0
+            elif f:
+                current, name, kind, depth = [line], f.group(1), 'func', 0
+            elif line.startswith(('.version', '.target', '.address_size')):
                 header.append(line)
             continue
+        code = line.split('//')[0]
+        if kind == 'func' and depth == 0 and code.strip() == ';':
+            current = None # a declaration: the definition follows later
+            continue
         p = PARAM.match(line)
-        if p and int(p.group(3)) < pointers.get(name, pointers['']):
+        if kind == 'entry' and p and int(p.group(3)) < pointers.get(name, pointers['']):
             line = '%s .ptr .global .align 16 %s' % (p.group(1), line[p.end(1):].strip())
         current.append(line)
         # The body ends where its braces balance (inline asm blocks have their own).
-        code = line.split('//')[0]
         opened = depth > 0 or '{' in code
         depth += code.count('{') - code.count('}')
         if opened and depth == 0:
-            modules.append((name, '\n'.join(header + [''] + current) + '\n'))
+            text = '\n'.join(current)
+            if kind == 'entry':
+                entries.append((name, text))
+            else:
+                funcs[name] = text
             current = None
+    modules = []
+    for name, text in entries:
+        # Functions called, and the ones they call, defined before their callers.
+        used, todo = [], [text]
+        while todo:
+            body = todo.pop()
+            for fname, ftext in funcs.items():
+                if fname not in used and re.search(r'\b%s\b' % re.escape(fname), body):
+                    used.append(fname)
+                    todo.append(ftext)
+        parts = header + [''] + [funcs[f] for f in reversed(used)] + [text]
+        modules.append((name, '\n'.join(parts) + '\n'))
     return modules
 
 

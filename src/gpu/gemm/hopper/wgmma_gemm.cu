@@ -232,11 +232,131 @@ __device__ __forceinline__ void mma_stage(float *acc, uint32_t sa, uint32_t sb, 
     }
 }
 
+// What follows the accumulation in the _epi kernels and the split-K sum, in oneDNN's order:
+// v = acc * src_scale * wei_scale(n) + bias(n), then the post-ops (a sum, an eltwise, either
+// first), then v / dst_scale, rounded to C's type. The host checks every parameter's kind.
+struct epilogue_args_t {
+    const float *src_scale, *wei_scale, *dst_scale; // null: none
+    int wei_per_n; // wei_scale holds one scale per column
+    int sum_at; // 0 no sum, 1 before the eltwise, 2 after it
+    float sum_scale, sum_zp;
+    int elt; // 0 none, 1 relu (alpha: negative slope), 2 gelu_erf, 3 gelu_tanh, 4 swish
+    float alpha, beta;
+    const void *bias;
+    int bias_kind; // 0 none, 1 f32, 2 bf16, 3 f16
+};
+
+__device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
+    switch (alg) {
+        case 1: return x > 0.f ? x : alpha * x;
+        case 2: return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+        case 3: {
+            const float g = 0.79788456080286536f * x * (1.f + 0.044715f * x * x);
+            return 0.5f * x * (1.f + tanhf(g));
+        }
+        case 4: return x / (1.f + __expf(-alpha * x));
+        default: return x;
+    }
+}
+
+struct epilogue_t {
+    epilogue_args_t p;
+    float ab_scale, dst_inv; // src scale times a common weights scale; 1 / dst scale
+
+    __device__ __forceinline__ explicit epilogue_t(const epilogue_args_t &args) : p(args) {
+        ab_scale = p.src_scale ? p.src_scale[0] : 1.f;
+        if (p.wei_scale && !p.wei_per_n) ab_scale *= p.wei_scale[0];
+        dst_inv = p.dst_scale ? 1.f / p.dst_scale[0] : 1.f;
+    }
+    // Column n's value from its f32 sum; `old` is C's value before (read only with a sum).
+    // Not inlined: one copy of the eltwise code per kernel, not one per element and path
+    // (the driver compiles the PTX when a kernel is first loaded).
+    __device__ __noinline__ float apply(float v, int n, float old) const {
+        v *= ab_scale;
+        if (p.wei_scale && p.wei_per_n) v *= p.wei_scale[n];
+        if (p.bias_kind == 1) v += static_cast<const float *>(p.bias)[n];
+        else if (p.bias_kind == 2) v += unpack16<false>(static_cast<const uint16_t *>(p.bias)[n]);
+        else if (p.bias_kind == 3) v += unpack16<true>(static_cast<const uint16_t *>(p.bias)[n]);
+        if (p.sum_at == 1) v += p.sum_scale * (old - p.sum_zp);
+        if (p.elt) v = eltwise(p.elt, v, p.alpha);
+        if (p.sum_at == 2) v += p.sum_scale * (old - p.sum_zp);
+        return v * dst_inv;
+    }
+};
+
+// Element o of C: f32 (c_kind 0), bf16 (1) or f16 (2).
+__device__ __forceinline__ float load_c(const void *c, int c_kind, int64_t o) {
+    if (c_kind == 0) return static_cast<const float *>(c)[o];
+    return c_kind == 1 ? unpack16<false>(static_cast<const uint16_t *>(c)[o])
+                       : unpack16<true>(static_cast<const uint16_t *>(c)[o]);
+}
+__device__ __forceinline__ void store_c(void *c, int c_kind, int64_t o, float v) {
+    if (c_kind == 0) static_cast<float *>(c)[o] = v;
+    else if (c_kind == 1) static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<false>(v, 0.f));
+    else static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<true>(v, 0.f));
+}
+
+// The staged f32 tile (rows `pitch` floats apart) through the epilogue to C rows m0..,
+// columns n0..: four columns per thread and step, with 16- or 8-byte accesses where C's
+// addresses allow them.
+template <int BN, int NT>
+__device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, void *c,
+        int c_kind, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N,
+        const epilogue_t &e, int tid) {
+    constexpr int pieces = BN / 4;
+#pragma unroll 1 // the epilogue's code once, not once per step
+    for (int idx = tid; idx < block_m * pieces; idx += NT) {
+        const int r = idx / pieces, col = (idx % pieces) * 4, n = n0 + col, m = m0 + r;
+        if (m >= M || n >= N) continue;
+        const float4 x = *reinterpret_cast<const float4 *>(tile + r * pitch + col);
+        const int64_t o = c_off + m * ldc + n;
+        const bool vec = n + 4 <= N && o % 4 == 0;
+        float v[4] = {x.x, x.y, x.z, x.w}, old[4] = {0.f, 0.f, 0.f, 0.f};
+        if (e.p.sum_at) {
+            if (vec && c_kind == 0) {
+                const float4 y = *reinterpret_cast<const float4 *>(static_cast<float *>(c) + o);
+                old[0] = y.x, old[1] = y.y, old[2] = y.z, old[3] = y.w;
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    if (n + i < N) old[i] = load_c(c, c_kind, o + i);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            if (n + i < N) v[i] = e.apply(v[i], n + i, old[i]);
+        if (vec && c_kind == 0) {
+            *reinterpret_cast<float4 *>(static_cast<float *>(c) + o)
+                    = make_float4(v[0], v[1], v[2], v[3]);
+        } else if (vec) {
+            uint2 h;
+            h.x = c_kind == 1 ? pack16x2<false>(v[0], v[1]) : pack16x2<true>(v[0], v[1]);
+            h.y = c_kind == 1 ? pack16x2<false>(v[2], v[3]) : pack16x2<true>(v[2], v[3]);
+            *reinterpret_cast<uint2 *>(static_cast<uint16_t *>(c) + o) = h;
+        } else {
+            for (int i = 0; i < 4 && n + i < N; ++i)
+                store_c(c, c_kind, o + i, v[i]);
+        }
+    }
+}
+
 // The accumulators to C through shared memory at smem (free by now), with bias.
-template <bool F16, int BN>
+// EPI: the full epilogue (epilogue_t) on the f32 sums, after staging them unchanged.
+template <bool F16, int BN, bool EPI>
 __device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, void *c,
         const void *bias, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int c_f32,
-        int bias_kind, int tid) {
+        int bias_kind, const epilogue_args_t &ea, int tid) {
+    if constexpr (EPI) {
+        stage_tile<F16, BN, true, 0>(acc, smem, (BN + 8) * 4, nullptr, n0, N, tid);
+        __syncthreads();
+        epilogue_args_t args = ea;
+        args.bias = bias;
+        args.bias_kind = bias_kind == 2 ? (F16 ? 3 : 2) : bias_kind;
+        const epilogue_t e(args);
+        copy_out_epilogue<BN, threads>(reinterpret_cast<const float *>(smem), BN + 8, c,
+                c_f32 ? 0 : F16 ? 2 : 1, c_off, ldc, m0, n0, M, N, e, tid);
+        return;
+    }
     const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
 #define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
     stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, tid)
@@ -258,12 +378,12 @@ __device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, 
 // All 256 threads load and multiply: a barrier per K tile orders the two. (A warp-specialized
 // variant, one cp.async warpgroup feeding two wgmma ones through mbarriers, was correct but
 // ran at 40% of this on the H100: 128 threads cannot issue the copies fast enough.)
-template <bool F16, int TA, int TB, int BN, int BK, int S, int P>
+template <bool F16, int TA, int TB, int BN, int BK, int S, int P, bool EPI>
 __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
         int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
         int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
-        int bias_kind, int splits, int64_t c_slice) {
+        int bias_kind, int splits, int64_t c_slice, const epilogue_args_t &ea) {
     constexpr int stage_bytes = (block_m + BN) * BK * 2, a_bytes = block_m * BK * 2;
     static_assert(S >= 2 + P, "the stage being loaded is neither read nor in flight");
     static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
@@ -309,45 +429,62 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     wgmma_wait<0>();
     fence_regs<BN / 2>(acc);
     __syncthreads(); // every warpgroup's multiplications are done with the stages
-    epilogue<F16, BN>(acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32, bias_kind, tid);
+    epilogue<F16, BN, EPI>(
+            acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32, bias_kind, ea, tid);
 }
 
 } // namespace
 
-// One entry point per (type, A layout, B layout, tile config); the host picks by name:
-// anydnn_wgmma_<type>_<a: k|m><b: k|n>_<BN>x<BK>s<S>p<P>.
-#define ANYDNN_WGMMA_ENTRY(TY, F16, TA, TB, LA, LB, BN, BK, S, P) \
-    extern "C" __global__ void __launch_bounds__(threads) \
-            anydnn_wgmma_##TY##_##LA##LB##_##BN##x##BK##s##S##p##P(const uint16_t *a, \
-                    const uint16_t *b, void *c, const void *bias, int64_t a_off, \
-                    int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc, \
-                    int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, \
-                    int c_f32, int bias_kind, int splits, int64_t c_slice) { \
-        gemm<F16, TA, TB, BN, BK, S, P>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, ldc, \
-                a_sb, b_sb, c_sb, M, N, K, c_f32, bias_kind, splits, c_slice); \
+// The epilogue's parameters, the same in every kernel (after the buffers and sizes).
+#define ANYDNN_EPILOGUE_PARAMS \
+    int wei_per_n, int sum_at, float sum_scale, float sum_zp, int elt, float alpha, float beta
+#define ANYDNN_EPILOGUE_ARGS(SRC_SCALE, WEI_SCALE, DST_SCALE) \
+    epilogue_args_t { \
+        SRC_SCALE, WEI_SCALE, DST_SCALE, wei_per_n, sum_at, sum_scale, sum_zp, elt, alpha, \
+                beta, nullptr, 0 \
     }
 
-#define ANYDNN_WGMMA_LAYOUTS(TY, F16, BN, BK, S, P) \
-    ANYDNN_WGMMA_ENTRY(TY, F16, 0, 0, k, k, BN, BK, S, P) \
-    ANYDNN_WGMMA_ENTRY(TY, F16, 0, 1, k, n, BN, BK, S, P) \
-    ANYDNN_WGMMA_ENTRY(TY, F16, 1, 0, m, k, BN, BK, S, P) \
-    ANYDNN_WGMMA_ENTRY(TY, F16, 1, 1, m, n, BN, BK, S, P)
+// One entry point per (type, A layout, B layout, tile config, epilogue); the host picks by
+// name: anydnn_wgmma_<type>_<a: k|m><b: k|n>_<BN>x<BK>s<S>p<P>[_epi]. Without _epi, the
+// kernel adds the bias only and ignores the scales and post-op parameters.
+#define ANYDNN_WGMMA_ENTRY(TY, F16, TA, TB, LA, LB, BN, BK, S, P, EPI, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(threads) \
+            anydnn_wgmma_##TY##_##LA##LB##_##BN##x##BK##s##S##p##P##SUFFIX(const uint16_t *a, \
+                    const uint16_t *b, void *c, const void *bias, const float *src_scale, \
+                    const float *wei_scale, const float *dst_scale, int64_t a_off, \
+                    int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc, \
+                    int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, \
+                    int c_f32, int bias_kind, int splits, int64_t c_slice, \
+                    ANYDNN_EPILOGUE_PARAMS) { \
+        gemm<F16, TA, TB, BN, BK, S, P, EPI>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, \
+                ldc, a_sb, b_sb, c_sb, M, N, K, c_f32, bias_kind, splits, c_slice, \
+                ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale)); \
+    }
+
+#define ANYDNN_WGMMA_LAYOUTS(TY, F16, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, F16, 0, 0, k, k, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, F16, 0, 1, k, n, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, F16, 1, 0, m, k, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, F16, 1, 1, m, n, BN, BK, S, P, EPI, SUFFIX)
 
 #define ANYDNN_WGMMA_CONFIG(BN, BK, S, P) \
-    ANYDNN_WGMMA_LAYOUTS(bf16, false, BN, BK, S, P) \
-    ANYDNN_WGMMA_LAYOUTS(f16, true, BN, BK, S, P)
+    ANYDNN_WGMMA_LAYOUTS(bf16, false, BN, BK, S, P, false, ) \
+    ANYDNN_WGMMA_LAYOUTS(f16, true, BN, BK, S, P, false, ) \
+    ANYDNN_WGMMA_LAYOUTS(bf16, false, BN, BK, S, P, true, _epi) \
+    ANYDNN_WGMMA_LAYOUTS(f16, true, BN, BK, S, P, true, _epi)
 
 // 192 KB and 128 KB of statically sized shared memory: NVIDIA's OpenCL runs work-groups with
 // up to 227 KB of it (its local-memory query says 48 KB, the limit of `local` arguments).
 ANYDNN_WGMMA_CONFIG(256, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG(128, 64, 4, 1)
 
-// Adds the split-K slices of `ws` (f32, [slice][batch][M][N], slices `slice` elements apart)
-// and the bias, and writes C (c_kind 0 f32, 1 bf16, 2 f16; bias_kind 0 none, 1 f32, 2 bf16,
-// 3 f16). One thread per element of C.
+// Adds the split-K slices of `ws` (f32, [slice][batch][M][N], slices `slice` elements apart),
+// applies the epilogue (bias_kind 0 none, 1 f32, 2 bf16, 3 f16) and writes C (c_kind 0 f32,
+// 1 bf16, 2 f16). One thread per element of C.
 extern "C" __global__ void anydnn_wgmma_splitk_reduce(const float *ws, void *c, const void *bias,
-        int64_t c_off, int64_t ldc, int64_t c_sb, int64_t slice, int M, int N, int batches,
-        int splits, int c_kind, int bias_kind) {
+        const float *src_scale, const float *wei_scale, const float *dst_scale, int64_t c_off,
+        int64_t ldc, int64_t c_sb, int64_t slice, int M, int N, int batches, int splits,
+        int c_kind, int bias_kind, ANYDNN_EPILOGUE_PARAMS) {
     const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t mn = int64_t(M) * N;
     if (i >= mn * batches) return;
@@ -355,11 +492,11 @@ extern "C" __global__ void anydnn_wgmma_splitk_reduce(const float *ws, void *c, 
     float sum = 0.f;
     for (int s = 0; s < splits; ++s)
         sum += ws[s * slice + i];
-    if (bias_kind == 1) sum += static_cast<const float *>(bias)[n];
-    else if (bias_kind == 2) sum += unpack16<false>(static_cast<const uint16_t *>(bias)[n]);
-    else if (bias_kind == 3) sum += unpack16<true>(static_cast<const uint16_t *>(bias)[n]);
+    epilogue_args_t args = ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale);
+    args.bias = bias;
+    args.bias_kind = bias_kind;
+    const epilogue_t e(args);
     const int64_t o = c_off + batch * c_sb + m * ldc + n;
-    if (c_kind == 0) static_cast<float *>(c)[o] = sum;
-    else if (c_kind == 1) static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<false>(sum, 0.f));
-    else static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<true>(sum, 0.f));
+    const float old = sum_at ? load_c(c, c_kind, o) : 0.f;
+    store_c(c, c_kind, o, e.apply(sum, int(n), old));
 }
