@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,11 +13,26 @@
 #include <gtest/gtest.h>
 
 #include "core/compute/compute.hpp"
+#include "core/primitive_desc.hpp"
+#include "core/verbose.hpp"
+#include "gpu/impl_entries.hpp"
 #include "oneapi/dnnl/dnnl.h"
 
 namespace {
 
 const char *wgmma_kernel = "anydnn_wgmma_bf16_kn_128x64s4p1";
+
+// The first `buffers` parameters of `entry` are global pointers, the next ones are not.
+void expect_buffer_params(const std::string &text, const std::string &entry, int buffers) {
+    for (int i = 0; i < buffers + 2; ++i) {
+        const std::string param = entry + "_param_" + std::to_string(i);
+        const size_t at = text.find(param);
+        ASSERT_NE(at, std::string::npos) << param;
+        const size_t from = text.rfind(".param", at);
+        const std::string decl = text.substr(from, at - from);
+        EXPECT_EQ(decl.find(".ptr .global") != std::string::npos, i < buffers) << decl;
+    }
+}
 
 struct gpu_engine_t {
     dnnl_engine_t engine = nullptr;
@@ -59,15 +76,27 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
     for (size_t at = text.find(".entry"); at != std::string::npos; at = text.find(".entry", at + 1))
         ++entries;
     EXPECT_EQ(entries, 1u);
-    for (int i = 0; i < 5; ++i) {
-        const std::string param = std::string(wgmma_kernel) + "_param_" + std::to_string(i);
-        const size_t at = text.find(param);
-        ASSERT_NE(at, std::string::npos);
-        const std::string decl = text.substr(text.rfind(".param", at), at - text.rfind(".param", at));
-        // A, B, C and bias are buffers; the offsets after them are plain values.
-        EXPECT_EQ(decl.find(".ptr .global") != std::string::npos, i < 4) << decl;
-    }
+    // A, B, C, bias and the three scales are buffers; the offsets after them are values.
+    expect_buffer_params(text, wgmma_kernel, 7);
     EXPECT_EQ(anydnn::gpu::ptx_module("anydnn_wgmma_no_such_kernel"), nullptr);
+}
+
+// The epilogue's kernels call a device function that nvcc kept out of line: their modules
+// carry its definition ahead of the entry (else the driver cannot link the entry).
+TEST(PtxKernel, EpilogueModulesCarryTheFunctionsTheyCall) {
+    for (const char *entry : {"anydnn_wgmma_f16_mn_256x64s4p1_epi", "anydnn_wgmma_splitk_reduce"}) {
+        const char *ptx = anydnn::gpu::ptx_module(entry);
+        if (!ptx) GTEST_SKIP() << "built without nvcc";
+        const std::string text(ptx);
+        const size_t call = text.find("call.uni");
+        ASSERT_NE(call, std::string::npos) << entry;
+        const size_t func = text.find("\n.func");
+        ASSERT_NE(func, std::string::npos) << entry;
+        EXPECT_LT(func, text.find(".visible .entry")) << entry;
+        // Every function defined once: a body, no separate declaration.
+        EXPECT_EQ(text.find("\n.func", func + 1), std::string::npos) << entry;
+        expect_buffer_params(text, entry, std::string(entry).find("reduce") != std::string::npos ? 6 : 7);
+    }
 }
 
 uint16_t to_bf16(float f) {
@@ -143,6 +172,116 @@ TEST(PtxKernel, Bf16MatmulFallsBackWherePtxDoesNotLoad) {
         dnnl_memory_destroy(m);
     for (dnnl_memory_desc_t m : {a, b, c})
         dnnl_memory_desc_destroy(m);
+}
+
+// The wgmma implementation's answer for a 2-D bf16 matmul 256 x 256 x 256 (bf16 dst) with
+// the attribute `make_attr` builds: its status, and the reason when it declines.
+struct wgmma_answer_t {
+    dnnl_status_t status;
+    std::string reason;
+};
+template <typename F>
+wgmma_answer_t ask_wgmma(dnnl_engine_t engine, F make_attr) {
+    dnnl_memory_desc_t md = nullptr;
+    const int64_t dims[] = {256, 256};
+    EXPECT_EQ(dnnl_memory_desc_create_with_tag(&md, 2, dims, dnnl_bf16, dnnl_ab), dnnl_success);
+    anydnn::matmul_desc_t d;
+    d.src_md = d.weights_md = d.dst_md = *md;
+    d.bias_md = anydnn::zero_md();
+    dnnl_primitive_attr_t attr = nullptr;
+    EXPECT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+    make_attr(attr, md);
+    std::unique_ptr<anydnn::primitive_desc_t> pd;
+    wgmma_answer_t a;
+    a.status = anydnn::gpu::matmul_wgmma_sm90a_entry().create(
+            pd, anydnn::op_desc_t(d), *attr, engine, nullptr);
+    a.reason = a.status == dnnl_success ? "" : anydnn::last_failure_reason();
+    dnnl_primitive_attr_destroy(attr);
+    dnnl_memory_desc_destroy(md);
+    return a;
+}
+
+void set_post_ops(dnnl_primitive_attr_t attr, const std::function<void(dnnl_post_ops_t)> &add) {
+    dnnl_post_ops_t po = nullptr;
+    ASSERT_EQ(dnnl_post_ops_create(&po), dnnl_success);
+    add(po);
+    ASSERT_EQ(dnnl_primitive_attr_set_post_ops(attr, po), dnnl_success);
+    dnnl_post_ops_destroy(po);
+}
+
+// What the epilogue applies passes the attribute checks (on a device without sm_90a, the
+// device check is then the reason); what it does not apply is refused with its name.
+TEST(PtxKernel, WgmmaEpilogueNamesWhatItDoesNotApply) {
+    gpu_engine_t g;
+    if (!g.engine) GTEST_SKIP() << "no GPU engine";
+    const bool sm90 = anydnn::gpu::engine_caps(g.engine).ptx_binary_sm >= 90
+            && anydnn::gpu::ptx_module(wgmma_kernel);
+    auto expect_taken = [&](const wgmma_answer_t &a, const char *what) {
+        if (sm90) {
+            EXPECT_EQ(a.status, dnnl_success) << what << ": " << a.reason;
+        } else {
+            EXPECT_EQ(a.status, dnnl_unimplemented) << what;
+            EXPECT_NE(a.reason.find("sm_90a"), std::string::npos) << what << ": " << a.reason;
+        }
+    };
+    auto expect_refused = [](const wgmma_answer_t &a, const char *named) {
+        EXPECT_EQ(a.status, dnnl_unimplemented) << named;
+        EXPECT_NE(a.reason.find(named), std::string::npos) << named << ": " << a.reason;
+    };
+    auto none = [](dnnl_primitive_attr_t, dnnl_memory_desc_t) {};
+    expect_taken(ask_wgmma(g.engine, none), "no attribute");
+    // Scales (common, per-N weights), sum then relu, gelu_tanh then sum with a scale.
+    expect_taken(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        ASSERT_EQ(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_SRC, 0), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_WEIGHTS, 2), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_DST, 0), dnnl_success);
+        set_post_ops(attr, [](dnnl_post_ops_t po) {
+            dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_data_type_undef);
+            dnnl_post_ops_append_eltwise(po, dnnl_eltwise_relu, 0.1f, 0.f);
+        });
+    }), "scales, sum, relu");
+    for (dnnl_alg_kind_t alg : {dnnl_eltwise_gelu_erf, dnnl_eltwise_gelu_tanh, dnnl_eltwise_swish})
+        expect_taken(ask_wgmma(g.engine, [alg](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+            set_post_ops(attr, [alg](dnnl_post_ops_t po) {
+                dnnl_post_ops_append_eltwise(po, alg, 1.f, 0.f);
+                dnnl_post_ops_append_sum(po, 0.5f, 0, dnnl_bf16);
+            });
+        }), dnnl_alg_kind2str(alg));
+
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t md) {
+        set_post_ops(attr, [md](dnnl_post_ops_t po) {
+            dnnl_post_ops_append_binary(po, dnnl_binary_add, md);
+        });
+    }), "binary");
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        set_post_ops(attr, [](dnnl_post_ops_t po) {
+            dnnl_post_ops_append_eltwise(po, dnnl_eltwise_tanh, 0.f, 0.f);
+        });
+    }), "eltwise_tanh");
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        set_post_ops(attr, [](dnnl_post_ops_t po) {
+            dnnl_post_ops_append_eltwise(po, dnnl_eltwise_relu, 0.f, 0.f);
+            dnnl_post_ops_append_eltwise(po, dnnl_eltwise_swish, 1.f, 0.f);
+        });
+    }), "one eltwise");
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        set_post_ops(attr, [](dnnl_post_ops_t po) {
+            dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_data_type_undef);
+            dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_data_type_undef);
+        });
+    }), "one sum");
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        set_post_ops(attr, [](dnnl_post_ops_t po) {
+            dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_f16);
+        });
+    }), "dst's own type");
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 0), dnnl_success);
+    }), "zero points");
+    expect_refused(ask_wgmma(g.engine, [](dnnl_primitive_attr_t attr, dnnl_memory_desc_t) {
+        ASSERT_EQ(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC, 0, 0, nullptr, dnnl_f16),
+                dnnl_success);
+    }), "f32 scales");
 }
 
 } // namespace
