@@ -81,10 +81,11 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
     EXPECT_EQ(anydnn::gpu::ptx_module("anydnn_wgmma_no_such_kernel"), nullptr);
 }
 
-// The epilogue's kernels call a device function that nvcc kept out of line: their modules
-// carry its definition ahead of the entry (else the driver cannot link the entry).
+// The _epi kernels call a device function that nvcc kept out of line: their modules carry
+// its definition ahead of the entry (else the driver cannot link the entry).
 TEST(PtxKernel, EpilogueModulesCarryTheFunctionsTheyCall) {
-    for (const char *entry : {"anydnn_wgmma_f16_mn_256x64s4p1_epi", "anydnn_wgmma_splitk_reduce"}) {
+    for (const char *entry :
+            {"anydnn_wgmma_f16_mn_256x64s4p1_epi", "anydnn_wgmma_bf16_kk_128x64s4p1_epi"}) {
         const char *ptx = anydnn::gpu::ptx_module(entry);
         if (!ptx) GTEST_SKIP() << "built without nvcc";
         const std::string text(ptx);
@@ -95,8 +96,13 @@ TEST(PtxKernel, EpilogueModulesCarryTheFunctionsTheyCall) {
         EXPECT_LT(func, text.find(".visible .entry")) << entry;
         // Every function defined once: a body, no separate declaration.
         EXPECT_EQ(text.find("\n.func", func + 1), std::string::npos) << entry;
-        expect_buffer_params(text, entry, std::string(entry).find("reduce") != std::string::npos ? 6 : 7);
+        expect_buffer_params(text, entry, 7);
     }
+    // The split-K sum inlines its epilogue: no call, and its six buffers.
+    const char *sum = anydnn::gpu::ptx_module("anydnn_wgmma_splitk_reduce");
+    ASSERT_NE(sum, nullptr);
+    EXPECT_EQ(std::string(sum).find("call.uni"), std::string::npos);
+    expect_buffer_params(sum, "anydnn_wgmma_splitk_reduce", 6);
 }
 
 uint16_t to_bf16(float f) {

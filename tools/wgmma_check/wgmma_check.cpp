@@ -8,8 +8,9 @@
 //                            a sum (dst filled with known values) and an eltwise.
 //   wgmma_check concurrent   one split-K primitive executed by two threads, each with its
 //                            own stream and data, many times at once; both checked.
-//   wgmma_check perf M N K [reps]   bf16 row-major, bf16 dst: median wall time of one
-//                            execution to completion, and of `reps` back-to-back ones.
+//   wgmma_check perf M N K [reps [epi]]   bf16 row-major, bf16 dst: median wall time of one
+//                            execution to completion, and of `reps` back-to-back ones;
+//                            `epi`: with a src scale, a sum and gelu_erf.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -74,7 +75,6 @@ struct epilogue_t {
     bool sum_first = true; // the sum before the eltwise
     algorithm elt = algorithm::undef;
     float alpha = 0.f;
-    bool any() const { return src_scale || dst_scale || wei_per_n || sum || elt != algorithm::undef; }
     std::string str() const {
         std::string s;
         if (src_scale) s += " src_scale";
@@ -372,11 +372,23 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-int perf(engine &eng, stream &s, int64_t M, int64_t N, int64_t K, int reps) {
+int perf(engine &eng, stream &s, int64_t M, int64_t N, int64_t K, int reps, bool epi) {
     memory::desc a_md({M, K}, dt::bf16, tag::ab), b_md({K, N}, dt::bf16, tag::ab),
             c_md({M, N}, dt::bf16, tag::ab);
-    matmul::primitive_desc pd(eng, a_md, b_md, c_md);
+    // epi: a src scale, a sum and gelu_erf, the epilogue's work at its heaviest.
+    primitive_attr attr;
+    if (epi) {
+        post_ops po;
+        po.append_sum(1.f);
+        po.append_eltwise(algorithm::eltwise_gelu_erf, 0.f, 0.f);
+        attr.set_post_ops(po);
+        attr.set_scales_mask(DNNL_ARG_SRC, 0);
+    }
+    matmul::primitive_desc pd(eng, a_md, b_md, c_md, attr);
     memory a(a_md, eng), b(b_md, eng), d(c_md, eng);
+    memory scale(memory::desc({1}, dt::f32, tag::a), eng);
+    with_mapped(scale, [&](void *p) { *static_cast<float *>(p) = 0.5f; });
+    with_mapped(d, [&](void *p) { std::memset(p, 0, c_md.get_size()); });
     with_mapped(a, [&](void *p) { std::memset(p, 0x3c, a_md.get_size()); });
     with_mapped(b, [&](void *p) { std::memset(p, 0x3c, b_md.get_size()); });
     auto t0 = std::chrono::steady_clock::now();
@@ -385,6 +397,7 @@ int perf(engine &eng, stream &s, int64_t M, int64_t N, int64_t K, int reps) {
             = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::unordered_map<int, memory> args
             = {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, d}};
+    if (epi) args[DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC] = scale;
     for (int i = 0; i < 3; ++i)
         prim.execute(s, args);
     s.wait();
@@ -405,9 +418,10 @@ int perf(engine &eng, stream &s, int64_t M, int64_t N, int64_t K, int reps) {
                 std::chrono::steady_clock::now() - t).count() / reps);
     }
     const double flop = 2.0 * M * N * K;
-    std::printf("PERF %lldx%lldx%lld bf16 impl %s create %.1f ms  one %.4f ms (%.1f TFLOP/s)  "
+    std::printf("PERF %lldx%lldx%lld bf16%s impl %s create %.1f ms  one %.4f ms (%.1f TFLOP/s)  "
                 "back-to-back %.4f ms (%.1f TFLOP/s)\n",
-            (long long)M, (long long)N, (long long)K, pd.impl_info_str(), create_ms, median(one),
+            (long long)M, (long long)N, (long long)K, epi ? " +scale,sum,gelu_erf" : "",
+            pd.impl_info_str(), create_ms, median(one),
             flop / median(one) * 1e-9, median(many), flop / median(many) * 1e-9);
     return 0;
 }
@@ -423,8 +437,9 @@ int main(int argc, char **argv) {
             return concurrent(eng, argc > 2 ? std::atoi(argv[2]) : 20);
         if (argc >= 5 && std::strcmp(argv[1], "perf") == 0)
             return perf(eng, s, std::atoll(argv[2]), std::atoll(argv[3]), std::atoll(argv[4]),
-                    argc > 5 ? std::atoi(argv[5]) : 20);
-        std::fprintf(stderr, "usage: wgmma_check check | concurrent [reps] | perf M N K [reps]\n");
+                    argc > 5 ? std::atoi(argv[5]) : 20, argc > 6 && !std::strcmp(argv[6], "epi"));
+        std::fprintf(stderr,
+                "usage: wgmma_check check | concurrent [reps] | perf M N K [reps [epi]]\n");
         return 2;
     } catch (const dnnl::error &e) {
         std::printf("dnnl error %d: %s\n", int(e.status), e.what());
