@@ -6,15 +6,15 @@
 // gelu_tanh, swish) in the kernels' epilogue. Shapes too small to fill the GPU with tiles
 // are split along K (f32 slices in the scratchpad, the epilogue in the kernel adding them).
 // Anything else is left to the next implementation, with the reason.
-#include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "core/primitive.hpp"
 #include "core/ops/matmul/common.hpp"
+#include "core/verbose.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/quant_attr.hpp"
+#include "gpu/tuning/wgmma_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -105,28 +105,6 @@ status_t init_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
     return dnnl_success;
 }
 
-// The tile configuration of gpu/gemm/hopper/wgmma_gemm.cu ("256x64s4p1": 128 x 256 tiles,
-// K steps of 64, 4 stages) and the K split: 128 x 256 tiles where they fill the GPU, else
-// 128 x 128 ones split along K until there is about one CTA per compute unit (a slice keeps
-// at least 4 K steps). ANYDNN_WGMMA_TILE and ANYDNN_WGMMA_SPLITS override them (tuning).
-void pick_tiles(dim_t B, dim_t M, dim_t N, dim_t K, dim_t units, std::string &config,
-        int &splits) {
-    auto tiles = [&](dim_t bn) { return B * ((M + 127) / 128) * ((N + bn - 1) / bn); };
-    splits = 1;
-    if (tiles(256) >= units) {
-        config = "256x64s4p1";
-    } else {
-        config = "128x64s4p1";
-        const dim_t by_units = units / std::max<dim_t>(tiles(128), 1);
-        const dim_t by_depth = K / (4 * 64);
-        splits = static_cast<int>(std::max<dim_t>(1, std::min<dim_t>({by_units, by_depth, 16})));
-    }
-    if (const char *env = std::getenv("ANYDNN_WGMMA_TILE"))
-        if (*env) config = env;
-    if (const char *env = std::getenv("ANYDNN_WGMMA_SPLITS"))
-        if (std::atoi(env) > 0) splits = std::atoi(env);
-}
-
 struct wgmma_matmul_t;
 
 struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t> {
@@ -185,10 +163,12 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         // Last among the checks, so that every device names what the kernels lack.
         ANYDNN_REQUIRE(engine_caps(pd.engine).ptx_binary_sm >= 90, dnnl_unimplemented,
                 "the device does not load sm_90a PTX programs");
-        std::string config;
-        pick_tiles(B, M, N, K, engine_caps(pd.engine).compute_units, config, pd.splits);
-        pd.tile_n = std::atoi(config.c_str());
-        ANYDNN_REQUIRE(pd.tile_n > 0, dnnl_unimplemented, "no wgmma tile %s", config.c_str());
+        // The tile configuration and K split: the device tuning table.
+        wgmma_tuning_t tuning;
+        ANYDNN_CHECK(wgmma_tuning(engine_caps(pd.engine), B, M, N, K, tuning));
+        const std::string &config = tuning.config;
+        pd.tile_n = tuning.tile_n;
+        pd.splits = tuning.splits;
         // Split along K, the sum kernel applies the epilogue: the GEMM writes plain f32.
         pd.kernel_name = std::string("anydnn_wgmma_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
                 + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config
@@ -198,6 +178,9 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         pd.scratchpad_size = pd.splits > 1 ? static_cast<size_t>(pd.splits * B * M * N * 4) : 0;
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
+        if (verbose_on(verbose_flag::dispatch))
+            verbose_print("primitive,create:dispatch",
+                    "matmul,wgmma " + pd.kernel_name + ",chosen: " + tuning.why);
 
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
