@@ -121,8 +121,9 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
     }
     ANYDNN_CHECK(check_args(pd, ctx));
 
-    // Scratchpad: the user's memory in user mode, else a buffer of the engine for this
-    // execution (device buffers are freed by the runtime once the commands using them end).
+    // Scratchpad: the user's memory in user mode, else the stream's buffer where it keeps one
+    // (device streams in order), else a buffer of the engine for this execution (device
+    // buffers are freed by the runtime once the commands using them end).
     std::unique_ptr<memory_storage_t> owned_scratchpad;
     if (pd.scratchpad_size > 0) {
         if (pd.attr.scratchpad_mode == dnnl_scratchpad_mode_user) {
@@ -134,9 +135,12 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
             ctx.scratchpad_storage = m->storage();
         } else {
             size_t bytes = (pd.scratchpad_size + 63) / 64 * 64;
-            ANYDNN_CHECK(stream->engine()->create_memory_storage(
-                    owned_scratchpad, bytes, DNNL_MEMORY_ALLOCATE));
-            ctx.scratchpad_storage = owned_scratchpad.get();
+            ANYDNN_CHECK(stream->scratchpad(bytes, ctx.scratchpad_storage));
+            if (!ctx.scratchpad_storage) {
+                ANYDNN_CHECK(stream->engine()->create_memory_storage(
+                        owned_scratchpad, bytes, DNNL_MEMORY_ALLOCATE));
+                ctx.scratchpad_storage = owned_scratchpad.get();
+            }
         }
         ctx.scratchpad = ctx.scratchpad_storage->host_ptr();
     }

@@ -1,6 +1,8 @@
 // The stream object behind dnnl_stream_t: where primitives are enqueued on one engine.
 #pragma once
 
+#include <memory>
+
 #include "core/engine.hpp"
 
 namespace anydnn {
@@ -9,8 +11,8 @@ struct exec_ctx_t;
 } // namespace anydnn
 
 struct dnnl_stream {
-    dnnl_stream(dnnl_engine *engine, unsigned flags) : engine_(engine), flags_(flags) {}
-    virtual ~dnnl_stream() = default;
+    dnnl_stream(dnnl_engine *engine, unsigned flags);
+    virtual ~dnnl_stream();
 
     dnnl_engine *engine() const { return engine_.get(); }
     unsigned flags() const { return flags_; }
@@ -20,9 +22,24 @@ struct dnnl_stream {
     virtual anydnn::status_t execute(
             const anydnn::primitive_t &prim, const anydnn::exec_ctx_t &ctx) = 0;
 
+    // The scratchpad of an execution in library mode: on a device stream whose executions
+    // follow each other (in order), one buffer of the stream's serves every primitive run on
+    // it, so executing allocates nothing (a device allocation per execution costs tens of
+    // microseconds) and a primitive run on two streams at once gets two buffers. `storage` is
+    // null where the stream keeps none (CPU engines, out-of-order streams): the caller then
+    // allocates for the one execution. A larger request waits for the stream first, since
+    // commands still queued may use the old buffer. Like the rest of a stream, not for
+    // several threads at once.
+    anydnn::status_t scratchpad(size_t bytes, const anydnn::memory_storage_t *&storage);
+    // The buffer scratchpad() hands out (null before the first request): runtimes whose frees
+    // do not wait for queued commands need not wait after executions that use it.
+    const anydnn::memory_storage_t *kept_scratchpad() const { return scratchpad_.get(); }
+
 private:
     anydnn::engine_ref_t engine_;
     unsigned flags_;
+    std::unique_ptr<anydnn::memory_storage_t> scratchpad_; // freed before engine_ is released
+    size_t scratchpad_bytes_ = 0;
 };
 
 namespace anydnn {

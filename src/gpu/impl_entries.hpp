@@ -15,6 +15,7 @@ impl_entry_t prelu_entry(); // gpu/prelu/prelu.cpp
 impl_entry_t reorder_cross_engine_entry(); // gpu/reorder/cross_engine.cpp
 impl_entry_t reorder_dense_entry(); // gpu/reorder/reorder.cpp
 impl_entry_t reorder_generic_entry(); // gpu/reorder/reorder.cpp
+impl_entry_t matmul_wgmma_sm90a_entry(); // gpu/matmul/wgmma_sm90a.cpp
 impl_entry_t matmul_tiled_entry(); // gpu/matmul/matmul.cpp
 impl_entry_t matmul_generic_entry(); // gpu/matmul/matmul.cpp
 impl_entry_t inner_product_tiled_entry(); // gpu/inner_product/inner_product.cpp

@@ -17,7 +17,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> prelu = {gpu::prelu_entry()};
     static const std::vector<impl_entry_t> reorder = {gpu::reorder_cross_engine_entry(),
             gpu::reorder_dense_entry(), gpu::reorder_generic_entry()};
-    static const std::vector<impl_entry_t> matmul = {
+    static const std::vector<impl_entry_t> matmul = {gpu::matmul_wgmma_sm90a_entry(),
             gpu::matmul_tiled_entry(), gpu::matmul_generic_entry()};
     static const std::vector<impl_entry_t> inner_product = {
             gpu::inner_product_tiled_entry(), gpu::inner_product_generic_entry()};

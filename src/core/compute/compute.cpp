@@ -14,6 +14,15 @@ status_t create_kernel(engine_t *engine, const char *source_name, const std::str
     return fail(dnnl_unimplemented, __func__, "kernels need an OpenCL or Level Zero engine");
 }
 
+status_t create_ptx_kernel(engine_t *engine, const char *name, std::shared_ptr<kernel_t> &kernel) {
+    if (compute_engine_t *c = engine->compute()) return c->create_ptx_kernel(name, kernel);
+    return fail(dnnl_unimplemented, __func__, "PTX kernels need an OpenCL engine");
+}
+
+status_t compute_engine_t::create_ptx_kernel(const char *name, std::shared_ptr<kernel_t> &) {
+    return fail(dnnl_unimplemented, __func__, "this runtime loads no PTX programs (kernel %s)", name);
+}
+
 const device_caps_t &engine_caps(engine_t *engine) {
     // Filled once per engine from the device's properties.
     static std::mutex mutex;

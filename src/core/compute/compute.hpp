@@ -32,6 +32,9 @@ struct device_caps_t {
     // A kernel with inline PTX mma.sync (bf16, m16n8k16), ldmatrix and cp.async built on this
     // device (probed once per engine by building it).
     bool inline_mma_sync = false;
+    // The highest PTX target the runtime loads as a program binary (90: sm_90a, 80: sm_80),
+    // 0 where it loads none; probed by loading a tiny PTX program.
+    int ptx_binary_sm = 0;
     bool is_cpu = false; // a CPU device (PoCL, Intel CPU runtime): favours fewer, larger groups
 };
 
@@ -81,6 +84,9 @@ struct compute_engine_t {
     virtual status_t create_kernel(const char *source_name, const std::string &options,
             const char *name, std::shared_ptr<kernel_t> &kernel)
             = 0;
+    // Kernel `name` of our embedded PTX, loaded as a program binary (runtimes that load none
+    // say unimplemented).
+    virtual status_t create_ptx_kernel(const char *name, std::shared_ptr<kernel_t> &kernel);
     virtual device_caps_t device_caps() = 0;
     virtual status_t copy_to_device(stream_t *stream, const memory_storage_t *storage,
             size_t offset, const void *host, size_t bytes)
@@ -98,6 +104,10 @@ protected:
 status_t create_kernel(engine_t *engine, const char *source_name, const std::string &options,
         const char *name, std::shared_ptr<kernel_t> &kernel);
 
+// Kernel `name` of our embedded PTX (ptx_module), loaded as a program binary;
+// dnnl_unimplemented where the engine's device does not load PTX or the build has no such kernel.
+status_t create_ptx_kernel(engine_t *engine, const char *name, std::shared_ptr<kernel_t> &kernel);
+
 const device_caps_t &engine_caps(engine_t *engine);
 
 // Copies `bytes` between host memory and device memory `storage` (from byte `offset`), in
@@ -110,6 +120,10 @@ status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *
 // The embedded text of one of our OpenCL C files, with its own #includes inlined; null when
 // there is no such file (generated from src/gpu at build time, scripts/embed_cl.py).
 const char *kernel_source(const char *source_name);
+
+// The embedded PTX module (made by nvcc at build time) holding kernel entry `name`; null when
+// there is none (the build found no nvcc).
+const char *ptx_module(const char *name);
 
 } // namespace gpu
 } // namespace anydnn

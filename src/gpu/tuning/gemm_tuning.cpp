@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "gpu/tuning/tuning_override.hpp"
+
 namespace anydnn {
 namespace gpu {
 
@@ -255,8 +257,9 @@ status_t gemm_tuning(const device_caps_t &caps, const gemm_problem_t &p, gemm_tu
             found = true;
         }
     }
-    const char *spec = std::getenv("ANYDNN_GPU_TUNING");
-    if (spec && *spec) {
+    const std::string section = tuning_override("gemm");
+    const char *spec = section.c_str();
+    if (*spec) {
         if (!found) out = gemm_tuning_t();
         ANYDNN_REQUIRE(apply_override(spec, out), dnnl_unimplemented,
                 "ANYDNN_GPU_TUNING='%s' is not a list of variant=NAME and field=NUMBER", spec);

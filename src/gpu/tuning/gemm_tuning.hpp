@@ -49,7 +49,8 @@ struct gemm_tuning_t {
 // The row for `problem` on the device. dnnl_unimplemented (with the reason) when no tiled row
 // fits the device or the override names one that does not fit.
 // ANYDNN_GPU_TUNING="gemm:variant=tiled_wg,tm=8,tn=8,..." replaces the variant and any field
-// (names as above, and regs) of the chosen row: for tuning and for tests.
+// (names as above, and regs) of the chosen row: for tuning and for tests (the "gemm" section
+// of the variable, tuning_override.hpp).
 status_t gemm_tuning(const device_caps_t &caps, const gemm_problem_t &problem,
         gemm_tuning_t &tuning);
 

@@ -210,6 +210,11 @@ status_t ocl_engine_t::create_kernel(const char *source_name, const std::string 
     return ocl::create_kernel(this, source_name, options, name, kernel);
 }
 
+status_t ocl_engine_t::create_ptx_kernel(
+        const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
+    return ocl::create_ptx_kernel(this, name, kernel);
+}
+
 gpu::device_caps_t ocl_engine_t::device_caps() {
     return ocl::device_caps(this);
 }

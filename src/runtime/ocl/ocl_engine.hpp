@@ -37,6 +37,7 @@ struct ocl_engine_t : public engine_t, public gpu::compute_engine_t {
     gpu::compute_engine_t *compute() override { return this; }
     status_t create_kernel(const char *source_name, const std::string &options, const char *name,
             std::shared_ptr<gpu::kernel_t> &kernel) override;
+    status_t create_ptx_kernel(const char *name, std::shared_ptr<gpu::kernel_t> &kernel) override;
     gpu::device_caps_t device_caps() override;
     status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,
             const void *host, size_t bytes) override;

@@ -9,6 +9,7 @@
 #include "runtime/ocl/ocl_memory.hpp"
 #include "runtime/ocl/ocl_stream.hpp"
 #include "runtime/ocl/program_cache.hpp"
+#include "runtime/ocl/ptx_probe.hpp"
 
 namespace anydnn {
 namespace ocl {
@@ -89,13 +90,11 @@ private:
 
 } // namespace
 
-status_t create_kernel(ocl_engine_t *e, const char *source_name, const std::string &options,
-        const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
-    using namespace gpu;
-    const char *source = kernel_source(source_name);
-    ANYDNN_REQUIRE(source, dnnl_runtime_error, "no kernel source %s", source_name);
-    cl_program program = nullptr;
-    ANYDNN_CHECK(ocl::get_program(e, source, "-cl-std=CL1.2 " + options, &program));
+namespace {
+
+// Kernel `name` of a built program (whose reference it takes over).
+status_t kernel_of(ocl_engine_t *e, cl_program program, const char *name,
+        std::shared_ptr<gpu::kernel_t> &kernel) {
     cl_int err = CL_SUCCESS;
     cl_kernel k = ocl::cl_api()->clCreateKernel(program, name, &err);
     if (err != CL_SUCCESS) ocl::cl_api()->clReleaseProgram(program);
@@ -106,6 +105,29 @@ status_t create_kernel(ocl_engine_t *e, const char *source_name, const std::stri
             sizeof(max_wg), &max_wg, nullptr);
     kernel = std::make_shared<ocl::ocl_kernel_t>(program, name, k, max_wg);
     return dnnl_success;
+}
+
+} // namespace
+
+status_t create_kernel(ocl_engine_t *e, const char *source_name, const std::string &options,
+        const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
+    using namespace gpu;
+    const char *source = kernel_source(source_name);
+    ANYDNN_REQUIRE(source, dnnl_runtime_error, "no kernel source %s", source_name);
+    cl_program program = nullptr;
+    ANYDNN_CHECK(ocl::get_program(e, source, "-cl-std=CL1.2 " + options, &program));
+    return kernel_of(e, program, name, kernel);
+}
+
+status_t create_ptx_kernel(
+        ocl_engine_t *e, const char *name, std::shared_ptr<gpu::kernel_t> &kernel) {
+    ANYDNN_REQUIRE(gpu::engine_caps(e).ptx_binary_sm > 0, dnnl_unimplemented,
+            "the OpenCL device does not load PTX programs");
+    const char *ptx = gpu::ptx_module(name);
+    ANYDNN_REQUIRE(ptx, dnnl_unimplemented, "no PTX kernel %s in this build", name);
+    cl_program program = nullptr;
+    ANYDNN_CHECK(ocl::get_program(e, ptx, "", &program, true));
+    return kernel_of(e, program, name, kernel);
 }
 
 namespace {
@@ -145,6 +167,7 @@ gpu::device_caps_t device_caps(ocl_engine_t *e) {
         c.is_cpu = d.type & CL_DEVICE_TYPE_CPU;
     }
     c.inline_mma_sync = probe_inline_mma_sync(e);
+    c.ptx_binary_sm = ptx_binary_sm(e->context(), e->device());
     return c;
 }
 

@@ -1,5 +1,6 @@
 #include "runtime/ocl/program_cache.hpp"
 
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -92,11 +93,37 @@ std::vector<unsigned char> program_binary(cl_program p) {
     return bin;
 }
 
+// A program from PTX text (NVIDIA takes it as a program binary and compiles it for the device).
+status_t build_from_ptx(ocl_engine_t *engine, const char *ptx, const std::string &options,
+        cl_program *out) {
+    const cl_api_t &cl = *cl_api();
+    cl_device_id dev = engine->device();
+    const unsigned char *bytes = reinterpret_cast<const unsigned char *>(ptx);
+    const size_t size = std::strlen(ptx) + 1;
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program p = cl.clCreateProgramWithBinary(
+            engine->context(), 1, &dev, &size, &bytes, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+        if (p) cl.clReleaseProgram(p);
+        return fail(dnnl_unimplemented, __func__, "the device refused a PTX program: %s",
+                cl_error_name(err != CL_SUCCESS ? err : status));
+    }
+    err = cl.clBuildProgram(p, 1, &dev, options.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+        std::string log = build_log(p, dev);
+        cl.clReleaseProgram(p);
+        return fail(dnnl_runtime_error, __func__, "building a PTX program failed (%s): %s",
+                cl_error_name(err), log.substr(0, 2000).c_str());
+    }
+    *out = p;
+    return dnnl_success;
+}
+
 } // namespace
 
 status_t get_program(ocl_engine_t *engine, const char *source, const std::string &options,
-        cl_program *program) {
-    const std::string key = cache_key(engine, source, options);
+        cl_program *program, bool from_ptx) {
+    const std::string key = cache_key(engine, source, (from_ptx ? "ptx:" : "") + options);
     const auto mkey = std::make_pair(engine->id(), key);
     {
         std::lock_guard<std::mutex> lock(cache_mutex);
@@ -109,12 +136,15 @@ status_t get_program(ocl_engine_t *engine, const char *source, const std::string
         }
     }
     cl_program p = nullptr;
-    const std::string dir = disk_dir();
+    // PTX is its own binary (the driver caches what it compiles): no disk cache of ours.
+    const std::string dir = from_ptx ? std::string() : disk_dir();
     const std::string path = dir.empty() ? std::string() : dir + "/" + key + ".bin";
     std::vector<unsigned char> bin;
     if (!path.empty() && read_file(path, bin)) p = load_binary(engine, bin, options);
     bool loaded = p != nullptr;
-    if (!p) {
+    if (!p && from_ptx) {
+        ANYDNN_CHECK(build_from_ptx(engine, source, options, &p));
+    } else if (!p) {
         ANYDNN_CHECK(build_from_source(engine->context(), engine->device(), source, options, &p));
         if (!path.empty()) {
             bin = program_binary(p);

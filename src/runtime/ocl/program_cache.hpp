@@ -16,9 +16,10 @@ namespace ocl {
 struct ocl_engine_t;
 
 // A built program for `source` + `options` on the engine's device; the caller gets its own
-// reference (release with clReleaseProgram).
+// reference (release with clReleaseProgram). With `from_ptx`, `source` is PTX text, loaded as
+// the program binary (dnnl_unimplemented where the device refuses it).
 status_t get_program(ocl_engine_t *engine, const char *source, const std::string &options,
-        cl_program *program);
+        cl_program *program, bool from_ptx = false);
 
 // Builds `source` with `options` for `device`, in a context made for it and released after,
 // and gives its binary (CL_PROGRAM_BINARIES): no cache. The Level Zero runtime takes it as a

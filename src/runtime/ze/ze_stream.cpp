@@ -58,7 +58,7 @@ status_t ze_stream_t::create(ze_stream_t **stream, ze_engine_t *engine,
 ze_stream_t::~ze_stream_t() {
     if (process_exiting()) return;
     const ze_api_t &ze = *ze_api();
-    if (!to_free_.empty()) wait();
+    if (!to_free_.empty() || kept_scratchpad()) wait(); // zeMemFree does not wait
     for (ze_event_handle_t e : returned_)
         if (e) ze.zeEventDestroy(e);
     if (returned_pool_) ze.zeEventPoolDestroy(returned_pool_);
@@ -81,12 +81,14 @@ status_t ze_stream_t::wait() {
 
 namespace {
 
-// Whether the execution has a scratchpad of the library's, freed by the caller once execute
-// returns: zeMemFree does not wait for the commands still using it (OpenCL's release does),
-// so such executions finish first.
-bool has_library_scratchpad(const primitive_t &prim) {
+// Whether the execution has a scratchpad of the library's made for it alone, freed by the
+// caller once execute returns: zeMemFree does not wait for the commands still using it
+// (OpenCL's release does), so such executions finish first. The stream's own buffer
+// (stream_t::scratchpad) lives on.
+bool has_execution_scratchpad(const stream_t &s, const primitive_t &prim, const exec_ctx_t &ctx) {
     const primitive_desc_t &pd = prim.pd();
-    return pd.scratchpad_size > 0 && pd.attr.scratchpad_mode != dnnl_scratchpad_mode_user;
+    return pd.scratchpad_size > 0 && pd.attr.scratchpad_mode != dnnl_scratchpad_mode_user
+            && ctx.scratchpad_storage != s.kept_scratchpad();
 }
 
 thread_local ze_stream_t *executing_stream = nullptr;
@@ -103,7 +105,7 @@ status_t ze_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
     executing_stream = this;
     const status_t st = prim.execute(ctx);
     executing_stream = outer;
-    const bool must_wait = !to_free_.empty() || has_library_scratchpad(prim);
+    const bool must_wait = !to_free_.empty() || has_execution_scratchpad(*this, prim, ctx);
     const status_t w = must_wait ? wait() : dnnl_success;
     return st != dnnl_success ? st : w;
 }

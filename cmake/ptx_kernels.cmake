@@ -1,0 +1,33 @@
+# Hopper's wgmma GEMM (src/gpu/gemm/hopper/*.cu): compiled to PTX by nvcc where it is found
+# and embedded (gpu::ptx_module); without nvcc the table is empty and the implementation
+# that needs it says so. Adds to ANYDNN_KERNEL_SOURCES_CPP.
+option(ANYDNN_PTX_KERNELS "Build the PTX kernels (needs nvcc)" ON)
+if(ANYDNN_PTX_KERNELS)
+  find_program(ANYDNN_NVCC NAMES nvcc PATHS /usr/local/cuda/bin)
+endif()
+set(_anydnn_ptx_cpp ${ANYDNN_GENERATED_SRC_DIR}/gpu_ptx_modules.cpp)
+set(_anydnn_ptx_script ${CMAKE_SOURCE_DIR}/scripts/embed_ptx.py)
+set(_anydnn_ptx_files)
+if(ANYDNN_NVCC)
+  set(_anydnn_wgmma_cu ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper/wgmma_gemm.cu)
+  set(_anydnn_wgmma_ptx ${ANYDNN_GENERATED_SRC_DIR}/wgmma_gemm.ptx)
+  add_custom_command(
+    OUTPUT ${_anydnn_wgmma_ptx}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+    COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a
+            ${_anydnn_wgmma_cu} -o ${_anydnn_wgmma_ptx}
+    DEPENDS ${_anydnn_wgmma_cu} ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper/wgmma_ops.cuh
+    COMMENT "Compiling the wgmma GEMM to sm_90a PTX")
+  list(APPEND _anydnn_ptx_files ${_anydnn_wgmma_ptx})
+else()
+  message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
+endif()
+# The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers;
+# the split-K sum's six.
+add_custom_command(
+  OUTPUT ${_anydnn_ptx_cpp}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
+  COMMENT "Embedding PTX kernels")
+list(APPEND ANYDNN_KERNEL_SOURCES_CPP ${_anydnn_ptx_cpp})

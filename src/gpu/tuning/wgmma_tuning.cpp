@@ -1,0 +1,105 @@
+#include "gpu/tuning/wgmma_tuning.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "gpu/tuning/tuning_override.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+struct wgmma_row_t {
+    const char *arch; // device_caps_t::arch; "" any device that loads sm_90a PTX
+    const char *wide; // where 128 x BN tiles give every compute unit one
+    const char *narrow; // otherwise, its tiles split along K
+    int min_k_steps; // K steps a slice keeps at least
+    int max_splits;
+};
+
+// Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
+// with 4 stages of 64 (192 KB of shared memory), 4096^3 bf16 565 TFLOP/s (48 KB tiles 280);
+// 128 x 4096 x 4096 as 128 x 128 tiles split in 16 along K, 165 TFLOP/s.
+const wgmma_row_t rows[] = {
+        {"", "256x64s4p1", "128x64s4p1", 4, 16},
+};
+
+// BN and BK of "<BN>x<BK>s<S>p<P>"; false when `config` is not of that form.
+bool parse_config(const std::string &config, int &bn, int &bk) {
+    int s = 0, p = 0, used = 0;
+    if (std::sscanf(config.c_str(), "%dx%ds%dp%d%n", &bn, &bk, &s, &p, &used) != 4) return false;
+    return used == int(config.size()) && bn > 0 && bk > 0;
+}
+
+// Applies "config=NAME,splits=N" to t; false on a bad entry.
+bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
+    size_t begin = 0;
+    while (begin < spec.size()) {
+        size_t end = spec.find(',', begin);
+        if (end == std::string::npos) end = spec.size();
+        const std::string item = spec.substr(begin, end - begin);
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos) return false;
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (key == "config") {
+            t.config = value;
+        } else if (key == "splits") {
+            char *num_end = nullptr;
+            const long s = std::strtol(value.c_str(), &num_end, 10);
+            if (*num_end || s < 1 || s > 1024) return false;
+            t.splits = int(s);
+        } else {
+            return false;
+        }
+        begin = end + 1;
+    }
+    return true;
+}
+
+} // namespace
+
+status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
+        wgmma_tuning_t &out) {
+    const wgmma_row_t *row = &rows[0];
+    for (const wgmma_row_t &r : rows)
+        if (*r.arch && caps.arch == r.arch) {
+            row = &r;
+            break;
+        }
+    const std::string where = *row->arch ? std::string("architecture '") + row->arch + "' row"
+                                         : std::string("default row");
+    const int64_t units = std::max<int64_t>(caps.compute_units, 1);
+    auto tiles = [&](int64_t bn) { return batch * ((m + 127) / 128) * ((n + bn - 1) / bn); };
+    wgmma_tuning_t t;
+    int bn = 0, bk = 0;
+    if (parse_config(row->wide, bn, bk) && tiles(bn) >= units) {
+        t.config = row->wide;
+        t.why = where + ": " + row->wide + ", its tiles fill the compute units";
+    } else {
+        t.config = row->narrow;
+        parse_config(row->narrow, bn, bk);
+        const int64_t by_units = units / std::max<int64_t>(tiles(bn), 1);
+        const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
+        t.splits = int(std::max<int64_t>(
+                1, std::min<int64_t>({by_units, by_depth, int64_t(row->max_splits)})));
+        t.why = where + ": " + row->narrow + " split " + std::to_string(t.splits)
+                + " along K, fewer tiles than compute units";
+    }
+    const std::string spec = tuning_override("wgmma");
+    if (!spec.empty()) {
+        ANYDNN_REQUIRE(apply_override(spec, t), dnnl_unimplemented,
+                "ANYDNN_GPU_TUNING wgmma section '%s' is not a list of config=NAME and "
+                "splits=NUMBER",
+                spec.c_str());
+        t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
+    }
+    ANYDNN_REQUIRE(parse_config(t.config, t.tile_n, t.tile_k), dnnl_unimplemented,
+            "wgmma configuration '%s' is not <BN>x<BK>s<S>p<P>", t.config.c_str());
+    out = t;
+    return dnnl_success;
+}
+
+} // namespace gpu
+} // namespace anydnn

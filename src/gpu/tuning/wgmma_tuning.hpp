@@ -1,0 +1,28 @@
+// The wgmma matmul's rows of the device tuning table: which compiled tile configuration of
+// gpu/gemm/hopper/wgmma_gemm.cu ("<BN>x<BK>s<stages>p<in flight>", 128 rows per tile) runs a
+// problem, and into how many slices K is split when the tiles alone leave compute units idle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/compute/compute.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+struct wgmma_tuning_t {
+    std::string config; // e.g. "256x64s4p1"
+    int tile_n = 0, tile_k = 0; // BN and BK of the configuration
+    int splits = 1;
+    std::string why; // the row and the reason, for verbose dispatch
+};
+
+// The choice for `batch` products of M x N x K. ANYDNN_GPU_TUNING's "wgmma" section
+// ("wgmma:config=128x64s4p1,splits=3", tuning_override.hpp) replaces either field: for tuning
+// and tests. dnnl_unimplemented (with the reason) for an override that does not parse.
+status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
+        wgmma_tuning_t &tuning);
+
+} // namespace gpu
+} // namespace anydnn

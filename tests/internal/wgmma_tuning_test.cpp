@@ -1,0 +1,107 @@
+// The wgmma matmul's rows of the GPU tuning table: wide tiles where they fill the compute
+// units, else narrow ones split along K (bounded by the units, the depth and the row's cap),
+// and the "wgmma" section of ANYDNN_GPU_TUNING beside the GEMM's.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpu/tuning/gemm_tuning.hpp"
+#include "gpu/tuning/tuning_override.hpp"
+#include "gpu/tuning/wgmma_tuning.hpp"
+
+namespace {
+
+using namespace anydnn;
+using namespace anydnn::gpu;
+
+device_caps_t hopper() {
+    device_caps_t c;
+    c.name = "NVIDIA H100 80GB HBM3";
+    c.vendor = "NVIDIA Corporation";
+    c.arch = "sm_90";
+    c.compute_units = 132;
+    c.max_work_group_size = 1024;
+    c.local_mem_size = 48 * 1024;
+    c.nvidia_ptx = true;
+    return c;
+}
+
+struct tuning_env_t {
+    explicit tuning_env_t(const char *v) { setenv("ANYDNN_GPU_TUNING", v, 1); }
+    ~tuning_env_t() { unsetenv("ANYDNN_GPU_TUNING"); }
+};
+
+} // namespace
+
+TEST(wgmma_tuning, wide_tiles_where_they_fill_the_compute_units) {
+    wgmma_tuning_t t;
+    // 4096^2: 32 x 16 tiles of 128 x 256, more than 132 units.
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
+    EXPECT_EQ(t.config, "256x64s4p1");
+    EXPECT_EQ(t.tile_n, 256);
+    EXPECT_EQ(t.tile_k, 64);
+    EXPECT_EQ(t.splits, 1);
+    EXPECT_NE(t.why.find("fill"), std::string::npos) << t.why;
+    // Exactly one tile per unit (batch 132 of 128 x 256) still counts as filled.
+    ASSERT_EQ(wgmma_tuning(hopper(), 132, 128, 256, 64, t), dnnl_success);
+    EXPECT_EQ(t.splits, 1);
+    EXPECT_EQ(t.tile_n, 256);
+}
+
+TEST(wgmma_tuning, few_tiles_split_along_k_within_units_depth_and_cap) {
+    wgmma_tuning_t t;
+    // 128 x 4096: 32 tiles of 128 x 128 -> 132 / 32 = 4 slices.
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 128, 4096, 4096, t), dnnl_success);
+    EXPECT_EQ(t.config, "128x64s4p1");
+    EXPECT_EQ(t.tile_n, 128);
+    EXPECT_EQ(t.splits, 4);
+    // One tile, K 4096: the cap of 16 (units would allow 132, depth 16).
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 64, 128, 4096, t), dnnl_success);
+    EXPECT_EQ(t.splits, 16);
+    // One tile, K 1000: slices keep 4 steps of 64 -> 3.
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 77, 96, 1000, t), dnnl_success);
+    EXPECT_EQ(t.splits, 3);
+    // Shallow K: no split.
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 64, 64, 100, t), dnnl_success);
+    EXPECT_EQ(t.splits, 1);
+    EXPECT_NE(t.why.find("split 1"), std::string::npos) << t.why;
+    // Zero-size and one-unit devices do not divide by zero.
+    device_caps_t one = hopper();
+    one.compute_units = 0;
+    ASSERT_EQ(wgmma_tuning(one, 1, 0, 0, 0, t), dnnl_success);
+    EXPECT_EQ(t.splits, 1);
+}
+
+TEST(wgmma_tuning, override_section_replaces_fields_and_leaves_the_gemm_alone) {
+    {
+        tuning_env_t env("gemm:variant=tiled_wg,tm=2;wgmma:config=128x64s4p1,splits=3");
+        wgmma_tuning_t t;
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
+        EXPECT_EQ(t.config, "128x64s4p1");
+        EXPECT_EQ(t.tile_n, 128);
+        EXPECT_EQ(t.splits, 3);
+        EXPECT_NE(t.why.find("ANYDNN_GPU_TUNING"), std::string::npos) << t.why;
+        EXPECT_EQ(tuning_override("gemm"), "variant=tiled_wg,tm=2");
+        gemm_problem_t p;
+        gemm_tuning_t g;
+        ASSERT_EQ(gemm_tuning(hopper(), p, g), dnnl_success);
+        EXPECT_EQ(g.variant, gemm_variant_t::tiled_wg);
+        EXPECT_EQ(g.tm, 2);
+    }
+    {
+        // A section without a name is the GEMM's; the wgmma choice stays the table's.
+        tuning_env_t env("variant=tiled_wg,tm=2");
+        EXPECT_EQ(tuning_override("wgmma"), "");
+        EXPECT_EQ(tuning_override("gemm"), "variant=tiled_wg,tm=2");
+        wgmma_tuning_t t;
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
+        EXPECT_EQ(t.config, "256x64s4p1");
+    }
+    for (const char *bad : {"wgmma:tile=3", "wgmma:splits=0", "wgmma:splits=x",
+                 "wgmma:config=huge", "wgmma:config=256x64s4p1x", "wgmma:splits"}) {
+        tuning_env_t env(bad);
+        wgmma_tuning_t t;
+        EXPECT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_unimplemented) << bad;
+    }
+}
