@@ -81,7 +81,7 @@ GROUPS = {'matmul': MATMUL, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
 def benchdnn(bindir, args, mode='P', extra_env=None, timeout=300):
     tmpl = '--perf-template=PERF|%impl%|%@time%|%-time%|%times%'
     cmd = [os.path.join(bindir, 'benchdnn'), '--engine=gpu', f'--mode={mode}',
-           '--max-ms-per-prb=1500', tmpl] + args.split()
+           '--max-ms-per-prb=1000', tmpl] + args.split()
     env = dict(os.environ)
     env['LD_LIBRARY_PATH'] = bindir + ':' + env.get('LD_LIBRARY_PATH', '')
     env.setdefault('ANYDNN_OCL_DEVICE', 'NVIDIA')
