@@ -49,7 +49,9 @@ status_t check_args(const primitive_desc_t &pd, const exec_ctx_t &ctx) {
     dnnl_prop_kind_t prop = op_prop_kind(pd.desc);
     for (const auto &a : pd.args) {
         memory_t *m = ctx.arg(a.first);
-        if (is_zero_md(a.second)) continue;
+        // The scratchpad is never an argument in library mode, even once its descriptor was
+        // queried; user mode checks it below.
+        if (is_zero_md(a.second) || a.first == DNNL_ARG_SCRATCHPAD) continue;
         ANYDNN_REQUIRE(m, dnnl_invalid_arguments, "%s: argument %s is missing", pd.name(),
                 arg_name(a.first).c_str());
         ANYDNN_REQUIRE(memory_fits(a.second, m->md()), dnnl_invalid_arguments,

@@ -1,12 +1,16 @@
 // Contracts common to every primitive, exercised on eltwise relu through the C API:
 // descriptor queries, implementation iteration, cloning, the primitive cache, cache blobs,
 // verbose lines and argument validation at execution.
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "oneapi/dnnl/dnnl.h"
+#include "oneapi/dnnl/dnnl.hpp"
 
 namespace {
 
@@ -275,4 +279,46 @@ TEST_F(relu_fixture, attr_from_primitive_desc_is_reusable) {
     EXPECT_EQ(dnnl_primitive_attr_destroy(const_cast<dnnl_primitive_attr_t>(attr)),
             dnnl_invalid_arguments);
     dnnl_primitive_desc_destroy(again);
+}
+
+// A program written for oneDNN asks for the scratchpad's descriptor (to size its own pools)
+// and still executes in the default library mode without passing a scratchpad; in user
+// mode the scratchpad is required and checked.
+TEST(scratchpad_mode, library_mode_never_needs_the_scratchpad_argument_after_its_query) {
+    using namespace dnnl;
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    const memory::dim rows = 5, cols = 37;
+    memory::desc md({rows, cols}, memory::data_type::f32, memory::format_tag::ab);
+    std::vector<float> src(rows * cols), dst(rows * cols, -1.f);
+    for (size_t i = 0; i < src.size(); ++i)
+        src[i] = static_cast<float>((i * 7) % 11) - 5.f;
+    memory msrc(md, eng, src.data()), mdst(md, eng, dst.data());
+
+    for (auto mode : {scratchpad_mode::library, scratchpad_mode::user}) {
+        primitive_attr attr;
+        attr.set_scratchpad_mode(mode);
+        softmax_forward::primitive_desc pd(eng, prop_kind::forward_inference,
+                algorithm::softmax_accurate, md, md, 1, attr);
+        memory::desc sp_md = pd.scratchpad_desc();
+        softmax_forward prim(pd);
+        std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, msrc}, {DNNL_ARG_DST, mdst}};
+        if (mode == scratchpad_mode::user && sp_md.get_size() > 0) {
+            EXPECT_THROW(prim.execute(strm, args), error);
+            args.insert({DNNL_ARG_SCRATCHPAD, memory(sp_md, eng)});
+        }
+        prim.execute(strm, args);
+        strm.wait();
+        for (memory::dim r = 0; r < rows; ++r) {
+            double mx = -1e30, sum = 0;
+            for (memory::dim c = 0; c < cols; ++c)
+                mx = std::max(mx, double(src[r * cols + c]));
+            for (memory::dim c = 0; c < cols; ++c)
+                sum += std::exp(double(src[r * cols + c]) - mx);
+            for (memory::dim c = 0; c < cols; ++c)
+                EXPECT_NEAR(dst[r * cols + c], std::exp(double(src[r * cols + c]) - mx) / sum,
+                        1e-6)
+                        << r << "," << c;
+        }
+    }
 }
