@@ -20,6 +20,8 @@ bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
 
 size_t div_up(int64_t a, int64_t b) { return static_cast<size_t>((a + b - 1) / b); }
 
+std::string null_to_empty(const char *s) { return s ? s : ""; }
+
 } // namespace
 
 bool gemm_tiled_supported(engine_t *engine) {
@@ -50,7 +52,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     if (acc_int) opt += " -DACC_INT";
     if (kind == gemm_kind_t::generic) {
         ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_));
-        const std::string wgmma = init_wgmma(engine, t, c_elems, m, post_ops);
+        const std::string wgmma = init_wgmma(engine, t, post_ops);
         if (verbose_on(verbose_flag::dispatch))
             verbose_print("primitive,create:dispatch", "gemm,generic,wgmma: " + wgmma);
         return dnnl_success;
@@ -71,7 +73,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
         st = build(engine, opt, t, acc_int);
     }
     if (st != dnnl_success) return st;
-    const std::string wgmma = init_wgmma(engine, t, c_elems, m, post_ops);
+    const std::string wgmma = init_wgmma(engine, t, post_ops);
     if (verbose_on(verbose_flag::dispatch))
         verbose_print("primitive,create:dispatch",
                 std::string("gemm,") + gemm_variant_name(tuning_.variant) + " " + tile_string()
@@ -147,31 +149,38 @@ status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_type
     return dnnl_success;
 }
 
-std::string gemm_kernel_t::init_wgmma(engine_t *engine, const gemm_types_t &t, int64_t c_elems,
-        int64_t m, const post_ops_t *post_ops) {
-    const device_caps_t &caps = engine_caps(engine);
-    if (caps.ptx_binary_sm < 90) return "none, the device does not load sm_90a PTX";
+std::string gemm_kernel_t::init_wgmma(
+        engine_t *engine, const gemm_types_t &t, const post_ops_t *post_ops) {
+    caps_ = engine_caps(engine);
+    if (caps_.ptx_binary_sm < 90) return "none, the device does not load sm_90a PTX";
     if (!(t.a == dnnl_bf16 || t.a == dnnl_f16) || t.b != t.a || !(t.c == dnnl_f32 || t.c == t.a))
         return "none, the types are not bf16 or f16 with C f32 or the input type";
     if (post_ops && !post_ops->empty()) return "none, the core's wgmma path takes no post-ops";
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
-    // The tile configuration for about this C (K does not matter: the core never splits K).
-    const int64_t rows = m > 0 ? m : 1, cols = std::max<int64_t>(c_elems / rows, 1);
-    wgmma_tuning_t wt;
-    if (wgmma_tuning(caps, 1, rows, cols, 1, wt) != dnnl_success)
+    // The configurations the table gives a C that fills the compute units and one that does
+    // not; each launch takes the one the table gives its sizes (K is never split here).
+    wgmma_tuning_t wide, narrow;
+    if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide) != dnnl_success
+            || wgmma_tuning(caps_, 1, 1, 1, 1, narrow) != dnnl_success)
         return "none, " + last_failure_reason();
-    if (!wt.core) return "none, the tuning table keeps the core off wgmma (" + wt.why + ")";
-    for (int i = 0; i < 4; ++i) {
-        wgmma_layout_t l;
-        l.a_m_major = i / 2 != 0;
-        l.b_n_major = i % 2 != 0;
-        if (wgmma_[i].init(engine, wgmma_kernel_name(t.a, l, wt.config, false), wt.tile_n, 1)
-                != dnnl_success)
-            return "none, " + last_failure_reason();
-    }
+    if (!wide.core) return "none, the tuning table keeps the core off wgmma (" + wide.why + ")";
+    wgmma_config_[0] = wide.config;
+    wgmma_config_[1] = narrow.config != wide.config ? narrow.config : "";
+    const int tile_n[2] = {wide.tile_n, narrow.tile_n};
+    for (int c = 0; c < 2; ++c)
+        for (int i = 0; i < 4 && !wgmma_config_[c].empty(); ++i) {
+            wgmma_layout_t l;
+            l.a_m_major = i / 2 != 0;
+            l.b_n_major = i % 2 != 0;
+            if (wgmma_[c][i].init(engine, wgmma_kernel_name(t.a, l, wgmma_config_[c], false),
+                        tile_n[c], 1)
+                    != dnnl_success)
+                return "none, " + last_failure_reason();
+        }
     wgmma_ready_ = true;
-    return wt.config + " tiles (K not split) where a launch's strides suit them; " + wt.why;
+    return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
+            + " (K not split) where a launch's strides suit them";
 }
 
 const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool plain_output,
@@ -215,21 +224,35 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     const bool plain = !(o.post_ops && !o.post_ops->empty()) && !o.scale_a && !o.scale_b
             && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c;
     wgmma_problem_t w;
-    const char *why = gemm_wgmma_refusal(types_, p, plain, w);
-    if (verbose_on(verbose_flag::dispatch)) {
-        const char *variant = !why                        ? "wgmma"
-                : kind_ == gemm_kind_t::generic ? "generic"
-                                                : gemm_variant_name(tuning_.variant);
-        verbose_print("primitive,exec:dispatch",
-                std::string("gemm,") + variant + ",M " + std::to_string(p.M) + " N "
-                        + std::to_string(p.N) + " K " + std::to_string(p.K)
-                        + (why ? std::string(",not wgmma: ") + why : ""));
+    std::string why = null_to_empty(gemm_wgmma_refusal(types_, p, plain, w));
+    // The table's tiles for these sizes; its K split is not taken (no scratchpad here).
+    wgmma_tuning_t wt;
+    int c = -1;
+    if (why.empty()) {
+        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt) != dnnl_success)
+            why = last_failure_reason();
+        else if (wt.config == wgmma_config_[0])
+            c = 0;
+        else if (wt.config == wgmma_config_[1])
+            c = 1;
+        else
+            why = "no loaded kernel of the table's tiles " + wt.config;
     }
-    if (why) return false;
+    const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);
+    if (c >= 0 && !wgmma_[c][i].ready()) c = -1, why = "kernel not loaded";
+    if (verbose_on(verbose_flag::dispatch)) {
+        const std::string mnk = ",M " + std::to_string(p.M) + " N " + std::to_string(p.N) + " K "
+                + std::to_string(p.K) + ",";
+        const char *variant = kind_ == gemm_kind_t::generic ? "generic"
+                                                            : gemm_variant_name(tuning_.variant);
+        verbose_print("primitive,exec:dispatch",
+                c >= 0 ? "gemm,wgmma " + wt.config + mnk + wt.why + " (K not split)"
+                       : std::string("gemm,") + variant + mnk + "not wgmma: " + why);
+    }
+    if (c < 0) return false;
     wgmma_buffers_t buf;
     buf.a = o.a, buf.b = o.b, buf.c = o.c, buf.bias = p.has_bias ? o.bias : nullptr;
-    const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);
-    st = wgmma_[i].launch(stream, buf, w, wgmma_epilogue_t());
+    st = wgmma_[c][i].launch(stream, buf, w, wgmma_epilogue_t());
     return true;
 }
 

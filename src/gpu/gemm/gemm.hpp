@@ -84,7 +84,8 @@ public:
     // `m`: the rows of C at every launch where the caller knows them (0: not known).
     // Where the device loads sm_90a PTX and the tuning table lets the core use them, bf16/f16
     // products without post-ops also get the wgmma kernels (tiles only, K never split, so no
-    // scratchpad); each launch takes them where its strides suit (gemm_wgmma_refusal).
+    // scratchpad); each launch takes them where its strides suit (gemm_wgmma_refusal), in the
+    // tile configuration the wgmma table gives its sizes.
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
             int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
@@ -97,10 +98,9 @@ private:
     status_t build(engine_t *engine, std::string options, const gemm_types_t &types,
             bool acc_int);
     std::string tile_string() const;
-    // Prepares the wgmma kernels (one per operand layout) where they apply; what was done or
-    // why not, for verbose dispatch.
-    std::string init_wgmma(engine_t *engine, const gemm_types_t &types, int64_t c_elems,
-            int64_t m, const post_ops_t *post_ops);
+    // Prepares the wgmma kernels (per operand layout, for the table's wide and narrow tile
+    // configurations) where they apply; what was done or why not, for verbose dispatch.
+    std::string init_wgmma(engine_t *engine, const gemm_types_t &types, const post_ops_t *post_ops);
     // Launches `p` on the wgmma kernels when they take it (status in `st`); false otherwise.
     bool launch_wgmma(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p,
             status_t &st) const;
@@ -110,7 +110,9 @@ private:
     std::shared_ptr<kernel_t> kernel_;
     gemm_types_t types_;
     bool wgmma_ready_ = false;
-    wgmma_gemm_t wgmma_[4]; // by layout: 2 * (A M-major) + (B N-major)
+    device_caps_t caps_; // the device's, for the wgmma table at each launch
+    std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
+    wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
 };
 
 // C(n) = sum over m of A(m, n): bias gradients. Reads a_off, a_sm, a_sk (the n stride), M, N,
