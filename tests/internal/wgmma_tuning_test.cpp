@@ -99,9 +99,31 @@ TEST(wgmma_tuning, override_section_replaces_fields_and_leaves_the_gemm_alone) {
         EXPECT_EQ(t.config, "256x64s4p1");
     }
     for (const char *bad : {"wgmma:tile=3", "wgmma:splits=0", "wgmma:splits=x",
-                 "wgmma:config=huge", "wgmma:config=256x64s4p1x", "wgmma:splits"}) {
+                 "wgmma:config=huge", "wgmma:config=256x64s4p1x", "wgmma:splits", "wgmma:core=2",
+                 "wgmma:core="}) {
         tuning_env_t env(bad);
         wgmma_tuning_t t;
         EXPECT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_unimplemented) << bad;
+    }
+}
+
+// The table lets the GEMM core use the kernels; "core=0" in the wgmma section takes that back
+// (and "core=1" gives it) without touching the rest of the choice.
+TEST(wgmma_tuning, core_switch_of_the_row_and_the_override) {
+    wgmma_tuning_t t;
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
+    EXPECT_TRUE(t.core);
+    {
+        tuning_env_t env("wgmma:core=0");
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
+        EXPECT_FALSE(t.core);
+        EXPECT_EQ(t.config, "256x64s4p1");
+        EXPECT_EQ(t.splits, 1);
+    }
+    {
+        tuning_env_t env("wgmma:splits=2,core=1");
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
+        EXPECT_TRUE(t.core);
+        EXPECT_EQ(t.splits, 2);
     }
 }

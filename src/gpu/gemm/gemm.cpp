@@ -6,6 +6,7 @@
 
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/tuning/wgmma_tuning.hpp"
 #include "core/verbose.hpp"
 
 namespace anydnn {
@@ -18,6 +19,8 @@ static_assert(sizeof(gemm_params_t) == 51 * 8, "must match gemm/gemm.cl");
 bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
 
 size_t div_up(int64_t a, int64_t b) { return static_cast<size_t>((a + b - 1) / b); }
+
+std::string null_to_empty(const char *s) { return s ? s : ""; }
 
 } // namespace
 
@@ -35,6 +38,8 @@ void gemm_params_t::set_post_op_dims(const memory_desc_t &dst) {
 status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_t kind,
         int64_t c_elems, const post_ops_t *post_ops, int64_t m) {
     kind_ = kind;
+    types_ = t;
+    wgmma_ready_ = false;
     std::string opt = data_type_options("A", t.a) + data_type_options("B", t.b)
             + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
     // Scale types only when not f32: the f32 builds keep their options.
@@ -45,8 +50,13 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     if (post_ops) opt += post_ops->build_options();
     const bool acc_int = is_int(t.a) && is_int(t.b);
     if (acc_int) opt += " -DACC_INT";
-    if (kind == gemm_kind_t::generic)
-        return create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_);
+    if (kind == gemm_kind_t::generic) {
+        ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_));
+        const std::string wgmma = init_wgmma(engine, t, post_ops);
+        if (verbose_on(verbose_flag::dispatch))
+            verbose_print("primitive,create:dispatch", "gemm,generic,wgmma: " + wgmma);
+        return dnnl_success;
+    }
     const device_caps_t &caps = engine_caps(engine);
     gemm_problem_t problem;
     problem.a = t.a, problem.b = t.b, problem.c_elems = c_elems, problem.m = m;
@@ -62,10 +72,12 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
         tuning_.why = failed + tuning_.why;
         st = build(engine, opt, t, acc_int);
     }
+    if (st != dnnl_success) return st;
+    const std::string wgmma = init_wgmma(engine, t, post_ops);
     if (verbose_on(verbose_flag::dispatch))
         verbose_print("primitive,create:dispatch",
                 std::string("gemm,") + gemm_variant_name(tuning_.variant) + " " + tile_string()
-                        + ",chosen: " + tuning_.why);
+                        + ",chosen: " + tuning_.why + "; wgmma: " + wgmma);
     return st;
 }
 
@@ -137,9 +149,118 @@ status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_type
     return dnnl_success;
 }
 
+std::string gemm_kernel_t::init_wgmma(
+        engine_t *engine, const gemm_types_t &t, const post_ops_t *post_ops) {
+    caps_ = engine_caps(engine);
+    if (caps_.ptx_binary_sm < 90) return "none, the device does not load sm_90a PTX";
+    if (!(t.a == dnnl_bf16 || t.a == dnnl_f16) || t.b != t.a || !(t.c == dnnl_f32 || t.c == t.a))
+        return "none, the types are not bf16 or f16 with C f32 or the input type";
+    if (post_ops && !post_ops->empty()) return "none, the core's wgmma path takes no post-ops";
+    if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
+        return "none, the table chose the skinny kernel (bandwidth-bound rows)";
+    // The configurations the table gives a C that fills the compute units and one that does
+    // not; each launch takes the one the table gives its sizes (K is never split here).
+    wgmma_tuning_t wide, narrow;
+    if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide) != dnnl_success
+            || wgmma_tuning(caps_, 1, 1, 1, 1, narrow) != dnnl_success)
+        return "none, " + last_failure_reason();
+    if (!wide.core) return "none, the tuning table keeps the core off wgmma (" + wide.why + ")";
+    wgmma_config_[0] = wide.config;
+    wgmma_config_[1] = narrow.config != wide.config ? narrow.config : "";
+    const int tile_n[2] = {wide.tile_n, narrow.tile_n};
+    for (int c = 0; c < 2; ++c)
+        for (int i = 0; i < 4 && !wgmma_config_[c].empty(); ++i) {
+            wgmma_layout_t l;
+            l.a_m_major = i / 2 != 0;
+            l.b_n_major = i % 2 != 0;
+            if (wgmma_[c][i].init(engine, wgmma_kernel_name(t.a, l, wgmma_config_[c], false),
+                        tile_n[c], 1)
+                    != dnnl_success)
+                return "none, " + last_failure_reason();
+        }
+    wgmma_ready_ = true;
+    return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
+            + " (K not split) where a launch's strides suit them";
+}
+
+const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool plain_output,
+        wgmma_problem_t &w) {
+    if (!(t.a == dnnl_bf16 || t.a == dnnl_f16) || t.b != t.a || !(t.c == dnnl_f32 || t.c == t.a))
+        return "types";
+    if (!plain_output) return "post-ops, scales or zero points";
+    if (p.beta_accumulate) return "accumulation into C";
+    if (p.K == 0) return "K is 0";
+    int batch_dim = -1;
+    for (int i = 0; i < gemm_max_batch; ++i)
+        if (p.batch_dims[i] != 1) {
+            if (batch_dim >= 0) return "more than one batch dimension";
+            batch_dim = i;
+        }
+    w = wgmma_problem_t();
+    w.batch = p.batch(), w.m = p.M, w.n = p.N, w.k = p.K;
+    if (!wgmma_sizes_fit(w.batch, w.m, w.n, w.k)) return "sizes beyond the kernels' range";
+    if (batch_dim >= 0) {
+        w.a_sb = p.a_sb[batch_dim], w.b_sb = p.b_sb[batch_dim], w.c_sb = p.c_sb[batch_dim];
+        if (p.has_bias && p.bias_sb[batch_dim] != 0) return "bias over the batch";
+    }
+    if (const char *why = wgmma_layout(p.a_sm, p.a_sk, p.b_sk, p.b_sn, p.c_sm, p.c_sn, w.layout))
+        return why;
+    if (!wgmma_aligned(w.layout.lda, p.a_off, w.a_sb)
+            || !wgmma_aligned(w.layout.ldb, p.b_off, w.b_sb))
+        return "A or B rows are not 16-byte pieces (strides, offsets multiples of 8 elements)";
+    if (p.has_bias) {
+        if (!(t.bias == dnnl_f32 || t.bias == t.a)) return "bias type";
+        if (p.bias_sm != 0 || p.bias_sn != 1 || p.bias_off != 0) return "bias not dense over N";
+        w.bias_type = t.bias;
+    }
+    w.a_off = p.a_off, w.b_off = p.b_off, w.c_off = p.c_off;
+    w.c_type = t.c;
+    return nullptr;
+}
+
+bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
+        const gemm_params_t &p, status_t &st) const {
+    if (!wgmma_ready_) return false;
+    const bool plain = !(o.post_ops && !o.post_ops->empty()) && !o.scale_a && !o.scale_b
+            && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c;
+    wgmma_problem_t w;
+    std::string why = null_to_empty(gemm_wgmma_refusal(types_, p, plain, w));
+    // The table's tiles for these sizes; its K split is not taken (no scratchpad here).
+    wgmma_tuning_t wt;
+    int c = -1;
+    if (why.empty()) {
+        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt) != dnnl_success)
+            why = last_failure_reason();
+        else if (wt.config == wgmma_config_[0])
+            c = 0;
+        else if (wt.config == wgmma_config_[1])
+            c = 1;
+        else
+            why = "no loaded kernel of the table's tiles " + wt.config;
+    }
+    const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);
+    if (c >= 0 && !wgmma_[c][i].ready()) c = -1, why = "kernel not loaded";
+    if (verbose_on(verbose_flag::dispatch)) {
+        const std::string mnk = ",M " + std::to_string(p.M) + " N " + std::to_string(p.N) + " K "
+                + std::to_string(p.K) + ",";
+        const char *variant = kind_ == gemm_kind_t::generic ? "generic"
+                                                            : gemm_variant_name(tuning_.variant);
+        verbose_print("primitive,exec:dispatch",
+                c >= 0 ? "gemm,wgmma " + wt.config + mnk + wt.why + " (K not split)"
+                       : std::string("gemm,") + variant + mnk + "not wgmma: " + why);
+    }
+    if (c < 0) return false;
+    wgmma_buffers_t buf;
+    buf.a = o.a, buf.b = o.b, buf.c = o.c, buf.bias = p.has_bias ? o.bias : nullptr;
+    st = wgmma_[c][i].launch(stream, buf, w, wgmma_epilogue_t());
+    return true;
+}
+
 status_t gemm_kernel_t::launch(
         stream_t *stream, const gemm_operands_t &o, const gemm_params_t &p) const {
     if (p.M == 0 || p.N == 0 || p.batch() == 0) return dnnl_success;
+    status_t wgmma_status = dnnl_success;
+    if (launch_wgmma(stream, o, p, wgmma_status)) return wgmma_status;
     kernel_args_t args;
     for (const memory_storage_t *s :
             {o.a, o.b, o.c, o.bias, o.scale_a, o.scale_b, o.scale_c, o.zp_a, o.zp_b, o.zp_c})

@@ -8,6 +8,7 @@
 
 #include "core/compute/compute.hpp"
 #include "core/primitive.hpp"
+#include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/quant_attr.hpp"
 #include "gpu/tuning/gemm_tuning.hpp"
@@ -66,6 +67,14 @@ struct gemm_operands_t {
 
 enum class gemm_kind_t { generic, tiled };
 
+// The wgmma product (gpu/gemm/wgmma_launch) of one launch of the core with types `t` and
+// parameters `p`, whose output stage is plain (`plain_output`: no post-ops, scales or zero
+// points); null when the kernels take it, else the reason they do not: bf16 or f16 inputs of
+// one type, C f32 or that type, no accumulation into C, strides of wgmma_layout with 16-byte
+// rows (wgmma_aligned), at most one batch dimension, bias dense over N.
+const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool plain_output,
+        wgmma_problem_t &w);
+
 class gemm_kernel_t {
 public:
     // Builds the kernel: `tiled` takes the variant and tile sizes the tuning table
@@ -73,20 +82,37 @@ public:
     // all batches); dnnl_unimplemented when the device cannot run any. Verbose dispatch says
     // which row was chosen and why. `post_ops` (may be null) adds its chain to the output stage.
     // `m`: the rows of C at every launch where the caller knows them (0: not known).
+    // Where the device loads sm_90a PTX and the tuning table lets the core use them, bf16/f16
+    // products without post-ops also get the wgmma kernels (tiles only, K never split, so no
+    // scratchpad); each launch takes them where its strides suit (gemm_wgmma_refusal), in the
+    // tile configuration the wgmma table gives its sizes.
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
             int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
     const gemm_tuning_t &tuning() const { return tuning_; }
+    // Whether launches whose strides suit them may run the wgmma kernels.
+    bool wgmma_ready() const { return wgmma_ready_; }
 
 private:
     status_t build(engine_t *engine, std::string options, const gemm_types_t &types,
             bool acc_int);
     std::string tile_string() const;
+    // Prepares the wgmma kernels (per operand layout, for the table's wide and narrow tile
+    // configurations) where they apply; what was done or why not, for verbose dispatch.
+    std::string init_wgmma(engine_t *engine, const gemm_types_t &types, const post_ops_t *post_ops);
+    // Launches `p` on the wgmma kernels when they take it (status in `st`); false otherwise.
+    bool launch_wgmma(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p,
+            status_t &st) const;
 
     gemm_kind_t kind_ = gemm_kind_t::generic;
     gemm_tuning_t tuning_;
     std::shared_ptr<kernel_t> kernel_;
+    gemm_types_t types_;
+    bool wgmma_ready_ = false;
+    device_caps_t caps_; // the device's, for the wgmma table at each launch
+    std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
+    wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
 };
 
 // C(n) = sum over m of A(m, n): bias gradients. Reads a_off, a_sm, a_sk (the n stride), M, N,

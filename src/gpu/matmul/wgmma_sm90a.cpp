@@ -11,6 +11,7 @@
 #include "core/primitive.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/verbose.hpp"
+#include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/quant_attr.hpp"
@@ -20,90 +21,6 @@ namespace anydnn {
 namespace gpu {
 
 namespace {
-
-// The operand layouts the kernels take, from the strides of the two inner dimensions.
-struct wgmma_layout_t {
-    bool a_m_major = false, b_n_major = false;
-    dim_t lda = 0, ldb = 0, ldc = 0;
-};
-
-// Row-major (ld: the row stride) or, with col_major, column-major (ld: the column stride).
-bool operand_layout(const memory_desc_t &md, bool &col_major, dim_t &ld) {
-    const int nd = md.ndims;
-    const dim_t *s = md.blocking.strides;
-    col_major = s[nd - 1] != 1;
-    if (col_major && s[nd - 2] != 1) return false;
-    ld = col_major ? s[nd - 1] : s[nd - 2];
-    return true;
-}
-
-// 16-byte rows for cp.async: the leading dimension, start and batch step in units of 8.
-bool aligned8(const memory_desc_t &md, dim_t ld) {
-    const int nd = md.ndims;
-    if (ld % 8 || md.offset0 % 8) return false;
-    return nd < 3 || md.dims[0] == 1 || md.blocking.strides[0] % 8 == 0;
-}
-
-// The epilogue parameters of the kernels (epilogue_args_t of gpu/gemm/hopper/wgmma_gemm.cu).
-struct wgmma_epilogue_t {
-    bool any = false; // scales or post-ops: the _epi kernels (or the split-K sum) apply them
-    bool wei_per_n = false;
-    int sum_at = 0; // 0 no sum, 1 before the eltwise, 2 after it
-    float sum_scale = 1.f, sum_zp = 0.f;
-    int elt = 0; // 0 none, 1 relu, 2 gelu_erf, 3 gelu_tanh, 4 swish
-    float alpha = 0.f, beta = 0.f;
-};
-
-int wgmma_eltwise_code(dnnl_alg_kind_t alg) {
-    switch (alg) {
-        case dnnl_eltwise_relu: return 1;
-        case dnnl_eltwise_gelu_erf: return 2;
-        case dnnl_eltwise_gelu_tanh: return 3;
-        case dnnl_eltwise_swish: return 4;
-        default: return 0;
-    }
-}
-
-// What the kernels apply of the attribute: f32 scales in device memory on src and dst
-// (common) and weights (common or per N), at most one sum (no other type than dst's) and one
-// eltwise of wgmma_eltwise_code's. The generic checks (masks, operands) were made before.
-status_t init_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
-        wgmma_epilogue_t &e) {
-    ANYDNN_REQUIRE(attr.zero_points.empty(), dnnl_unimplemented,
-            "wgmma matmul takes no zero points");
-    ANYDNN_CHECK(check_quant_attr(attr));
-    const auto wei = attr.scales.find(DNNL_ARG_WEIGHTS);
-    e.wei_per_n = wei != attr.scales.end() && wei->second.mask != 0;
-    const std::vector<post_op_t> &ops = attr.post_ops.entries;
-    for (size_t i = 0; i < ops.size(); ++i) {
-        const post_op_t &op = ops[i];
-        if (op.kind == dnnl_sum) {
-            ANYDNN_REQUIRE(e.sum_at == 0, dnnl_unimplemented,
-                    "wgmma matmul takes one sum post-op");
-            ANYDNN_REQUIRE(op.sum_dt == dnnl_data_type_undef || op.sum_dt == dst.data_type,
-                    dnnl_unimplemented, "wgmma matmul sums dst in dst's own type, not %s",
-                    dnnl_dt2str(op.sum_dt));
-            e.sum_at = e.elt ? 2 : 1;
-            e.sum_scale = op.sum_scale;
-            e.sum_zp = static_cast<float>(op.sum_zero_point);
-        } else if (op.kind == dnnl_eltwise) {
-            ANYDNN_REQUIRE(e.elt == 0, dnnl_unimplemented,
-                    "wgmma matmul takes one eltwise post-op");
-            e.elt = wgmma_eltwise_code(op.alg);
-            ANYDNN_REQUIRE(e.elt != 0, dnnl_unimplemented,
-                    "wgmma matmul eltwise post-op %s is not relu, gelu_erf, gelu_tanh or swish",
-                    dnnl_alg_kind2str(op.alg));
-            e.alpha = op.alpha;
-            e.beta = op.beta;
-        } else {
-            ANYDNN_REQUIRE(false, dnnl_unimplemented,
-                    "wgmma matmul takes sum and eltwise post-ops, not %s",
-                    dnnl_prim_kind2str(op.kind));
-        }
-    }
-    e.any = !attr.scales.empty() || !ops.empty();
-    return dnnl_success;
-}
 
 struct wgmma_matmul_t;
 
@@ -115,6 +32,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_n = 0, splits = 1;
+    int64_t a_sb = 0, b_sb = 0, c_sb = 0; // batch strides (0: broadcast)
 
     static status_t init(wgmma_matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
@@ -135,11 +53,11 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         ANYDNN_REQUIRE(nd <= 3, dnnl_unimplemented, "wgmma matmul takes one batch dimension");
         cpu::post_ops_chain_t chain;
         ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << (nd - 1), {}, chain, pd.args));
-        ANYDNN_CHECK(init_epilogue(pd.attr, dst, pd.epilogue));
+        ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue));
         const dim_t M = dst.dims[nd - 2], N = dst.dims[nd - 1], K = src.dims[nd - 1];
         const dim_t B = nd == 3 ? dst.dims[0] : 1;
-        ANYDNN_REQUIRE(M < (1 << 30) && N < (1 << 30) && K < (1 << 30) && B < 65536,
-                dnnl_unimplemented, "wgmma matmul sizes exceed the kernel's index range");
+        ANYDNN_REQUIRE(wgmma_sizes_fit(B, M, N, K), dnnl_unimplemented,
+                "wgmma matmul sizes exceed the kernel's index range");
         if (with_bias)
             for (int i = 0; i < nd - 1; ++i)
                 ANYDNN_REQUIRE(bias.dims[i] == 1, dnnl_unimplemented,
@@ -147,16 +65,21 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         ANYDNN_REQUIRE(!with_bias || (bias.blocking.strides[nd - 1] == 1 && bias.offset0 == 0),
                 dnnl_unimplemented, "wgmma bias is dense");
 
-        wgmma_layout_t &l = pd.layout;
-        bool a_col = false, b_col = false, c_col = false;
-        ANYDNN_REQUIRE(operand_layout(src, a_col, l.lda) && operand_layout(wei, b_col, l.ldb)
-                        && operand_layout(dst, c_col, l.ldc) && !c_col,
+        // The batch step of an operand (0: broadcast or no batch).
+        auto batch_stride = [nd](const memory_desc_t &md) -> int64_t {
+            return nd == 3 && md.dims[0] != 1 ? md.blocking.strides[0] : 0;
+        };
+        pd.a_sb = batch_stride(src);
+        pd.b_sb = batch_stride(wei);
+        pd.c_sb = batch_stride(dst);
+        const dim_t *ss = src.blocking.strides, *ws = wei.blocking.strides,
+                    *ds = dst.blocking.strides;
+        const char *why = wgmma_layout(
+                ss[nd - 2], ss[nd - 1], ws[nd - 2], ws[nd - 1], ds[nd - 2], ds[nd - 1], pd.layout);
+        ANYDNN_REQUIRE(!why, dnnl_unimplemented, "wgmma matmul: %s", why);
+        ANYDNN_REQUIRE(wgmma_aligned(pd.layout.lda, src.offset0, pd.a_sb)
+                        && wgmma_aligned(pd.layout.ldb, wei.offset0, pd.b_sb),
                 dnnl_unimplemented,
-                "wgmma matmul needs one unit stride in each matrix and a row-major dst");
-        l.a_m_major = a_col;
-        l.b_n_major = !b_col; // B's rows are K: row-major weights are N-major
-
-        ANYDNN_REQUIRE(aligned8(src, l.lda) && aligned8(wei, l.ldb), dnnl_unimplemented,
                 "wgmma loads 16-byte rows: strides and offsets of src and weights must be "
                 "multiples of 8 elements");
 
@@ -170,12 +93,11 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         pd.tile_n = tuning.tile_n;
         pd.splits = tuning.splits;
         // Split along K, the sum kernel applies the epilogue: the GEMM writes plain f32.
-        pd.kernel_name = std::string("anydnn_wgmma_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
-                + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config
-                + (pd.epilogue.any && pd.splits == 1 ? "_epi" : "");
+        pd.kernel_name
+                = wgmma_kernel_name(t, pd.layout, config, pd.epilogue.any && pd.splits == 1);
         // The f32 split-K slices: the scratchpad, which a stream in order keeps for its
         // executions (stream_t::scratchpad), so one primitive runs on several streams at once.
-        pd.scratchpad_size = pd.splits > 1 ? static_cast<size_t>(pd.splits * B * M * N * 4) : 0;
+        pd.scratchpad_size = wgmma_scratchpad_bytes(pd.splits, B, M, N);
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
         if (verbose_on(verbose_flag::dispatch))
@@ -196,24 +118,7 @@ struct wgmma_matmul_t : public primitive_t {
     const wgmma_matmul_pd_t &pd_() const { return static_cast<const wgmma_matmul_pd_t &>(pd()); }
 
     status_t init() override {
-        ANYDNN_CHECK(create_ptx_kernel(pd_().engine, pd_().kernel_name.c_str(), kernel_));
-        if (pd_().splits == 1) return dnnl_success;
-        return create_ptx_kernel(pd_().engine, "anydnn_wgmma_splitk_reduce", reduce_);
-    }
-
-    // The epilogue's parameters, the last ones of both kernels.
-    static void add_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
-        args.add_value<int32_t>(e.wei_per_n ? 1 : 0);
-        args.add_value<int32_t>(e.sum_at);
-        args.add_value<float>(e.sum_scale);
-        args.add_value<float>(e.sum_zp);
-        args.add_value<int32_t>(e.elt);
-        args.add_value<float>(e.alpha);
-        args.add_value<float>(e.beta);
-    }
-    static void add_scales(kernel_args_t &args, const exec_ctx_t &ctx) {
-        for (int arg : {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST})
-            args.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | arg));
+        return gemm_.init(pd_().engine, pd_().kernel_name, pd_().tile_n, pd_().splits);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -221,88 +126,29 @@ struct wgmma_matmul_t : public primitive_t {
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &wei = pd.arg_md(DNNL_ARG_WEIGHTS),
                             &dst = pd.arg_md(DNNL_ARG_DST);
         const int nd = dst.ndims;
-        const int64_t M = dst.dims[nd - 2], N = dst.dims[nd - 1], K = src.dims[nd - 1];
-        const int64_t B = nd == 3 ? dst.dims[0] : 1;
-        auto batch_stride = [nd](const memory_desc_t &md) -> int64_t {
-            return nd == 3 && md.dims[0] != 1 ? md.blocking.strides[0] : 0;
-        };
+        wgmma_problem_t p;
+        p.m = dst.dims[nd - 2], p.n = dst.dims[nd - 1], p.k = src.dims[nd - 1];
+        p.batch = nd == 3 ? dst.dims[0] : 1;
+        p.layout = pd.layout;
+        p.a_off = src.offset0, p.b_off = wei.offset0, p.c_off = dst.offset0;
+        p.a_sb = pd.a_sb, p.b_sb = pd.b_sb, p.c_sb = pd.c_sb;
+        p.c_type = dst.data_type;
         const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
-        const dnnl_data_type_t bias_type
-                = with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
-        const wgmma_layout_t &l = pd.layout;
-        const bool split = pd.splits > 1;
-        const int64_t slice = B * M * N; // elements of one split-K slice of the f32 sums
-        const memory_storage_t *slices = ctx.scratchpad_storage;
-        ANYDNN_REQUIRE(!split || slices, dnnl_runtime_error, "wgmma: no scratchpad for split K");
-
-        // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
-        kernel_args_t args;
-        args.add(storage_of(ctx, DNNL_ARG_SRC));
-        args.add(storage_of(ctx, DNNL_ARG_WEIGHTS));
-        args.add(split ? slices : storage_of(ctx, DNNL_ARG_DST));
-        args.add(with_bias && !split ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr);
-        if (split) {
-            for (int i = 0; i < 3; ++i)
-                args.add(nullptr);
-        } else {
-            add_scales(args, ctx);
-        }
-        args.add_value<int64_t>(src.offset0);
-        args.add_value<int64_t>(wei.offset0);
-        args.add_value<int64_t>(split ? 0 : dst.offset0);
-        args.add_value<int64_t>(l.lda);
-        args.add_value<int64_t>(l.ldb);
-        args.add_value<int64_t>(split ? N : l.ldc);
-        args.add_value<int64_t>(batch_stride(src));
-        args.add_value<int64_t>(batch_stride(wei));
-        args.add_value<int64_t>(split ? M * N : batch_stride(dst));
-        args.add_value<int32_t>(static_cast<int32_t>(M));
-        args.add_value<int32_t>(static_cast<int32_t>(N));
-        args.add_value<int32_t>(static_cast<int32_t>(K));
-        args.add_value<int32_t>(split || dst.data_type == dnnl_f32 ? 1 : 0);
-        args.add_value<int32_t>(split || !with_bias ? 0 : bias_type == dnnl_f32 ? 1 : 2);
-        args.add_value<int32_t>(pd.splits);
-        args.add_value<int64_t>(slice);
-        add_epilogue(args, split ? wgmma_epilogue_t() : pd.epilogue);
-
-        nd_range_t range;
-        range.ndims = 3;
-        range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
-        range.global[1] = static_cast<size_t>((M + 127) / 128);
-        range.global[2] = static_cast<size_t>(B * pd.splits);
-        range.local[0] = 256;
-        range.local[1] = 1;
-        range.local[2] = 1;
-        ANYDNN_CHECK(kernel_->launch(ctx.stream, args, range));
-        if (!split) return dnnl_success;
-
-        kernel_args_t sum;
-        sum.add(slices);
-        sum.add(storage_of(ctx, DNNL_ARG_DST));
-        sum.add(with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr);
-        add_scales(sum, ctx);
-        sum.add_value<int64_t>(dst.offset0);
-        sum.add_value<int64_t>(l.ldc);
-        sum.add_value<int64_t>(batch_stride(dst));
-        sum.add_value<int64_t>(slice);
-        sum.add_value<int32_t>(static_cast<int32_t>(M));
-        sum.add_value<int32_t>(static_cast<int32_t>(N));
-        sum.add_value<int32_t>(static_cast<int32_t>(B));
-        sum.add_value<int32_t>(pd.splits);
-        sum.add_value<int32_t>(dst.data_type == dnnl_f32 ? 0 : dst.data_type == dnnl_bf16 ? 1 : 2);
-        sum.add_value<int32_t>(!with_bias ? 0
-                        : bias_type == dnnl_f32     ? 1
-                        : bias_type == dnnl_bf16    ? 2
-                                                    : 3);
-        add_epilogue(sum, pd.epilogue);
-        nd_range_t flat;
-        flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);
-        flat.local[0] = 256;
-        return reduce_->launch(ctx.stream, sum, flat);
+        if (with_bias) p.bias_type = pd.arg_md(DNNL_ARG_BIAS).data_type;
+        wgmma_buffers_t buf;
+        buf.a = storage_of(ctx, DNNL_ARG_SRC);
+        buf.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
+        buf.c = storage_of(ctx, DNNL_ARG_DST);
+        buf.bias = with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr;
+        buf.scale_src = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC);
+        buf.scale_wei = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS);
+        buf.scale_dst = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST);
+        buf.scratchpad = ctx.scratchpad_storage;
+        return gemm_.launch(ctx.stream, buf, p, pd.epilogue);
     }
 
 private:
-    std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
+    wgmma_gemm_t gemm_;
 };
 
 } // namespace

@@ -17,13 +17,14 @@ struct wgmma_row_t {
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
     int max_splits;
+    bool core; // the GEMM core's bf16/f16 products (tiles only, no split) run on these kernels
 };
 
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
 // with 4 stages of 64 (192 KB of shared memory), 4096^3 bf16 565 TFLOP/s (48 KB tiles 280);
 // 128 x 4096 x 4096 as 128 x 128 tiles split in 16 along K, 165 TFLOP/s.
 const wgmma_row_t rows[] = {
-        {"", "256x64s4p1", "128x64s4p1", 4, 16},
+        {"", "256x64s4p1", "128x64s4p1", 4, 16, true},
 };
 
 // BN and BK of "<BN>x<BK>s<S>p<P>"; false when `config` is not of that form.
@@ -33,7 +34,7 @@ bool parse_config(const std::string &config, int &bn, int &bk) {
     return used == int(config.size()) && bn > 0 && bk > 0;
 }
 
-// Applies "config=NAME,splits=N" to t; false on a bad entry.
+// Applies "config=NAME,splits=N,core=0|1" to t; false on a bad entry.
 bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
     size_t begin = 0;
     while (begin < spec.size()) {
@@ -50,6 +51,8 @@ bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
             const long s = std::strtol(value.c_str(), &num_end, 10);
             if (*num_end || s < 1 || s > 1024) return false;
             t.splits = int(s);
+        } else if (key == "core" && (value == "0" || value == "1")) {
+            t.core = value == "1";
         } else {
             return false;
         }
@@ -73,6 +76,7 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     const int64_t units = std::max<int64_t>(caps.compute_units, 1);
     auto tiles = [&](int64_t bn) { return batch * ((m + 127) / 128) * ((n + bn - 1) / bn); };
     wgmma_tuning_t t;
+    t.core = row->core;
     int bn = 0, bk = 0;
     if (parse_config(row->wide, bn, bk) && tiles(bn) >= units) {
         t.config = row->wide;
@@ -90,8 +94,8 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     const std::string spec = tuning_override("wgmma");
     if (!spec.empty()) {
         ANYDNN_REQUIRE(apply_override(spec, t), dnnl_unimplemented,
-                "ANYDNN_GPU_TUNING wgmma section '%s' is not a list of config=NAME and "
-                "splits=NUMBER",
+                "ANYDNN_GPU_TUNING wgmma section '%s' is not a list of config=NAME, "
+                "splits=NUMBER and core=0|1",
                 spec.c_str());
         t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
     }

@@ -15,12 +15,13 @@ struct wgmma_tuning_t {
     std::string config; // e.g. "256x64s4p1"
     int tile_n = 0, tile_k = 0; // BN and BK of the configuration
     int splits = 1;
+    bool core = false; // whether the GEMM core (gemm_kernel_t) may use the kernels
     std::string why; // the row and the reason, for verbose dispatch
 };
 
 // The choice for `batch` products of M x N x K. ANYDNN_GPU_TUNING's "wgmma" section
-// ("wgmma:config=128x64s4p1,splits=3", tuning_override.hpp) replaces either field: for tuning
-// and tests. dnnl_unimplemented (with the reason) for an override that does not parse.
+// ("wgmma:config=128x64s4p1,splits=3,core=0", tuning_override.hpp) replaces any of these
+// fields: for tuning, tests, and to keep the GEMM core off the kernels. dnnl_unimplemented (with the reason) for an override that does not parse.
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
         wgmma_tuning_t &tuning);
 

@@ -1,0 +1,196 @@
+#include "gpu/gemm/wgmma_launch.hpp"
+
+#include <vector>
+
+#include "gpu/launch.hpp"
+#include "gpu/quant_attr.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+namespace {
+
+int eltwise_code(dnnl_alg_kind_t alg) {
+    switch (alg) {
+    case dnnl_eltwise_relu: return 1;
+    case dnnl_eltwise_gelu_erf: return 2;
+    case dnnl_eltwise_gelu_tanh: return 3;
+    case dnnl_eltwise_swish: return 4;
+    default: return 0;
+    }
+}
+
+// The epilogue's parameters, the last ones of both kernels.
+void add_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
+    args.add_value<int32_t>(e.wei_per_n ? 1 : 0);
+    args.add_value<int32_t>(e.sum_at);
+    args.add_value<float>(e.sum_scale);
+    args.add_value<float>(e.sum_zp);
+    args.add_value<int32_t>(e.elt);
+    args.add_value<float>(e.alpha);
+    args.add_value<float>(e.beta);
+}
+
+void add_scales(kernel_args_t &args, const wgmma_buffers_t &buf) {
+    args.add(buf.scale_src);
+    args.add(buf.scale_wei);
+    args.add(buf.scale_dst);
+}
+
+} // namespace
+
+const char *wgmma_layout(int64_t a_sm, int64_t a_sk, int64_t b_sk, int64_t b_sn, int64_t c_sm,
+        int64_t c_sn, wgmma_layout_t &l) {
+    // A unit stride along K is preferred where both are (a single row or column).
+    if (a_sk != 1 && a_sm != 1) return "A has no unit stride";
+    if (b_sn != 1 && b_sk != 1) return "B has no unit stride";
+    if (c_sn != 1) return "C is not row-major";
+    l.a_m_major = a_sk != 1;
+    l.lda = l.a_m_major ? a_sk : a_sm;
+    l.b_n_major = b_sn == 1; // B's rows are K: N-contiguous rows are N-major
+    l.ldb = l.b_n_major ? b_sk : b_sn;
+    l.ldc = c_sm;
+    return nullptr;
+}
+
+bool wgmma_aligned(int64_t ld, int64_t offset, int64_t batch_stride) {
+    return ld % 8 == 0 && offset % 8 == 0 && batch_stride % 8 == 0;
+}
+
+bool wgmma_sizes_fit(int64_t batch, int64_t m, int64_t n, int64_t k) {
+    return m < (1 << 30) && n < (1 << 30) && k < (1 << 30) && batch < 65536;
+}
+
+status_t wgmma_epilogue(
+        const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e) {
+    ANYDNN_REQUIRE(attr.zero_points.empty(), dnnl_unimplemented, "wgmma takes no zero points");
+    ANYDNN_CHECK(check_quant_attr(attr));
+    const auto wei = attr.scales.find(DNNL_ARG_WEIGHTS);
+    e.wei_per_n = wei != attr.scales.end() && wei->second.mask != 0;
+    const std::vector<post_op_t> &ops = attr.post_ops.entries;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const post_op_t &op = ops[i];
+        if (op.kind == dnnl_sum) {
+            ANYDNN_REQUIRE(e.sum_at == 0, dnnl_unimplemented, "wgmma takes one sum post-op");
+            ANYDNN_REQUIRE(op.sum_dt == dnnl_data_type_undef || op.sum_dt == dst.data_type,
+                    dnnl_unimplemented, "wgmma sums dst in dst's own type, not %s",
+                    dnnl_dt2str(op.sum_dt));
+            e.sum_at = e.elt ? 2 : 1;
+            e.sum_scale = op.sum_scale;
+            e.sum_zp = static_cast<float>(op.sum_zero_point);
+        } else if (op.kind == dnnl_eltwise) {
+            ANYDNN_REQUIRE(e.elt == 0, dnnl_unimplemented, "wgmma takes one eltwise post-op");
+            e.elt = eltwise_code(op.alg);
+            ANYDNN_REQUIRE(e.elt != 0, dnnl_unimplemented,
+                    "wgmma eltwise post-op %s is not relu, gelu_erf, gelu_tanh or swish",
+                    dnnl_alg_kind2str(op.alg));
+            e.alpha = op.alpha;
+            e.beta = op.beta;
+        } else {
+            ANYDNN_REQUIRE(false, dnnl_unimplemented,
+                    "wgmma takes sum and eltwise post-ops, not %s", dnnl_prim_kind2str(op.kind));
+        }
+    }
+    e.any = !attr.scales.empty() || !ops.empty();
+    return dnnl_success;
+}
+
+std::string wgmma_kernel_name(
+        dnnl_data_type_t type, const wgmma_layout_t &l, const std::string &config, bool epilogue) {
+    return std::string("anydnn_wgmma_") + (type == dnnl_bf16 ? "bf16_" : "f16_")
+           + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config
+           + (epilogue ? "_epi" : "");
+}
+
+size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n) {
+    return splits > 1 ? static_cast<size_t>(splits * batch * m * n * 4) : 0;
+}
+
+status_t wgmma_gemm_t::init(
+        engine_t *engine, const std::string &kernel_name, int tile_n, int splits) {
+    tile_n_ = tile_n;
+    splits_ = splits;
+    ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
+            "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
+    ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
+    if (splits == 1) return dnnl_success;
+    return create_ptx_kernel(engine, "anydnn_wgmma_splitk_reduce", reduce_);
+}
+
+status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
+        const wgmma_problem_t &p, const wgmma_epilogue_t &e) const {
+    const wgmma_layout_t &l = p.layout;
+    const bool split = splits_ > 1;
+    const int64_t slice = p.batch * p.m * p.n; // elements of one split-K slice of the f32 sums
+    ANYDNN_REQUIRE(
+            !split || buf.scratchpad, dnnl_runtime_error, "wgmma: no scratchpad for split K");
+    const bool with_bias = p.bias_type != dnnl_data_type_undef;
+
+    // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
+    kernel_args_t args;
+    args.add(buf.a);
+    args.add(buf.b);
+    args.add(split ? buf.scratchpad : buf.c);
+    args.add(with_bias && !split ? buf.bias : nullptr);
+    if (split) {
+        for (int i = 0; i < 3; ++i)
+            args.add(nullptr);
+    } else {
+        add_scales(args, buf);
+    }
+    args.add_value<int64_t>(p.a_off);
+    args.add_value<int64_t>(p.b_off);
+    args.add_value<int64_t>(split ? 0 : p.c_off);
+    args.add_value<int64_t>(l.lda);
+    args.add_value<int64_t>(l.ldb);
+    args.add_value<int64_t>(split ? p.n : l.ldc);
+    args.add_value<int64_t>(p.a_sb);
+    args.add_value<int64_t>(p.b_sb);
+    args.add_value<int64_t>(split ? p.m * p.n : p.c_sb);
+    args.add_value<int32_t>(static_cast<int32_t>(p.m));
+    args.add_value<int32_t>(static_cast<int32_t>(p.n));
+    args.add_value<int32_t>(static_cast<int32_t>(p.k));
+    args.add_value<int32_t>(split || p.c_type == dnnl_f32 ? 1 : 0);
+    args.add_value<int32_t>(split || !with_bias ? 0 : p.bias_type == dnnl_f32 ? 1 : 2);
+    args.add_value<int32_t>(splits_);
+    args.add_value<int64_t>(slice);
+    add_epilogue(args, split ? wgmma_epilogue_t() : e);
+
+    nd_range_t range;
+    range.ndims = 3;
+    range.global[0] = static_cast<size_t>((p.n + tile_n_ - 1) / tile_n_) * 256;
+    range.global[1] = static_cast<size_t>((p.m + 127) / 128);
+    range.global[2] = static_cast<size_t>(p.batch * splits_);
+    range.local[0] = 256;
+    range.local[1] = 1;
+    range.local[2] = 1;
+    ANYDNN_CHECK(kernel_->launch(stream, args, range));
+    if (!split) return dnnl_success;
+
+    kernel_args_t sum;
+    sum.add(buf.scratchpad);
+    sum.add(buf.c);
+    sum.add(with_bias ? buf.bias : nullptr);
+    add_scales(sum, buf);
+    sum.add_value<int64_t>(p.c_off);
+    sum.add_value<int64_t>(l.ldc);
+    sum.add_value<int64_t>(p.c_sb);
+    sum.add_value<int64_t>(slice);
+    sum.add_value<int32_t>(static_cast<int32_t>(p.m));
+    sum.add_value<int32_t>(static_cast<int32_t>(p.n));
+    sum.add_value<int32_t>(static_cast<int32_t>(p.batch));
+    sum.add_value<int32_t>(splits_);
+    sum.add_value<int32_t>(p.c_type == dnnl_f32 ? 0 : p.c_type == dnnl_bf16 ? 1 : 2);
+    sum.add_value<int32_t>(!with_bias                 ? 0
+                           : p.bias_type == dnnl_f32  ? 1
+                           : p.bias_type == dnnl_bf16 ? 2
+                                                      : 3);
+    add_epilogue(sum, e);
+    nd_range_t flat;
+    flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);
+    flat.local[0] = 256;
+    return reduce_->launch(stream, sum, flat);
+}
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,92 @@
+// Launching the Hopper wgmma kernels of gpu/gemm/hopper (sm_90a PTX): the operand layout
+// from the strides, the kernel name of a tile configuration, the epilogue's parameters and
+// the launch itself, with K split into f32 slices of a scratchpad and summed by a second
+// kernel. Shared by ocl:matmul:wgmma_sm90a and gemm_kernel_t (the GEMM core).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/compute/compute.hpp"
+#include "core/primitive.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+// The layouts the kernels take: A K-major (rows of K) or M-major, B K- or N-major, C
+// row-major; ld: the stride between the contiguous runs.
+struct wgmma_layout_t {
+    bool a_m_major = false, b_n_major = false;
+    int64_t lda = 0, ldb = 0, ldc = 0;
+};
+
+// The layout of C(m, n) = A(m, k) B(k, n) with these element strides; null when the kernels
+// take it, else the reason (each matrix needs a unit stride on one inner dimension, C on n).
+const char *wgmma_layout(int64_t a_sm, int64_t a_sk, int64_t b_sk, int64_t b_sn, int64_t c_sm,
+        int64_t c_sn, wgmma_layout_t &layout);
+
+// Whether an operand's rows are 16-byte pieces for cp.async: its leading dimension, start
+// and batch step (0: broadcast) are multiples of 8 elements.
+bool wgmma_aligned(int64_t ld, int64_t offset, int64_t batch_stride);
+
+// Whether sizes fit the kernels' index range (32-bit M, N, K; batch on the grid's third axis).
+bool wgmma_sizes_fit(int64_t batch, int64_t m, int64_t n, int64_t k);
+
+// The epilogue parameters of the kernels (epilogue_args_t of gpu/gemm/hopper/wgmma_gemm.cu).
+struct wgmma_epilogue_t {
+    bool any = false; // scales or post-ops: the _epi kernels (or the split-K sum) apply them
+    bool wei_per_n = false;
+    int sum_at = 0; // 0 no sum, 1 before the eltwise, 2 after it
+    float sum_scale = 1.f, sum_zp = 0.f;
+    int elt = 0; // 0 none, 1 relu, 2 gelu_erf, 3 gelu_tanh, 4 swish
+    float alpha = 0.f, beta = 0.f;
+};
+
+// What the kernels apply of an attribute: f32 scales on src and dst (common) and weights
+// (common or per N), at most one sum (in dst's type) and one eltwise of relu, gelu_erf,
+// gelu_tanh, swish; no zero points. dnnl_unimplemented with the reason otherwise.
+status_t wgmma_epilogue(
+        const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e);
+
+// The entry name of one kernel: input type (bf16 or f16), layout, tile configuration of the
+// tuning table, and whether it applies the epilogue.
+std::string wgmma_kernel_name(dnnl_data_type_t type, const wgmma_layout_t &layout,
+        const std::string &config, bool epilogue);
+
+// One product for the kernels: `batch` C[b] = A[b] B[b] (+ bias over N), offsets and batch
+// strides in elements (0: broadcast).
+struct wgmma_problem_t {
+    int64_t batch = 1, m = 0, n = 0, k = 0;
+    wgmma_layout_t layout;
+    int64_t a_off = 0, b_off = 0, c_off = 0, a_sb = 0, b_sb = 0, c_sb = 0;
+    dnnl_data_type_t c_type = dnnl_f32;
+    dnnl_data_type_t bias_type = dnnl_data_type_undef; // undef: no bias
+};
+
+struct wgmma_buffers_t {
+    const memory_storage_t *a = nullptr, *b = nullptr, *c = nullptr, *bias = nullptr;
+    const memory_storage_t *scale_src = nullptr, *scale_wei = nullptr, *scale_dst = nullptr;
+    const memory_storage_t *scratchpad = nullptr; // split K: splits * batch * m * n f32
+};
+
+// The f32 slices split K needs (bytes; 0 without a split).
+size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n);
+
+// One kernel (and, split along K, the sum) of tile width `tile_n`.
+class wgmma_gemm_t {
+public:
+    status_t init(engine_t *engine, const std::string &kernel_name, int tile_n, int splits);
+    status_t launch(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
+            const wgmma_epilogue_t &e) const;
+    bool ready() const {
+        return kernel_ != nullptr;
+    }
+
+private:
+    int tile_n_ = 0, splits_ = 1;
+    std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
+};
+
+} // namespace gpu
+} // namespace anydnn
