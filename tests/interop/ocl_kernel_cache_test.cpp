@@ -59,15 +59,9 @@ protected:
     void run_relu_on_a_fresh_engine() {
         dnnl_engine_t e = nullptr;
         ASSERT_EQ(dnnl_ocl_interop_engine_create(&e, device, context), dnnl_success);
-        dnnl_memory_desc_t md = nullptr;
-        dnnl_dims_t dims = {len};
-        ASSERT_EQ(dnnl_memory_desc_create_with_tag(&md, 1, dims, dnnl_f32, dnnl_a), dnnl_success);
-        dnnl_primitive_desc_t pd = nullptr;
-        ASSERT_EQ(dnnl_eltwise_forward_primitive_desc_create(&pd, e, dnnl_forward_inference,
-                          dnnl_eltwise_relu, md, md, 0.25f, 0.f, nullptr),
-                dnnl_success);
-        dnnl_primitive_t prim = nullptr;
-        ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+        dnnl_memory_desc_t md = vector_md(len);
+        dnnl_primitive_t prim = make_leaky_relu(e, md, 0.25f);
+        ASSERT_NE(prim, nullptr);
         cl_mem x = buffer(len * sizeof(float)), y = buffer(len * sizeof(float));
         std::vector<float> host(len);
         for (int i = 0; i < len; ++i) host[i] = input(i);
@@ -96,7 +90,6 @@ protected:
         clReleaseMemObject(x);
         clReleaseMemObject(y);
         dnnl_primitive_destroy(prim);
-        dnnl_primitive_desc_destroy(pd);
         dnnl_memory_desc_destroy(md);
         EXPECT_EQ(dnnl_engine_destroy(e), dnnl_success);
     }
@@ -214,21 +207,14 @@ TEST_F(ocl_kernel_cache, damaged_engine_cache_blobs_are_invalid_arguments) {
     ::setenv("ONEDNN_KERNEL_CACHE_DIR", "off", 1);
     dnnl_engine_t e = nullptr;
     ASSERT_EQ(dnnl_ocl_interop_engine_create(&e, device, context), dnnl_success);
-    dnnl_memory_desc_t md = nullptr;
-    dnnl_dims_t dims = {len};
-    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&md, 1, dims, dnnl_f32, dnnl_a), dnnl_success);
-    dnnl_primitive_desc_t pd = nullptr;
-    ASSERT_EQ(dnnl_eltwise_forward_primitive_desc_create(&pd, e, dnnl_forward_inference,
-                      dnnl_eltwise_relu, md, md, 0.25f, 0.f, nullptr),
-            dnnl_success);
-    dnnl_primitive_t prim = nullptr;
-    ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+    dnnl_memory_desc_t md = vector_md(len);
+    dnnl_primitive_t prim = make_leaky_relu(e, md, 0.25f); // builds a program on e
+    ASSERT_NE(prim, nullptr);
     size_t size = 0;
     ASSERT_EQ(dnnl_ocl_interop_engine_get_cache_blob(e, &size, nullptr), dnnl_success);
     std::vector<uint8_t> blob(size);
     ASSERT_EQ(dnnl_ocl_interop_engine_get_cache_blob(e, &size, blob.data()), dnnl_success);
     dnnl_primitive_destroy(prim);
-    dnnl_primitive_desc_destroy(pd);
     dnnl_memory_desc_destroy(md);
     ASSERT_EQ(dnnl_engine_destroy(e), dnnl_success);
     ASSERT_GT(size, 1000u) << "the blob should hold a program binary";
