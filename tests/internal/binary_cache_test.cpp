@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -280,6 +281,41 @@ TEST_F(disk_cache, concurrent_writers_and_readers_see_whole_entries) {
         t.join();
     EXPECT_EQ(bad.load(), 0);
     EXPECT_GT(hits.load(), 0);
+    for (const auto &e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename(), "shared.bin");
+}
+
+TEST_F(disk_cache, processes_filling_one_cache_at_once_see_whole_entries) {
+    // Children store their own payload under one key and read it back in a loop; a reader
+    // must see one of the payloads whole, never a mix or half a file.
+    const int children = 4;
+    std::vector<pid_t> pids;
+    for (int c = 0; c < children; ++c) {
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            int bad = 0;
+            std::vector<unsigned char> got;
+            for (int i = 0; i < 40; ++i) {
+                binary_cache::store_entry("shared", pattern(32 * 1024, 10 + c));
+                if (binary_cache::load_entry("shared", got)) {
+                    bool known = false;
+                    for (int k = 0; k < children; ++k)
+                        known = known || got == pattern(32 * 1024, 10 + k);
+                    bad += !known;
+                }
+            }
+            ::_exit(bad == 0 ? 0 : 1);
+        }
+        pids.push_back(pid);
+    }
+    for (const pid_t pid : pids) {
+        int status = 0;
+        ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child " << pid;
+    }
+    std::vector<unsigned char> got;
+    ASSERT_TRUE(binary_cache::load_entry("shared", got));
     for (const auto &e : fs::directory_iterator(dir))
         EXPECT_EQ(e.path().filename(), "shared.bin");
 }
