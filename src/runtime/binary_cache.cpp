@@ -113,6 +113,37 @@ void disable(const std::string &dir, const std::string &why) {
     warn_disabled(dir, why);
 }
 
+// What this process knows of a directory's size, so that not every write lists it: a listing
+// of 8000 entries takes tens of milliseconds. Rescanned on the first write, when the estimate
+// would pass the limit, and every `writes_per_scan` writes (other processes write too).
+constexpr int writes_per_scan = 64;
+struct dir_usage_t {
+    uint64_t bytes = 0;
+    int writes_since_scan = -1; // never scanned
+};
+std::mutex usage_mutex;
+std::map<std::string, dir_usage_t> &usage() {
+    static auto *u = new std::map<std::string, dir_usage_t>;
+    return *u;
+}
+
+void account_write(const std::string &dir, uint64_t bytes) {
+    const uint64_t limit = size_limit();
+    {
+        std::lock_guard<std::mutex> lock(usage_mutex);
+        dir_usage_t &u = usage()[dir];
+        if (u.writes_since_scan >= 0 && u.writes_since_scan < writes_per_scan
+                && u.bytes + bytes <= limit) {
+            u.bytes += bytes; // an overwrite counts twice: the estimate only errs high
+            ++u.writes_since_scan;
+            return;
+        }
+    }
+    const uint64_t total = evict(dir, limit);
+    std::lock_guard<std::mutex> lock(usage_mutex);
+    usage()[dir] = {total, 0};
+}
+
 bool read_whole(const std::string &path, std::vector<unsigned char> &bytes) {
     // One sized read: warm primitive creation reads a binary per program.
     std::ifstream f(path, std::ios::binary | std::ios::ate);
@@ -170,12 +201,12 @@ void store_entry(const std::string &name, const std::vector<unsigned char> &payl
     const std::string dir = disk_dir();
     if (dir.empty() || payload.empty()) return;
     std::string why;
-    if (!write_atomically(dir, dir + "/" + name + entry_ext,
-                sealed::seal(name, payload.data(), payload.size()), why)) {
+    const std::string entry = sealed::seal(name, payload.data(), payload.size());
+    if (!write_atomically(dir, dir + "/" + name + entry_ext, entry, why)) {
         disable(dir, why);
         return;
     }
-    evict(dir, size_limit());
+    account_write(dir, entry.size());
 }
 
 uint64_t size_limit() {

@@ -24,8 +24,9 @@ std::string disk_dir();
 // stores it again). A hit marks the entry as recently used.
 bool load_entry(const std::string &name, std::vector<unsigned char> &payload);
 // Stores atomically (a private temporary in the same directory, then a rename), then evicts
-// the least recently used entries beyond size_limit(). A failed write (read-only, full disk)
-// disables the disk cache with one verbose warning.
+// the least recently used entries beyond size_limit() (the directory is listed when this
+// process's estimate of its size would pass the limit, and every 64 writes). A failed write
+// (read-only, full disk) disables the disk cache with one verbose warning.
 void store_entry(const std::string &name, const std::vector<unsigned char> &payload);
 
 // ONEDNN_KERNEL_CACHE_MAX_SIZE: bytes, or with a K, M or G suffix; 1G when unset or unreadable.

@@ -194,8 +194,14 @@ TEST_F(disk_cache, eviction_keeps_the_size_under_the_limit_least_recently_used_f
     EXPECT_FALSE(binary_cache::load_entry("e1", got)); // the oldest unused
     EXPECT_GT(entries_size(), 20000u - 2 * (entry_bytes + 100)); // not emptied either
 
+    // Entries another process wrote are counted at the latest 64 writes later.
+    write_all(entry("foreign"), std::string(30000, 'f'));
+    for (int i = 0; i < 65; ++i)
+        binary_cache::store_entry("small", pattern(10, 8));
+    EXPECT_LE(entries_size(), 20000u);
+
     // A limit below one entry keeps nothing, and says so.
-    EXPECT_EQ(binary_cache::evict(dir, 100), 0u);
+    EXPECT_EQ(binary_cache::evict(dir, 50), 0u); // the smallest entry takes 55
     EXPECT_EQ(entries_size(), 0u);
 }
 
