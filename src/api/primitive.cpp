@@ -4,6 +4,7 @@
 #include "api/api.hpp"
 #include "core/primitive.hpp"
 #include "core/primitive_cache.hpp"
+#include "core/sealed.hpp"
 #include "core/serializer.hpp"
 
 using namespace anydnn;
@@ -98,15 +99,10 @@ const std::string &cache_blob_id(dnnl_primitive_desc &pd) {
     return pd.cache_blob_id;
 }
 
-constexpr uint32_t cache_blob_magic = 0x414e5944; // "ANYD"
-
-// A CPU cache blob records which implementation and problem it belongs to; creating from it
-// checks that and skips dispatch. (GPU engines add built kernels.)
+// A cache blob records which implementation and problem it belongs to, sealed under that id
+// (core/sealed.hpp); creating from it checks that and skips dispatch.
 std::string make_cache_blob(dnnl_primitive_desc &pd) {
-    serializer_t s;
-    s.write(cache_blob_magic);
-    s.write(cache_blob_id(pd));
-    return s.bytes();
+    return sealed::seal(cache_blob_id(pd), std::string());
 }
 
 } // namespace
@@ -258,11 +254,15 @@ DNNL_API dnnl_status_t dnnl_primitive_create_from_cache_blob(dnnl_primitive_t *p
     ANYDNN_REQUIRE(cache_blob && size > 0, dnnl_invalid_arguments, "empty cache blob");
     return guarded(__func__, [&] {
         auto &pd = const_cast<dnnl_primitive_desc &>(*primitive_desc);
-        std::string expected = make_cache_blob(pd);
-        ANYDNN_REQUIRE(size == expected.size()
-                        && std::memcmp(cache_blob, expected.data(), size) == 0,
-                dnnl_invalid_arguments,
+        const uint8_t *payload = nullptr;
+        size_t payload_size = 0;
+        const sealed::verdict_t v
+                = sealed::open(cache_blob, size, cache_blob_id(pd), &payload, &payload_size);
+        ANYDNN_REQUIRE(v != sealed::verdict_t::wrong_key, dnnl_invalid_arguments,
                 "cache blob was made for another primitive or library version");
+        ANYDNN_REQUIRE(v == sealed::verdict_t::ok && payload_size == 0, dnnl_invalid_arguments,
+                "cache blob is unusable: %s",
+                v == sealed::verdict_t::ok ? "unexpected payload" : sealed::verdict_text(v));
         return primitive_create(primitive, primitive_desc);
     });
 }

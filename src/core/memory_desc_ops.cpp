@@ -89,7 +89,7 @@ struct blob_reader_t {
 };
 
 constexpr char blob_magic[8] = {'a', 'n', 'y', 'd', 'n', 'n', 'M', 'D'};
-constexpr uint32_t blob_version = 1;
+constexpr uint32_t blob_version = 2; // 2: checksum is XXH3 (core/hash.hpp)
 constexpr size_t blob_header_size = sizeof(blob_magic) + 4 + 4 + 8;
 constexpr size_t blob_payload_size = 3 * 4 + 3 * max_ndims * 8 + 8 + max_ndims * 8 + 4
         + 2 * max_ndims * 8 + 4 + 8 + 2 * 4 + 8 + 8;

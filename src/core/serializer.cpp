@@ -39,14 +39,4 @@ void serializer_t::write(const memory_desc_t &md) {
     }
 }
 
-// FNV-1a, 64-bit.
-uint64_t hash_bytes(const std::string &bytes) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : bytes) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 } // namespace anydnn

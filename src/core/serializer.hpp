@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/hash.hpp"
 #include "core/memory_desc.hpp"
 
 namespace anydnn {
@@ -35,7 +36,5 @@ public:
 private:
     std::string bytes_;
 };
-
-uint64_t hash_bytes(const std::string &bytes);
 
 } // namespace anydnn

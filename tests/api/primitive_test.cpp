@@ -196,6 +196,38 @@ TEST_F(relu_fixture, cache_blob_round_trip_and_mismatch) {
     EXPECT_EQ(dnnl_primitive_destroy(prim), dnnl_success);
 }
 
+TEST_F(relu_fixture, damaged_cache_blob_is_invalid_arguments) {
+    dnnl_primitive_t prim = nullptr;
+    ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+    size_t size = 0;
+    ASSERT_EQ(dnnl_primitive_get_cache_blob(prim, &size, nullptr), dnnl_success);
+    std::vector<uint8_t> blob(size);
+    ASSERT_EQ(dnnl_primitive_get_cache_blob(prim, &size, blob.data()), dnnl_success);
+    EXPECT_EQ(dnnl_primitive_destroy(prim), dnnl_success);
+    dnnl_primitive_t from_blob = nullptr;
+    for (size_t n = 1; n < size; ++n) {
+        EXPECT_EQ(dnnl_primitive_create_from_cache_blob(&from_blob, pd, n, blob.data()),
+                dnnl_invalid_arguments)
+                << "cut to " << n << " of " << size;
+    }
+    for (size_t i = 0; i < size; ++i)
+        for (int bit = 0; bit < 8; bit += 3) {
+            std::vector<uint8_t> bad = blob;
+            bad[i] ^= static_cast<uint8_t>(1u << bit);
+            EXPECT_EQ(dnnl_primitive_create_from_cache_blob(&from_blob, pd, size, bad.data()),
+                    dnnl_invalid_arguments)
+                    << "byte " << i << " bit " << bit;
+        }
+    std::vector<uint8_t> longer = blob;
+    longer.push_back(0);
+    EXPECT_EQ(dnnl_primitive_create_from_cache_blob(&from_blob, pd, longer.size(), longer.data()),
+            dnnl_invalid_arguments);
+    EXPECT_EQ(from_blob, nullptr);
+    EXPECT_EQ(dnnl_primitive_create_from_cache_blob(&from_blob, pd, size, blob.data()),
+            dnnl_success);
+    EXPECT_EQ(dnnl_primitive_destroy(from_blob), dnnl_success);
+}
+
 TEST_F(relu_fixture, cache_hit_is_reported_by_verbose) {
     ASSERT_EQ(dnnl_set_primitive_cache_capacity(16), dnnl_success);
     ASSERT_EQ(dnnl_set_verbose(2), dnnl_success);

@@ -29,6 +29,25 @@ inline cl_uint ref_count(cl_mem m) {
     return n;
 }
 
+// An f32 vector of `len` values, and leaky relu (negative slope `alpha`) over it.
+inline dnnl_memory_desc_t vector_md(dnnl_dim_t len) {
+    dnnl_memory_desc_t md = nullptr;
+    dnnl_dims_t dims = {len};
+    EXPECT_EQ(dnnl_memory_desc_create_with_tag(&md, 1, dims, dnnl_f32, dnnl_a), dnnl_success);
+    return md;
+}
+inline dnnl_primitive_t make_leaky_relu(
+        dnnl_engine_t engine, const_dnnl_memory_desc_t md, float alpha) {
+    dnnl_primitive_desc_t pd = nullptr;
+    EXPECT_EQ(dnnl_eltwise_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+                      dnnl_eltwise_relu, md, md, alpha, 0.f, nullptr),
+            dnnl_success);
+    dnnl_primitive_t p = nullptr;
+    EXPECT_EQ(dnnl_primitive_create(&p, pd), dnnl_success);
+    dnnl_primitive_desc_destroy(pd);
+    return p;
+}
+
 // The device anydnn's GPU engine 0 uses, in a context and queues the test owns.
 class ocl_app_t : public ::testing::Test {
 protected:

@@ -15,23 +15,11 @@ namespace {
 
 constexpr int n = 1000;
 
-dnnl_memory_desc_t vector_md(dnnl_dim_t len = n) {
-    dnnl_memory_desc_t md = nullptr;
-    dnnl_dims_t dims = {len};
-    EXPECT_EQ(dnnl_memory_desc_create_with_tag(&md, 1, dims, dnnl_f32, dnnl_a), dnnl_success);
-    return md;
-}
+dnnl_memory_desc_t vector_md() { return interop_test::vector_md(n); }
 
 // relu with negative slope 0.5 on `md`.
 dnnl_primitive_t make_relu(dnnl_engine_t engine, const_dnnl_memory_desc_t md) {
-    dnnl_primitive_desc_t pd = nullptr;
-    EXPECT_EQ(dnnl_eltwise_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
-                      dnnl_eltwise_relu, md, md, 0.5f, 0.f, nullptr),
-            dnnl_success);
-    dnnl_primitive_t p = nullptr;
-    EXPECT_EQ(dnnl_primitive_create(&p, pd), dnnl_success);
-    dnnl_primitive_desc_destroy(pd);
-    return p;
+    return make_leaky_relu(engine, md, 0.5f);
 }
 
 float relu(float x) { return x > 0 ? x : 0.5f * x; }

@@ -258,12 +258,28 @@ TEST_F(ze_primitive, cache_blob_round_trip) {
     s.wait();
     std::vector<float> in = read(src), out = read(dst);
     for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], std::max(0.f, in[i]));
-    // A truncated blob, and one of another device, are refused.
+    // Truncated or bit-flipped blobs, and one of another device, are refused before the
+    // driver sees a byte.
     dnnl_engine_t e = nullptr;
+    for (size_t n = 1; n < blob.size(); n += n < 256 ? 1 : blob.size() / 61 + 1) {
+        EXPECT_EQ(dnnl_ze_interop_engine_create_from_cache_blob(
+                          &e, d.driver, d.device, d.context, n, blob.data()),
+                dnnl_invalid_arguments)
+                << "cut to " << n;
+        EXPECT_EQ(e, nullptr);
+    }
     EXPECT_EQ(dnnl_ze_interop_engine_create_from_cache_blob(
                       &e, d.driver, d.device, d.context, blob.size() - 1, blob.data()),
             dnnl_invalid_arguments);
-    EXPECT_EQ(e, nullptr);
+    for (size_t i = 0; i < blob.size(); i += i < 256 ? 1 : blob.size() / 61 + 1) {
+        std::vector<uint8_t> bad = blob;
+        bad[i] ^= static_cast<uint8_t>(1u << (i % 8));
+        EXPECT_EQ(dnnl_ze_interop_engine_create_from_cache_blob(
+                          &e, d.driver, d.device, d.context, bad.size(), bad.data()),
+                dnnl_invalid_arguments)
+                << "bit flipped in byte " << i;
+        EXPECT_EQ(e, nullptr);
+    }
     if (!d.other_devices.empty()) {
         EXPECT_EQ(dnnl_ze_interop_engine_create_from_cache_blob(&e, d.driver,
                           d.other_devices[0], d.context, blob.size(), blob.data()),

@@ -6,18 +6,16 @@
 #include <vector>
 
 #include "oneapi/dnnl/dnnl_version.h"
+#include "core/sealed.hpp"
 #include "runtime/binary_cache.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 
 namespace anydnn {
 namespace ocl {
 
-using binary_cache::disk_dir;
 using binary_cache::get_bytes;
 using binary_cache::get_u64;
 using binary_cache::put_u64;
-using binary_cache::read_file;
-using binary_cache::write_file;
 
 namespace {
 
@@ -137,18 +135,18 @@ status_t get_program(ocl_engine_t *engine, const char *source, const std::string
     }
     cl_program p = nullptr;
     // PTX is its own binary (the driver caches what it compiles): no disk cache of ours.
-    const std::string dir = from_ptx ? std::string() : disk_dir();
-    const std::string path = dir.empty() ? std::string() : dir + "/" + key + ".bin";
+    const bool on_disk = !from_ptx && !binary_cache::disk_dir().empty();
     std::vector<unsigned char> bin;
-    if (!path.empty() && read_file(path, bin)) p = load_binary(engine, bin, options);
+    // A disk entry reaches the driver only after its header and hash check out.
+    if (on_disk && binary_cache::load_entry(key, bin)) p = load_binary(engine, bin, options);
     bool loaded = p != nullptr;
     if (!p && from_ptx) {
         ANYDNN_CHECK(build_from_ptx(engine, source, options, &p));
     } else if (!p) {
         ANYDNN_CHECK(build_from_source(engine->context(), engine->device(), source, options, &p));
-        if (!path.empty()) {
+        if (on_disk) {
             bin = program_binary(p);
-            if (!bin.empty()) write_file(path, bin);
+            if (!bin.empty()) binary_cache::store_entry(key, bin);
         }
     }
     std::lock_guard<std::mutex> lock(cache_mutex);
@@ -191,7 +189,8 @@ std::string cache_blob_id(cl_device_id device) {
             + "|" + d.driver_version + "|" + DNNL_VERSION_HASH;
 }
 
-// Layout: id, count, then per program: key, options, binary (each length-prefixed).
+// Layout: sealed under the blob id (core/sealed.hpp), a payload of count, then per program:
+// key, options, binary (each length-prefixed).
 status_t export_programs(ocl_engine_t *engine, std::string &blob) {
     const std::string id = cache_blob_id(engine->device());
     std::vector<std::pair<std::string, cl_program>> programs;
@@ -203,10 +202,8 @@ status_t export_programs(ocl_engine_t *engine, std::string &blob) {
                 programs.emplace_back(e.first.second, e.second);
             }
     }
-    blob.clear();
-    put_u64(blob, id.size());
-    blob += id;
-    put_u64(blob, programs.size());
+    std::string body;
+    put_u64(body, programs.size());
     for (auto &p : programs) {
         std::vector<unsigned char> bin = program_binary(p.second);
         size_t size = 0;
@@ -217,24 +214,31 @@ status_t export_programs(ocl_engine_t *engine, std::string &blob) {
                 size, options.data(), nullptr);
         while (!options.empty() && options.back() == '\0') options.pop_back();
         cl_api()->clReleaseProgram(p.second);
-        put_u64(blob, p.first.size());
-        blob += p.first;
-        put_u64(blob, options.size());
-        blob += options;
-        put_u64(blob, bin.size());
-        blob.append(reinterpret_cast<const char *>(bin.data()), bin.size());
+        put_u64(body, p.first.size());
+        body += p.first;
+        put_u64(body, options.size());
+        body += options;
+        put_u64(body, bin.size());
+        body.append(reinterpret_cast<const char *>(bin.data()), bin.size());
     }
+    blob = sealed::seal(id, body);
     return dnnl_success;
 }
 
 status_t import_programs(ocl_engine_t *engine, const uint8_t *blob, size_t size) {
-    const uint8_t *p = blob, *end = blob + size;
-    std::string id;
-    uint64_t count = 0;
-    ANYDNN_REQUIRE(get_bytes(p, end, id) && get_u64(p, end, count), dnnl_invalid_arguments,
-            "the engine cache blob is truncated");
-    ANYDNN_REQUIRE(id == cache_blob_id(engine->device()), dnnl_invalid_arguments,
+    // Nothing of the blob reaches the driver before its header and hash check out.
+    const uint8_t *p = nullptr;
+    size_t body_size = 0;
+    const sealed::verdict_t v
+            = sealed::open(blob, size, cache_blob_id(engine->device()), &p, &body_size);
+    ANYDNN_REQUIRE(v != sealed::verdict_t::wrong_key, dnnl_invalid_arguments,
             "the engine cache blob was made for another device, driver or library version");
+    ANYDNN_REQUIRE(v == sealed::verdict_t::ok, dnnl_invalid_arguments,
+            "the engine cache blob is unusable: %s", sealed::verdict_text(v));
+    const uint8_t *end = p + body_size;
+    uint64_t count = 0;
+    ANYDNN_REQUIRE(get_u64(p, end, count), dnnl_invalid_arguments,
+            "the engine cache blob is truncated");
     for (uint64_t i = 0; i < count; ++i) {
         std::string key, options, bin;
         ANYDNN_REQUIRE(get_bytes(p, end, key) && get_bytes(p, end, options)
@@ -248,6 +252,7 @@ status_t import_programs(ocl_engine_t *engine, const uint8_t *blob, size_t size)
         auto ins = memory_cache.emplace(std::make_pair(engine->id(), key), prog);
         if (!ins.second) cl_api()->clReleaseProgram(prog);
     }
+    ANYDNN_REQUIRE(p == end, dnnl_invalid_arguments, "the engine cache blob has trailing bytes");
     return dnnl_success;
 }
 

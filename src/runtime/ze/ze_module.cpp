@@ -9,6 +9,7 @@
 
 #include "core/compute/compute.hpp"
 #include "core/compute/kernel_spirv.hpp"
+#include "core/sealed.hpp"
 #include "runtime/binary_cache.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/program_cache.hpp"
@@ -175,12 +176,11 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
             return dnnl_success;
         }
     }
-    const std::string dir = binary_cache::disk_dir();
-    const std::string path = dir.empty() ? std::string() : dir + "/ze-" + key + ".bin";
+    const std::string entry = "ze-" + key;
     std::vector<unsigned char> bin;
     ze_module_handle_t m = nullptr;
-    if (!path.empty() && binary_cache::read_file(path, bin))
-        m = load_native(engine, bin.data(), bin.size());
+    // A disk entry reaches the driver only after its header and hash check out.
+    if (binary_cache::load_entry(entry, bin)) m = load_native(engine, bin.data(), bin.size());
     const bool loaded = m != nullptr;
     module_origin_t origin = module_origin_t::spirv;
     if (!m) {
@@ -189,9 +189,9 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
         if (std::getenv("ANYDNN_ZE_LOG_MODULES"))
             std::fprintf(stderr, "anydnn_ze_module,%s,%s|%s\n", origin_name(origin),
                     source_name, options.c_str());
-        if (!path.empty()) {
+        if (!binary_cache::disk_dir().empty()) {
             bin = native_binary(m);
-            if (!bin.empty()) binary_cache::write_file(path, bin);
+            if (!bin.empty()) binary_cache::store_entry(entry, bin);
         }
     }
     auto made = std::make_shared<ze_module_t>(m);
@@ -205,7 +205,8 @@ status_t get_module(ze_engine_t *engine, const char *source_name, const std::str
     return dnnl_success;
 }
 
-// Layout: id, count, then per module: key, native binary (each length-prefixed).
+// Layout: sealed under the blob id (core/sealed.hpp), a payload of count, then per module:
+// key, native binary (each length-prefixed).
 status_t export_modules(ze_engine_t *engine, std::string &blob) {
     const std::string id = cache_blob_id(engine->driver(), engine->device());
     ANYDNN_REQUIRE(!id.empty(), dnnl_runtime_error, "driver or device properties unreadable");
@@ -215,8 +216,6 @@ status_t export_modules(ze_engine_t *engine, std::string &blob) {
         for (const auto &e : memory_cache())
             if (e.first.first == engine->id()) modules.emplace_back(e.first.second, e.second);
     }
-    blob.clear();
-    binary_cache::put_bytes(blob, id.data(), id.size());
     std::string body;
     uint64_t count = 0;
     for (const auto &m : modules) {
@@ -226,20 +225,26 @@ status_t export_modules(ze_engine_t *engine, std::string &blob) {
         binary_cache::put_bytes(body, bin.data(), bin.size());
         ++count;
     }
-    binary_cache::put_u64(blob, count);
-    blob += body;
+    std::string counted;
+    binary_cache::put_u64(counted, count);
+    blob = sealed::seal(id, counted + body);
     return dnnl_success;
 }
 
 status_t import_modules(ze_engine_t *engine, const uint8_t *blob, size_t size) {
-    const uint8_t *p = blob, *end = blob + size;
-    std::string id;
-    uint64_t count = 0;
-    ANYDNN_REQUIRE(binary_cache::get_bytes(p, end, id) && binary_cache::get_u64(p, end, count),
-            dnnl_invalid_arguments, "the engine cache blob is truncated");
-    ANYDNN_REQUIRE(id == cache_blob_id(engine->driver(), engine->device()),
-            dnnl_invalid_arguments,
+    // Nothing of the blob reaches the driver before its header and hash check out.
+    const uint8_t *p = nullptr;
+    size_t body_size = 0;
+    const sealed::verdict_t v = sealed::open(
+            blob, size, cache_blob_id(engine->driver(), engine->device()), &p, &body_size);
+    ANYDNN_REQUIRE(v != sealed::verdict_t::wrong_key, dnnl_invalid_arguments,
             "the engine cache blob was made for another device, driver or library version");
+    ANYDNN_REQUIRE(v == sealed::verdict_t::ok, dnnl_invalid_arguments,
+            "the engine cache blob is unusable: %s", sealed::verdict_text(v));
+    const uint8_t *end = p + body_size;
+    uint64_t count = 0;
+    ANYDNN_REQUIRE(binary_cache::get_u64(p, end, count), dnnl_invalid_arguments,
+            "the engine cache blob is truncated");
     for (uint64_t i = 0; i < count; ++i) {
         std::string key, bin;
         ANYDNN_REQUIRE(binary_cache::get_bytes(p, end, key) && binary_cache::get_bytes(p, end, bin),
