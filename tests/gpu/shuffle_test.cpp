@@ -32,7 +32,7 @@ void check(bool fwd, std::vector<int64_t> dims, int axis, int64_t group, dnnl_da
     dnnl_memory_desc_destroy(m);
 }
 
-TEST(GpuShuffle, ForwardAndBackward) {
+TEST(GpuShuffle, ForwardAndBackwardOverAxesGroupsTypesAndLayouts) {
     SKIP_WITHOUT_GPU();
     for (bool fwd : {true, false}) {
         check(fwd, {2, 18, 3, 3}, 1, 3, dnnl_f32, dnnl_nchw);
