@@ -1,9 +1,6 @@
 // GPU PReLU forward and backward against the reference of tests/primitives (prelu_ref.hpp):
 // every weights broadcast kind, blocked layouts with tails, data types, one element, an empty
 // batch; attributes unimplemented.
-#include <functional>
-#include <memory>
-
 #include "gpu/device_copy.hpp"
 #include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/prelu_ref.hpp"
@@ -12,57 +9,6 @@ namespace {
 
 using namespace gpu_test;
 using c_tensor::tensor_t;
-
-// Runs every GPU implementation of pd on host tensors made for `ins` (filled with seeds 1, 2,
-// ...) and `outs` (device memory pre-filled with 0x33), then calls check with the host
-// tensors in the order ins then outs. Returns how many implementations ran.
-int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t pd,
-        const std::vector<int> &ins, const std::vector<int> &outs,
-        const std::function<void(const std::vector<tensor_t *> &)> &check) {
-    dnnl_stream_t stream = nullptr;
-    EXPECT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
-    int impls = 0;
-    do {
-        ++impls;
-        const char *name = nullptr;
-        dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
-        SCOPED_TRACE(name ? name : "");
-        std::vector<std::unique_ptr<tensor_t>> host;
-        std::vector<std::unique_ptr<device_memory_t>> dev;
-        std::vector<dnnl_exec_arg_t> args;
-        for (int arg : ins) {
-            const_dnnl_memory_desc_t m =
-                    dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
-            host.emplace_back(new tensor_t(cpu, m));
-            host.back()->fill_random(static_cast<uint32_t>(host.size()));
-            dev.emplace_back(new device_memory_t(gpu, m));
-            dev.back()->upload(*host.back());
-            args.push_back({arg, dev.back()->mem});
-        }
-        for (int arg : outs) {
-            const_dnnl_memory_desc_t m =
-                    dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
-            host.emplace_back(new tensor_t(cpu, m));
-            dev.emplace_back(new device_memory_t(gpu, m));
-            dev.back()->fill(0x33);
-            args.push_back({arg, dev.back()->mem});
-        }
-        dnnl_primitive_t prim = nullptr;
-        EXPECT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
-        EXPECT_EQ(dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.data()),
-                dnnl_success);
-        EXPECT_EQ(dnnl_stream_wait(stream), dnnl_success);
-        dnnl_primitive_destroy(prim);
-        std::vector<tensor_t *> all;
-        for (size_t i = 0; i < host.size(); ++i) {
-            if (i >= ins.size()) dev[i]->download(*host[i]);
-            all.push_back(host[i].get());
-        }
-        check(all);
-    } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
-    dnnl_stream_destroy(stream);
-    return impls;
-}
 
 void check(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdims, dnnl_data_type_t dt,
         dnnl_format_tag_t tag, dnnl_format_tag_t wtag) {
