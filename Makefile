@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake g++ make python3 python3-venv libgtest-dev pkg-config \
   opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd \
-  libze1 libze-dev clang-15 llvm-spirv-15 libxxhash-dev
+  libze1 libze-dev clang-15 llvm-spirv-15 libxxhash-dev nlohmann-json3-dev
 BUILD_TYPE ?= Release
 
 .PHONY: all setup intel-ocl intel-sycl build build-asan demo test test-asan test-release install clean

@@ -15,7 +15,6 @@
 #include "oneapi/dnnl/dnnl_graph.hpp"
 
 #include "drivers/graph_case.hpp"
-#include "json.hpp"
 
 using namespace benchdnn;
 

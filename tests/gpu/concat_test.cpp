@@ -1,41 +1,107 @@
-// GPU concat against the CPU engine: axes, several sources in mixed layouts, blocked tails on
-// the concat axis, data type conversion, per-source scales.
-#include "gpu/gpu_vs_cpu.hpp"
+// GPU concat against the reference of tests/primitives (concat_ref.hpp): axes, several
+// sources in mixed layouts, blocked tails on the concat axis (padding stays zero), data type
+// conversion, per-source scales.
+#include <functional>
+#include <memory>
+
+#include "gpu/device_copy.hpp"
+#include "gpu/gpu_vs_cpu.hpp" // SKIP_WITHOUT_GPU
+#include "primitives/concat_ref.hpp"
 
 namespace {
 
-using namespace gpu_test;
+using c_tensor::tensor_t;
 
 void check(int axis, const std::vector<std::vector<int64_t>> &src_dims,
-        const std::vector<dnnl_format_tag_t> &tags, dnnl_data_type_t sdt,
-        dnnl_data_type_t ddt, dnnl_format_tag_t dtag, bool scales = false) {
+        const std::vector<dnnl_format_tag_t> &tags, dnnl_data_type_t sdt, dnnl_data_type_t ddt,
+        dnnl_format_tag_t dtag, bool with_scales = false) {
+    SCOPED_TRACE(::testing::Message()
+                 << "axis " << axis << ", " << src_dims.size() << " sources, " << dnnl_dt2str(sdt)
+                 << " to " << dnnl_dt2str(ddt) << " " << dnnl_fmt_tag2str(dtag));
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_stream_t stream = nullptr;
+    EXPECT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
     std::vector<dnnl_memory_desc_t> srcs;
-    std::vector<int> args = {DNNL_ARG_DST};
+    std::vector<float> scales; // 0: no scale
     std::vector<int64_t> ddims = src_dims[0];
     ddims[axis] = 0;
     dnnl_primitive_attr_t attr = nullptr;
-    if (scales) EXPECT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+    if (with_scales) EXPECT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
     for (size_t i = 0; i < src_dims.size(); ++i) {
-        srcs.push_back(md(src_dims[i], sdt, tags[i]));
+        srcs.push_back(c_tensor::make_md({src_dims[i], sdt, tags[i]}));
         ddims[axis] += src_dims[i][axis];
-        args.push_back(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i));
-        if (scales) {
-            const int arg = DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i);
-            EXPECT_EQ(dnnl_primitive_attr_set_scales_mask(attr, arg, 0), dnnl_success);
-            args.push_back(DNNL_ARG_ATTR_SCALES | arg);
+        if (with_scales) {
+            scales.push_back(0.5f + static_cast<float>(i));
+            EXPECT_EQ(dnnl_primitive_attr_set_scales_mask(
+                              attr, DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), 0),
+                    dnnl_success);
         }
     }
-    dnnl_memory_desc_t d = md(ddims, ddt, dtag);
-    EXPECT_EQ(expect_gpu_matches_cpu(
-                      [&](dnnl_primitive_desc_t *pd, dnnl_engine_t e) {
-                          return dnnl_concat_primitive_desc_create(pd, e, d,
-                                  static_cast<int>(srcs.size()), axis, srcs.data(), attr);
-                      },
-                      args, DNNL_ARG_DST),
-            1);
+    dnnl_memory_desc_t d = c_tensor::make_md({ddims, ddt, dtag});
+    std::vector<const_dnnl_memory_desc_t> csrcs(srcs.begin(), srcs.end());
+    dnnl_primitive_desc_t pd = nullptr;
+    EXPECT_EQ(dnnl_concat_primitive_desc_create(
+                      &pd, gpu, d, static_cast<int>(srcs.size()), axis, csrcs.data(), attr),
+            dnnl_success);
+    int impls = 0;
+    if (pd) do {
+            ++impls;
+            const char *name = nullptr;
+            dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+            SCOPED_TRACE(name ? name : "");
+            std::vector<std::unique_ptr<tensor_t>> host;
+            std::vector<std::unique_ptr<gpu_test::device_memory_t>> dev;
+            std::vector<dnnl_exec_arg_t> args;
+            // Host tensor of descriptor m (filled by fill), uploaded to the device as arg.
+            const auto add = [&](int arg, const_dnnl_memory_desc_t m,
+                                     const std::function<void(tensor_t &)> &fill) {
+                host.emplace_back(new tensor_t(cpu, m));
+                fill(*host.back());
+                dev.emplace_back(new gpu_test::device_memory_t(gpu, m));
+                dev.back()->upload(*host.back());
+                args.push_back({arg, dev.back()->mem});
+            };
+            std::vector<const tensor_t *> src_list;
+            for (int i = 0; i < static_cast<int>(srcs.size()); ++i) {
+                const int arg = DNNL_ARG_MULTIPLE_SRC + i;
+                add(arg, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, i),
+                        [&](tensor_t &t) { t.fill_random(9 + i); });
+                src_list.push_back(host.back().get());
+                if (with_scales) {
+                    dnnl_memory_desc_t sm = c_tensor::make_md({{1}, dnnl_f32, dnnl_a});
+                    add(DNNL_ARG_ATTR_SCALES | arg, sm, [&](tensor_t &t) {
+                        int64_t z = 0;
+                        t.set(&z, scales[i]);
+                    });
+                    dnnl_memory_desc_destroy(sm);
+                }
+            }
+            const_dnnl_memory_desc_t dm = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+            tensor_t dst(cpu, dm);
+            gpu_test::device_memory_t dev_dst(gpu, dm);
+            ASSERT_NO_FATAL_FAILURE(dev_dst.fill(0x33));
+            args.push_back({DNNL_ARG_DST, dev_dst.mem});
+            dnnl_primitive_t prim = nullptr;
+            ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+            EXPECT_EQ(dnnl_primitive_execute(
+                              prim, stream, static_cast<int>(args.size()), args.data()),
+                    dnnl_success);
+            EXPECT_EQ(dnnl_stream_wait(stream), dnnl_success);
+            dnnl_primitive_destroy(prim);
+            ASSERT_NO_FATAL_FAILURE(dev_dst.download(dst));
+            concat_ref::expect_concat(src_list, axis, scales, dst);
+        } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
+    EXPECT_EQ(impls, 1);
+    dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_attr_destroy(attr);
-    for (dnnl_memory_desc_t m : srcs) dnnl_memory_desc_destroy(m);
+    for (dnnl_memory_desc_t m : srcs)
+        dnnl_memory_desc_destroy(m);
     dnnl_memory_desc_destroy(d);
+    dnnl_stream_destroy(stream);
+    dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
 }
 
 TEST(GpuConcat, AxesLayoutsTypesScales) {

@@ -89,7 +89,7 @@ const conv_case_t conv3d = {{1, 2, 4, 5, 3}, {3, 2, 2, 3, 1}, {1, 3, 3, 3, 3}, {
 const conv_case_t deconv2d = {{2, 3, 4, 5}, {5, 3, 4, 4}, {2, 5, 8, 10}, {2, 2}, {0, 0},
         {1, 1}, {1, 1}, dnnl_format_tag_any, true};
 
-TEST(GpuConvolution, Forward) {
+TEST(GpuConvolution, ForwardInference1d2d3dNhwcAndU8) {
     SKIP_WITHOUT_GPU();
     for (const conv_case_t &c : {conv2d, conv1d, conv3d})
         check(c, dnnl_forward_inference);
@@ -111,7 +111,7 @@ TEST(GpuConvolution, BlockedTailsKeepPaddingZero) {
     check(blocked, dnnl_backward_data);
 }
 
-TEST(GpuConvolution, Backward) {
+TEST(GpuConvolution, BackwardDataAndWeights1d2d3d) {
     SKIP_WITHOUT_GPU();
     for (const conv_case_t &c : {conv2d, conv1d, conv3d}) {
         check(c, dnnl_backward_data);
@@ -119,7 +119,7 @@ TEST(GpuConvolution, Backward) {
     }
 }
 
-TEST(GpuDeconvolution, AllDirections) {
+TEST(GpuDeconvolution, Stride2UpsamplingForwardAndBackwardDataAndWeights) {
     SKIP_WITHOUT_GPU();
     for (dnnl_prop_kind_t p : {dnnl_forward_inference, dnnl_backward_data, dnnl_backward_weights})
         check(deconv2d, p);

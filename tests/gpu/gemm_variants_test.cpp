@@ -188,7 +188,7 @@ TEST(GpuGemmVariants, BatchBroadcastAndStrides) {
     }
 }
 
-TEST(GpuGemmVariants, Bf16) {
+TEST(GpuGemmVariants, Bf16SourcesWithF32AndBf16DstOnEveryVariant) {
     SKIP_WITHOUT_GPU();
     no_primitive_cache_t no_cache;
     for (const char *v : variants) {

@@ -64,7 +64,7 @@ const ip_shape_t flat = {{3, 37}, {19, 37}, {3, 19}, dnnl_ab, dnnl_ab};
 const ip_shape_t nchw = {{2, 5, 3, 4}, {7, 5, 3, 4}, {2, 7}, dnnl_abcd, dnnl_abcd};
 const ip_shape_t nhwc = {{2, 5, 3, 4}, {7, 5, 3, 4}, {2, 7}, dnnl_acdb, dnnl_acdb};
 
-TEST(GpuInnerProduct, Forward) {
+TEST(GpuInnerProduct, ForwardInferenceFlatNchwNhwcAndU8) {
     SKIP_WITHOUT_GPU();
     check(dnnl_forward_inference, flat);
     check(dnnl_forward_inference, nchw);
@@ -72,13 +72,13 @@ TEST(GpuInnerProduct, Forward) {
     check(dnnl_forward_inference, flat, dnnl_u8, dnnl_s8, dnnl_s32);
 }
 
-TEST(GpuInnerProduct, BackwardData) {
+TEST(GpuInnerProduct, BackwardDataFlatAndNhwc) {
     SKIP_WITHOUT_GPU();
     check(dnnl_backward_data, flat);
     check(dnnl_backward_data, nhwc);
 }
 
-TEST(GpuInnerProduct, BackwardWeights) {
+TEST(GpuInnerProduct, BackwardWeightsFlatAndNchw) {
     SKIP_WITHOUT_GPU();
     check(dnnl_backward_weights, flat);
     check(dnnl_backward_weights, nchw);

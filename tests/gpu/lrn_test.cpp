@@ -1,7 +1,10 @@
-// GPU LRN against the CPU engine: across and within channels, forward and backward, odd and
-// even window sizes, sizes 1, odd channels, 1D/2D/3D spatial, blocked tails (padding zeroed),
-// channels last, bf16, an empty batch; attributes are unimplemented.
+// GPU LRN against the reference of tests/primitives (lrn_ref.hpp): across and within
+// channels, forward and backward, odd and even window sizes, sizes 1, odd channels, 1D/2D/3D
+// spatial, blocked tails (padding zeroed), channels last, bf16, an empty batch; attributes are
+// unimplemented.
+#include "gpu/device_copy.hpp"
 #include "gpu/gpu_vs_cpu.hpp"
+#include "primitives/lrn_ref.hpp"
 
 namespace {
 
@@ -34,45 +37,62 @@ dnnl_status_t make_fwd(dnnl_primitive_desc_t *pd, dnnl_engine_t e, const case_t 
     return st;
 }
 
-float tol_of(dnnl_data_type_t dt) { return dt == dnnl_bf16 ? 2e-2f : 1e-5f; }
+// The problem's parameters for the reference (those make_fwd passes).
+lrn_ref::params_t params_of(const case_t &c, dnnl_alg_kind_t alg) {
+    return {alg, c.ls, 0.3, 0.75, 1.5};
+}
+
+// Every GPU implementation of the forward (fwd) or backward LRN of c against the reference.
+void check(const case_t &c, dnnl_alg_kind_t alg, bool fwd) {
+    SCOPED_TRACE("ndims " + std::to_string(c.dims.size()) + " c " + std::to_string(c.dims[1])
+            + " alg " + std::to_string(int(alg)) + (fwd ? " forward" : " backward"));
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_primitive_desc_t hint = nullptr, pd = nullptr;
+    EXPECT_EQ(make_fwd(&hint, gpu, c, alg), dnnl_success);
+    if (fwd) {
+        pd = hint;
+        hint = nullptr;
+    } else {
+        dnnl_memory_desc_t m = md(c.dims, c.dt, c.tag);
+        EXPECT_EQ(dnnl_lrn_backward_primitive_desc_create(
+                          &pd, gpu, alg, m, m, m, c.ls, 0.3f, 0.75f, 1.5f, hint, nullptr),
+                dnnl_success);
+        dnnl_memory_desc_destroy(m);
+    }
+    const lrn_ref::params_t p = params_of(c, alg);
+    if (pd && fwd)
+        EXPECT_EQ(run_each_impl(cpu, gpu, pd, {DNNL_ARG_SRC}, {DNNL_ARG_DST},
+                          [&](const std::vector<c_tensor::tensor_t *> &t) {
+                              lrn_ref::expect_forward(*t[0], *t[1], c.dims, p, c.dt);
+                          }),
+                1);
+    if (pd && !fwd)
+        EXPECT_EQ(run_each_impl(cpu, gpu, pd, {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST},
+                          {DNNL_ARG_DIFF_SRC},
+                          [&](const std::vector<c_tensor::tensor_t *> &t) {
+                              lrn_ref::expect_backward(*t[0], *t[1], *t[2], c.dims, p, c.dt);
+                          }),
+                1);
+    dnnl_primitive_desc_destroy(pd);
+    dnnl_primitive_desc_destroy(hint);
+    dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
+}
 
 TEST(GpuLrn, ForwardEveryAlgorithmAndShape) {
     SKIP_WITHOUT_GPU();
     for (const auto &c : cases)
-        for (auto alg : {dnnl_lrn_across_channels, dnnl_lrn_within_channel}) {
-            SCOPED_TRACE("ndims " + std::to_string(c.dims.size()) + " c "
-                    + std::to_string(c.dims[1]) + " alg " + std::to_string(int(alg)));
-            EXPECT_EQ(expect_gpu_matches_cpu(
-                              [&](dnnl_primitive_desc_t *pd, dnnl_engine_t e) {
-                                  return make_fwd(pd, e, c, alg);
-                              },
-                              {DNNL_ARG_SRC, DNNL_ARG_DST}, DNNL_ARG_DST, tol_of(c.dt)),
-                    1);
-        }
+        for (auto alg : {dnnl_lrn_across_channels, dnnl_lrn_within_channel})
+            check(c, alg, true);
 }
 
 TEST(GpuLrn, BackwardEveryAlgorithmAndShape) {
     SKIP_WITHOUT_GPU();
     for (const auto &c : cases)
-        for (auto alg : {dnnl_lrn_across_channels, dnnl_lrn_within_channel}) {
-            SCOPED_TRACE("ndims " + std::to_string(c.dims.size()) + " c "
-                    + std::to_string(c.dims[1]) + " alg " + std::to_string(int(alg)));
-            EXPECT_EQ(expect_gpu_matches_cpu(
-                              [&](dnnl_primitive_desc_t *pd, dnnl_engine_t e) {
-                                  dnnl_primitive_desc_t hint = nullptr;
-                                  EXPECT_EQ(make_fwd(&hint, e, c, alg), dnnl_success);
-                                  dnnl_memory_desc_t m = md(c.dims, c.dt, c.tag);
-                                  const dnnl_status_t st = dnnl_lrn_backward_primitive_desc_create(
-                                          pd, e, alg, m, m, m, c.ls, 0.3f, 0.75f, 1.5f, hint,
-                                          nullptr);
-                                  dnnl_memory_desc_destroy(m);
-                                  dnnl_primitive_desc_destroy(hint);
-                                  return st;
-                              },
-                              {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC},
-                              DNNL_ARG_DIFF_SRC, tol_of(c.dt)),
-                    1);
-        }
+        for (auto alg : {dnnl_lrn_across_channels, dnnl_lrn_within_channel})
+            check(c, alg, false);
 }
 
 TEST(GpuLrn, AttributesAreUnimplemented) {

@@ -53,7 +53,7 @@ void check(const mm_case_t &t, float tol = 1e-5f) {
         if (m) dnnl_memory_desc_destroy(m);
 }
 
-TEST(GpuMatmul, F32Shapes) {
+TEST(GpuMatmul, F32OneElementOddTailsBiasTransposedBAndLarge) {
     SKIP_WITHOUT_GPU();
     check({{1, 1}, {1, 1}, {1, 1}});
     check({{7, 30}, {30, 20}, {7, 20}});
@@ -63,13 +63,13 @@ TEST(GpuMatmul, F32Shapes) {
     check({{600, 50}, {50, 1000}, {600, 1000}, dnnl_f32, dnnl_f32, dnnl_f32, true});
 }
 
-TEST(GpuMatmul, BatchBroadcast) {
+TEST(GpuMatmul, F32BatchBroadcastBiasAndTransposedB) {
     SKIP_WITHOUT_GPU();
     check({{2, 1, 5, 7}, {1, 3, 7, 4}, {2, 3, 5, 4}, dnnl_f32, dnnl_f32, dnnl_f32, true});
     check({{6, 9, 13}, {6, 13, 11}, {6, 9, 11}, dnnl_f32, dnnl_f32, dnnl_f32, false, true});
 }
 
-TEST(GpuMatmul, Bf16) {
+TEST(GpuMatmul, Bf16SourcesWithF32AndBf16Dst) {
     SKIP_WITHOUT_GPU();
     check({{13, 67}, {67, 130}, {13, 130}, dnnl_bf16, dnnl_bf16, dnnl_f32, true}, 1e-4f);
     check({{13, 67}, {67, 30}, {13, 30}, dnnl_bf16, dnnl_bf16, dnnl_bf16}, 1e-2f);

@@ -260,7 +260,7 @@ TEST(GpuReduction, EveryAlgorithm) {
                     alg == algorithm::reduction_mul ? 1e-3f : 1e-4f);
 }
 
-TEST(GpuPooling, ForwardAndBackward) {
+TEST(GpuPooling, MaxAndAvgForwardAndBackward1d2d3d) {
     SKIP_WITHOUT_GPU();
     struct case_t {
         dims s, d, k, st, pl, pr, dl;
@@ -301,7 +301,7 @@ TEST(GpuPooling, ForwardAndBackward) {
         }
 }
 
-TEST(GpuResampling, NearestAndLinear) {
+TEST(GpuResampling, NearestAndLinearForwardAndBackward) {
     SKIP_WITHOUT_GPU();
     struct case_t {
         dims s, d;

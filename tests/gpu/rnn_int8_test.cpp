@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "oneapi/dnnl/dnnl.h"
+#include "oneapi/dnnl/dnnl_debug.h"
 
 namespace {
 
@@ -289,6 +290,17 @@ const problem_t problems[] = {
         cell("lstm_concat_tiled_gemm", dnnl_vanilla_lstm, concat, 1, 3, 16, 64, 64),
         f32_dst(cell("lbr_gru_l2r_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),
 };
+
+// The whole problem in a failure message or a test listing (gtest prints raw bytes otherwise).
+void PrintTo(const problem_t &p, std::ostream *os) {
+    *os << p.name << " (" << dnnl_alg_kind2str(p.cell) << " " << dnnl_rnn_direction2str(p.dir)
+        << ", " << dnnl_prop_kind2str(p.prop) << ", L " << p.L << ", T " << p.T << ", N " << p.N
+        << ", SLC " << p.SLC << ", DHC " << p.DHC << ", src " << dnnl_dt2str(p.src_dt)
+        << ", dst " << dnnl_dt2str(p.dst_dt) << ", iter " << dnnl_dt2str(p.iter_dt)
+        << (p.with_iter ? "" : " (no iter)")
+        << (p.per_column_scales ? ", per-column weights scales" : ", one weights scale")
+        << (p.projection ? ", projection" : "") << ")";
+}
 
 class rnn_int8_gpu_vs_cpu : public ::testing::TestWithParam<problem_t> {};
 

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "oneapi/dnnl/dnnl.h"
+#include "oneapi/dnnl/dnnl_debug.h"
 
 namespace {
 
@@ -388,6 +389,16 @@ const problem_t problems[] = {
         ldgoi(cell("lstm_ldgoi_weights", dnnl_vanilla_lstm, concat, 2, 3, 2, 5, 5)),
         ldgoi(cell("lbr_gru_ldgoi_weights_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),
 };
+
+// The whole problem in a failure message or a test listing (gtest prints raw bytes otherwise).
+void PrintTo(const problem_t &p, std::ostream *os) {
+    *os << p.name << " (" << dnnl_alg_kind2str(p.cell) << " " << dnnl_rnn_direction2str(p.dir)
+        << ", L " << p.L << ", T " << p.T << ", N " << p.N << ", SLC " << p.SLC << ", DHC "
+        << p.DHC << ", DIC " << p.DIC << (p.peephole ? ", peephole" : "")
+        << (p.projection ? ", projection" : "") << ", activation " << dnnl_alg_kind2str(p.act)
+        << " alpha " << p.alpha << ", flags " << p.flags << ", " << dnnl_dt2str(p.dt)
+        << ", weights " << dnnl_fmt_tag2str(p.wtag) << ")";
+}
 
 class rnn_gpu_vs_cpu : public ::testing::TestWithParam<problem_t> {};
 

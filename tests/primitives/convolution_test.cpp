@@ -501,6 +501,21 @@ std::string case_name(const ::testing::TestParamInfo<conv_case> &i) {
     return c.p.name + (c.deconv ? "_deconv_" : "_conv_") + layout_name(c.cl) + "_" + d;
 }
 
+// The whole case in a failure message or a test listing (gtest prints raw bytes otherwise).
+void PrintTo(const conv_case &c, std::ostream *os) {
+    const problem_t &p = c.p;
+    const auto spatial = [&](const int64_t *v) {
+        std::string r;
+        for (int x = 0; x < p.ns; ++x)
+            r += (x ? "x" : "") + std::to_string(v[x]);
+        return r;
+    };
+    *os << case_name({c, 0}) << " (mb " << p.mb << ", g " << p.g << ", ic " << p.ic << ", oc "
+        << p.oc << ", i " << spatial(p.i) << ", k " << spatial(p.k) << ", s " << spatial(p.s)
+        << ", d " << spatial(p.d) << ", pads " << spatial(p.pl) << " / " << spatial(p.pr)
+        << (p.groups_dim ? ", grouped weights" : "") << ")";
+}
+
 INSTANTIATE_TEST_SUITE_P(convolution, conv_shapes, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(convolution, bf16_and_f16_compute_in_f32) {

@@ -426,6 +426,11 @@ std::string case_name(const ::testing::TestParamInfo<case_t> &info) {
     return a + "_" + dnnl_dt2str(info.param.dt);
 }
 
+// The case in a failure message or a test listing (gtest prints raw bytes otherwise).
+void PrintTo(const case_t &c, std::ostream *os) {
+    *os << dnnl_alg_kind2str(c.alg) << " " << dnnl_dt2str(c.dt);
+}
+
 // Creates the forward pd, runs every implementation that accepts, checks each against
 // the formulas. Returns the names of the implementations that ran.
 std::vector<std::string> check_fwd(dnnl_alg_kind_t alg, dnnl_data_type_t sdt,

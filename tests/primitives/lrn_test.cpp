@@ -2,66 +2,14 @@
 // double-precision test-side reference; every implementation, plain/channels-last/blocked
 // layouts, f32/bf16/f16, 1 to 3 spatial dims, even and odd local sizes, bad arguments.
 #include "c_tensor.hpp"
+#include "lrn_ref.hpp"
 
 using namespace c_tensor;
 
 namespace {
 
 struct lrn_test : public engine_fixture {
-    struct params_t {
-        dnnl_alg_kind_t alg;
-        int64_t ls;
-        double alpha, beta, k;
-    };
-
-    // Logical row-major values of a tensor.
-    static std::vector<double> values(const tensor_t &t) {
-        std::vector<double> v;
-        int64_t pos[DNNL_MAX_NDIMS] = {};
-        if (t.lay.nelems() == 0) return v;
-        do
-            v.push_back(t.get(pos));
-        while (next_pos(pos, t.lay.dims, t.lay.ndims));
-        return v;
-    }
-
-    // Calls f(j) for every element j (row-major) in the window of element i.
-    template <typename F>
-    static void window(const dims_t &d, const params_t &p, int64_t i, F f) {
-        const int nd = static_cast<int>(d.size());
-        int64_t pos[DNNL_MAX_NDIMS];
-        int64_t r = i;
-        for (int k = nd - 1; k >= 0; --k) {
-            pos[k] = r % d[k];
-            r /= d[k];
-        }
-        const int64_t h = (p.ls - 1) / 2;
-        int64_t lo[DNNL_MAX_NDIMS], hi[DNNL_MAX_NDIMS];
-        for (int k = 0; k < nd; ++k) {
-            const bool win = p.alg == dnnl_lrn_across_channels ? k == 1 : k >= 2;
-            lo[k] = win ? std::max<int64_t>(0, pos[k] - h) : pos[k];
-            hi[k] = win ? std::min<int64_t>(d[k] - 1, pos[k] + h) : pos[k];
-        }
-        int64_t q[DNNL_MAX_NDIMS];
-        std::memcpy(q, lo, sizeof(q));
-        while (true) {
-            int64_t j = 0;
-            for (int k = 0; k < nd; ++k)
-                j = j * d[k] + q[k];
-            f(j);
-            int k = nd - 1;
-            for (; k >= 0; --k) {
-                if (++q[k] <= hi[k]) break;
-                q[k] = lo[k];
-            }
-            if (k < 0) break;
-        }
-    }
-
-    static double summands(const dims_t &d, const params_t &p) {
-        if (p.alg == dnnl_lrn_across_channels) return static_cast<double>(p.ls);
-        return std::pow(static_cast<double>(p.ls), static_cast<double>(d.size() - 2));
-    }
+    using params_t = lrn_ref::params_t;
 
     void run(dims_t d, params_t p, dnnl_data_type_t dt, dnnl_format_tag_t tag,
             int *impls_seen = nullptr) {
@@ -77,11 +25,6 @@ struct lrn_test : public engine_fixture {
         ASSERT_EQ(dnnl_lrn_backward_primitive_desc_create(&bpd, engine, p.alg, any, any, s, p.ls,
                           float(p.alpha), float(p.beta), float(p.k), fpd, nullptr),
                 dnnl_success);
-        const double a = p.alpha / summands(d, p);
-        const float tol_f32 = 1e-5f;
-        auto tol = [&](double e) {
-            return dt == dnnl_f32 ? tol_f32 * (std::fabs(e) + 1) : tolerance(dt, float(e)) + 1e-3f;
-        };
         int count = 0;
         do {
             ++count;
@@ -90,14 +33,7 @@ struct lrn_test : public engine_fixture {
             tensor_t x(engine, q(DNNL_ARG_SRC)), y(engine, q(DNNL_ARG_DST), 0x44);
             x.fill_random(11);
             ASSERT_EQ(execute(fpd, {{DNNL_ARG_SRC, x.mem}, {DNNL_ARG_DST, y.mem}}), dnnl_success);
-            const auto xv = values(x), yv = values(y);
-            for (size_t i = 0; i < xv.size(); ++i) {
-                double sum = 0;
-                window(d, p, int64_t(i), [&](int64_t j) { sum += xv[j] * xv[j]; });
-                const double e = xv[i] * std::pow(p.k + a * sum, -p.beta);
-                ASSERT_NEAR(yv[i], e, tol(e)) << "at " << i;
-            }
-            EXPECT_TRUE(y.padding_is_zero());
+            ASSERT_NO_FATAL_FAILURE(lrn_ref::expect_forward(x, y, d, p, dt));
         } while (dnnl_primitive_desc_next_impl(fpd) == dnnl_success);
         do {
             ++count;
@@ -110,22 +46,7 @@ struct lrn_test : public engine_fixture {
             ASSERT_EQ(execute(bpd, {{DNNL_ARG_SRC, x.mem}, {DNNL_ARG_DIFF_DST, dy.mem},
                               {DNNL_ARG_DIFF_SRC, dx.mem}}),
                     dnnl_success);
-            const auto xv = values(x), gv = values(dy), ov = values(dx);
-            std::vector<double> S(xv.size());
-            for (size_t i = 0; i < xv.size(); ++i) {
-                double sum = 0;
-                window(d, p, int64_t(i), [&](int64_t j) { sum += xv[j] * xv[j]; });
-                S[i] = p.k + a * sum;
-            }
-            for (size_t i = 0; i < xv.size(); ++i) {
-                double t = 0;
-                window(d, p, int64_t(i), [&](int64_t j) {
-                    t += gv[j] * xv[j] * std::pow(S[j], -p.beta - 1);
-                });
-                const double e = gv[i] * std::pow(S[i], -p.beta) - 2 * a * p.beta * xv[i] * t;
-                ASSERT_NEAR(ov[i], e, tol(e)) << "at " << i;
-            }
-            EXPECT_TRUE(dx.padding_is_zero());
+            ASSERT_NO_FATAL_FAILURE(lrn_ref::expect_backward(x, dy, dx, d, p, dt));
         } while (dnnl_primitive_desc_next_impl(bpd) == dnnl_success);
         if (impls_seen) *impls_seen = std::max(*impls_seen, count);
         dnnl_primitive_desc_destroy(fpd);

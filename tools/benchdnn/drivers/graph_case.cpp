@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "json.hpp"
+#include <nlohmann/json.hpp>
 
 namespace benchdnn {
 
@@ -63,7 +63,48 @@ namespace {
 
 // clang-format on
 
-using kind_t = json_value_t::kind_t;
+// Members keep their written order (attributes are read in that order).
+using json_t = nlohmann::ordered_json;
+using kind_t = json_t::value_t;
+
+// The kind of a value with its article, for messages ("expected an array, found a string").
+const char *kind_name(kind_t k) {
+    switch (k) {
+    case kind_t::null: return "null";
+    case kind_t::boolean: return "a boolean";
+    case kind_t::number_integer:
+    case kind_t::number_unsigned:
+    case kind_t::number_float: return "a number";
+    case kind_t::string: return "a string";
+    case kind_t::array: return "an array";
+    case kind_t::object: return "an object";
+    default: return "an unsupported value";
+    }
+}
+
+// A JSON document deeper than this is refused before it is built (bad input never exhausts
+// the stack of the code that walks or frees the tree).
+constexpr int max_json_depth = 64;
+
+// Parses one document; errors name the line and column the library reports, without its
+// exception tag.
+json_t parse_json(const std::string &text) {
+    const json_t::parser_callback_t depth_check = [](int depth, json_t::parse_event_t,
+                                                          json_t &) {
+        if (depth > max_json_depth)
+            throw std::invalid_argument("JSON nesting deeper than "
+                                        + std::to_string(max_json_depth) + " levels");
+        return true;
+    };
+    try {
+        return json_t::parse(text, depth_check);
+    } catch (const json_t::exception &e) { // a parse error, or a number out of range
+        const std::string what = e.what();
+        const size_t tag_end = what.find("] ");
+        throw std::invalid_argument(
+                "JSON " + (tag_end == std::string::npos ? what : what.substr(tag_end + 2)));
+    }
+}
 
 // Where a field sits, for messages: "op 3 (matmul): inputs[1]: shape".
 struct where_t {
@@ -76,38 +117,47 @@ struct where_t {
     }
 };
 
-const json_value_t &member(const json_value_t &obj, const char *key, const where_t &w) {
-    const json_value_t *v = obj.find(key);
+// The member named key of an object, or null when absent.
+const json_t *find(const json_t &obj, const char *key) {
+    const auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+}
+
+const json_t &member(const json_t &obj, const char *key, const where_t &w) {
+    const json_t *v = find(obj, key);
     if (!v) w.fail(std::string("missing field \"") + key + "\"");
     return *v;
 }
 
-const json_value_t &typed(const json_value_t &v, kind_t k, const where_t &w) {
-    if (v.kind != k)
-        w.fail(std::string("expected ") + json_kind_name(k) + ", found " + json_kind_name(v.kind));
+const json_t &typed(const json_t &v, kind_t k, const where_t &w) {
+    if (v.type() != k)
+        w.fail(std::string("expected ") + kind_name(k) + ", found " + kind_name(v.type()));
     return v;
 }
 
-const std::string &string_field(const json_value_t &obj, const char *key, const where_t &w) {
-    return typed(member(obj, key, w), kind_t::string, w.sub(key)).str;
+const std::string &string_field(const json_t &obj, const char *key, const where_t &w) {
+    return typed(member(obj, key, w), kind_t::string, w.sub(key)).get_ref<const std::string &>();
 }
 
-int64_t integer(const json_value_t &v, const where_t &w) {
-    if (v.kind != kind_t::number || !v.is_integer)
-        w.fail(std::string("expected an integer, found ") + json_kind_name(v.kind));
-    return v.integer;
+// A number written without fraction or exponent that fits int64_t.
+int64_t integer(const json_t &v, const where_t &w) {
+    if (!v.is_number_integer())
+        w.fail(std::string("expected an integer, found ") + kind_name(v.type()));
+    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
+        w.fail("integer " + v.dump() + " out of range");
+    return v.get<int64_t>();
 }
 
-size_t id_field(const json_value_t &obj, const where_t &w) {
+size_t id_field(const json_t &obj, const where_t &w) {
     const int64_t id = integer(member(obj, "id", w), w.sub("id"));
     if (id < 0) w.sub("id").fail("negative id " + std::to_string(id));
     return static_cast<size_t>(id);
 }
 
-std::vector<int64_t> integers(const json_value_t &v, const where_t &w) {
+std::vector<int64_t> integers(const json_t &v, const where_t &w) {
     std::vector<int64_t> out;
-    for (size_t i = 0; i < typed(v, kind_t::array, w).items.size(); ++i)
-        out.push_back(integer(v.items[i], w.sub("[" + std::to_string(i) + "]")));
+    for (size_t i = 0; i < typed(v, kind_t::array, w).size(); ++i)
+        out.push_back(integer(v[i], w.sub("[" + std::to_string(i) + "]")));
     return out;
 }
 
@@ -122,7 +172,7 @@ dnnl_data_type_t data_type(const std::string &s, const where_t &w) {
     return it->second;
 }
 
-graph_lt_t logical_tensor(const json_value_t &v, const where_t &w) {
+graph_lt_t logical_tensor(const json_t &v, const where_t &w) {
     typed(v, kind_t::object, w);
     graph_lt_t lt;
     lt.id = id_field(v, w);
@@ -134,14 +184,14 @@ graph_lt_t logical_tensor(const json_value_t &v, const where_t &w) {
     for (int64_t d : lt.shape)
         if (d < 0) here.sub("shape").fail("unknown or negative dimension (benchdnn needs shapes)");
     const std::string layout =
-            v.find("layout_type") ? string_field(v, "layout_type", here) : std::string("strided");
+            find(v, "layout_type") ? string_field(v, "layout_type", here) : std::string("strided");
     if (layout == "strided")
         lt.layout = dnnl_graph_layout_type_strided;
     else if (layout == "any")
         lt.layout = dnnl_graph_layout_type_any;
     else
         here.sub("layout_type").fail("unsupported layout \"" + layout + "\" (strided or any)");
-    if (const json_value_t *s = v.find("stride")) lt.stride = integers(*s, here.sub("stride"));
+    if (const json_t *s = find(v, "stride")) lt.stride = integers(*s, here.sub("stride"));
     if (lt.layout == dnnl_graph_layout_type_strided) {
         if (lt.stride.empty() && !lt.shape.empty()) { // dense row-major
             lt.stride.assign(lt.shape.size(), 1);
@@ -156,7 +206,7 @@ graph_lt_t logical_tensor(const json_value_t &v, const where_t &w) {
     } else
         lt.stride.clear();
     const std::string prop =
-            v.find("property_type") ? string_field(v, "property_type", here) : std::string("undef");
+            find(v, "property_type") ? string_field(v, "property_type", here) : std::string("undef");
     if (prop == "undef")
         lt.property = dnnl_graph_tensor_property_undef;
     else if (prop == "variable")
@@ -199,11 +249,12 @@ graph_attr_t::type_t attr_type_of(dnnl_graph_op_attr_t a) {
     return graph_attr_t::type_t::f32;
 }
 
-float number(const json_value_t &v, const where_t &w) {
-    return static_cast<float>(typed(v, kind_t::number, w).num);
+float number(const json_t &v, const where_t &w) {
+    if (!v.is_number()) w.fail(std::string("expected a number, found ") + kind_name(v.type()));
+    return v.get<float>();
 }
 
-graph_attr_t attribute(const std::string &name, const json_value_t &v, const where_t &w) {
+graph_attr_t attribute(const std::string &name, const json_t &v, const where_t &w) {
     const where_t here = w.sub("attrs: " + name);
     typed(v, kind_t::object, here);
     graph_attr_t a;
@@ -213,47 +264,47 @@ graph_attr_t attribute(const std::string &name, const json_value_t &v, const whe
     static const char *type_names[] = {"f32", "f32[]", "s64", "s64[]", "bool", "string"};
     const char *want = type_names[static_cast<int>(a.type)];
     if (type != want) here.sub("type").fail("is \"" + type + "\", expected \"" + want + "\"");
-    const json_value_t &val = member(v, "value", here);
+    const json_t &val = member(v, "value", here);
     const where_t wv = here.sub("value");
     switch (a.type) {
     case graph_attr_t::type_t::f32: a.f = {number(val, wv)}; break;
     case graph_attr_t::type_t::f32s:
-        for (size_t i = 0; i < typed(val, kind_t::array, wv).items.size(); ++i)
-            a.f.push_back(number(val.items[i], wv.sub("[" + std::to_string(i) + "]")));
+        for (size_t i = 0; i < typed(val, kind_t::array, wv).size(); ++i)
+            a.f.push_back(number(val[i], wv.sub("[" + std::to_string(i) + "]")));
         break;
     case graph_attr_t::type_t::s64: a.i = {integer(val, wv)}; break;
     case graph_attr_t::type_t::s64s: a.i = integers(val, wv); break;
     case graph_attr_t::type_t::boolean:
         // oneDNN writes 0 / 1; true / false is accepted too.
-        if (val.kind == kind_t::boolean)
-            a.i = {val.b ? 1 : 0};
+        if (val.is_boolean())
+            a.i = {val.get<bool>() ? 1 : 0};
         else
             a.i = {integer(val, wv) != 0};
         break;
-    case graph_attr_t::type_t::str: a.s = typed(val, kind_t::string, wv).str; break;
+    case graph_attr_t::type_t::str: a.s = typed(val, kind_t::string, wv).get<std::string>(); break;
     }
     return a;
 }
 
-graph_op_t op(const json_value_t &v, const where_t &w) {
+graph_op_t op(const json_t &v, const where_t &w) {
     typed(v, kind_t::object, w);
     graph_op_t o;
     o.id = id_field(v, w);
     const std::string &kind = string_field(v, "kind", w.sub("op " + std::to_string(o.id)));
     const where_t here = w.sub("op " + std::to_string(o.id) + " (" + kind + ")");
     o.kind = op_kind(kind, here);
-    o.name = v.find("name") ? string_field(v, "name", here) : kind;
-    if (const json_value_t *attrs = v.find("attrs")) {
+    o.name = find(v, "name") ? string_field(v, "name", here) : kind;
+    if (const json_t *attrs = find(v, "attrs")) {
         typed(*attrs, kind_t::object, here.sub("attrs"));
-        for (const auto &m : attrs->members)
-            o.attrs.push_back(attribute(m.first, m.second, here));
+        for (const auto &m : attrs->items())
+            o.attrs.push_back(attribute(m.key(), m.value(), here));
     }
     for (const char *side : {"inputs", "outputs"}) {
-        const json_value_t &list = typed(member(v, side, here), kind_t::array, here.sub(side));
+        const json_t &list = typed(member(v, side, here), kind_t::array, here.sub(side));
         auto &lts = side[0] == 'i' ? o.inputs : o.outputs;
-        for (size_t i = 0; i < list.items.size(); ++i)
+        for (size_t i = 0; i < list.size(); ++i)
             lts.push_back(logical_tensor(
-                    list.items[i], here.sub(std::string(side) + "[" + std::to_string(i) + "]")));
+                    list[i], here.sub(std::string(side) + "[" + std::to_string(i) + "]")));
     }
     return o;
 }
@@ -356,12 +407,12 @@ std::vector<graph_lt_t> graph_case_t::graph_outputs() const {
 }
 
 graph_case_t read_graph_case(const std::string &json_text) {
-    const json_value_t doc = parse_json(json_text);
+    const json_t doc = parse_json(json_text);
     const where_t top;
     typed(doc, kind_t::object, top);
     graph_case_t c;
-    if (doc.find("version")) c.version = string_field(doc, "version", top);
-    if (doc.find("engine_kind")) {
+    if (find(doc, "version")) c.version = string_field(doc, "version", top);
+    if (find(doc, "engine_kind")) {
         const std::string &e = string_field(doc, "engine_kind", top);
         if (e == "cpu")
             c.engine_kind = dnnl_cpu;
@@ -370,7 +421,7 @@ graph_case_t read_graph_case(const std::string &json_text) {
         else
             top.sub("engine_kind").fail("unknown engine kind \"" + e + "\"");
     }
-    if (doc.find("fpmath_mode")) {
+    if (find(doc, "fpmath_mode")) {
         static const std::map<std::string, dnnl_fpmath_mode_t> modes = {
                 {"strict", dnnl_fpmath_mode_strict}, {"bf16", dnnl_fpmath_mode_bf16},
                 {"f16", dnnl_fpmath_mode_f16}, {"tf32", dnnl_fpmath_mode_tf32},
@@ -380,18 +431,18 @@ graph_case_t read_graph_case(const std::string &json_text) {
         if (it == modes.end()) top.sub("fpmath_mode").fail("unknown mode \"" + m + "\"");
         c.fpmath = it->second;
     }
-    if (const json_value_t *a = doc.find("fpmath_mode_apply_to_int")) {
+    if (const json_t *a = find(doc, "fpmath_mode_apply_to_int")) {
         // oneDNN writes the strings "true" / "false".
-        if (a->kind == kind_t::boolean)
-            c.fpmath_apply_to_int = a->b;
+        if (a->is_boolean())
+            c.fpmath_apply_to_int = a->get<bool>();
         else
             c.fpmath_apply_to_int = string_field(doc, "fpmath_mode_apply_to_int", top) == "true";
     }
-    const json_value_t &graph = typed(member(doc, "graph", top), kind_t::array, top.sub("graph"));
-    if (graph.items.empty()) top.sub("graph").fail("has no ops");
+    const json_t &graph = typed(member(doc, "graph", top), kind_t::array, top.sub("graph"));
+    if (graph.empty()) top.sub("graph").fail("has no ops");
     std::map<size_t, int> ids;
-    for (size_t i = 0; i < graph.items.size(); ++i) {
-        c.ops.push_back(op(graph.items[i], top.sub("graph[" + std::to_string(i) + "]")));
+    for (size_t i = 0; i < graph.size(); ++i) {
+        c.ops.push_back(op(graph[i], top.sub("graph[" + std::to_string(i) + "]")));
         if (ids[c.ops.back().id]++)
             throw std::invalid_argument(
                     "op id " + std::to_string(c.ops.back().id) + " appears twice");

@@ -1,0 +1,112 @@
+// Moves tests/primitives' host tensors (c_tensor, on the CPU engine) to and from GPU memory of
+// the same descriptor, byte for byte, and runs GPU implementations on them, so GPU results
+// are checked by the same references.
+#pragma once
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "oneapi/dnnl/dnnl.h"
+#include "primitives/c_tensor.hpp"
+
+namespace gpu_test {
+
+// GPU memory of one descriptor, freed with its owner.
+struct device_memory_t {
+    device_memory_t(dnnl_engine_t gpu, const_dnnl_memory_desc_t md) {
+        EXPECT_EQ(dnnl_memory_create(&mem, md, gpu, DNNL_MEMORY_ALLOCATE), dnnl_success);
+        size = dnnl_memory_desc_get_size(md);
+    }
+    device_memory_t(const device_memory_t &) = delete;
+    device_memory_t &operator=(const device_memory_t &) = delete;
+    ~device_memory_t() {
+        dnnl_memory_destroy(mem);
+    }
+
+    // Every byte set to `byte` (padding included, so untouched padding shows).
+    void fill(unsigned char byte) {
+        if (!size) return;
+        void *p = nullptr;
+        ASSERT_EQ(dnnl_memory_map_data(mem, &p), dnnl_success);
+        std::memset(p, byte, size);
+        ASSERT_EQ(dnnl_memory_unmap_data(mem, p), dnnl_success);
+    }
+    // The host tensor's bytes (same descriptor) copied in.
+    void upload(const c_tensor::tensor_t &host) {
+        ASSERT_EQ(dnnl_memory_desc_get_size(host.md), size);
+        if (!size) return;
+        void *p = nullptr;
+        ASSERT_EQ(dnnl_memory_map_data(mem, &p), dnnl_success);
+        std::memcpy(p, host.data(), size);
+        ASSERT_EQ(dnnl_memory_unmap_data(mem, p), dnnl_success);
+    }
+    // These bytes copied into the host tensor (same descriptor).
+    void download(c_tensor::tensor_t &host) const {
+        ASSERT_EQ(dnnl_memory_desc_get_size(host.md), size);
+        if (!size) return;
+        void *p = nullptr;
+        ASSERT_EQ(dnnl_memory_map_data(mem, &p), dnnl_success);
+        std::memcpy(host.data(), p, size);
+        ASSERT_EQ(dnnl_memory_unmap_data(mem, p), dnnl_success);
+    }
+
+    dnnl_memory_t mem = nullptr;
+    size_t size = 0;
+};
+
+// Runs every GPU implementation of pd on host tensors made for `ins` (filled with seeds 1, 2,
+// ...) and `outs` (device memory pre-filled with 0x33), then calls check with the host
+// tensors in the order ins then outs. Returns how many implementations ran.
+inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t pd,
+        const std::vector<int> &ins, const std::vector<int> &outs,
+        const std::function<void(const std::vector<c_tensor::tensor_t *> &)> &check) {
+    dnnl_stream_t stream = nullptr;
+    EXPECT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
+    int impls = 0;
+    do {
+        ++impls;
+        const char *name = nullptr;
+        dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+        SCOPED_TRACE(name ? name : "");
+        std::vector<std::unique_ptr<c_tensor::tensor_t>> host;
+        std::vector<std::unique_ptr<device_memory_t>> dev;
+        std::vector<dnnl_exec_arg_t> args;
+        for (int arg : ins) {
+            const_dnnl_memory_desc_t m =
+                    dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
+            host.emplace_back(new c_tensor::tensor_t(cpu, m));
+            host.back()->fill_random(static_cast<uint32_t>(host.size()));
+            dev.emplace_back(new device_memory_t(gpu, m));
+            dev.back()->upload(*host.back());
+            args.push_back({arg, dev.back()->mem});
+        }
+        for (int arg : outs) {
+            const_dnnl_memory_desc_t m =
+                    dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
+            host.emplace_back(new c_tensor::tensor_t(cpu, m));
+            dev.emplace_back(new device_memory_t(gpu, m));
+            dev.back()->fill(0x33);
+            args.push_back({arg, dev.back()->mem});
+        }
+        dnnl_primitive_t prim = nullptr;
+        EXPECT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+        EXPECT_EQ(dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.data()),
+                dnnl_success);
+        EXPECT_EQ(dnnl_stream_wait(stream), dnnl_success);
+        dnnl_primitive_destroy(prim);
+        std::vector<c_tensor::tensor_t *> all;
+        for (size_t i = 0; i < host.size(); ++i) {
+            if (i >= ins.size()) dev[i]->download(*host[i]);
+            all.push_back(host[i].get());
+        }
+        check(all);
+    } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
+    dnnl_stream_destroy(stream);
+    return impls;
+}
+
+} // namespace gpu_test
