@@ -200,7 +200,10 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t pri
         case dnnl_query_scratchpad_md: {
             static thread_local memory_desc_t md;
             md = zero_md();
-            if (impl.scratchpad_size > 0) {
+            // oneDNN describes the scratchpad only to a user who passes it: in library mode
+            // the library owns it and the descriptor is empty (memory_consumption has its size).
+            if (impl.scratchpad_size > 0
+                    && impl.attr.scratchpad_mode == dnnl_scratchpad_mode_user) {
                 dnnl_dims_t dims = {static_cast<dnnl_dim_t>(impl.scratchpad_size)};
                 md_init_with_tag(md, 1, dims, dnnl_u8, dnnl_a);
             }
