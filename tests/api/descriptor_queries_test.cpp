@@ -4,37 +4,21 @@
 // get_group_size() is its number of groups; resampling's get_factors() is dst / src whatever
 // factors were passed. On the CPU engine and the first GPU engine when one is present.
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "oneapi/dnnl/dnnl.hpp"
 
+#include "api/engine_list.hpp"
+
 namespace {
 
 using namespace dnnl;
+using namespace engine_list;
 using dt = memory::data_type;
 using tag = memory::format_tag;
 using flags = normalization_flags;
-
-std::vector<engine> engines() {
-    std::vector<engine> out = {engine(engine::kind::cpu, 0)};
-    if (engine::get_count(engine::kind::gpu) > 0) out.emplace_back(engine::kind::gpu, 0);
-    return out;
-}
-
-const char *where(const engine &e) {
-    return e.get_kind() == engine::kind::gpu ? "gpu" : "cpu";
-}
-
-memory filled(const memory::desc &md, const engine &eng, const std::vector<float> &v) {
-    memory m(md, eng);
-    float *p = m.map_data<float>();
-    std::memcpy(p, v.data(), v.size() * sizeof(float));
-    m.unmap_data(p);
-    return m;
-}
 
 TEST(descriptor_queries, normalization_weights_desc_is_the_shift_when_only_a_shift) {
     const memory::dim C = 5;

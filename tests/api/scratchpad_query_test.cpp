@@ -4,7 +4,6 @@
 // On the CPU engine and on the first GPU engine when one is present.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -14,17 +13,14 @@
 
 #include "oneapi/dnnl/dnnl.hpp"
 
+#include "api/engine_list.hpp"
+
 namespace {
 
 using namespace dnnl;
+using namespace engine_list;
 using dt = memory::data_type;
 using tag = memory::format_tag;
-
-std::vector<engine> engines() {
-    std::vector<engine> out = {engine(engine::kind::cpu, 0)};
-    if (engine::get_count(engine::kind::gpu) > 0) out.emplace_back(engine::kind::gpu, 0);
-    return out;
-}
 
 using pd_maker = std::function<primitive_desc(const engine &, const primitive_attr &)>;
 
@@ -92,7 +88,7 @@ TEST(scratchpad_query, library_mode_descriptor_is_zero_for_every_primitive) {
     for (const engine &eng : engines()) {
         bool some_scratchpad = false;
         for (const auto &m : makers()) {
-            SCOPED_TRACE(m.first + (eng.get_kind() == engine::kind::gpu ? " on gpu" : " on cpu"));
+            SCOPED_TRACE(m.first + " on " + where(eng));
             primitive_attr library, user;
             user.set_scratchpad_mode(scratchpad_mode::user);
             primitive_desc lib_pd = m.second(eng, library);
@@ -123,10 +119,7 @@ TEST(scratchpad_query, library_mode_softmax_runs_without_a_scratchpad_argument) 
         memory::desc md({n, c}, dt::f32, tag::ab);
         softmax_forward::primitive_desc pd(
                 eng, prop_kind::forward_inference, algorithm::softmax_accurate, md, md, 1);
-        memory msrc(md, eng), mdst(md, eng);
-        float *in = msrc.map_data<float>();
-        std::memcpy(in, src.data(), src.size() * sizeof(float));
-        msrc.unmap_data(in);
+        memory msrc = filled(md, eng, src), mdst(md, eng);
         softmax_forward(pd).execute(strm, {{DNNL_ARG_SRC, msrc}, {DNNL_ARG_DST, mdst}});
         strm.wait();
         const float *dst = mdst.map_data<float>();

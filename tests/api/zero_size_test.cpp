@@ -3,7 +3,6 @@
 // and does nothing. Each is created, executed and checked to leave the non-empty outputs'
 // neighbours alone; shapes that are wrong, not empty, are still refused. On the CPU engine and
 // on the first GPU engine when one is present.
-#include <cstring>
 #include <unordered_map>
 #include <vector>
 
@@ -11,21 +10,14 @@
 
 #include "oneapi/dnnl/dnnl.hpp"
 
+#include "api/engine_list.hpp"
+
 namespace {
 
 using namespace dnnl;
+using namespace engine_list;
 using dt = memory::data_type;
 using tag = memory::format_tag;
-
-std::vector<engine> engines() {
-    std::vector<engine> out = {engine(engine::kind::cpu, 0)};
-    if (engine::get_count(engine::kind::gpu) > 0) out.emplace_back(engine::kind::gpu, 0);
-    return out;
-}
-
-const char *where(const engine &e) {
-    return e.get_kind() == engine::kind::gpu ? "gpu" : "cpu";
-}
 
 // Runs the primitive with fresh memory for every argument it describes.
 void run_all_args(const engine &eng, const primitive_desc &pd, const primitive &prim,

@@ -4,7 +4,6 @@
 // OC != IC (so a mix-up of the two cannot pass), 2D and 4D sources, on the CPU engine and on the
 // first GPU engine when one is present.
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -12,25 +11,14 @@
 #include "oneapi/dnnl/dnnl.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
+#include "api/engine_list.hpp"
+
 namespace {
 
 using namespace dnnl;
+using namespace engine_list;
 using dt = memory::data_type;
 using tag = memory::format_tag;
-
-std::vector<engine> engines() {
-    std::vector<engine> out = {engine(engine::kind::cpu, 0)};
-    if (engine::get_count(engine::kind::gpu) > 0) out.emplace_back(engine::kind::gpu, 0);
-    return out;
-}
-
-memory filled(const memory::desc &md, const engine &eng, const std::vector<float> &v) {
-    memory m(md, eng);
-    float *p = m.map_data<float>();
-    std::memcpy(p, v.data(), v.size() * sizeof(float));
-    m.unmap_data(p);
-    return m;
-}
 
 TEST(inner_product_scales, weights_mask_1_is_per_output_channel) {
     struct shape_t {
@@ -43,7 +31,7 @@ TEST(inner_product_scales, weights_mask_1_is_per_output_channel) {
             {{2, 3, 2, 3}, {17, 3, 2, 3}, tag::nchw, tag::oihw},
     };
     for (const engine &eng : engines()) {
-        SCOPED_TRACE(eng.get_kind() == engine::kind::gpu ? "gpu" : "cpu");
+        SCOPED_TRACE(where(eng));
         stream strm(eng);
         for (const auto &s : shapes) {
             const memory::dim mb = s.src[0], oc = s.wei[0];

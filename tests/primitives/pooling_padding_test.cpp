@@ -16,17 +16,14 @@
 #include "oneapi/dnnl/dnnl.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
+#include "api/engine_list.hpp"
+
 namespace {
 
 using namespace dnnl;
+using namespace engine_list;
 using dt = memory::data_type;
 using tag = memory::format_tag;
-
-std::vector<engine> engines() {
-    std::vector<engine> out = {engine(engine::kind::cpu, 0)};
-    if (engine::get_count(engine::kind::gpu) > 0) out.emplace_back(engine::kind::gpu, 0);
-    return out;
-}
 
 struct geom_t {
     memory::dims src, k, s, dl, pl, pr; // src is N, C, H, W
@@ -102,7 +99,7 @@ float get(dt t, const void *p, size_t i) {
 // Runs one problem and compares every output with the reference.
 void check(const engine &eng, const geom_t &g, dt t, tag layout, algorithm alg, prop_kind prop) {
     SCOPED_TRACE(::testing::Message()
-            << (eng.get_kind() == engine::kind::gpu ? "gpu" : "cpu") << " dt "
+            << where(eng) << " dt "
             << static_cast<int>(t) << " tag " << static_cast<int>(layout) << " alg "
             << static_cast<int>(alg) << " prop " << static_cast<int>(prop));
     const memory::dims dd = {g.src[0], g.src[1], g.out(0), g.out(1)};
@@ -144,7 +141,8 @@ const algorithm algs[] = {algorithm::pooling_max, algorithm::pooling_avg_include
 const tag layouts[] = {tag::nchw, tag::nhwc, tag::nChw16c};
 
 TEST(pooling_padding, right_padding_below_zero_by_less_than_a_stride) {
-    // H: 8 rows, k3 s2, pads 1/-1 -> 3 rows, row 7 never read; W: 6, k2 s3, pads 0/-1 -> 2, column 5 never read.
+    // H: 8 rows, k3 s2, pads 1/-1 -> 3 rows, row 7 never read; W: 6, k2 s3, pads 0/-1 -> 2
+    // columns, column 5 never read.
     const geom_t g = {{2, 19, 8, 6}, {3, 2}, {2, 3}, {0, 0}, {1, 0}, {-1, -1}};
     ASSERT_EQ(g.out(0), 3);
     ASSERT_EQ(g.out(1), 2);
