@@ -84,7 +84,11 @@ status_t check_shapes(const conv_args_t &a, bool deconv, const spatial_t &stride
                 (long long)pl.v[i], (long long)pr.v[i]);
         const dim_t ext = (k - 1) * (dilates.v[i] + 1) + 1;
         const dim_t span = big->dims[2 + i] + pl.v[i] + pr.v[i] - ext;
-        const dim_t want = span < 0 ? -1 : span / strides.v[i] + 1;
+        // oneDNN's truncating division: a span short of the kernel by up to a stride gives an
+        // empty output (a zero-size problem); shorter still is refused.
+        const dim_t want = span >= 0 ? span / strides.v[i] + 1
+                : span / strides.v[i] + 1 == 0 ? 0
+                                               : -1;
         ANYDNN_REQUIRE(k >= 1 && want == small->dims[2 + i], dnnl_invalid_arguments,
                 "spatial dim %d: %s is %lld, kernel %lld, stride %lld, dilation %lld, padding "
                 "%lld/%lld give %lld",

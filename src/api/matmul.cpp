@@ -55,7 +55,8 @@ DNNL_API dnnl_status_t dnnl_matmul_primitive_desc_create(dnnl_primitive_desc_t *
             ANYDNN_REQUIRE(agree(w[i], d[i]) || w[i] == 1, dnnl_invalid_arguments,
                     "weights batch dimension %d does not broadcast to dst", i);
             if (s[i] != DNNL_RUNTIME_DIM_VAL && w[i] != DNNL_RUNTIME_DIM_VAL)
-                ANYDNN_REQUIRE(agree(d[i], s[i] > w[i] ? s[i] : w[i]), dnnl_invalid_arguments,
+                // A one broadcasts to the other extent, zero included (an empty batch).
+                ANYDNN_REQUIRE(agree(d[i], s[i] == 1 ? w[i] : s[i]), dnnl_invalid_arguments,
                         "dst batch dimension %d is not the broadcast of src and weights", i);
         }
         const bool has_bias = bias_desc && bias_desc->ndims != 0;

@@ -43,6 +43,10 @@ status_t create_memory(dnnl_memory_t *memory, const memory_desc_t *md, engine_t 
     return dnnl_success;
 }
 
+bool is_host_scalar(const_dnnl_memory_t memory) {
+    return memory->md().format_kind == dnnl_format_kind_host_scalar;
+}
+
 status_t check_handle_index(const_dnnl_memory_t memory, int index) {
     ANYDNN_REQUIRE_LIVE(memory, memory);
     ANYDNN_REQUIRE(index >= 0 && index < memory->nhandles(), dnnl_invalid_arguments,
@@ -127,8 +131,14 @@ DNNL_API dnnl_status_t dnnl_memory_get_engine(
 
 DNNL_API dnnl_status_t dnnl_memory_map_data_v2(
         const_dnnl_memory_t memory, void **mapped_ptr, int index) {
-    ANYDNN_CHECK(check_handle_index(memory, index));
+    ANYDNN_REQUIRE_LIVE(memory, memory);
     ANYDNN_REQUIRE_NOT_NULL(mapped_ptr);
+    // A host scalar maps to its value in place (as in oneDNN; it has no data handle).
+    if (is_host_scalar(memory) && index == 0) {
+        *mapped_ptr = const_cast<unsigned char *>(memory->scalar_value);
+        return dnnl_success;
+    }
+    ANYDNN_CHECK(check_handle_index(memory, index));
     return memory->storage(index)->map(mapped_ptr);
 }
 
@@ -138,6 +148,12 @@ DNNL_API dnnl_status_t dnnl_memory_map_data(const_dnnl_memory_t memory, void **m
 
 DNNL_API dnnl_status_t dnnl_memory_unmap_data_v2(
         const_dnnl_memory_t memory, void *mapped_ptr, int index) {
+    ANYDNN_REQUIRE_LIVE(memory, memory);
+    if (is_host_scalar(memory) && index == 0) {
+        ANYDNN_REQUIRE(mapped_ptr == memory->scalar_value, dnnl_invalid_arguments,
+                "pointer was not mapped from this host scalar");
+        return dnnl_success;
+    }
     ANYDNN_CHECK(check_handle_index(memory, index));
     return memory->storage(index)->unmap(mapped_ptr);
 }

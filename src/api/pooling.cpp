@@ -33,7 +33,9 @@ status_t fill_spatial(pooling_desc_t &d, const memory_desc_t &src, const memory_
     for (int i = 0; i < ns; ++i) {
         const dim_t s = strides[i], k = kernel[i], dl = dilation ? dilation[i] : 0;
         const dim_t pl = padding_l[i], pr = padding_r ? padding_r[i] : padding_l[i];
-        ANYDNN_REQUIRE(s > 0 && k > 0 && dl >= 0 && pl >= 0 && pr >= 0,
+        // As in convolution, the right padding may be negative by less than a stride: the
+        // last src elements that no window reaches are skipped.
+        ANYDNN_REQUIRE(s > 0 && k > 0 && dl >= 0 && pl >= 0 && pr + s > 0,
                 dnnl_invalid_arguments,
                 "spatial dim %d: stride %lld, kernel %lld, dilation %lld, padding %lld/%lld "
                 "out of range",

@@ -200,7 +200,10 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t pri
         case dnnl_query_scratchpad_md: {
             static thread_local memory_desc_t md;
             md = zero_md();
-            if (impl.scratchpad_size > 0) {
+            // oneDNN describes the scratchpad only to a user who passes it: in library mode
+            // the library owns it and the descriptor is empty (memory_consumption has its size).
+            if (impl.scratchpad_size > 0
+                    && impl.attr.scratchpad_mode == dnnl_scratchpad_mode_user) {
                 dnnl_dims_t dims = {static_cast<dnnl_dim_t>(impl.scratchpad_size)};
                 md_init_with_tag(md, 1, dims, dnnl_u8, dnnl_a);
             }
@@ -214,6 +217,16 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t pri
     if (what > dnnl_query_some_md && what <= dnnl_query_exec_arg_md) {
         int arg = impl.kind() == dnnl_rnn ? rnn_md_query_arg(impl, what, index)
                                           : md_query_arg(impl.kind(), what, index);
+        // oneDNN's normalizations keep one scale-and-shift descriptor: weights index 0
+        // describes the shift when there is no scale (backward: the shift's gradient).
+        const bool weights = what == dnnl_query_weights_md && index == 0;
+        if (weights && arg == DNNL_ARG_SCALE && is_zero_md(impl.arg_md(arg)))
+            arg = DNNL_ARG_SHIFT;
+        if (weights && arg == DNNL_ARG_SHIFT && is_zero_md(impl.arg_md(arg)))
+            arg = DNNL_ARG_DIFF_SHIFT;
+        if (what == dnnl_query_diff_weights_md && arg == DNNL_ARG_DIFF_SCALE
+                && is_zero_md(impl.arg_md(arg)))
+            arg = DNNL_ARG_DIFF_SHIFT;
         *static_cast<const_dnnl_memory_desc_t *>(result) = &impl.arg_md(arg);
         return dnnl_success;
     }

@@ -62,7 +62,8 @@ status_t fill_desc(resampling_desc_t &d, dnnl_alg_kind_t alg, const float *facto
         const dim_t in = src_out.dims[2 + i], out = dst_out.dims[2 + i];
         ANYDNN_REQUIRE((in == 0) == (out == 0), dnnl_invalid_arguments,
                 "spatial dimension %d is empty on one side only", i);
-        d.factors[i] = factors ? factors[i] : in ? static_cast<float>(out) / in : 1.f;
+        // As oneDNN reports them: the ratio of the shapes, whatever factors were passed.
+        d.factors[i] = in ? static_cast<float>(out) / in : 1.f;
     }
     d.alg_kind = alg;
     return dnnl_success;

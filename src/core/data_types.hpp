@@ -84,6 +84,18 @@ inline T saturate_round(float f) {
     return static_cast<T>(r);
 }
 
+// The lowest finite value of `dt` as f32 (max pooling's result over a window of padding only).
+inline float lowest_finite(dnnl_data_type_t dt) {
+    switch (dt) {
+        case dnnl_bf16: return -0x1.fep127f;
+        case dnnl_f16: return -65504.f;
+        case dnnl_s32: return static_cast<float>(std::numeric_limits<int32_t>::lowest());
+        case dnnl_s8: return -128.f;
+        case dnnl_u8: return 0.f;
+        default: return std::numeric_limits<float>::lowest();
+    }
+}
+
 // Reads element `i` of a buffer of type `dt` as f32.
 inline float load_as_f32(dnnl_data_type_t dt, const void *base, int64_t i) {
     switch (dt) {

@@ -146,9 +146,10 @@ status_t op_query(const op_desc_t &desc, dnnl_query_t what, int index, void *res
                         if ((hit = what == dnnl_query_axis_s32 && n == "axis"))
                             *static_cast<int *>(result) = v;
                     } else if constexpr (std::is_same<T, dim_t>::value) {
+                        // Group normalization answers group_size_s64 with its groups, as oneDNN.
                         if ((hit = (what == dnnl_query_local_size_s64 && n == "local_size")
                                         || (what == dnnl_query_group_size_s64
-                                                && n == "group_size")))
+                                                && (n == "group_size" || n == "groups"))))
                             *static_cast<dim_t *>(result) = v;
                     } else if constexpr (std::is_same<T, unsigned>::value) {
                         if ((hit = what == dnnl_query_flags && n == "flags"))

@@ -121,7 +121,7 @@ struct fwd_pd_t : public primitive_desc_impl_t<fwd_pd_t, fwd_t> {
             ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32,
                     dnnl_unimplemented, "bias type %s", dnnl_dt2str(bias.data_type));
         }
-        ANYDNN_CHECK(matmul::init_attr(pd.attr, dst, 1 << 1, {}, pd.po, pd.args));
+        ANYDNN_CHECK(matmul::init_attr(pd.attr, dst, 1 << 0, {}, pd.po, pd.args));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;

@@ -138,7 +138,7 @@ ANYDNN_AVX512_INLINE void pool_step(const plan_t &p, const step_t &st, const win
     const dim_t div = g.alg == dnnl_pooling_avg_include_padding ? g.ksize() : count;
     for (int j = 0; j < na; ++j) {
         __m512 r = acc[j];
-        if (is_max && count == 0) r = _mm512_setzero_ps();
+        if (is_max && count == 0) r = _mm512_set1_ps(lowest_finite(sdt)); // padding only
         if (!is_max && div > 0) r = _mm512_div_ps(r, _mm512_set1_ps(float(div)));
         r = _mm512_maskz_mov_ps(st.m[j], r); // padded channels of a block stay zero
         const __mmask16 mstore = p.blocked ? __mmask16(0xffff) : st.m[j];

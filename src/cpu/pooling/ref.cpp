@@ -96,8 +96,8 @@ struct ref_fwd_t : public primitive_t {
                                 acc += v;
                             }
                         }
-                if (count == 0) {
-                    acc = 0.f;
+                if (count == 0) { // a dilated window may see padding only
+                    acc = g.alg == dnnl_pooling_max ? lowest_finite(src_md.data_type) : 0.f;
                 } else if (g.alg == dnnl_pooling_avg_include_padding) {
                     acc /= static_cast<float>(g.ksize());
                 } else if (g.alg == dnnl_pooling_avg_exclude_padding) {

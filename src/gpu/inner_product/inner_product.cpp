@@ -124,7 +124,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         }
         ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
         cpu::post_ops_chain_t chain;
-        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 1, {}, chain, pd.args));
+        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 0, {}, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         pd.prop = ip_prop_t::fwd;

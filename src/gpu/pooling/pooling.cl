@@ -71,7 +71,7 @@ kernel void pooling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
                     acc += v;
                 }
             }
-    if (count == 0) acc = 0.f;
+    if (count == 0) acc = g.alg == 0 ? SRC_LOWEST : 0.f; // a dilated window of padding only
     else if (g.alg == 1) acc /= (float)(g.k[0] * g.k[1] * g.k[2]);
     else if (g.alg == 2) acc /= (float)count;
     pool_index(g.ndims, n, c, o[0], o[1], o[2], idx);

@@ -1,7 +1,10 @@
 // GPU pooling (max, avg including / excluding padding), 1D/2D/3D, forward training (max
 // records the window's tap in the workspace, laid out as the CPU engine's) and inference,
 // backward; any blocked layouts, any OpenCL device. Post-ops are not supported yet.
+#include <cstdio>
+
 #include "core/compute/compute.hpp"
+#include "core/data_types.hpp"
 #include "core/ops/pooling/common.hpp"
 #include "core/primitive.hpp"
 #include "gpu/impl_entries.hpp"
@@ -77,6 +80,12 @@ struct pooling_t : public primitive_t {
                 pd.has_ws() ? pd.arg_md(DNNL_ARG_WORKSPACE).data_type : dnnl_u8;
         std::string opt = data_type_options("WS", ws_dt);
         if (pd.fwd) {
+            // Max over a window of padding only: the source type's lowest value, exactly
+            // (a hexadecimal literal).
+            char lowest[48];
+            std::snprintf(lowest, sizeof(lowest), " -DSRC_LOWEST=%af",
+                    double(lowest_finite(pd.arg_md(DNNL_ARG_SRC).data_type)));
+            opt += lowest;
             opt += " -DFWD" + data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
                    + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
                    + pd.post_ops.build_options();

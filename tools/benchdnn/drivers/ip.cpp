@@ -74,7 +74,11 @@ public:
         if (st == dnnl_success && with_bias()) st = make_md(b, {c_.oc}, bdt, "abx");
         if (st != dnnl_success) return st;
         const dims_t sd = c_.src_dims, wd = wei_dims_, dd = dst_dims_;
-        bundle_.reset(new attr_bundle_t(c_.attr, dd, [=](int arg) {
+        // oneDNN's per_oc on inner-product weights {OC, IC...} is mask 1 (dimension 0).
+        bundle_attr_ = c_.attr;
+        for (auto &e : bundle_attr_.scales)
+            if (e.arg == DNNL_ARG_WEIGHTS && e.policy == "per_oc") e.policy = "per_dim_0";
+        bundle_.reset(new attr_bundle_t(bundle_attr_, dd, [=](int arg) {
             return arg == DNNL_ARG_SRC ? sd : arg == DNNL_ARG_WEIGHTS ? wd : dd;
         }));
         auto fwd = [&](pd_h &out, dnnl_prop_kind_t prop, dnnl_primitive_attr_t a) {
@@ -191,6 +195,7 @@ private:
     dims_t wei_dims_, dst_dims_;
     int64_t k_ = 1; // ic times the spatial size
     pd_h hint_;
+    attr_desc_t bundle_attr_; // c_.attr with oneDNN's masks; the bundle refers to it
     std::unique_ptr<attr_bundle_t> bundle_;
     std::vector<double> src_, wei_, dst_, bia_;
 };
