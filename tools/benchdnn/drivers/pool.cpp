@@ -241,7 +241,8 @@ public:
                 continue;
             }
             if (c_.alg != dnnl_pooling_max) acc = count ? acc / div : 0;
-            if (count == 0) acc = 0;
+            // A window entirely in padding: max gives the type's lowest value, averages 0.
+            if (count == 0) acc = c_.alg == dnnl_pooling_max ? dt_lowest(c_.dt) : 0;
             exp[i] = bundle_->apply_post_ops(acc, pos, prev_[i]);
         }
         // Averages divide: OpenCL lets a device's f32 division be off by 2.5 ulp (NVIDIA's
