@@ -73,8 +73,10 @@ void report(int idx, state_t s, const std::string &reason, const std::string &re
         case state_t::executed: ++counts.executed; break;
         case state_t::listed: ++counts.listed; break;
     }
-    std::printf("%d:%s%s%s%s __REPRO: %s\n", idx, state_name(s), reason.empty() ? "" : " (",
-            reason.c_str(), reason.empty() ? "" : ")", repro.c_str());
+    // The repro line runs the same problem on the same engine: the default (cpu) goes unsaid.
+    const std::string engine = engine_name() == "cpu" ? "" : "--engine=" + engine_name() + " ";
+    std::printf("%d:%s%s%s%s __REPRO: %s%s\n", idx, state_name(s), reason.empty() ? "" : " (",
+            reason.c_str(), reason.empty() ? "" : ")", engine.c_str(), repro.c_str());
     std::fflush(stdout);
 }
 
