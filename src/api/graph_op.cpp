@@ -23,10 +23,14 @@ status_t set_attr(dnnl_graph_op_t op, dnnl_graph_op_attr_t name, const T *value,
     ANYDNN_REQUIRE_GRAPH_HANDLE(op, op);
     ANYDNN_REQUIRE(is_known_attr(raw_value(name)), dnnl_invalid_arguments,
             "attribute %d is not a graph op attribute", raw_value(name));
+    // The attribute's definition decides between one value and a list, as in oneDNN: a scalar
+    // attribute reads value[0] whatever value_len says; a list takes value_len values. An
+    // attribute of another type keeps the shape the call gave, and validation names the clash.
+    const attr_type expected = expected_attr_type(name);
+    if (expected == scalar) len = 1;
     ANYDNN_REQUIRE(value != nullptr || len == 0, dnnl_invalid_arguments, "value is null");
     attr_value_t v;
-    v.type = len == 1 ? scalar : vector;
-    if (expected_attr_type(name) == vector && len != 0) v.type = vector;
+    v.type = expected == vector ? vector : len == 1 ? scalar : vector;
     for (size_t i = 0; i < len; ++i) {
         if (std::is_same<T, float>::value)
             v.f.push_back(static_cast<float>(value[i]));

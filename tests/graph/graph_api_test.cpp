@@ -194,6 +194,40 @@ TEST(graph_api, ops_ids_kinds_and_attributes) {
     EXPECT_EQ(dnnl_graph_op_set_attr_str(o, dnnl_graph_op_attr_mode, "x", 1), dnnl_success);
     EXPECT_EQ(dnnl_graph_op_set_attr_f32(o, (dnnl_graph_op_attr_t)0x7, &f, 1),
             dnnl_invalid_arguments);
+    // A scalar attribute takes value[0] whatever value_len says (oneDNN decides by the
+    // attribute's definition); list attributes stay lists.
+    {
+        dnnl_graph_op_t elu = nullptr, pool = nullptr;
+        ASSERT_EQ(dnnl_graph_op_create(&elu, 7, dnnl_graph_op_elu, "elu"), dnnl_success);
+        auto x = c_lt(10, {2, 3}), y = c_lt(11, {2, 3});
+        EXPECT_EQ(dnnl_graph_op_add_input(elu, &x), dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_add_output(elu, &y), dnnl_success);
+        const float alpha[] = {0.5f};
+        EXPECT_EQ(dnnl_graph_op_set_attr_f32(elu, dnnl_graph_op_attr_alpha, alpha, 0),
+                dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_set_attr_f32(elu, dnnl_graph_op_attr_alpha, nullptr, 0),
+                dnnl_invalid_arguments);
+        ASSERT_EQ(dnnl_graph_op_create(&pool, 8, dnnl_graph_op_max_pool, "pool"), dnnl_success);
+        auto px = c_lt(12, {1, 1, 4, 4}), py = c_lt(13, {1, 1, 2, 2});
+        EXPECT_EQ(dnnl_graph_op_add_input(pool, &px), dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_add_output(pool, &py), dnnl_success);
+        const int64_t two[] = {2, 2}, zero[] = {0, 0};
+        EXPECT_EQ(dnnl_graph_op_set_attr_s64(pool, dnnl_graph_op_attr_strides, two, 2), dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_set_attr_s64(pool, dnnl_graph_op_attr_kernel, two, 2), dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_set_attr_s64(pool, dnnl_graph_op_attr_pads_begin, zero, 2), dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_set_attr_s64(pool, dnnl_graph_op_attr_pads_end, zero, 2), dnnl_success);
+        const int64_t one[] = {1, 1};
+        EXPECT_EQ(dnnl_graph_op_set_attr_s64(pool, dnnl_graph_op_attr_dilations, one, 2), dnnl_success);
+        EXPECT_EQ(dnnl_graph_op_set_attr_str(pool, dnnl_graph_op_attr_data_format, "NCX", 3),
+                dnnl_success);
+        dnnl_graph_graph_t g = nullptr;
+        ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
+        EXPECT_EQ(dnnl_graph_add_op(g, elu), dnnl_success);
+        EXPECT_EQ(dnnl_graph_add_op(g, pool), dnnl_success);
+        dnnl_graph_graph_destroy(g);
+        dnnl_graph_op_destroy(pool);
+        dnnl_graph_op_destroy(elu);
+    }
     EXPECT_EQ(dnnl_graph_op_create(&o, 1, (dnnl_graph_op_kind_t)1000, nullptr),
             dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_graph_op_add_input(o, nullptr), dnnl_invalid_arguments);
