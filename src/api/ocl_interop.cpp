@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "api/api.hpp"
+#include "api/interop_memory.hpp"
 #include "core/memory_desc.hpp"
 #include "core/primitive.hpp"
 #include "oneapi/dnnl/dnnl_ocl.h"
@@ -31,28 +32,13 @@ status_t create_memory(dnnl_memory_t *memory, const memory_desc_t *md, engine_t 
     ANYDNN_REQUIRE_OCL_ENGINE(engine);
     ANYDNN_REQUIRE(kind == dnnl_ocl_interop_usm || kind == dnnl_ocl_interop_buffer,
             dnnl_invalid_arguments, "unknown OpenCL memory kind %d", kind);
-    ANYDNN_REQUIRE(md->format_kind != dnnl_format_kind_any
-                    && md->format_kind != dnnl_format_kind_host_scalar
-                    && !has_runtime_dims_or_strides(*md),
-            dnnl_invalid_arguments, "memory cannot be created with this descriptor");
-    const int expected = num_handles(*md);
-    ANYDNN_REQUIRE(nhandles == expected && handles, dnnl_invalid_arguments,
-            "memory needs %d handle(s), got %d", expected, nhandles);
     ocl_engine_t *e = as_ocl(engine);
-    auto mem = std::make_unique<dnnl_memory>(engine, *md);
-    for (int i = 0; i < nhandles; ++i) {
-        size_t bytes = size_in_bytes(*md, i);
-        if (i == 0 && bytes > 0) bytes += md->offset0 * data_type_size(md->data_type);
-        std::unique_ptr<memory_storage_t> storage;
-        if (kind == dnnl_ocl_interop_usm)
-            ANYDNN_CHECK(e->create_usm_storage(storage, bytes, handles[i]));
-        else
-            ANYDNN_CHECK(e->create_memory_storage(storage, bytes, handles[i]));
-        mem->add_storage(std::move(storage));
-    }
-    registry_add(object_kind::memory, mem.get());
-    *memory = mem.release();
-    return dnnl_success;
+    return create_interop_memory(memory, md, engine, nhandles, handles,
+            [&](std::unique_ptr<memory_storage_t> &storage, size_t bytes, void *handle) {
+                return kind == dnnl_ocl_interop_usm
+                        ? e->create_usm_storage(storage, bytes, handle)
+                        : e->create_memory_storage(storage, bytes, handle);
+            });
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // dnnl_sycl_interop_* entry points: anydnn objects over the application's SYCL device,
 // context, queue, USM pointers and buffers; executions as host tasks on its queue.
 #include "api/api.hpp"
+#include "api/interop_memory.hpp"
 #include "core/memory_desc.hpp"
 #include "core/primitive.hpp"
 #include "oneapi/dnnl/dnnl_sycl.h"
@@ -28,28 +29,13 @@ status_t create_memory(dnnl_memory_t *memory, const memory_desc_t *md, engine_t 
     ANYDNN_REQUIRE_SYCL_ENGINE(engine);
     ANYDNN_REQUIRE(kind == dnnl_sycl_interop_usm || kind == dnnl_sycl_interop_buffer,
             dnnl_invalid_arguments, "unknown SYCL memory kind %d", kind);
-    ANYDNN_REQUIRE(md->format_kind != dnnl_format_kind_any
-                    && md->format_kind != dnnl_format_kind_host_scalar
-                    && !has_runtime_dims_or_strides(*md),
-            dnnl_invalid_arguments, "memory cannot be created with this descriptor");
-    const int expected = num_handles(*md);
-    ANYDNN_REQUIRE(nhandles == expected && handles, dnnl_invalid_arguments,
-            "memory needs %d handle(s), got %d", expected, nhandles);
     sycl_engine_t *e = as_sycl(engine);
-    auto mem = std::make_unique<dnnl_memory>(engine, *md);
-    for (int i = 0; i < nhandles; ++i) {
-        size_t bytes = size_in_bytes(*md, i);
-        if (i == 0 && bytes > 0) bytes += md->offset0 * data_type_size(md->data_type);
-        std::unique_ptr<memory_storage_t> storage;
-        if (kind == dnnl_sycl_interop_usm)
-            ANYDNN_CHECK(e->create_memory_storage(storage, bytes, handles[i]));
-        else
-            ANYDNN_CHECK(e->create_buffer_storage(storage, bytes, handles[i]));
-        mem->add_storage(std::move(storage));
-    }
-    registry_add(object_kind::memory, mem.get());
-    *memory = mem.release();
-    return dnnl_success;
+    return create_interop_memory(memory, md, engine, nhandles, handles,
+            [&](std::unique_ptr<memory_storage_t> &storage, size_t bytes, void *handle) {
+                return kind == dnnl_sycl_interop_usm
+                        ? e->create_memory_storage(storage, bytes, handle)
+                        : e->create_buffer_storage(storage, bytes, handle);
+            });
 }
 
 sycl_buffer_storage_t *buffer_storage(const_dnnl_memory_t memory) {
