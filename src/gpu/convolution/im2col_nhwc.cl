@@ -11,22 +11,25 @@ typedef struct {
     long k_total, ld;
 } im2col_geom_t;
 
+// total (= M * k_total) stays below 2^31 (the host caps the columns at 1 GiB): 32-bit index
+// arithmetic, several times cheaper than 64-bit division on GPUs.
 kernel void im2col_nhwc(const global SRC_DATA_T *src, global SRC_DATA_T *col, im2col_geom_t q,
         long total) {
-    const long i = get_global_id(0);
+    const int i = (int)get_global_id(0);
     if (i >= total) return;
-    const long m = i / q.k_total, k = i - m * q.k_total;
-    long e = k;
-    const long c = e % q.ic;
-    e /= q.ic;
-    const long kw = e % q.kw;
-    e /= q.kw;
-    const long kh = e % q.kh, g = e / q.kh;
-    const long ow = m % q.ow, r = m / q.ow;
-    const long oh = r % q.oh, n = r / q.oh;
+    const int k_total = (int)q.k_total, ic = (int)q.ic, kwn = (int)q.kw, khn = (int)q.kh;
+    const int m = i / k_total, k = i - m * k_total;
+    int e = k / ic;
+    const int c = k - e * ic;
+    int t = e / kwn;
+    const int kw = e - t * kwn;
+    const int g = t / khn, kh = t - g * khn;
+    const int own = (int)q.ow, ohn = (int)q.oh;
+    const int r = m / own, ow = m - r * own;
+    const int n = r / ohn, oh = r - n * ohn;
     const long y = oh * q.sh - q.ph + kh * q.dh, x = ow * q.sw - q.pw + kw * q.dw;
     const bool inside = y >= 0 && y < q.ih && x >= 0 && x < q.iw;
-    col[m * q.ld + k] = inside
+    col[(long)m * q.ld + k] = inside
             ? src[q.src_off + n * q.src_sn + y * q.src_sh + x * q.src_sw + g * q.ic + c]
             : (SRC_DATA_T)0;
 }

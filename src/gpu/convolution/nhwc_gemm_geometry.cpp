@@ -10,7 +10,7 @@ namespace {
 // Channels-last tags for 3 and 4 dimensions; (g)ohwi weights for 3 to 5.
 dnnl_format_tag_t act_tag(int nd) { return nd == 3 ? dnnl_acb : dnnl_acdb; }
 dnnl_format_tag_t wei_tag(int nd, bool grouped) {
-    if (grouped) return nd == 4 ? dnnl_abdc : dnnl_abdec;
+    if (grouped) return nd == 3 ? dnnl_abdc : dnnl_abdec;
     return nd == 3 ? dnnl_acb : dnnl_acdb;
 }
 
