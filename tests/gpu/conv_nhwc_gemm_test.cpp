@@ -3,7 +3,7 @@
 // double-precision reference written here: `any` and explicit channels-last layouts, 1x1
 // (src multiplied in place) and windows gathered into columns, strides, asymmetric-looking
 // padding, dilation, odd channel counts, groups, 1D, an empty batch, bias, scales and
-// post-ops (sum + relu, a per-channel binary add that reads positions), f32 and bf16.
+// post-ops (sum + relu, a per-channel binary add that reads positions), f32, bf16, f16.
 // Problems these implementations refuse fall back to the generic ones, which the test checks.
 #include <gtest/gtest.h>
 
@@ -124,7 +124,7 @@ std::string check(const problem_t &p) {
             + std::to_string(c.ic) + " oc" + std::to_string(c.oc) + " ih" + std::to_string(c.ih)
             + " kh" + std::to_string(c.kh) + " sh" + std::to_string(c.sh) + " ph"
             + std::to_string(c.ph) + " dh" + std::to_string(c.dh)
-            + (p.type == dt::bf16 ? " bf16" : " f32") + (p.any ? " any" : " nhwc") + " attrs "
+            + (p.type == dt::bf16 ? " bf16" : p.type == dt::f16 ? " f16" : " f32") + (p.any ? " any" : " nhwc") + " attrs "
             + std::to_string(static_cast<int>(p.attrs)));
     dnnl::engine eng(dnnl::engine::kind::gpu, 0);
     dnnl::stream strm(eng);
@@ -211,8 +211,9 @@ std::string check(const problem_t &p) {
 
     const std::vector<double> want = reference(p, src_v, wei_v, bias_v, old_v, bin_v);
     const std::vector<float> got = read(out_u);
-    // f32: every term is exact; bf16 dst: one rounding (8 bits), plus the sum's old value.
-    const double rel = p.type == dt::bf16 ? 1.0 / 128 : 1e-6;
+    // f32: every term is exact; bf16/f16 dst: one rounding (at most 8 bits), plus the sum's old
+    // value.
+    const double rel = p.type == dt::f32 ? 1e-6 : 1.0 / 128;
     int bad = 0;
     for (size_t i = 0; i < want.size() && bad < 5; ++i)
         if (!(std::fabs(got[i] - want[i]) <= rel * (1 + std::fabs(want[i])))) {
@@ -244,10 +245,10 @@ const conv_case_t cases[] = {
         {1, 0, 8, 8, 5, 5, 3, 3, 1, 1, 1, 1, 0, 0}, // empty batch
 };
 
-TEST(GpuConvNhwcGemm, AnyLayoutsEveryShapeF32AndBf16) {
+TEST(GpuConvNhwcGemm, AnyLayoutsEveryShapeEveryFloatType) {
     if (!has_gpu()) GTEST_SKIP() << "no GPU engine";
     for (const conv_case_t &c : cases)
-        for (dt t : {dt::f32, dt::bf16})
+        for (dt t : {dt::f32, dt::bf16, dt::f16})
             EXPECT_TRUE(channels_last_gemm(check({c, t, true, attrs_t::none})));
 }
 

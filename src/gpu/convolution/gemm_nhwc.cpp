@@ -136,7 +136,8 @@ struct gemm_nhwc_t : public primitive_t {
                 nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops, p.M));
         if (pd.direct_a) return dnnl_success;
         return create_kernel(pd.engine, "convolution/im2col_nhwc.cl",
-                data_type_options("SRC", t.a), "im2col_nhwc", im2col_);
+                data_type_size(t.a) == 4 ? "-DCOPY_T=uint" : "-DCOPY_T=ushort", "im2col_nhwc",
+                im2col_);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {

@@ -1,7 +1,8 @@
 // Columns of a channels-last forward convolution for the GEMM: col[m * ld + k] =
 // src(n, oh * sh - ph + kh * dh, ow * sw - pw + kw * dw, g * ic + c), m = (n, oh, ow),
 // k = (g, kh, kw, c), zero in the padding. One work-item per element, k fastest: a pixel's
-// channels are read and a row of columns written contiguously. Elements are copied as stored.
+// channels are read and a row of columns written contiguously. Elements are copied as stored
+// bits (COPY_T: an unsigned type of the element's size; no half arithmetic is needed).
 
 // Mirrors im2col_geom_t of convolution/gemm_nhwc.cpp.
 typedef struct {
@@ -13,7 +14,7 @@ typedef struct {
 
 // total (= M * k_total) stays below 2^31 (the host caps the columns at 1 GiB): 32-bit index
 // arithmetic, several times cheaper than 64-bit division on GPUs.
-kernel void im2col_nhwc(const global SRC_DATA_T *src, global SRC_DATA_T *col, im2col_geom_t q,
+kernel void im2col_nhwc(const global COPY_T *src, global COPY_T *col, im2col_geom_t q,
         long total) {
     const int i = (int)get_global_id(0);
     if (i >= total) return;
@@ -31,5 +32,5 @@ kernel void im2col_nhwc(const global SRC_DATA_T *src, global SRC_DATA_T *col, im
     const bool inside = y >= 0 && y < q.ih && x >= 0 && x < q.iw;
     col[(long)m * q.ld + k] = inside
             ? src[q.src_off + n * q.src_sn + y * q.src_sh + x * q.src_sw + g * q.ic + c]
-            : (SRC_DATA_T)0;
+            : (COPY_T)0;
 }

@@ -57,7 +57,8 @@ struct implicit_wgmma_pd_t
                 (long long)q.ic);
         ANYDNN_REQUIRE(q.wei_so % 8 == 0 && q.wei_off % 8 == 0 && bias.offset0 == 0,
                 dnnl_unimplemented, "wgmma weights rows are 16-byte pieces");
-        ANYDNN_REQUIRE(wgmma_sizes_fit(1, q.m(), q.oc, q.k()) && q.m() < (int64_t(1) << 31),
+        // M tiles go on the grid's second axis (at most 65535 on NVIDIA).
+        ANYDNN_REQUIRE(wgmma_sizes_fit(1, q.m(), q.oc, q.k()) && (q.m() + 127) / 128 < 65536,
                 dnnl_unimplemented, "sizes exceed the kernel's index range");
         ANYDNN_CHECK(init_nhwc_conv_scales(pd.attr, q, pd.args));
         ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue));
