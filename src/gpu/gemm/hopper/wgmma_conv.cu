@@ -71,11 +71,11 @@ struct conv_gather_t {
 
 } // namespace
 
-// anydnn_wgmma_conv_<type>_<BN>x64s4p1[_epi]: the buffers and the epilogue's parameters as
+// anydnn_wgmma_conv_<type>_<BN>x64s<S>p1[_epi]: the buffers and the epilogue's parameters as
 // in the GEMM kernels; M = N * OH * OW, N = OC, K = KH * KW * IC.
-#define ANYDNN_WGMMA_CONV_ENTRY(TY, F16, BN, EPI, SUFFIX) \
+#define ANYDNN_WGMMA_CONV_ENTRY(TY, F16, BN, S, EPI, SUFFIX) \
     extern "C" __global__ void __launch_bounds__(threads) \
-            anydnn_wgmma_conv_##TY##_##BN##x64s4p1##SUFFIX(const uint16_t *a, \
+            anydnn_wgmma_conv_##TY##_##BN##x64s##S##p1##SUFFIX(const uint16_t *a, \
                     const uint16_t *b, void *c, const void *bias, const float *src_scale, \
                     const float *wei_scale, const float *dst_scale, int64_t a_off, \
                     int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int64_t sn, \
@@ -84,18 +84,24 @@ struct conv_gather_t {
                     int dil_h, int dil_w, int c_f32, int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
         const conv_args_t g {sn, sh, sw, ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, \
                 pad_w, dil_h, dil_w}; \
-        gemm<F16, 0, 0, BN, 64, 4, 1, EPI, conv_gather_t<threads, 64>>(a, b, c, bias, a_off, \
+        gemm<F16, 0, 0, BN, 64, S, 1, EPI, conv_gather_t<threads, 64>>(a, b, c, bias, a_off, \
                 b_off, c_off, 0, ldb, ldc, 0, 0, 0, M, N, K, c_f32, bias_kind, 1, 0, \
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
-#define ANYDNN_WGMMA_CONV_TILE(BN) \
-    ANYDNN_WGMMA_CONV_ENTRY(bf16, false, BN, false, ) \
-    ANYDNN_WGMMA_CONV_ENTRY(f16, true, BN, false, ) \
-    ANYDNN_WGMMA_CONV_ENTRY(bf16, false, BN, true, _epi) \
-    ANYDNN_WGMMA_CONV_ENTRY(f16, true, BN, true, _epi)
+#define ANYDNN_WGMMA_CONV_TILE(BN, S) \
+    ANYDNN_WGMMA_CONV_ENTRY(bf16, false, BN, S, false, ) \
+    ANYDNN_WGMMA_CONV_ENTRY(f16, true, BN, S, false, ) \
+    ANYDNN_WGMMA_CONV_ENTRY(bf16, false, BN, S, true, _epi) \
+    ANYDNN_WGMMA_CONV_ENTRY(f16, true, BN, S, true, _epi)
 
-// 96, 128 and 192 KB of shared memory (four stages of 128 x 64 A and BN x 64 B).
-ANYDNN_WGMMA_CONV_TILE(64)
-ANYDNN_WGMMA_CONV_TILE(128)
-ANYDNN_WGMMA_CONV_TILE(256)
+// Stages of 128 x 64 A and BN x 64 B, 24, 32 or 48 KB each: four by default (the tuning
+// table's choice); three (two or three work-groups a compute unit) and six (deeper
+// prefetch) for tuning.
+ANYDNN_WGMMA_CONV_TILE(64, 3)
+ANYDNN_WGMMA_CONV_TILE(64, 4)
+ANYDNN_WGMMA_CONV_TILE(64, 6)
+ANYDNN_WGMMA_CONV_TILE(128, 3)
+ANYDNN_WGMMA_CONV_TILE(128, 4)
+ANYDNN_WGMMA_CONV_TILE(128, 6)
+ANYDNN_WGMMA_CONV_TILE(256, 4)
