@@ -89,8 +89,7 @@ struct implicit_wgmma_pd_t
                 "the device does not load sm_90a PTX programs");
         pd.tile_n = tuning.tile_n;
         pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
-                + std::to_string(pd.tile_n) + "x64s" + std::to_string(tuning.stages) + "p1"
-                + (pd.epilogue.any ? "_epi" : "");
+                + std::to_string(pd.tile_n) + "x64s4p1" + (pd.epilogue.any ? "_epi" : "");
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
         if (verbose_on(verbose_flag::dispatch))

@@ -12,8 +12,10 @@ status_t conv_wgmma_tuning(
         const device_caps_t &caps, int64_t m, int64_t n, conv_wgmma_tuning_t &out) {
     // The widest tile that does not run mostly past N, narrowed only while its tiles would
     // leave more than half of the compute units idle. Measured on the H200 (mb64 ResNet
-    // layers, bf16): 3x3 64@56 0.095 ms at 64 wide, 0.142 at 128; 3x3 256@14 (98 tiles of
-    // 256) 0.072 ms at 256, 0.082 at 128, 0.091 at 64.
+    // layers, bf16, ms at 64 / 128 / 256 wide): 3x3 64@56 0.093 / 0.142 / 0.207; 1x1
+    // 256->64@56 0.061 / 0.095 / 0.132; 3x3 256@14 (98 tiles of 256 on 132 units) 0.086 /
+    // 0.082 / 0.070; conv1 (channels padded from 3 to 8) 0.414 / 0.518 (3 stages) / 0.806.
+    // Padding conv1 beats its im2col on the GEMM core (gemm_nhwc, 1.99 ms).
     const int64_t units = std::max<int64_t>(caps.compute_units, 1);
     auto tiles = [&](int64_t bn) { return ((m + 127) / 128) * ((n + bn - 1) / bn); };
     int bn = n <= 64 ? 64 : n <= 128 ? 128 : 256;
@@ -34,21 +36,16 @@ status_t conv_wgmma_tuning(
         if (std::sscanf(item.c_str(), "tile_n=%d%n", &v, &used) == 1 && used == int(item.size())
                 && (v == 64 || v == 128 || v == 256)) {
             out.tile_n = v;
-        } else if (std::sscanf(item.c_str(), "stages=%d%n", &v, &used) == 1
-                && used == int(item.size()) && (v == 3 || v == 4 || v == 6)) {
-            out.stages = v;
         } else if (item == "pad=0" || item == "pad=1") {
             out.pad_channels = item == "pad=1";
         } else {
             ANYDNN_REQUIRE(false, dnnl_unimplemented,
-                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256, "
-                    "stages=3|4|6 and pad=0|1",
+                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256 and "
+                    "pad=0|1",
                     spec.c_str());
         }
         at = end + 1;
     }
-    ANYDNN_REQUIRE(out.stages == 4 || out.tile_n < 256, dnnl_unimplemented,
-            "ANYDNN_GPU_TUNING conv_wgmma: 256-wide tiles have 4 stages");
     out.why = "ANYDNN_GPU_TUNING: " + spec;
     return dnnl_success;
 }

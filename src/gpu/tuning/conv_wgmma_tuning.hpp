@@ -1,5 +1,6 @@
 // The implicit-GEMM convolution's rows of the device tuning table: which tile width of
-// gpu/gemm/hopper/wgmma_conv.cu ("<BN>x64s<S>p1", 128 output pixels per tile) runs a problem.
+// gpu/gemm/hopper/wgmma_conv.cu ("<BN>x64s4p1", 128 output pixels per tile) runs a problem,
+// and whether channel counts that are not multiples of 8 are padded for it.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,6 @@ namespace gpu {
 
 struct conv_wgmma_tuning_t {
     int tile_n = 0; // BN: 64, 128 or 256 output channels per tile
-    int stages = 4; // shared-memory stages: 3 or 6 where compiled (BN 64 and 128), else 4
     // IC not a multiple of 8: copy src and weights with channels padded to 8 (scratchpad)
     // rather than leave the problem to the next implementation.
     bool pad_channels = true;
@@ -20,7 +20,7 @@ struct conv_wgmma_tuning_t {
 };
 
 // The choice for M = N * OH * OW output pixels and N output channels. ANYDNN_GPU_TUNING's
-// "conv_wgmma" section ("conv_wgmma:tile_n=128,stages=3,pad=0") overrides it; dnnl_unimplemented
+// "conv_wgmma" section ("conv_wgmma:tile_n=128,pad=0") overrides it; dnnl_unimplemented
 // (with the reason) for an override that does not parse.
 status_t conv_wgmma_tuning(
         const device_caps_t &caps, int64_t m, int64_t n, conv_wgmma_tuning_t &tuning);
