@@ -144,7 +144,7 @@ struct gemm_nhwc_t : public primitive_t {
         const gemm_nhwc_pd_t &pd = pd_();
         const nhwc_conv_geometry_t &q = pd.q;
         if (q.m() == 0 || q.oc == 0) return dnnl_success;
-        if (!pd.direct_a) {
+        if (!pd.direct_a && q.k() > 0) {
             const im2col_geom_t g {q.g, q.ic, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.stride_h,
                     q.stride_w, q.pad_h, q.pad_w, q.dil_h, q.dil_w, q.src_sn, q.src_sh,
                     q.src_sw, q.src_off, q.g * q.k(), pd.col_ld};

@@ -52,6 +52,7 @@ struct implicit_wgmma_pd_t
         ANYDNN_REQUIRE(!q.with_bias || bias.data_type == t || bias.data_type == dnnl_f32,
                 dnnl_unimplemented, "wgmma bias is f32 or the src type");
         ANYDNN_REQUIRE(q.g == 1, dnnl_unimplemented, "wgmma convolution takes one group");
+        ANYDNN_REQUIRE(q.k() > 0, dnnl_unimplemented, "wgmma convolution needs IC > 0");
         const device_caps_t &caps = engine_caps(pd.engine);
         conv_wgmma_tuning_t tuning;
         ANYDNN_CHECK(conv_wgmma_tuning(caps, q.m(), q.oc, tuning));
