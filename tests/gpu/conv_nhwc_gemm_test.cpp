@@ -24,8 +24,12 @@ using dt = memory::data_type;
 struct conv_case_t {
     int64_t g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // ic, oc per group
     bool one_d = false;
-    int64_t oh() const { return (ih + 2 * ph - ((kh - 1) * (dh + 1) + 1)) / sh + 1; }
-    int64_t ow() const { return (iw + 2 * pw - ((kw - 1) * (dw + 1) + 1)) / sw + 1; }
+    int64_t oh() const {
+        return (ih + 2 * ph - ((kh - 1) * (dh + 1) + 1)) / sh + 1;
+    }
+    int64_t ow() const {
+        return (iw + 2 * pw - ((kw - 1) * (dw + 1) + 1)) / sw + 1;
+    }
 };
 
 enum class attrs_t { none, sum_relu, binary_per_oc, scales };
@@ -43,7 +47,7 @@ std::vector<float> values(size_t n, int salt) {
 }
 
 memory::dims act_dims(const conv_case_t &c, int64_t ch, int64_t h, int64_t w) {
-    return c.one_d ? memory::dims {c.mb, ch, w} : memory::dims {c.mb, ch, h, w};
+    return c.one_d ? memory::dims{c.mb, ch, w} : memory::dims{c.mb, ch, h, w};
 }
 
 tag plain(size_t ndims) {
@@ -52,8 +56,7 @@ tag plain(size_t ndims) {
 }
 
 memory user_memory(const dnnl::engine &eng, const memory::dims &dims, const std::vector<float> &v) {
-    memory m({dims, dt::f32, plain(dims.size())},
-            eng);
+    memory m({dims, dt::f32, plain(dims.size())}, eng);
     float *p = m.map_data<float>();
     std::memcpy(p, v.data(), v.size() * sizeof(float));
     m.unmap_data(p);
@@ -98,8 +101,7 @@ std::vector<double> reference(const problem_t &p, const std::vector<float> &src,
                                     const double s = src[static_cast<size_t>(
                                             ((n * C + g * c.ic + i) * c.ih + iy) * c.iw + ix)];
                                     const double w = wei[static_cast<size_t>(
-                                            (((g * c.oc + o) * c.ic + i) * c.kh + ky) * c.kw
-                                            + kx)];
+                                            (((g * c.oc + o) * c.ic + i) * c.kh + ky) * c.kw + kx)];
                                     acc += s * w;
                                 }
                         const int64_t oc = g * c.oc + o;
@@ -120,22 +122,25 @@ std::vector<double> reference(const problem_t &p, const std::vector<float> &src,
 // Runs the problem on the GPU; returns the implementation's name and checks dst.
 std::string check(const problem_t &p) {
     const conv_case_t &c = p.c;
-    SCOPED_TRACE("g" + std::to_string(c.g) + " mb" + std::to_string(c.mb) + " ic"
-            + std::to_string(c.ic) + " oc" + std::to_string(c.oc) + " ih" + std::to_string(c.ih)
-            + " kh" + std::to_string(c.kh) + " sh" + std::to_string(c.sh) + " ph"
-            + std::to_string(c.ph) + " dh" + std::to_string(c.dh)
-            + (p.type == dt::bf16 ? " bf16" : p.type == dt::f16 ? " f16" : " f32") + (p.any ? " any" : " nhwc") + " attrs "
-            + std::to_string(static_cast<int>(p.attrs)));
+    SCOPED_TRACE(
+            "g" + std::to_string(c.g) + " mb" + std::to_string(c.mb) + " ic" + std::to_string(c.ic)
+            + " oc" + std::to_string(c.oc) + " ih" + std::to_string(c.ih) + " kh"
+            + std::to_string(c.kh) + " sh" + std::to_string(c.sh) + " ph" + std::to_string(c.ph)
+            + " dh" + std::to_string(c.dh)
+            + (p.type == dt::bf16       ? " bf16"
+                    : p.type == dt::f16 ? " f16"
+                                        : " f32")
+            + (p.any ? " any" : " nhwc") + " attrs " + std::to_string(static_cast<int>(p.attrs)));
     dnnl::engine eng(dnnl::engine::kind::gpu, 0);
     dnnl::stream strm(eng);
     const int64_t OH = c.oh(), OW = c.ow(), C = c.g * c.ic, OC = c.g * c.oc;
     const memory::dims src_d = act_dims(c, C, c.ih, c.iw), dst_d = act_dims(c, OC, OH, OW);
-    memory::dims wei_d = c.g > 1 ? memory::dims {c.g, c.oc, c.ic} : memory::dims {c.oc, c.ic};
+    memory::dims wei_d = c.g > 1 ? memory::dims{c.g, c.oc, c.ic} : memory::dims{c.oc, c.ic};
     if (!c.one_d) wei_d.push_back(c.kh);
     wei_d.push_back(c.kw);
-    const memory::dims strides = c.one_d ? memory::dims {c.sw} : memory::dims {c.sh, c.sw};
-    const memory::dims dil = c.one_d ? memory::dims {c.dw} : memory::dims {c.dh, c.dw};
-    const memory::dims pad = c.one_d ? memory::dims {c.pw} : memory::dims {c.ph, c.pw};
+    const memory::dims strides = c.one_d ? memory::dims{c.sw} : memory::dims{c.sh, c.sw};
+    const memory::dims dil = c.one_d ? memory::dims{c.dw} : memory::dims{c.dh, c.dw};
+    const memory::dims pad = c.one_d ? memory::dims{c.pw} : memory::dims{c.ph, c.pw};
     memory::dims pad_r = pad;
     // Right padding that makes the output size exact (as oneDNN requires it).
     for (size_t i = 0; i < pad.size(); ++i) {
@@ -146,9 +151,9 @@ std::string check(const problem_t &p) {
     }
 
     const tag act = p.any ? tag::any : c.one_d ? tag::nwc : tag::nhwc;
-    const tag wt = p.any ? tag::any
-            : c.g > 1    ? (c.one_d ? tag::abdc : tag::abdec)
-                         : (c.one_d ? tag::acb : tag::acdb);
+    const tag wt = p.any     ? tag::any
+                   : c.g > 1 ? (c.one_d ? tag::abdc : tag::abdec)
+                             : (c.one_d ? tag::acb : tag::acdb);
     const memory::desc src_md(src_d, p.type, act), wei_md(wei_d, p.type, wt),
             dst_md(dst_d, p.type, act), bias_md({OC}, dt::f32, tag::a);
 
@@ -158,7 +163,7 @@ std::string check(const problem_t &p) {
         po.append_sum(0.5f);
         po.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
     }
-    const memory::dims bin_d = c.one_d ? memory::dims {1, OC, 1} : memory::dims {1, OC, 1, 1};
+    const memory::dims bin_d = c.one_d ? memory::dims{1, OC, 1} : memory::dims{1, OC, 1, 1};
     if (p.attrs == attrs_t::binary_per_oc)
         po.append_binary(dnnl::algorithm::binary_add, memory::desc(bin_d, dt::f32, tag::any));
     attr.set_post_ops(po);
@@ -167,8 +172,8 @@ std::string check(const problem_t &p) {
         attr.set_scales_mask(DNNL_ARG_DST, 0);
     }
     dnnl::convolution_forward::primitive_desc pd(eng, dnnl::prop_kind::forward_inference,
-            dnnl::algorithm::convolution_direct, src_md, wei_md, bias_md, dst_md, strides, dil,
-            pad, pad_r, attr);
+            dnnl::algorithm::convolution_direct, src_md, wei_md, bias_md, dst_md, strides, dil, pad,
+            pad_r, attr);
 
     const std::vector<float> src_v = values(static_cast<size_t>(c.mb * C * c.ih * c.iw), 1),
                              wei_v = values(static_cast<size_t>(OC * c.ic * c.kh * c.kw), 2),
@@ -204,8 +209,7 @@ std::string check(const problem_t &p) {
         args[DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST] = s_dst;
     }
     dnnl::convolution_forward(pd).execute(strm, args);
-    memory out_u({dst_d, dt::f32, plain(dst_d.size())},
-            eng);
+    memory out_u({dst_d, dt::f32, plain(dst_d.size())}, eng);
     dnnl::reorder(dst_m, out_u).execute(strm, dst_m, out_u);
     strm.wait();
 
@@ -223,7 +227,9 @@ std::string check(const problem_t &p) {
     return pd.impl_info_str();
 }
 
-bool has_gpu() { return dnnl::engine::get_count(dnnl::engine::kind::gpu) > 0; }
+bool has_gpu() {
+    return dnnl::engine::get_count(dnnl::engine::kind::gpu) > 0;
+}
 
 // The implementations of this change: gemm_nhwc, or the Hopper kernel where it applies.
 bool channels_last_gemm(const std::string &impl) {
@@ -232,17 +238,17 @@ bool channels_last_gemm(const std::string &impl) {
 
 const conv_case_t cases[] = {
         // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
-        {1, 2, 16, 24, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0}, // 3x3, IC a multiple of 8
-        {1, 2, 8, 8, 6, 5, 1, 1, 1, 1, 0, 0, 0, 0}, // 1x1: src multiplied in place
-        {1, 1, 5, 3, 7, 6, 1, 1, 2, 2, 0, 0, 0, 0}, // 1x1 stride 2: gathered
-        {1, 2, 3, 64, 30, 30, 7, 7, 2, 2, 3, 3, 0, 0}, // ResNet conv1 shape, IC 3
-        {1, 1, 7, 5, 11, 10, 3, 2, 2, 3, 1, 0, 0, 0}, // odd everything
+        {1, 2, 16, 24, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0},   // 3x3, IC a multiple of 8
+        {1, 2, 8, 8, 6, 5, 1, 1, 1, 1, 0, 0, 0, 0},     // 1x1: src multiplied in place
+        {1, 1, 5, 3, 7, 6, 1, 1, 2, 2, 0, 0, 0, 0},     // 1x1 stride 2: gathered
+        {1, 2, 3, 64, 30, 30, 7, 7, 2, 2, 3, 3, 0, 0},  // ResNet conv1 shape, IC 3
+        {1, 1, 7, 5, 11, 10, 3, 2, 2, 3, 1, 0, 0, 0},   // odd everything
         {1, 3, 16, 24, 11, 11, 3, 3, 1, 1, 1, 1, 1, 1}, // dilated
-        {2, 2, 4, 3, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0}, // groups
-        {4, 2, 2, 2, 6, 6, 1, 1, 1, 1, 0, 0, 0, 0}, // groups, 1x1
-        {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, // all ones
-        {1, 2, 8, 130, 5, 5, 3, 3, 1, 1, 1, 1, 0, 0}, // N past one 128-wide tile
-        {1, 0, 8, 8, 5, 5, 3, 3, 1, 1, 1, 1, 0, 0}, // empty batch
+        {2, 2, 4, 3, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0},     // groups
+        {4, 2, 2, 2, 6, 6, 1, 1, 1, 1, 0, 0, 0, 0},     // groups, 1x1
+        {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // all ones
+        {1, 2, 8, 130, 5, 5, 3, 3, 1, 1, 1, 1, 0, 0},   // N past one 128-wide tile
+        {1, 0, 8, 8, 5, 5, 3, 3, 1, 1, 1, 1, 0, 0},     // empty batch
 };
 
 TEST(GpuConvNhwcGemm, AnyLayoutsEveryShapeEveryFloatType) {
@@ -254,7 +260,7 @@ TEST(GpuConvNhwcGemm, AnyLayoutsEveryShapeEveryFloatType) {
 
 TEST(GpuConvNhwcGemm, OneDimensional) {
     if (!has_gpu()) GTEST_SKIP() << "no GPU engine";
-    conv_case_t c {1, 2, 8, 5, 1, 13, 1, 3, 1, 2, 0, 1, 0, 0, true};
+    conv_case_t c{1, 2, 8, 5, 1, 13, 1, 3, 1, 2, 0, 1, 0, 0, true};
     EXPECT_TRUE(channels_last_gemm(check({c, dt::f32, true, attrs_t::none})));
     c.g = 3;
     EXPECT_TRUE(channels_last_gemm(check({c, dt::bf16, true, attrs_t::none})));
@@ -289,8 +295,8 @@ TEST(GpuConvNhwcGemm, RefusedProblemsFallBack) {
     const memory::desc src3({1, 8, 4, 4, 4}, dt::f32, tag::any),
             wei3({8, 8, 3, 3, 3}, dt::f32, tag::any), dst3({1, 8, 4, 4, 4}, dt::f32, tag::any);
     dnnl::convolution_forward::primitive_desc three_d(eng, dnnl::prop_kind::forward_inference,
-            dnnl::algorithm::convolution_direct, src3, wei3, dst3, {1, 1, 1}, {0, 0, 0},
-            {1, 1, 1}, {1, 1, 1});
+            dnnl::algorithm::convolution_direct, src3, wei3, dst3, {1, 1, 1}, {0, 0, 0}, {1, 1, 1},
+            {1, 1, 1});
     EXPECT_FALSE(channels_last_gemm(three_d.impl_info_str()));
 
     dnnl::primitive_attr zp;

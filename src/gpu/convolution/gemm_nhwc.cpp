@@ -33,14 +33,19 @@ struct gemm_nhwc_t;
 struct gemm_nhwc_pd_t : public primitive_desc_impl_t<gemm_nhwc_pd_t, gemm_nhwc_t> {
     using base_t = primitive_desc_impl_t<gemm_nhwc_pd_t, gemm_nhwc_t>;
     using base_t::base_t;
-    static const char *impl_name() { return "ocl:convolution:gemm_nhwc"; }
-    const char *name() const override { return impl_name(); }
+    static const char *impl_name() {
+        return "ocl:convolution:gemm_nhwc";
+    }
+    const char *name() const override {
+        return impl_name();
+    }
 
     nhwc_conv_geometry_t q;
     post_ops_t post_ops;
-    bool direct_a = false; // A is src itself: pointwise, its pixels flatten
+    bool direct_a = false;  // A is src itself: pointwise, its pixels flatten
     bool per_image = false; // images as a batch dimension: post-ops that read positions
-    int64_t col_ld = 0; // elements between rows of the columns
+    int64_t col_ld = 0;     // elements between rows of the columns
+    gemm_kind_t gemm_kind = gemm_kind_t::tiled;
 
     static status_t init(gemm_nhwc_pd_t &pd) {
         const convolution_desc_t &d = std::get<convolution_desc_t>(pd.desc);
@@ -49,14 +54,15 @@ struct gemm_nhwc_pd_t : public primitive_desc_impl_t<gemm_nhwc_pd_t, gemm_nhwc_t
         memory_desc_t src, wei, bias, dst;
         nhwc_conv_geometry_t &q = pd.q;
         ANYDNN_CHECK(init_nhwc_conv(d, src, wei, bias, dst, q));
-        ANYDNN_REQUIRE(is_float(src.data_type) && is_float(wei.data_type)
-                        && is_float(dst.data_type) && (!q.with_bias || is_float(bias.data_type)),
+        ANYDNN_REQUIRE(is_float(src.data_type) && is_float(wei.data_type) && is_float(dst.data_type)
+                               && (!q.with_bias || is_float(bias.data_type)),
                 dnnl_unimplemented, "channels-last GEMM convolution takes f32, bf16 or f16");
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
-                               | attr_skip::scales | attr_skip::post_ops),
+                                                  | attr_skip::scales | attr_skip::post_ops),
                 dnnl_unimplemented, "attributes other than scales and post-ops");
-        ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
-                "the device cannot run the tiled GEMM");
+        // Devices the tiled kernels do not fit (work-group or local-memory limits) take the
+        // generic one: every device keeps the channels-last layouts `any` chose.
+        pd.gemm_kind = gemm_tiled_supported(pd.engine) ? gemm_kind_t::tiled : gemm_kind_t::generic;
         ANYDNN_CHECK(init_nhwc_conv_scales(pd.attr, q, pd.args));
         const auto wscale = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
         ANYDNN_REQUIRE(q.g == 1 || wscale == pd.attr.scales.end() || wscale->second.mask == 0,
@@ -66,11 +72,11 @@ struct gemm_nhwc_pd_t : public primitive_desc_impl_t<gemm_nhwc_pd_t, gemm_nhwc_t
             if (op.kind != dnnl_eltwise && op.kind != dnnl_sum) pd.per_image = true;
 
         pd.direct_a = q.pointwise() && (q.mb == 1 || q.src_sn == q.ih * q.src_sh)
-                && (q.ih == 1 || q.src_sh == q.iw * q.src_sw);
+                      && (q.ih == 1 || q.src_sh == q.iw * q.src_sw);
         if (!pd.direct_a) {
             pd.col_ld = (q.g * q.k() + 7) / 8 * 8; // 16-byte rows for the tensor-core kernels
-            const int64_t bytes = q.m() * pd.col_ld
-                    * static_cast<int64_t>(data_type_size(src.data_type));
+            const int64_t bytes =
+                    q.m() * pd.col_ld * static_cast<int64_t>(data_type_size(src.data_type));
             ANYDNN_REQUIRE(bytes <= (int64_t(1) << 30), dnnl_unimplemented,
                     "the column matrix would exceed 1 GiB");
             pd.scratchpad_size = static_cast<size_t>(bytes);
@@ -120,7 +126,9 @@ struct gemm_nhwc_pd_t : public primitive_desc_impl_t<gemm_nhwc_pd_t, gemm_nhwc_t
 
 struct gemm_nhwc_t : public primitive_t {
     using primitive_t::primitive_t;
-    const gemm_nhwc_pd_t &pd_() const { return static_cast<const gemm_nhwc_pd_t &>(pd()); }
+    const gemm_nhwc_pd_t &pd_() const {
+        return static_cast<const gemm_nhwc_pd_t &>(pd());
+    }
 
     status_t init() override {
         const gemm_nhwc_pd_t &pd = pd_();
@@ -132,8 +140,8 @@ struct gemm_nhwc_t : public primitive_t {
         t.set_scale_types(pd.attr);
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const gemm_params_t p = pd.gemm_params();
-        ANYDNN_CHECK(gemm_.init(pd.engine, t, gemm_kind_t::tiled,
-                nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops, p.M));
+        ANYDNN_CHECK(gemm_.init(
+                pd.engine, t, pd.gemm_kind, nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops, p.M));
         if (pd.direct_a) return dnnl_success;
         return create_kernel(pd.engine, "convolution/im2col_nhwc.cl",
                 data_type_size(t.a) == 4 ? "-DCOPY_T=uint" : "-DCOPY_T=ushort", "im2col_nhwc",
@@ -145,9 +153,9 @@ struct gemm_nhwc_t : public primitive_t {
         const nhwc_conv_geometry_t &q = pd.q;
         if (q.m() == 0 || q.oc == 0) return dnnl_success;
         if (!pd.direct_a && q.k() > 0) {
-            const im2col_geom_t g {q.g, q.ic, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.stride_h,
-                    q.stride_w, q.pad_h, q.pad_w, q.dil_h, q.dil_w, q.src_sn, q.src_sh,
-                    q.src_sw, q.src_off, q.g * q.k(), pd.col_ld};
+            const im2col_geom_t g{q.g, q.ic, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.stride_h,
+                    q.stride_w, q.pad_h, q.pad_w, q.dil_h, q.dil_w, q.src_sn, q.src_sh, q.src_sw,
+                    q.src_off, q.g * q.k(), pd.col_ld};
             const int64_t total = q.m() * g.k_total;
             kernel_args_t args;
             args.add(storage_of(ctx, DNNL_ARG_SRC));

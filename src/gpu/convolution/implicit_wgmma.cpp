@@ -22,19 +22,22 @@ namespace {
 
 struct implicit_wgmma_t;
 
-struct implicit_wgmma_pd_t
-    : public primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t> {
+struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t> {
     using base_t = primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t>;
     using base_t::base_t;
-    static const char *impl_name() { return "ocl:convolution:implicit_wgmma_sm90a"; }
-    const char *name() const override { return impl_name(); }
+    static const char *impl_name() {
+        return "ocl:convolution:implicit_wgmma_sm90a";
+    }
+    const char *name() const override {
+        return impl_name();
+    }
 
     nhwc_conv_geometry_t q;
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_n = 0;
-    int64_t icp = 0; // channels as gathered: IC rounded up to 8
-    bool pad = false; // src and weights copied with icp channels into the scratchpad
+    int64_t icp = 0;         // channels as gathered: IC rounded up to 8
+    bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
 
     static status_t init(implicit_wgmma_pd_t &pd) {
@@ -46,7 +49,7 @@ struct implicit_wgmma_pd_t
         ANYDNN_CHECK(init_nhwc_conv(d, src, wei, bias, dst, q));
         const dnnl_data_type_t t = src.data_type;
         ANYDNN_REQUIRE((t == dnnl_bf16 || t == dnnl_f16) && wei.data_type == t
-                        && (dst.data_type == t || dst.data_type == dnnl_f32),
+                               && (dst.data_type == t || dst.data_type == dnnl_f32),
                 dnnl_unimplemented,
                 "wgmma takes bf16 or f16 src and weights of one type, dst f32 or that type");
         ANYDNN_REQUIRE(!q.with_bias || bias.data_type == t || bias.data_type == dnnl_f32,
@@ -64,10 +67,10 @@ struct implicit_wgmma_pd_t
                 "wgmma gathers 8 channels at a time: IC %lld is not a multiple of 8 and the "
                 "tuning table turns channel padding off",
                 (long long)q.ic);
-        ANYDNN_REQUIRE(pd.pad
+        ANYDNN_REQUIRE(
+                pd.pad
                         || (q.src_sn % 8 == 0 && q.src_sh % 8 == 0 && q.src_sw % 8 == 0
-                                && q.src_off % 8 == 0 && q.wei_so % 8 == 0
-                                && q.wei_off % 8 == 0),
+                                && q.src_off % 8 == 0 && q.wei_so % 8 == 0 && q.wei_off % 8 == 0),
                 dnnl_unimplemented,
                 "wgmma gathers 16-byte pieces: src and weights strides and offsets must be "
                 "multiples of 8 elements");
@@ -81,7 +84,8 @@ struct implicit_wgmma_pd_t
                     "channel-padded src and weights would exceed 1 GiB");
             pd.scratchpad_size = static_cast<size_t>(bytes);
         }
-        ANYDNN_REQUIRE(wgmma_sizes_fit(1, q.m(), q.oc, q.kh * q.kw * pd.icp) && (q.m() + 127) / 128 < 65536,
+        ANYDNN_REQUIRE(wgmma_sizes_fit(1, q.m(), q.oc, q.kh * q.kw * pd.icp)
+                               && (q.m() + 127) / 128 < 65536,
                 dnnl_unimplemented, "sizes exceed the kernel's index range");
         ANYDNN_CHECK(init_nhwc_conv_scales(pd.attr, q, pd.args));
         ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue));
@@ -90,7 +94,7 @@ struct implicit_wgmma_pd_t
                 "the device does not load sm_90a PTX programs");
         pd.tile_n = tuning.tile_n;
         pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
-                + std::to_string(pd.tile_n) + "x64s4p1" + (pd.epilogue.any ? "_epi" : "");
+                         + std::to_string(pd.tile_n) + "x64s4p1" + (pd.epilogue.any ? "_epi" : "");
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
         if (verbose_on(verbose_flag::dispatch))
@@ -121,8 +125,7 @@ struct implicit_wgmma_t : public primitive_t {
     // Pixels (n, y, x) of c channels (dense, strides sn, sh, sw from off) into dense pixels
     // of icp channels at element `to` of the scratchpad.
     status_t pad(const exec_ctx_t &ctx, const memory_storage_t *from, int64_t to, int64_t off,
-            int64_t sn, int64_t sh, int64_t sw, int64_t n, int64_t h, int64_t w,
-            int64_t c) const {
+            int64_t sn, int64_t sh, int64_t sw, int64_t n, int64_t h, int64_t w, int64_t c) const {
         const int64_t icp = pd_().icp, total = n * h * w * icp;
         kernel_args_t args;
         args.add(from);
@@ -142,13 +145,13 @@ struct implicit_wgmma_t : public primitive_t {
         const int64_t icp = pd.icp, K = q.kh * q.kw * icp;
         const memory_storage_t *a = storage_of(ctx, DNNL_ARG_SRC),
                                *b = storage_of(ctx, DNNL_ARG_WEIGHTS);
-        int64_t a_off = q.src_off, b_off = q.wei_off, ldb = q.wei_so, sn = q.src_sn,
-                sh = q.src_sh, sw = q.src_sw;
+        int64_t a_off = q.src_off, b_off = q.wei_off, ldb = q.wei_so, sn = q.src_sn, sh = q.src_sh,
+                sw = q.src_sw;
         if (pd.pad) {
-            ANYDNN_CHECK(pad(ctx, a, 0, q.src_off, q.src_sn, q.src_sh, q.src_sw, q.mb, q.ih,
-                    q.iw, q.ic));
-            ANYDNN_CHECK(pad(ctx, b, pd.wei_pad_off, q.wei_off, q.wei_so, q.kw * q.ic, q.ic,
-                    q.oc, q.kh, q.kw, q.ic));
+            ANYDNN_CHECK(pad(
+                    ctx, a, 0, q.src_off, q.src_sn, q.src_sh, q.src_sw, q.mb, q.ih, q.iw, q.ic));
+            ANYDNN_CHECK(pad(ctx, b, pd.wei_pad_off, q.wei_off, q.wei_so, q.kw * q.ic, q.ic, q.oc,
+                    q.kh, q.kw, q.ic));
             a = b = ctx.scratchpad_storage;
             a_off = 0, b_off = pd.wei_pad_off, ldb = K;
             sn = q.ih * q.iw * icp, sh = q.iw * icp, sw = icp;
@@ -167,8 +170,8 @@ struct implicit_wgmma_t : public primitive_t {
                      q.pad_h, q.pad_w, q.dil_h, q.dil_w})
             args.add_value<int32_t>(static_cast<int32_t>(v));
         args.add_value<int32_t>(c_type == dnnl_f32 ? 1 : 0);
-        const dnnl_data_type_t bias_type
-                = q.with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
+        const dnnl_data_type_t bias_type =
+                q.with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
         args.add_value<int32_t>(!q.with_bias ? 0 : bias_type == dnnl_f32 ? 1 : 2);
         add_wgmma_epilogue(args, pd.epilogue);
         nd_range_t range;

@@ -8,7 +8,9 @@ namespace gpu {
 namespace {
 
 // Channels-last tags for 3 and 4 dimensions; (g)ohwi weights for 3 to 5.
-dnnl_format_tag_t act_tag(int nd) { return nd == 3 ? dnnl_acb : dnnl_acdb; }
+dnnl_format_tag_t act_tag(int nd) {
+    return nd == 3 ? dnnl_acb : dnnl_acdb;
+}
 dnnl_format_tag_t wei_tag(int nd, bool grouped) {
     if (grouped) return nd == 3 ? dnnl_abdc : dnnl_abdec;
     return nd == 3 ? dnnl_acb : dnnl_acdb;
@@ -37,7 +39,7 @@ status_t init_nhwc_conv(const convolution_desc_t &d, memory_desc_t &src, memory_
     if (q.with_bias) ANYDNN_CHECK(resolve(bias, dnnl_a));
     ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
     ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
-                    && (!q.with_bias || (is_plain(bias) && bias.blocking.strides[0] == 1)),
+                           && (!q.with_bias || (is_plain(bias) && bias.blocking.strides[0] == 1)),
             dnnl_unimplemented, "channels-last GEMM convolution takes plain layouts");
 
     const int w0 = grouped ? 1 : 0;
@@ -60,19 +62,18 @@ status_t init_nhwc_conv(const convolution_desc_t &d, memory_desc_t &src, memory_
     q.dil_w = d.dilates.v[nd - 3] + 1;
 
     // src: channels dense; any image, row and pixel strides.
-    const dim_t *ss = src.blocking.strides, *ds = dst.blocking.strides,
-                *ws = wei.blocking.strides;
+    const dim_t *ss = src.blocking.strides, *ds = dst.blocking.strides, *ws = wei.blocking.strides;
     ANYDNN_REQUIRE(ss[1] == 1 || src.dims[1] == 1, dnnl_unimplemented,
             "src channels are not dense (not channels-last)");
     q.src_sn = ss[0], q.src_sh = two_d ? ss[2] : 0, q.src_sw = ss[nd - 1];
     // dst: channels dense, pixels ldc apart over (n, oh, ow).
     q.ldc = ds[nd - 1];
     ANYDNN_REQUIRE((ds[1] == 1 || dst.dims[1] == 1) && (!two_d || ds[2] == q.ow * q.ldc)
-                    && (q.mb == 1 || ds[0] == q.oh * q.ow * q.ldc),
+                           && (q.mb == 1 || ds[0] == q.oh * q.ow * q.ldc),
             dnnl_unimplemented, "dst is not channels-last with pixels that flatten");
     // weights: (g, oc) rows of dense (kh, kw, ic).
     ANYDNN_REQUIRE((ws[w0 + 1] == 1 || q.ic == 1) && (ws[w0 + nd - 1] == q.ic || q.kw == 1)
-                    && (!two_d || ws[w0 + 2] == q.kw * q.ic || q.kh == 1),
+                           && (!two_d || ws[w0 + 2] == q.kw * q.ic || q.kh == 1),
             dnnl_unimplemented, "weights are not (g)ohwi rows");
     q.wei_so = ws[w0];
     q.wei_sg = grouped ? ws[0] : 0;
@@ -90,8 +91,8 @@ status_t init_nhwc_conv_scales(const primitive_attr_t &attr, const nhwc_conv_geo
         ANYDNN_REQUIRE(arg == DNNL_ARG_SRC || arg == DNNL_ARG_WEIGHTS || arg == DNNL_ARG_DST,
                 dnnl_unimplemented, "scales for argument %d are not supported", arg);
         ANYDNN_REQUIRE(s.second.group_ndims == 0 && s.second.data_type == dnnl_f32
-                        && (s.second.mask == 0
-                                || (arg == DNNL_ARG_WEIGHTS && s.second.mask == per_oc)),
+                               && (s.second.mask == 0
+                                       || (arg == DNNL_ARG_WEIGHTS && s.second.mask == per_oc)),
                 dnnl_unimplemented, "scales of argument %d: mask %d, not f32 or grouped", arg,
                 s.second.mask);
         memory_desc_t md;

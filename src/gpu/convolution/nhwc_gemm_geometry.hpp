@@ -26,8 +26,12 @@ struct nhwc_conv_geometry_t {
     int64_t src_off = 0, dst_off = 0, wei_off = 0;
     bool with_bias = false;
 
-    int64_t m() const { return mb * oh * ow; }
-    int64_t k() const { return kh * kw * ic; } // per group
+    int64_t m() const {
+        return mb * oh * ow;
+    }
+    int64_t k() const {
+        return kh * kw * ic;
+    } // per group
     // Whether A is src itself: 1x1, stride 1, no padding.
     bool pointwise() const {
         return kh == 1 && kw == 1 && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;

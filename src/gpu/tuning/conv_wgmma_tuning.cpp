@@ -23,8 +23,8 @@ status_t conv_wgmma_tuning(
         bn /= 2;
     out.tile_n = bn;
     out.why = "default row: " + std::to_string(bn) + " channels a tile for N " + std::to_string(n)
-            + ", " + std::to_string(tiles(bn)) + " tiles on " + std::to_string(units)
-            + " compute units";
+              + ", " + std::to_string(tiles(bn)) + " tiles on " + std::to_string(units)
+              + " compute units";
     const std::string spec = tuning_override("conv_wgmma");
     if (spec.empty()) return dnnl_success;
     // "tile_n=N" and "pad=0|1", comma-separated.

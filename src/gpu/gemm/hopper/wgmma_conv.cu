@@ -61,7 +61,8 @@ struct conv_gather_t {
 #pragma unroll
         for (int r = 0; r < rows; ++r) {
             const int y = y0[r] + dy, x = x0[r] + dx;
-            const bool ok = inside_k && unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+            const bool ok
+                    = inside_k && unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
             const uint32_t off = (first + r * row_step) * SW + i * 2;
             const uint16_t *p = ok ? src + base[r] + y * g.sh + x * g.sw + c : src;
             cp_async16(sa + swizzle<SW>(off), p, ok ? 16 : 0);
