@@ -29,9 +29,10 @@ struct nhwc_conv_geometry_t {
     int64_t m() const {
         return mb * oh * ow;
     }
+    // K of one group's GEMM.
     int64_t k() const {
         return kh * kw * ic;
-    } // per group
+    }
     // Whether A is src itself: 1x1, stride 1, no padding.
     bool pointwise() const {
         return kh == 1 && kw == 1 && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
