@@ -23,6 +23,7 @@ struct im2col_geom_t {
     int64_t src_sn, src_sh, src_sw, src_off;
     int64_t k_total, ld;
 };
+static_assert(sizeof(im2col_geom_t) == 20 * 8, "must match convolution/im2col_nhwc.cl");
 
 bool is_float(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
