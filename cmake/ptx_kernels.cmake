@@ -1,4 +1,4 @@
-# Hopper's wgmma GEMM (src/gpu/gemm/hopper/*.cu): compiled to PTX by nvcc where it is found
+# Hopper's wgmma GEMM and convolution (src/gpu/gemm/hopper/*.cu): compiled to PTX by nvcc where it is found
 # and embedded (gpu::ptx_module); without nvcc the table is empty and the implementation
 # that needs it says so. Adds to ANYDNN_KERNEL_SOURCES_CPP.
 option(ANYDNN_PTX_KERNELS "Build the PTX kernels (needs nvcc)" ON)
@@ -9,16 +9,20 @@ set(_anydnn_ptx_cpp ${ANYDNN_GENERATED_SRC_DIR}/gpu_ptx_modules.cpp)
 set(_anydnn_ptx_script ${CMAKE_SOURCE_DIR}/scripts/embed_ptx.py)
 set(_anydnn_ptx_files)
 if(ANYDNN_NVCC)
-  set(_anydnn_wgmma_cu ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper/wgmma_gemm.cu)
-  set(_anydnn_wgmma_ptx ${ANYDNN_GENERATED_SRC_DIR}/wgmma_gemm.ptx)
-  add_custom_command(
-    OUTPUT ${_anydnn_wgmma_ptx}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-    COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a
-            ${_anydnn_wgmma_cu} -o ${_anydnn_wgmma_ptx}
-    DEPENDS ${_anydnn_wgmma_cu} ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper/wgmma_ops.cuh
-    COMMENT "Compiling the wgmma GEMM to sm_90a PTX")
-  list(APPEND _anydnn_ptx_files ${_anydnn_wgmma_ptx})
+  # The GEMM's matrix kernels and the implicit-GEMM convolution share wgmma_core.cuh.
+  set(_anydnn_hopper ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper)
+  foreach(_name wgmma_gemm wgmma_conv)
+    set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/${_name}.ptx)
+    add_custom_command(
+      OUTPUT ${_ptx}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+      COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a
+              ${_anydnn_hopper}/${_name}.cu -o ${_ptx}
+      DEPENDS ${_anydnn_hopper}/${_name}.cu ${_anydnn_hopper}/wgmma_core.cuh
+              ${_anydnn_hopper}/wgmma_ops.cuh
+      COMMENT "Compiling ${_name}.cu to sm_90a PTX")
+    list(APPEND _anydnn_ptx_files ${_ptx})
+  endforeach()
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()

@@ -20,6 +20,8 @@ impl_entry_t matmul_tiled_entry(); // gpu/matmul/matmul.cpp
 impl_entry_t matmul_generic_entry(); // gpu/matmul/matmul.cpp
 impl_entry_t inner_product_tiled_entry(); // gpu/inner_product/inner_product.cpp
 impl_entry_t inner_product_generic_entry(); // gpu/inner_product/inner_product.cpp
+impl_entry_t convolution_implicit_wgmma_entry(); // gpu/convolution/implicit_wgmma.cpp
+impl_entry_t convolution_gemm_nhwc_entry(); // gpu/convolution/gemm_nhwc.cpp
 impl_entry_t convolution_gemm_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t convolution_direct_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t deconvolution_direct_entry(); // gpu/convolution/convolution.cpp

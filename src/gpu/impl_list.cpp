@@ -22,6 +22,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> inner_product = {
             gpu::inner_product_tiled_entry(), gpu::inner_product_generic_entry()};
     static const std::vector<impl_entry_t> convolution = {
+            gpu::convolution_implicit_wgmma_entry(), gpu::convolution_gemm_nhwc_entry(),
             gpu::convolution_gemm_entry(), gpu::convolution_direct_entry()};
     static const std::vector<impl_entry_t> deconvolution = {gpu::deconvolution_direct_entry()};
     static const std::vector<impl_entry_t> softmax = {gpu::softmax_entry()};

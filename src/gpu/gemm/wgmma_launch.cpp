@@ -20,8 +20,15 @@ int eltwise_code(dnnl_alg_kind_t alg) {
     }
 }
 
-// The epilogue's parameters, the last ones of both kernels.
-void add_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
+void add_scales(kernel_args_t &args, const wgmma_buffers_t &buf) {
+    args.add(buf.scale_src);
+    args.add(buf.scale_wei);
+    args.add(buf.scale_dst);
+}
+
+} // namespace
+
+void add_wgmma_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
     args.add_value<int32_t>(e.wei_per_n ? 1 : 0);
     args.add_value<int32_t>(e.sum_at);
     args.add_value<float>(e.sum_scale);
@@ -30,14 +37,6 @@ void add_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
     args.add_value<float>(e.alpha);
     args.add_value<float>(e.beta);
 }
-
-void add_scales(kernel_args_t &args, const wgmma_buffers_t &buf) {
-    args.add(buf.scale_src);
-    args.add(buf.scale_wei);
-    args.add(buf.scale_dst);
-}
-
-} // namespace
 
 const char *wgmma_layout(int64_t a_sm, int64_t a_sk, int64_t b_sk, int64_t b_sn, int64_t c_sm,
         int64_t c_sn, wgmma_layout_t &l) {
@@ -154,7 +153,7 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int32_t>(split || !with_bias ? 0 : p.bias_type == dnnl_f32 ? 1 : 2);
     args.add_value<int32_t>(splits_);
     args.add_value<int64_t>(slice);
-    add_epilogue(args, split ? wgmma_epilogue_t() : e);
+    add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
 
     nd_range_t range;
     range.ndims = 3;
@@ -185,7 +184,7 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
                            : p.bias_type == dnnl_f32  ? 1
                            : p.bias_type == dnnl_bf16 ? 2
                                                       : 3);
-    add_epilogue(sum, e);
+    add_wgmma_epilogue(sum, e);
     nd_range_t flat;
     flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);
     flat.local[0] = 256;

@@ -49,6 +49,10 @@ struct wgmma_epilogue_t {
 status_t wgmma_epilogue(
         const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e);
 
+// The epilogue's parameters, the last ones of every kernel (the GEMM's, the split-K sum's and
+// the convolution's).
+void add_wgmma_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e);
+
 // The entry name of one kernel: input type (bf16 or f16), layout, tile configuration of the
 // tuning table, and whether it applies the epilogue.
 std::string wgmma_kernel_name(dnnl_data_type_t type, const wgmma_layout_t &layout,

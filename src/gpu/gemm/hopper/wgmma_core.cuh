@@ -1,0 +1,477 @@
+// The bf16/f16 GEMM on Hopper's warpgroup tensor cores (wgmma, sm_90a), f32 accumulation,
+// shared by the kernels of wgmma_gemm.cu (matrices) and wgmma_conv.cu (implicit-GEMM
+// convolution, A gathered from the source). Compiled to PTX at build time (nvcc -ptx) and
+// loaded through OpenCL as a program binary, so it runs on the application's OpenCL context,
+// queue and buffers.
+//
+// C[b](m, n) = sum_k A[b](m, k) * B[b](k, n) (+ bias(n)), batch b = blockIdx.z, C in f32 or
+// the input type.
+// A is K-major (A(m, k) = a[m * lda + k]) or, with TA, M-major (a[m + k * lda]); B is K-major
+// (B(k, n) = b[n * ldb + k]) or, with TB, N-major (b[k * ldb + n]); C is row-major.
+// A 128 x BN block of C per CTA: two warpgroups, 64 rows each. Tiles of A and B come from
+// global memory by cp.async (zero fill past M, N, K) into S shared-memory stages laid out as
+// wgmma's swizzled descriptors expect; the warpgroups issue wgmma on one stage while later
+// stages load. No tensor maps: they need the CUDA driver API, which OpenCL does not give.
+#pragma once
+
+#include <cstdint>
+
+#include "wgmma_ops.cuh"
+
+namespace {
+
+constexpr int block_m = 128;
+constexpr int threads = 256; // two warpgroups
+
+// The swizzle of wgmma's SW-byte modes on a byte offset from a 1024-aligned base: the 16-byte
+// piece index within a line is XORed with the line index (bits 7.. of the offset).
+template <int SW>
+__device__ __forceinline__ uint32_t swizzle(uint32_t off) {
+    return off ^ (((off >> 7) & (SW / 16 - 1)) << 4);
+}
+
+template <int SW>
+__device__ __forceinline__ uint64_t smem_desc(uint32_t addr, uint32_t lbo, uint32_t sbo) {
+    constexpr uint64_t mode = SW == 128 ? 1 : SW == 64 ? 2 : 3;
+    return uint64_t((addr & 0x3ffff) >> 4) | (uint64_t((lbo >> 4) & 0x3fff) << 16)
+            | (uint64_t((sbo >> 4) & 0x3fff) << 32) | (mode << 62);
+}
+
+__device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, uint32_t src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+            "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+__device__ __forceinline__ void fence_proxy_async() {
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_fence() {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+// Keeps the compiler from moving accumulator reads or writes across wgmma's asynchronous use.
+template <int R>
+__device__ __forceinline__ void fence_regs(float *d) {
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// One O x I tile (I contiguous in global memory, lines ld elements apart) into shared memory at
+// `base`: lines of SW bytes, I split into SW/2-element chunks that are O lines each, swizzled.
+// Lines at or past o_lim and elements at or past i_lim read as zero.
+template <int O, int I, int SW, int NT>
+__device__ __forceinline__ void load_tile(uint32_t base, const uint16_t *g, int64_t ld, int o_lim,
+        int i_lim, int tid) {
+    constexpr int pieces = I / 8; // 16-byte pieces per line
+    static_assert((O * pieces) % NT == 0, "the tile splits evenly over the threads");
+#pragma unroll
+    for (int it = 0; it < O * pieces / NT; ++it) {
+        const int idx = tid + it * NT;
+        const int o = idx / pieces, i = (idx % pieces) * 8;
+        const uint32_t off = (i / (SW / 2)) * (O * SW) + o * SW + (i % (SW / 2)) * 2;
+        const int left = i_lim - i;
+        const uint32_t bytes = o < o_lim && left > 0 ? (left >= 8 ? 16 : left * 2) : 0;
+        cp_async16(base + swizzle<SW>(off), bytes ? g + o * ld + i : g, bytes);
+    }
+}
+
+template <bool F16, int TA, int TB, int BN>
+struct mma_t {
+    static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db) {
+        if constexpr (F16) {
+            if constexpr (BN == 256) wgmma_m64n256k16_f16<TA, TB>(d, da, db);
+            else if constexpr (BN == 128) wgmma_m64n128k16_f16<TA, TB>(d, da, db);
+            else wgmma_m64n64k16_f16<TA, TB>(d, da, db);
+        } else {
+            if constexpr (BN == 256) wgmma_m64n256k16_bf16<TA, TB>(d, da, db);
+            else if constexpr (BN == 128) wgmma_m64n128k16_bf16<TA, TB>(d, da, db);
+            else wgmma_m64n64k16_bf16<TA, TB>(d, da, db);
+        }
+    }
+};
+
+// Two floats as two 16-bit values of the input type (x in the low half).
+template <bool F16>
+__device__ __forceinline__ uint32_t pack16x2(float x, float y) {
+    uint32_t v;
+    if constexpr (F16) asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(v) : "f"(y), "f"(x));
+    else asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(v) : "f"(y), "f"(x));
+    return v;
+}
+template <bool F16>
+__device__ __forceinline__ float unpack16(uint16_t h) {
+    if constexpr (F16) {
+        float f;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+        return f;
+    } else {
+        return __uint_as_float(uint32_t(h) << 16);
+    }
+}
+
+// The accumulators plus bias(n), as f32 (OutF32) or the input type, into a row-major
+// block_m x BN tile at `tile` (rows `pitch` bytes apart). Bias: 0 none, 1 f32, 2 the input
+// type. Layout of m64nNk16: thread t of warpgroup wg holds rows wg * 64 + (t / 32) * 16 +
+// (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
+template <bool F16, int BN, bool OutF32, int Bias>
+__device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile, int pitch,
+        const void *bias, int n0, int N, int tid) {
+    const int t = tid % 128;
+    const int row = (tid / 128) * 64 + (t / 32) * 16 + (t % 32) / 4, col0 = (t % 4) * 2;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+        const int col = col0 + 8 * j;
+        float bx = 0.f, by = 0.f;
+        if constexpr (Bias != 0) {
+            const int n = n0 + col;
+            if (Bias == 1 && n < N) bx = static_cast<const float *>(bias)[n];
+            if (Bias == 1 && n + 1 < N) by = static_cast<const float *>(bias)[n + 1];
+            if (Bias == 2 && n < N) bx = unpack16<F16>(static_cast<const uint16_t *>(bias)[n]);
+            if (Bias == 2 && n + 1 < N) by = unpack16<F16>(static_cast<const uint16_t *>(bias)[n + 1]);
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const float x = acc[4 * j + 2 * h] + bx, y = acc[4 * j + 2 * h + 1] + by;
+            unsigned char *p = tile + (row + 8 * h) * pitch;
+            if constexpr (OutF32) *reinterpret_cast<float2 *>(p + col * 4) = make_float2(x, y);
+            else *reinterpret_cast<uint32_t *>(p + col * 2) = pack16x2<F16>(x, y);
+        }
+    }
+}
+
+// The staged tile to C rows m0.., columns n0..: 16 bytes per thread along rows where the
+// row stays inside N and C's addresses allow it, element by element at the edges.
+template <int ES, int BN, int NT>
+__device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, void *c,
+        int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int tid) {
+    constexpr int per = 16 / ES, pieces = BN / per;
+    const bool vec = c_off % per == 0 && ldc % per == 0;
+    for (int idx = tid; idx < block_m * pieces; idx += NT) {
+        const int r = idx / pieces, n = n0 + (idx % pieces) * per, m = m0 + r;
+        if (m >= M || n >= N) continue;
+        const unsigned char *src = tile + r * pitch + (idx % pieces) * 16;
+        unsigned char *dst = static_cast<unsigned char *>(c) + (c_off + m * ldc + n) * ES;
+        if (vec && n + per <= N) {
+            *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(src);
+        } else {
+            for (int e = 0; e < per && n + e < N; ++e)
+                for (int b = 0; b < ES; ++b)
+                    dst[e * ES + b] = src[e * ES + b];
+        }
+    }
+}
+
+// Where a CTA's tile and K range are. CTAs run in launch order: the tiles are walked in groups
+// of 8 block rows, column by column, so that the CTAs running together share their A and B
+// panels in L2. Split K: blockIdx.z = batch * splits + slice; a slice sums a range of whole K
+// tiles into its own f32 output (c_slice elements apart), which a second kernel adds up.
+template <int TA, int TB, int BN, int BK>
+struct tile_t {
+    int m0, n0, K;
+    int64_t batch;
+    const uint16_t *a, *b; // the tile's first row or column at its first k
+    int64_t c_off;
+
+    __device__ __forceinline__ tile_t(const uint16_t *a_, const uint16_t *b_, int64_t a_off,
+            int64_t b_off, int64_t c_off_, int64_t lda, int64_t ldb, int64_t a_sb, int64_t b_sb,
+            int64_t c_sb, int K_, int splits, int64_t c_slice) {
+        constexpr int group_m = 8;
+        const int tiles_n = gridDim.x, tiles_m = gridDim.y;
+        const int linear = blockIdx.y * tiles_n + blockIdx.x;
+        const int first_m = linear / (group_m * tiles_n) * group_m;
+        const int rows = min(tiles_m - first_m, group_m);
+        const int in_group = linear % (group_m * tiles_n);
+        n0 = in_group / rows * BN;
+        m0 = (first_m + in_group % rows) * block_m;
+        batch = blockIdx.z / splits;
+        const int slice = blockIdx.z % splits;
+        const int k_per_slice = ((K_ + splits - 1) / splits + BK - 1) / BK * BK;
+        const int k_begin = min(K_, slice * k_per_slice);
+        K = min(K_ - k_begin, k_per_slice);
+        a = a_ + a_off + batch * a_sb + (TA ? m0 + k_begin * lda : m0 * lda + k_begin);
+        b = b_ + b_off + batch * b_sb + (TB ? n0 + k_begin * ldb : n0 * ldb + k_begin);
+        c_off = c_off_ + slice * c_slice + batch * c_sb;
+    }
+};
+
+// K tile kt of A and B into the stage at sa (A) and sb (B), by NT threads.
+template <int TA, int TB, int BN, int BK, int NT>
+__device__ __forceinline__ void load_stage(uint32_t sa, uint32_t sb, const tile_t<TA, TB, BN, BK> &t,
+        int kt, int64_t lda, int64_t ldb, int M, int N, int tid) {
+    constexpr int SW = BK * 2;
+    const int k0 = kt * BK;
+    if constexpr (TA) load_tile<BK, block_m, SW, NT>(sa, t.a + k0 * lda, lda, t.K - k0, M - t.m0, tid);
+    else load_tile<block_m, BK, SW, NT>(sa, t.a + k0, lda, M - t.m0, t.K - k0, tid);
+    if constexpr (TB) load_tile<BK, BN, SW, NT>(sb, t.b + k0 * ldb, ldb, t.K - k0, N - t.n0, tid);
+    else load_tile<BN, BK, SW, NT>(sb, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
+}
+
+// Warpgroup wg's multiplications of one stage: rows wg * 64.. of A times all of B, as one
+// wgmma group (the caller commits it).
+template <bool F16, int TA, int TB, int BN, int BK>
+__device__ __forceinline__ void mma_stage(float *acc, uint32_t sa, uint32_t sb, int wg) {
+    constexpr int SW = BK * 2;
+#pragma unroll
+    for (int ks = 0; ks < BK / 16; ++ks) {
+        uint64_t da, db;
+        if constexpr (TA) // M-major: chunks of SW/2 rows, BK lines each; 8-line groups SW*8 apart
+            da = smem_desc<SW>(sa + (wg * 64 / (SW / 2)) * (BK * SW) + ks * 16 * SW, BK * SW,
+                    8 * SW);
+        else // K-major: a line per row, 8-row groups SW*8 apart; k16 is 32 bytes
+            da = smem_desc<SW>(sa + wg * 64 * SW + ks * 32, 16, 8 * SW);
+        if constexpr (TB) db = smem_desc<SW>(sb + ks * 16 * SW, BK * SW, 8 * SW);
+        else db = smem_desc<SW>(sb + ks * 32, 16, 8 * SW);
+        mma_t<F16, TA, TB, BN>::run(acc, da, db);
+    }
+}
+
+// What follows the accumulation in the _epi kernels and the split-K sum, in oneDNN's order:
+// v = acc * src_scale * wei_scale(n) + bias(n), then the post-ops (a sum, an eltwise, either
+// first), then v / dst_scale, rounded to C's type. The host checks every parameter's kind.
+struct epilogue_args_t {
+    const float *src_scale, *wei_scale, *dst_scale; // null: none
+    int wei_per_n; // wei_scale holds one scale per column
+    int sum_at; // 0 no sum, 1 before the eltwise, 2 after it
+    float sum_scale, sum_zp;
+    int elt; // 0 none, 1 relu (alpha: negative slope), 2 gelu_erf, 3 gelu_tanh, 4 swish
+    float alpha, beta;
+    const void *bias;
+    int bias_kind; // 0 none, 1 f32, 2 bf16, 3 f16
+};
+
+__device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
+    switch (alg) {
+        case 1: return x > 0.f ? x : alpha * x;
+        case 2: return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+        case 3: {
+            const float g = 0.79788456080286536f * x * (1.f + 0.044715f * x * x);
+            return 0.5f * x * (1.f + tanhf(g));
+        }
+        case 4: return x / (1.f + __expf(-alpha * x));
+        default: return x;
+    }
+}
+
+struct epilogue_t {
+    epilogue_args_t p;
+    float ab_scale, dst_inv; // src scale times a common weights scale; 1 / dst scale
+
+    __device__ __forceinline__ explicit epilogue_t(const epilogue_args_t &args) : p(args) {
+        ab_scale = p.src_scale ? p.src_scale[0] : 1.f;
+        if (p.wei_scale && !p.wei_per_n) ab_scale *= p.wei_scale[0];
+        dst_inv = p.dst_scale ? 1.f / p.dst_scale[0] : 1.f;
+    }
+    // Column n's value from its f32 sum; `old` is C's value before (read only with a sum).
+    __device__ __forceinline__ float apply_inline(float v, int n, float old) const {
+        v *= ab_scale;
+        if (p.wei_scale && p.wei_per_n) v *= p.wei_scale[n];
+        if (p.bias_kind == 1) v += static_cast<const float *>(p.bias)[n];
+        else if (p.bias_kind == 2) v += unpack16<false>(static_cast<const uint16_t *>(p.bias)[n]);
+        else if (p.bias_kind == 3) v += unpack16<true>(static_cast<const uint16_t *>(p.bias)[n]);
+        if (p.sum_at == 1) v += p.sum_scale * (old - p.sum_zp);
+        if (p.elt) v = eltwise(p.elt, v, p.alpha);
+        if (p.sum_at == 2) v += p.sum_scale * (old - p.sum_zp);
+        return v * dst_inv;
+    }
+    // The same, not inlined, for the GEMM's epilogue: one copy of the eltwise code per kernel,
+    // not one per element and path (the driver compiles the PTX when a kernel is first
+    // loaded: 3.3 s of ptxas inlined, 0.26 s so). The call keeps `this` in local memory, which
+    // the split-K sum (one element per thread, bandwidth-bound) cannot afford: it inlines.
+    __device__ __noinline__ float apply(float v, int n, float old) const {
+        return apply_inline(v, n, old);
+    }
+};
+
+// Element o of C: f32 (c_kind 0), bf16 (1) or f16 (2).
+__device__ __forceinline__ float load_c(const void *c, int c_kind, int64_t o) {
+    if (c_kind == 0) return static_cast<const float *>(c)[o];
+    return c_kind == 1 ? unpack16<false>(static_cast<const uint16_t *>(c)[o])
+                       : unpack16<true>(static_cast<const uint16_t *>(c)[o]);
+}
+__device__ __forceinline__ void store_c(void *c, int c_kind, int64_t o, float v) {
+    if (c_kind == 0) static_cast<float *>(c)[o] = v;
+    else if (c_kind == 1) static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<false>(v, 0.f));
+    else static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<true>(v, 0.f));
+}
+
+// The staged f32 tile (rows `pitch` floats apart) through the epilogue to C rows m0..,
+// columns n0..: four columns per thread and step, with 16- or 8-byte accesses where C's
+// addresses allow them.
+template <int BN, int NT>
+__device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, void *c,
+        int c_kind, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N,
+        const epilogue_t &e, int tid) {
+    constexpr int pieces = BN / 4;
+#pragma unroll 1 // the epilogue's code once, not once per step
+    for (int idx = tid; idx < block_m * pieces; idx += NT) {
+        const int r = idx / pieces, col = (idx % pieces) * 4, n = n0 + col, m = m0 + r;
+        if (m >= M || n >= N) continue;
+        const float4 x = *reinterpret_cast<const float4 *>(tile + r * pitch + col);
+        const int64_t o = c_off + m * ldc + n;
+        const bool vec = n + 4 <= N && o % 4 == 0;
+        float v[4] = {x.x, x.y, x.z, x.w}, old[4] = {0.f, 0.f, 0.f, 0.f};
+        if (e.p.sum_at) {
+            if (vec && c_kind == 0) {
+                const float4 y = *reinterpret_cast<const float4 *>(static_cast<float *>(c) + o);
+                old[0] = y.x, old[1] = y.y, old[2] = y.z, old[3] = y.w;
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    if (n + i < N) old[i] = load_c(c, c_kind, o + i);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            if (n + i < N) v[i] = e.apply(v[i], n + i, old[i]);
+        if (vec && c_kind == 0) {
+            *reinterpret_cast<float4 *>(static_cast<float *>(c) + o)
+                    = make_float4(v[0], v[1], v[2], v[3]);
+        } else if (vec) {
+            uint2 h;
+            h.x = c_kind == 1 ? pack16x2<false>(v[0], v[1]) : pack16x2<true>(v[0], v[1]);
+            h.y = c_kind == 1 ? pack16x2<false>(v[2], v[3]) : pack16x2<true>(v[2], v[3]);
+            *reinterpret_cast<uint2 *>(static_cast<uint16_t *>(c) + o) = h;
+        } else {
+            for (int i = 0; i < 4 && n + i < N; ++i)
+                store_c(c, c_kind, o + i, v[i]);
+        }
+    }
+}
+
+// The accumulators to C through shared memory at smem (free by now), with bias.
+// EPI: the full epilogue (epilogue_t) on the f32 sums, after staging them unchanged.
+template <bool F16, int BN, bool EPI>
+__device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, void *c,
+        const void *bias, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int c_f32,
+        int bias_kind, const epilogue_args_t &ea, int tid) {
+    if constexpr (EPI) {
+        stage_tile<F16, BN, true, 0>(acc, smem, (BN + 8) * 4, nullptr, n0, N, tid);
+        __syncthreads();
+        epilogue_args_t args = ea;
+        args.bias = bias;
+        args.bias_kind = bias_kind == 2 ? (F16 ? 3 : 2) : bias_kind;
+        const epilogue_t e(args);
+        copy_out_epilogue<BN, threads>(reinterpret_cast<const float *>(smem), BN + 8, c,
+                c_f32 ? 0 : F16 ? 2 : 1, c_off, ldc, m0, n0, M, N, e, tid);
+        return;
+    }
+    const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
+#define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
+    stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, tid)
+    if (c_f32) {
+        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
+        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
+        else ANYDNN_WGMMA_STAGE(true, 2);
+    } else {
+        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
+        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
+        else ANYDNN_WGMMA_STAGE(false, 2);
+    }
+#undef ANYDNN_WGMMA_STAGE
+    __syncthreads();
+    if (c_f32) copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    else copy_out<2, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+}
+
+// A's tiles straight from the matrix (the GEMM kernels); a gathering policy (the
+// convolution's) has the same shape: built once per CTA from its arguments, the start of A,
+// the tile's first row and M, it loads the K-major A tile starting at column k0.
+struct no_gather_t {
+    static constexpr bool active = false;
+    struct args_t {};
+    __device__ __forceinline__ no_gather_t(const args_t &, const uint16_t *, int, int, int) {}
+    template <int SW>
+    __device__ __forceinline__ void load(uint32_t, int, int, int) const {}
+};
+
+// All 256 threads load and multiply: a barrier per K tile orders the two. (A warp-specialized
+// variant, one cp.async warpgroup feeding two wgmma ones through mbarriers, was correct but
+// ran at 40% of this on the H100: 128 threads cannot issue the copies fast enough.)
+// With a Gather policy, A is K-major and the policy loads its tiles (no split, no batch).
+template <bool F16, int TA, int TB, int BN, int BK, int S, int P, bool EPI,
+        class Gather = no_gather_t>
+__device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
+        const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
+        int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
+        int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
+        int bias_kind, int splits, int64_t c_slice, const epilogue_args_t &ea,
+        const typename Gather::args_t &gather_args = {}) {
+    constexpr int stage_bytes = (block_m + BN) * BK * 2, a_bytes = block_m * BK * 2;
+    static_assert(S >= 2 + P, "the stage being loaded is neither read nor in flight");
+    static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
+    __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
+
+    const int tid = threadIdx.x, wg = tid / 128;
+    const tile_t<TA, TB, BN, BK> t(
+            a, b, a_off, b_off, c_off, lda, ldb, a_sb, b_sb, c_sb, K, splits, c_slice);
+    const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+    const Gather gather(gather_args, t.a, t.m0, M, tid);
+    auto load = [&](int kt) {
+        const uint32_t sa = sbase + (kt % S) * stage_bytes;
+        if constexpr (Gather::active) {
+            static_assert(TA == 0 && TB == 0, "gathered A is K-major; B is K-major");
+            constexpr int SW = BK * 2;
+            const int k0 = kt * BK;
+            gather.template load<SW>(sa, k0, t.K, tid);
+            load_tile<BN, BK, SW, threads>(sa + a_bytes, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
+        } else {
+            load_stage<TA, TB, BN, BK, threads>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
+        }
+    };
+
+    float acc[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i)
+        acc[i] = 0.f;
+
+    // `ahead` tiles load while one is multiplied and P more multiplications are in flight.
+    constexpr int ahead = S - 1 - P;
+    const int kt_count = (t.K + BK - 1) / BK;
+    for (int kt = 0; kt < ahead; ++kt) {
+        if (kt < kt_count) load(kt);
+        cp_async_commit();
+    }
+    for (int kt = 0; kt < kt_count; ++kt) {
+        cp_async_wait<ahead - 1>(); // this thread's pieces of tile kt are in
+        fence_proxy_async(); // ... and visible to the tensor cores
+        __syncthreads(); // everyone's pieces; tile kt - 1 - P is no longer read
+        const uint32_t sa = sbase + (kt % S) * stage_bytes;
+        fence_regs<BN / 2>(acc);
+        wgmma_fence();
+        mma_stage<F16, TA, TB, BN, BK>(acc, sa, sa + a_bytes, wg);
+        wgmma_commit();
+        // The tensor cores are busy now: load tile kt + ahead into the stage of tile
+        // kt - 1 - P, whose multiplications every warpgroup finished before the barrier.
+        if (kt + ahead < kt_count) load(kt + ahead);
+        cp_async_commit();
+        wgmma_wait<P>();
+        fence_regs<BN / 2>(acc);
+    }
+    wgmma_wait<0>();
+    fence_regs<BN / 2>(acc);
+    __syncthreads(); // every warpgroup's multiplications are done with the stages
+    epilogue<F16, BN, EPI>(
+            acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32, bias_kind, ea, tid);
+}
+
+} // namespace
+
+// The epilogue's parameters, the same in every kernel (after the buffers and sizes).
+#define ANYDNN_EPILOGUE_PARAMS \
+    int wei_per_n, int sum_at, float sum_scale, float sum_zp, int elt, float alpha, float beta
+#define ANYDNN_EPILOGUE_ARGS(SRC_SCALE, WEI_SCALE, DST_SCALE) \
+    epilogue_args_t { \
+        SRC_SCALE, WEI_SCALE, DST_SCALE, wei_per_n, sum_at, sum_scale, sum_zp, elt, alpha, \
+                beta, nullptr, 0 \
+    }

@@ -1,0 +1,54 @@
+#include "gpu/tuning/conv_wgmma_tuning.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "gpu/tuning/tuning_override.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+status_t conv_wgmma_tuning(
+        const device_caps_t &caps, int64_t m, int64_t n, conv_wgmma_tuning_t &out) {
+    // The widest tile that does not run mostly past N, narrowed only while its tiles would
+    // leave more than half of the compute units idle. Measured on the H200 (mb64 ResNet
+    // layers, bf16, ms at 64 / 128 / 256 wide): 3x3 64@56 0.093 / 0.142 / 0.207; 1x1
+    // 256->64@56 0.061 / 0.095 / 0.132; 3x3 256@14 (98 tiles of 256 on 132 units) 0.086 /
+    // 0.082 / 0.070; conv1 (channels padded from 3 to 8) 0.414 / 0.518 (3 stages) / 0.806.
+    // Padding conv1 beats its im2col on the GEMM core (gemm_nhwc, 1.99 ms).
+    const int64_t units = std::max<int64_t>(caps.compute_units, 1);
+    auto tiles = [&](int64_t bn) { return ((m + 127) / 128) * ((n + bn - 1) / bn); };
+    int bn = n <= 64 ? 64 : n <= 128 ? 128 : 256;
+    while (bn > 64 && 2 * tiles(bn) < units)
+        bn /= 2;
+    out.tile_n = bn;
+    out.why = "default row: " + std::to_string(bn) + " channels a tile for N " + std::to_string(n)
+              + ", " + std::to_string(tiles(bn)) + " tiles on " + std::to_string(units)
+              + " compute units";
+    const std::string spec = tuning_override("conv_wgmma");
+    if (spec.empty()) return dnnl_success;
+    // "tile_n=N" and "pad=0|1", comma-separated.
+    size_t at = 0;
+    while (at <= spec.size()) {
+        const size_t end = std::min(spec.find(',', at), spec.size());
+        const std::string item = spec.substr(at, end - at);
+        int v = 0, used = 0;
+        if (std::sscanf(item.c_str(), "tile_n=%d%n", &v, &used) == 1 && used == int(item.size())
+                && (v == 64 || v == 128 || v == 256)) {
+            out.tile_n = v;
+        } else if (item == "pad=0" || item == "pad=1") {
+            out.pad_channels = item == "pad=1";
+        } else {
+            ANYDNN_REQUIRE(false, dnnl_unimplemented,
+                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256 and "
+                    "pad=0|1",
+                    spec.c_str());
+        }
+        at = end + 1;
+    }
+    out.why = "ANYDNN_GPU_TUNING: " + spec;
+    return dnnl_success;
+}
+
+} // namespace gpu
+} // namespace anydnn
