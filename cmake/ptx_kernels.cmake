@@ -23,11 +23,22 @@ if(ANYDNN_NVCC)
       COMMENT "Compiling ${_name}.cu to sm_90a PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
+  # Flash attention (src/gpu/sdpa/cuda): mma.sync only, so sm_80 PTX (Ampere and Hopper).
+  set(_anydnn_flash_cu ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_attention.cu)
+  set(_anydnn_flash_ptx ${ANYDNN_GENERATED_SRC_DIR}/flash_attention.ptx)
+  add_custom_command(
+    OUTPUT ${_anydnn_flash_ptx}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+    COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_80,code=sm_80
+            ${_anydnn_flash_cu} -o ${_anydnn_flash_ptx}
+    DEPENDS ${_anydnn_flash_cu}
+    COMMENT "Compiling flash attention to sm_80 PTX")
+  list(APPEND _anydnn_ptx_files ${_anydnn_flash_ptx})
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
-# The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers;
-# the split-K sum's six.
+# The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers, as are
+# flash attention's (Q, K, V, dst, scale, mask, stats); the split-K sum's six.
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}

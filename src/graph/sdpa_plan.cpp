@@ -1,7 +1,10 @@
 // Reading the sdpa chain of a partition into an sdpa_plan_t (see sdpa_plan.hpp).
 #include "graph/sdpa_plan.hpp"
 
+#include <algorithm>
+
 #include "graph/lower.hpp"
+#include "graph/sdpa_causal.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -36,16 +39,31 @@ std::vector<dim_t> batch_strides(const memory_desc_t &md, const dims_t &out_batc
 }
 
 status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
-    // The chain QK -> [scale] -> [mask] -> SoftMax -> PV, in topological order.
-    ANYDNN_REQUIRE(ops.size() >= 3 && ops.size() <= 5, dnnl_unimplemented, "not an sdpa chain");
+    // The chain QK -> [scale] -> [mask | causal mask] -> SoftMax -> PV, in topological order.
+    ANYDNN_REQUIRE(ops.size() >= 3 && ops.size() <= 10, dnnl_unimplemented, "not an sdpa chain");
     const op_t &qk = *ops.front(), &pv = *ops.back(), &sm = *ops[ops.size() - 2];
     const op_t *scale = nullptr, *mask = nullptr;
+    ANYDNN_REQUIRE(qk.outputs.size() == 1, dnnl_unimplemented, "sdpa: not a plain QK matmul");
     for (size_t i = 1; i + 2 < ops.size(); ++i) {
         const op_t *o = ops[i].get();
-        if (o->kind == dnnl_graph_op_add) mask = o;
-        else if (o->kind == dnnl_graph_op_multiply || o->kind == dnnl_graph_op_divide) scale = o;
+        if ((o->kind == dnnl_graph_op_multiply || o->kind == dnnl_graph_op_divide)
+                && (o->inputs[0].id == qk.outputs[0].id || o->inputs[1].id == qk.outputs[0].id))
+            scale = o;
+    }
+    const size_t scores = scale ? scale->outputs[0].id : qk.outputs[0].id;
+    const causal_mask_t causal = match_causal_mask(scores, consumers);
+    for (size_t i = 1; i + 2 < ops.size(); ++i) {
+        const op_t *o = ops[i].get();
+        if (o == scale
+                || std::find(causal.ops.begin(), causal.ops.end(), o) != causal.ops.end())
+            continue;
+        if (o->kind == dnnl_graph_op_add && !mask && !causal.kind) mask = o;
         else return fail(dnnl_unimplemented, __func__, "sdpa: %s in the chain", op_kind_name(o->kind));
     }
+    ANYDNN_REQUIRE(sm.inputs[0].id == (causal.kind ? causal.out->outputs[0].id
+                                               : mask ? mask->outputs[0].id : scores),
+            dnnl_unimplemented, "sdpa: the softmax does not read the masked scores");
+    p.causal = causal.kind;
     ANYDNN_REQUIRE(qk.kind == dnnl_graph_op_matmul && pv.kind == dnnl_graph_op_matmul
                     && sm.kind == dnnl_graph_op_softmax && qk.inputs.size() == 2
                     && pv.inputs.size() == 2 && !qk.flag(dnnl_graph_op_attr_transpose_a)
@@ -90,6 +108,8 @@ status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
     }
     if (mask) {
         const size_t prev = scale ? scale->outputs[0].id : qk.outputs[0].id;
+        ANYDNN_REQUIRE(mask->inputs[0].id == prev || mask->inputs[1].id == prev,
+                dnnl_unimplemented, "sdpa: the mask is not added to the scores");
         const size_t mid = mask->inputs[0].id == prev ? mask->inputs[1].id : mask->inputs[0].id;
         p.mask = expand_md(md(mid), nd);
         ANYDNN_REQUIRE(p.mask.ndims == nd && float_type(p.mask.data_type)

@@ -33,6 +33,7 @@ struct sdpa_config_t {
     int64_t D = 0, Dv = 0; // head sizes of Q/K and of V
     dnnl_data_type_t q_dt, k_dt, v_dt, dst_dt, scale_dt = dnnl_f32, mask_dt = dnnl_f32;
     bool has_scale = false, divide = false, has_mask = false;
+    int causal = 0; // 0 none, 1 top-left, 2 bottom-right (sdpa_plan_t::causal)
 };
 
 class sdpa_kernel_t {

@@ -24,6 +24,9 @@ struct sdpa_plan_t {
     bool k_transposed; // K given as [.., Sk, D]
     bool v_transposed; // V given as [.., Dv, Sk]
     bool has_scale = false, divide = false, has_mask = false;
+    // A causal mask the partition computes (GenIndex / GreaterEqual / Select): key j is seen
+    // from query i when j <= i (1, top-left) or j <= i + Sk - Sq (2, bottom-right); 0 none.
+    int causal = 0;
     std::vector<dim_t> qs, ks, vs, ds, ms; // batch strides
     // Values the kernel reads and writes, in order: q, k, v, dst, [scale], [mask].
     std::vector<size_t> values;

@@ -1,0 +1,28 @@
+// The tensor-core flash attention kernel (cuda/flash_attention.cu, embedded sm_80 PTX) for the
+// graph's sdpa partitions: whether it takes a problem, and its launch.
+#pragma once
+
+#include <memory>
+
+#include "gpu/sdpa/sdpa.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+class flash_sdpa_kernel_t {
+public:
+    // dnnl_unimplemented with the reason where the device loads no sm_80 PTX or the problem
+    // does not fit the kernel (types, head size, layouts); `args` as the generic kernel takes.
+    status_t init(engine_t *engine, const sdpa_config_t &config, const sdpa_args_t &args);
+    // Buffers in order q, k, v, dst, scale, mask (the last two null when absent).
+    status_t launch(stream_t *stream, const memory_storage_t *const buffers[6],
+            const sdpa_args_t &args, int64_t nbatch) const;
+
+private:
+    std::shared_ptr<kernel_t> kernel_;
+    int rows_ = 0, threads_ = 0; // query rows and threads per CTA
+    int flags_ = 0;
+};
+
+} // namespace gpu
+} // namespace anydnn
