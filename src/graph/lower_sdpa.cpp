@@ -14,8 +14,6 @@ namespace graph {
 status_t lowering_t::lower_sdpa_fused() {
     sdpa_plan_t p;
     ANYDNN_CHECK(plan_sdpa(p));
-    ANYDNN_REQUIRE(!p.has_scale || p.scale_dt == dnnl_f32, dnnl_unimplemented,
-            "sdpa: the scale is not f32");
     sdpa_host_kernel_t kernel;
     ANYDNN_CHECK(make_sdpa_host_kernel(p, max_threads(), kernel));
 

@@ -29,7 +29,7 @@ void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
     size_t next = 4;
     float scale = 1.f;
     if (p.has_scale) {
-        scale = load_as_f32(dnnl_f32, buf[next++], 0);
+        scale = load_as_f32(p.scale_dt, buf[next++], 0);
         if (p.divide) scale = 1.f / scale;
     }
     const char *mask = p.has_mask ? static_cast<const char *>(buf[next++]) : nullptr;

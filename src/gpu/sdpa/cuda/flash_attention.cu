@@ -144,6 +144,7 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
         scale = load_any(scale_p, 0, (flags >> scale_type_shift) & 3);
         if (flags & divide_flag) scale = 1.f / scale;
     }
+    const float scale_log2 = scale * log2e;
     const bool has_mask = flags & has_mask_flag;
     const int mask_type = (flags >> mask_type_shift) & 3;
     // Key j is visible from query i when j <= i + diag (causal masks only).
@@ -203,12 +204,15 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int64_t row = row_lo + (e / 2) * 8, key = n0 + j * 8 + 2 * t + (e % 2);
-                float x = s[j][e] * scale;
+                float x;
                 if (has_mask) {
                     const int64_t r = min(row, a.Sq - 1), c = min(key, a.Sk - 1);
-                    x += load_any(mask, mo + r * a.mask_row + c * a.mask_col, mask_type);
+                    x = (s[j][e] * scale
+                                + load_any(mask, mo + r * a.mask_row + c * a.mask_col, mask_type))
+                            * log2e;
+                } else {
+                    x = s[j][e] * scale_log2;
                 }
-                x *= log2e;
                 if (edge && (key >= a.Sk || (causal && key > row + diag))) x = -INFINITY;
                 s[j][e] = x;
             }
