@@ -262,8 +262,9 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
     check(c);
 }
 
-// The flash kernel's variants (tensor cores where the device loads sm_80 PTX): every head
-// size and type, lengths that are not multiples of its 64/128-row and 64-key blocks.
+// The flash kernels' variants (where the device loads sm_80 PTX): every head size and type on
+// tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
+// 64-key blocks. ANYDNN_SDPA_FLASH_WARPS=8 checks the 8-warp entries.
 TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";
@@ -277,6 +278,17 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
                 c.mask = m;
                 check(c);
             }
+    // f32 on the FMA kernel (head size 64): strict f32, the f32 tolerance.
+    for (mask_t m : {mask_t::none, mask_t::causal_select, mask_t::causal_add, mask_t::additive})
+        for (int64_t s : {1, 77, 203}) {
+            causal_case_t c;
+            c.D = 64;
+            c.G = 2;
+            c.Sq = s;
+            c.Sk = s == 1 ? 130 : s;
+            c.mask = m;
+            check(c);
+        }
     const std::vector<std::array<int64_t, 4>> shapes = {// G, Sq, Sk, D
             {4, 1, 77, 128}, {4, 17, 17, 64}, {4, 300, 300, 128}, {1, 130, 257, 64},
             {2, 64, 64, 256}};

@@ -1,8 +1,10 @@
-// The tensor-core flash attention kernel (cuda/flash_attention.cu, embedded sm_80 PTX) for the
-// graph's sdpa partitions: whether it takes a problem, and its launch.
+// The flash attention kernels (cuda/flash_attention.cu on tensor cores for bf16/f16,
+// cuda/flash_attention_f32.cu on the FMA units for f32; embedded sm_80 PTX) for the graph's
+// sdpa partitions: whether one takes a problem, and its launch.
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "gpu/sdpa/sdpa.hpp"
 
@@ -18,8 +20,11 @@ public:
     status_t launch(stream_t *stream, const memory_storage_t *const buffers[6],
             const sdpa_args_t &args, int64_t nbatch) const;
 
+    const std::string &info() const { return info_; } // what verbose names it
+
 private:
     std::shared_ptr<kernel_t> kernel_;
+    std::string info_;
     int rows_ = 0, threads_ = 0; // query rows and threads per CTA
     int flags_ = 0;
 };

@@ -109,7 +109,7 @@ status_t make_sdpa_device_kernel(
                                  const memory_storage_t *const buffers[6]) {
             return flash->launch(stream, buffers, args, nbatch);
         };
-        kernel_out.info = "sdpa:ocl:flash_mma_sync_sm80";
+        kernel_out.info = flash->info();
         return dnnl_success;
     }
     auto kernel = std::make_shared<gpu::sdpa_kernel_t>();
