@@ -197,7 +197,7 @@ protected:
         ASSERT_EQ(g.get_partitions().size(), 1u) << "the pattern is not one partition";
         prepared_t p;
         prepare(causal_graph(c), in, p);
-        ASSERT_FALSE(HasFatalFailure());
+        ASSERT_NE(p.out_ptr, nullptr) << "not compiled"; // each case on its own
         const std::vector<uint8_t> poison(p.out_bytes, 0xff); // NaN in every type
         ASSERT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, p.out_ptr, poison.data(), p.out_bytes, 0,
                           nullptr, nullptr),
@@ -264,7 +264,8 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
 
 // The flash kernels' variants (where the device loads sm_80 PTX): every head size and type on
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
-// 64-key blocks. ANYDNN_SDPA_FLASH_WARPS=8 checks the 8-warp entries.
+// 64-key blocks. ANYDNN_SDPA_FLASH_WARPS=8 checks the 8-warp entries,
+// ANYDNN_SDPA_FLASH_WGMMA=1 the wgmma ones.
 TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";

@@ -1,5 +1,5 @@
 // Host side of the flash attention kernels: what they take (bf16 or f16 Q, K, V of one type on
-// tensor cores, head sizes 64/80/96/128/256, wgmma on sm_90a for 64 and 128, else mma.sync; f32 on the FMA units, head size 64; rows
+// tensor cores (mma.sync), head sizes 64/80/96/128/256; f32 on the FMA units, head size 64; rows
 // contiguous along the head and 16-byte aligned), the entry of a type and head size, and the
 // launch (a CTA per block of query rows and batch entry). The flags' bits mirror
 // cuda/flash_attention*.cu.
@@ -73,8 +73,9 @@ status_t flash_sdpa_kernel_t::init(
         rows_ = 64;
         info_ = "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
-            && !env_is("ANYDNN_SDPA_FLASH_WGMMA", "0")) {
-        // Hopper's wgmma (ANYDNN_SDPA_FLASH_WGMMA=0: the mma.sync kernel instead).
+            && env_is("ANYDNN_SDPA_FLASH_WGMMA", "1")) {
+        // Hopper's wgmma: only when asked for (ANYDNN_SDPA_FLASH_WGMMA=1), it fails its GPU
+        // check (see cuda/flash_attention_sm90.cu).
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
                 + std::to_string(c.D) + "_sm90";
         threads_ = 128;

@@ -6,6 +6,10 @@
 // the store are shared); K and V tiles of 64 keys come by cp.async into 128-byte-swizzled
 // lines (chunks of 64 elements), V's load overlapping Q K^T and the next K's P V; two or
 // three CTAs per SM. Q, K, V rows contiguous along the head, 16-byte aligned.
+// Not dispatched unless ANYDNN_SDPA_FLASH_WGMMA=1: on the H200 (driver 580.159) its first case
+// of graph_ocl_sdpa_causal_t.flash_variants_match_reference (bf16, head size 64, no mask,
+// 203 x 203) came out wrong (0.029 for 0.097), so an operand layout here (the register A
+// fragments or a descriptor) is not what the hardware reads; the mma.sync kernel runs instead.
 #include "flash_common.cuh"
 
 namespace {
