@@ -18,6 +18,15 @@ const op_t *only_reader(const std::map<size_t, std::vector<const op_t *>> &consu
     return r.size() == 1 ? r[0] : nullptr;
 }
 
+// One s32 value (a length of the bottom-right form).
+bool s32_scalar(const lt_t &lt) {
+    if (lt.data_type != dnnl_s32 || lt.ndims < 0) return false;
+    int64_t n = 1;
+    for (int i = 0; i < lt.ndims; ++i)
+        n *= lt.dims[i];
+    return n == 1;
+}
+
 // The axis a GenIndex counts along, made non-negative against its input's rank.
 int64_t index_axis(const op_t &gen) {
     const int64_t nd = gen.inputs[0].ndims, axis = gen.s64(dnnl_graph_op_attr_axis, 0);
@@ -46,16 +55,36 @@ causal_mask_t match_causal_mask(
         }
     }
     if (!row || !col || !user) return none;
-    const op_t *ge = only_reader(consumers, row->outputs[0].id);
+    // The row index, shifted by Lk - Lq in the bottom-right form.
+    size_t shifted = row->outputs[0].id;
+    const op_t *ge = only_reader(consumers, shifted);
+    std::vector<const op_t *> shift;
+    if (ge && ge->kind == dnnl_graph_op_add && ge->inputs.size() == 2) {
+        const op_t *add = ge;
+        const op_t *sub = only_reader(consumers, add->outputs[0].id);
+        const int at = add->inputs[0].id == shifted ? 1 : 0;
+        if (add->inputs[1 - at].id != shifted || !s32_scalar(add->inputs[at]) || !sub
+                || sub->kind != dnnl_graph_op_subtract || sub->inputs.size() != 2
+                || sub->inputs[0].id != add->outputs[0].id || !s32_scalar(sub->inputs[1]))
+            return none;
+        m.key_len = add->inputs[at].id;
+        m.query_len = sub->inputs[1].id;
+        shift = {add, sub};
+        shifted = sub->outputs[0].id;
+        ge = only_reader(consumers, shifted);
+    }
     if (!ge || ge != only_reader(consumers, col->outputs[0].id)
             || ge->kind != dnnl_graph_op_greater_equal || ge->inputs.size() != 2
-            || ge->inputs[0].id != row->outputs[0].id || ge->inputs[1].id != col->outputs[0].id)
+            || ge->inputs[0].id != shifted || ge->inputs[1].id != col->outputs[0].id)
         return none;
     const op_t *sel = only_reader(consumers, ge->outputs[0].id);
     if (!sel || sel->kind != dnnl_graph_op_select || sel->inputs.size() != 3
             || sel->inputs[0].id != ge->outputs[0].id)
         return none;
-    m.ops = {row, col, ge, sel};
+    m.ops = {row, col};
+    m.ops.insert(m.ops.end(), shift.begin(), shift.end());
+    m.ops.push_back(ge);
+    m.ops.push_back(sel);
     if (sel == user) {
         // Select(C, S, -inf): S must be the value kept where C holds.
         if (sel->inputs[1].id != scores || sel->inputs[2].id == scores) return none;
@@ -72,7 +101,7 @@ causal_mask_t match_causal_mask(
         m.ops.push_back(user);
         m.out = user;
     }
-    m.kind = 1;
+    m.kind = shift.empty() ? 1 : 2;
     return m;
 }
 

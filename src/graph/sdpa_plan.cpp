@@ -40,7 +40,7 @@ std::vector<dim_t> batch_strides(const memory_desc_t &md, const dims_t &out_batc
 
 status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
     // The chain QK -> [scale] -> [mask | causal mask] -> SoftMax -> PV, in topological order.
-    ANYDNN_REQUIRE(ops.size() >= 3 && ops.size() <= 10, dnnl_unimplemented, "not an sdpa chain");
+    ANYDNN_REQUIRE(ops.size() >= 3 && ops.size() <= 12, dnnl_unimplemented, "not an sdpa chain");
     const op_t &qk = *ops.front(), &pv = *ops.back(), &sm = *ops[ops.size() - 2];
     const op_t *scale = nullptr, *mask = nullptr;
     ANYDNN_REQUIRE(qk.outputs.size() == 1, dnnl_unimplemented, "sdpa: not a plain QK matmul");
@@ -64,6 +64,7 @@ status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
                                                : mask ? mask->outputs[0].id : scores),
             dnnl_unimplemented, "sdpa: the softmax does not read the masked scores");
     p.causal = causal.kind;
+    p.causal_lengths = causal.kind == 2;
     ANYDNN_REQUIRE(qk.kind == dnnl_graph_op_matmul && pv.kind == dnnl_graph_op_matmul
                     && sm.kind == dnnl_graph_op_softmax && qk.inputs.size() == 2
                     && pv.inputs.size() == 2 && !qk.flag(dnnl_graph_op_attr_transpose_a)
@@ -120,6 +121,10 @@ status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
         p.has_mask = true;
         p.ms = batch_strides(p.mask, p.batch);
         p.values.push_back(mid);
+    }
+    if (p.causal_lengths) {
+        p.values.push_back(causal.key_len);
+        p.values.push_back(causal.query_len);
     }
     p.qs = batch_strides(p.q, p.batch);
     p.ks = batch_strides(p.k, p.batch);

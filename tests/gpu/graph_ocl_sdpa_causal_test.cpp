@@ -14,7 +14,11 @@ using namespace graph_ocl_test;
 
 namespace {
 
-enum class mask_t { none, causal_select, causal_add, additive };
+enum class mask_t { none, causal_select, causal_add, additive, causal_bottom_right };
+
+bool causal(mask_t m) {
+    return m == mask_t::causal_select || m == mask_t::causal_add || m == mask_t::causal_bottom_right;
+}
 
 struct causal_case_t {
     int64_t B = 1, Hkv = 2, G = 1; // G query heads per K/V head (5D shapes when G > 1)
@@ -30,7 +34,8 @@ lt_dims heads(const causal_case_t &c, int64_t g, int64_t rows, int64_t cols) {
 }
 
 // Values: 0 Q, 1 K, 2 V, 3 scale, 4 mask / -inf, 5 QK, 6 scaled, 7 masked, 8 probabilities,
-// 9 dst, 10 row index, 11 column index, 12 condition, 13 zero, 14 implicit additive mask.
+// 9 dst, 10 row index, 11 column index, 12 condition, 13 zero, 14 implicit additive mask,
+// 15 key length, 16 query length, 17 row + key length, 18 shifted row (bottom-right).
 build_t causal_graph(const causal_case_t &c) {
     return [=](graph &g) {
         const dt t = c.type;
@@ -44,9 +49,13 @@ build_t causal_graph(const causal_case_t &c) {
         row.set_attr(op::attr::axis, int64_t(-2));
         op col(4, op::kind::GenIndex, {lt(6, sd, t)}, {lt(11, sd, dt::s32)});
         col.set_attr(op::attr::axis, int64_t(-1));
-        op ge(5, op::kind::GreaterEqual, {lt(10, sd, dt::s32), lt(11, sd, dt::s32)},
+        const bool br = c.mask == mask_t::causal_bottom_right;
+        op ge(5, op::kind::GreaterEqual, {lt(br ? 18 : 10, sd, dt::s32), lt(11, sd, dt::s32)},
                 {lt(12, sd, dt::boolean)});
-        const bool direct = c.mask == mask_t::causal_select;
+        op plus(11, op::kind::Add, {lt(10, sd, dt::s32), lt(15, {1}, dt::s32)}, {lt(17, sd, dt::s32)});
+        op minus(12, op::kind::Subtract, {lt(17, sd, dt::s32), lt(16, {1}, dt::s32)},
+                {lt(18, sd, dt::s32)});
+        const bool direct = c.mask == mask_t::causal_select || br;
         op sel(6, op::kind::Select,
                 {lt(12, sd, dt::boolean), direct ? lt(6, sd, t) : lt(13, {1}, t), lt(4, {1}, t)},
                 {direct ? lt(7, sd, t) : lt(14, sd, t)});
@@ -58,12 +67,16 @@ build_t causal_graph(const causal_case_t &c) {
                 {lt(9, heads(c, c.G, c.Sq, c.D), t)});
         g.add_op(qk);
         g.add_op(scale);
-        if (c.mask == mask_t::causal_select || c.mask == mask_t::causal_add) {
+        if (causal(c.mask)) {
             g.add_op(row);
             g.add_op(col);
             g.add_op(ge);
             g.add_op(sel);
             if (c.mask == mask_t::causal_add) g.add_op(add_implicit);
+            if (br) {
+                g.add_op(plus);
+                g.add_op(minus);
+            }
         }
         if (c.mask == mask_t::additive) g.add_op(add_mask);
         g.add_op(sm);
@@ -159,8 +172,8 @@ std::vector<double> reference(const causal_case_t &c, const data_t &d) {
                         x += double(q[i * c.D + e]) * k[j * c.D + e];
                     x *= scale;
                     if (c.mask == mask_t::additive) x += d.mask[i * c.Sk + j];
-                    if ((c.mask == mask_t::causal_select || c.mask == mask_t::causal_add) && j > i)
-                        x = -INFINITY;
+                    const int64_t diag = c.mask == mask_t::causal_bottom_right ? c.Sk - c.Sq : 0;
+                    if (causal(c.mask) && j > i + diag) x = -INFINITY;
                     s[j] = x;
                     mx = std::max(mx, x);
                 }
@@ -191,6 +204,10 @@ protected:
         in[3] = encode({d.scale}, c.type);
         in[4] = c.mask == mask_t::additive ? encode(d.mask, c.type) : encode({-INFINITY}, c.type);
         in[13] = encode({0.f}, c.type);
+        for (auto len : {std::make_pair(15, int32_t(c.Sk)), std::make_pair(16, int32_t(c.Sq))}) {
+            in[len.first].resize(4);
+            std::memcpy(in[len.first].data(), &len.second, 4);
+        }
         graph g(dnnl::engine::kind::gpu);
         causal_graph(c)(g);
         g.finalize();
@@ -249,6 +266,18 @@ TEST_F(graph_ocl_sdpa_causal_t, causal_grouped_query_attention_5d_f32_and_bf16) 
         c.Sq = c.Sk = 19;
         c.type = t;
         c.mask = mask_t::causal_select;
+        check(c);
+    }
+}
+
+TEST_F(graph_ocl_sdpa_causal_t, causal_bottom_right_from_the_graphs_lengths_f32_and_bf16) {
+    for (dt t : {dt::f32, dt::bf16}) {
+        causal_case_t c;
+        c.Sq = 7;
+        c.Sk = 40;
+        c.G = 2;
+        c.type = t;
+        c.mask = mask_t::causal_bottom_right;
         check(c);
     }
 }

@@ -33,6 +33,11 @@ void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
         if (p.divide) scale = 1.f / scale;
     }
     const char *mask = p.has_mask ? static_cast<const char *>(buf[next++]) : nullptr;
+    // Key j is seen from row i when j <= i + diag (causal masks only).
+    dim_t diag = p.causal == 2 ? p.Sk - p.Sq : 0;
+    if (p.causal_lengths)
+        diag = dim_t(*static_cast<const int32_t *>(buf[next]))
+                - *static_cast<const int32_t *>(buf[next + 1]);
     dim_t nbatch = 1;
     for (dim_t b : p.batch)
         nbatch *= b;
@@ -95,7 +100,7 @@ void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
                     }
                 }
                 if (p.causal) { // keys past the row's diagonal are hidden
-                    const dim_t last = r0 + r + (p.causal == 2 ? p.Sk - p.Sq : 0);
+                    const dim_t last = r0 + r + diag;
                     for (dim_t j = std::max<dim_t>(last + 1, 0); j < p.Sk; ++j)
                         row[j] = -INFINITY;
                 }

@@ -45,6 +45,8 @@ status_t flash_sdpa_kernel_t::init(
         engine_t *engine, const sdpa_config_t &c, const sdpa_args_t &a) {
     ANYDNN_REQUIRE(engine_caps(engine).ptx_binary_sm >= 80, dnnl_unimplemented,
             "flash sdpa: the device loads no sm_80 PTX");
+    ANYDNN_REQUIRE(!c.causal_lengths, dnnl_unimplemented,
+            "flash sdpa: a bottom-right causal mask offset by the graph's length values");
     const bool half = (c.q_dt == dnnl_bf16 || c.q_dt == dnnl_f16) && c.k_dt == c.q_dt
             && c.v_dt == c.q_dt && (c.dst_dt == c.q_dt || c.dst_dt == dnnl_f32);
     const bool f32 = c.q_dt == dnnl_f32 && c.k_dt == dnnl_f32 && c.v_dt == dnnl_f32
@@ -100,9 +102,10 @@ status_t flash_sdpa_kernel_t::init(
     return dnnl_success;
 }
 
-status_t flash_sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *const buffers[6],
+status_t flash_sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers],
         const sdpa_args_t &args, int64_t nbatch) const {
     if (args.Sq == 0 || nbatch == 0) return dnnl_success;
+    // The key and query lengths (buffers 6, 7) are never passed: init refuses plans with them.
     ANYDNN_REQUIRE(nbatch < 65536, dnnl_unimplemented, "flash sdpa: more than 65535 heads");
     kernel_args_t ka;
     for (int i = 0; i < 6; ++i)

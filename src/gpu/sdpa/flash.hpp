@@ -16,8 +16,8 @@ public:
     // dnnl_unimplemented with the reason where the device loads no sm_80 PTX or the problem
     // does not fit the kernel (types, head size, layouts); `args` as the generic kernel takes.
     status_t init(engine_t *engine, const sdpa_config_t &config, const sdpa_args_t &args);
-    // Buffers in order q, k, v, dst, scale, mask (the last two null when absent).
-    status_t launch(stream_t *stream, const memory_storage_t *const buffers[6],
+    // Buffers as sdpa_kernel_t::launch takes them.
+    status_t launch(stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers],
             const sdpa_args_t &args, int64_t nbatch) const;
 
     const std::string &info() const { return info_; } // what verbose names it

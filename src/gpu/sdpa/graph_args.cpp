@@ -97,6 +97,7 @@ status_t make_sdpa_device_kernel(
     if (p.has_scale) c.scale_dt = p.scale_dt;
     if (p.has_mask) c.mask_dt = p.mask.data_type;
     c.causal = p.causal;
+    c.causal_lengths = p.causal_lengths;
 
     int64_t nbatch = 1;
     const gpu::sdpa_args_t args = kernel_args(p, nbatch);
@@ -106,7 +107,7 @@ status_t make_sdpa_device_kernel(
     if ((!flash_env || std::string(flash_env) != "0")
             && flash->init(engine, c, args) == dnnl_success) {
         kernel_out.run = [flash, args, nbatch](stream_t *stream,
-                                 const memory_storage_t *const buffers[6]) {
+                                 const memory_storage_t *const buffers[sdpa_device_buffers]) {
             return flash->launch(stream, buffers, args, nbatch);
         };
         kernel_out.info = flash->info();
@@ -115,7 +116,7 @@ status_t make_sdpa_device_kernel(
     auto kernel = std::make_shared<gpu::sdpa_kernel_t>();
     ANYDNN_CHECK(kernel->init(engine, c));
     kernel_out.run = [kernel, args, nbatch](stream_t *stream,
-                             const memory_storage_t *const buffers[6]) {
+                             const memory_storage_t *const buffers[sdpa_device_buffers]) {
         return kernel->launch(stream, buffers, args, nbatch);
     };
     kernel_out.info = "sdpa:ocl:fused_online_softmax";

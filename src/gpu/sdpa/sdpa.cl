@@ -4,7 +4,8 @@
 // K and V stream through local memory in blocks of BK keys, converted to f32; any strides
 // (sdpa_args_t). Build options: D, DV (head sizes), BK, the tensors' types, HAS_SCALE, DIVIDE,
 // HAS_MASK, CAUSAL (0 none, 1 top-left, 2 bottom-right: key j is seen from row i when
-// j <= i (+ Sk - Sq); blocks no row of the group sees are skipped), UNROLL (unrolled key
+// j <= i (+ Sk - Sq; 3: + kv_len[0] - q_len[0], the graph's values); blocks no row of the
+// group sees are skipped), UNROLL (unrolled key
 // loops: scores in registers on GPUs; CPU devices compile faster without).
 #include "cl/common.h"
 
@@ -34,7 +35,8 @@ float comp4(float4 v, int c) {
 
 kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
         const global V_DATA_T *v, global DST_DATA_T *dst, const global SCALE_DATA_T *scale_p,
-        const global MASK_DATA_T *mask, sdpa_args_t a, local float *mask_tile) {
+        const global MASK_DATA_T *mask, const global int *kv_len, const global int *q_len,
+        sdpa_args_t a, local float *mask_tile) {
     local float4 kt[BK * D4];
     local float4 vt[BK * DV4];
     local float *kt1 = (local float *)kt;
@@ -79,7 +81,11 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
     for (int d4 = 0; d4 < DV4; ++d4) acc[d4] = (float4)(0.f);
 
 #if CAUSAL
+#if CAUSAL == 3
+    const long diag = (long)kv_len[0] - q_len[0];
+#else
     const long diag = CAUSAL == 2 ? a.Sk - a.Sq : 0;
+#endif
     // The same bound for the whole group (its barriers): the keys its last row sees.
     const long key_end = min(a.Sk, max(row0 + L + diag, 0L));
 #else
