@@ -185,7 +185,8 @@ struct matcher_t {
     }
 
     // MatMul -> [Multiply|Divide scale] -> [Add mask | Select | causal mask] -> SoftMax
-    // -> MatMul; the causal mask as sdpa_causal.hpp recognises it.
+    // -> MatMul; the causal mask as sdpa_causal.hpp recognises it; StaticReshapes of Q, K, V
+    // and the output.
     std::vector<const op_t *> sdpa(const op_t *qk) {
         std::vector<const op_t *> g {qk};
         size_t scores = qk->outputs[0].id;
@@ -209,6 +210,12 @@ struct matcher_t {
         if (!pv || pv->kind != dnnl_graph_op_matmul || pv->inputs[0].id != cur->outputs[0].id)
             return {};
         g.push_back(pv);
+        // GQA over 4D tensors: StaticReshapes to 5D of Q, K, V and back of the output.
+        for (size_t id : {qk->inputs[0].id, qk->inputs[1].id, pv->inputs[1].id})
+            if (const op_t *r = exclusive_producer(id, dnnl_graph_op_static_reshape))
+                g.push_back(r);
+        const op_t *out = sole_consumer(pv->outputs[0].id);
+        if (out && out->kind == dnnl_graph_op_static_reshape) g.push_back(out);
         return g;
     }
 

@@ -26,6 +26,7 @@ struct causal_case_t {
     dt type = dt::f32;
     mask_t mask = mask_t::none;
     bool divide = false;
+    bool reshaped = false; // G > 1: Q, K, V and dst 4D, StaticReshapes to and from 5D
 };
 
 lt_dims heads(const causal_case_t &c, int64_t g, int64_t rows, int64_t cols) {
@@ -35,13 +36,16 @@ lt_dims heads(const causal_case_t &c, int64_t g, int64_t rows, int64_t cols) {
 
 // Values: 0 Q, 1 K, 2 V, 3 scale, 4 mask / -inf, 5 QK, 6 scaled, 7 masked, 8 probabilities,
 // 9 dst, 10 row index, 11 column index, 12 condition, 13 zero, 14 implicit additive mask,
-// 15 key length, 16 query length, 17 row + key length, 18 shifted row (bottom-right).
+// 15 key length, 16 query length, 17 row + key length, 18 shifted row (bottom-right);
+// reshaped: 0, 1, 2, 9 are 4D, 20, 21, 22, 23 their 5D forms.
 build_t causal_graph(const causal_case_t &c) {
     return [=](graph &g) {
         const dt t = c.type;
         const lt_dims sd = heads(c, c.G, c.Sq, c.Sk);
-        op qk(1, op::kind::MatMul, {lt(0, heads(c, c.G, c.Sq, c.D), t), lt(1, heads(c, 1, c.Sk, c.D), t)},
-                {lt(5, sd, t)});
+        const bool rs = c.reshaped && c.G > 1;
+        const lt_dims q5 = heads(c, c.G, c.Sq, c.D), kv5 = heads(c, 1, c.Sk, c.D);
+        const lt_dims q4 = {c.B, c.Hkv * c.G, c.Sq, c.D}, kv4 = {c.B, c.Hkv, c.Sk, c.D};
+        op qk(1, op::kind::MatMul, {lt(rs ? 20 : 0, q5, t), lt(rs ? 21 : 1, kv5, t)}, {lt(5, sd, t)});
         qk.set_attr(op::attr::transpose_b, true);
         op scale(2, c.divide ? op::kind::Divide : op::kind::Multiply, {lt(5, sd, t), lt(3, {1}, t)},
                 {lt(6, sd, t)});
@@ -63,8 +67,20 @@ build_t causal_graph(const causal_case_t &c) {
         op add_mask(8, op::kind::Add, {lt(6, sd, t), lt(4, {1, 1, c.Sq, c.Sk}, t)}, {lt(7, sd, t)});
         op sm(9, op::kind::SoftMax, {lt(c.mask == mask_t::none ? 6 : 7, sd, t)}, {lt(8, sd, t)});
         sm.set_attr(op::attr::axis, int64_t(-1));
-        op pv(10, op::kind::MatMul, {lt(8, sd, t), lt(2, heads(c, 1, c.Sk, c.D), t)},
-                {lt(9, heads(c, c.G, c.Sq, c.D), t)});
+        op pv(10, op::kind::MatMul, {lt(8, sd, t), lt(rs ? 22 : 2, kv5, t)}, {lt(rs ? 23 : 9, q5, t)});
+        // Dense 4D and 5D forms share their memory order: the data and the reference stay.
+        op rq(13, op::kind::StaticReshape, {lt(0, q4, t)}, {lt(20, q5, t)});
+        op rk(14, op::kind::StaticReshape, {lt(1, kv4, t)}, {lt(21, kv5, t)});
+        op rv(15, op::kind::StaticReshape, {lt(2, kv4, t)}, {lt(22, kv5, t)});
+        op ro(16, op::kind::StaticReshape, {lt(23, q5, t)}, {lt(9, q4, t)});
+        for (auto r : {std::make_pair(&rq, q5), std::make_pair(&rk, kv5), std::make_pair(&rv, kv5),
+                     std::make_pair(&ro, q4)}) {
+            r.first->set_attr(op::attr::shape, r.second);
+            r.first->set_attr(op::attr::special_zero, false);
+        }
+        if (rs)
+            for (op *r : {&rq, &rk, &rv, &ro})
+                g.add_op(*r);
         g.add_op(qk);
         g.add_op(scale);
         if (causal(c.mask)) {
@@ -280,6 +296,16 @@ TEST_F(graph_ocl_sdpa_causal_t, causal_bottom_right_from_the_graphs_lengths_f32_
         c.mask = mask_t::causal_bottom_right;
         check(c);
     }
+}
+
+TEST_F(graph_ocl_sdpa_causal_t, causal_gqa_through_reshapes_of_4d_tensors) {
+    causal_case_t c;
+    c.Hkv = 2;
+    c.G = 4;
+    c.Sq = c.Sk = 21;
+    c.mask = mask_t::causal_select;
+    c.reshaped = true;
+    check(c);
 }
 
 TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
