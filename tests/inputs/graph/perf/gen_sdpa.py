@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the sdpa perf cases of this folder (benchdnn --graph JSON): oneDNN's SDPA pattern with
 no mask or a causal mask computed in the graph (GenIndex / GreaterEqual / Select), and GQA as
-5D tensors whose MatMuls broadcast K and V over the query heads of a group.
+5D tensors whose MatMuls broadcast K and V over the query heads of a group (or, _reshape, 4D
+tensors with StaticReshapes to 5D and back).
 Usage: gen_sdpa.py [OUT_DIR]   (the small CHECK variants: gen_sdpa.py DIR --small)"""
 import json
 import os
@@ -21,7 +22,7 @@ def lt(i, dt, shape):
             'layout_type': 'strided', 'property_type': 'variable'}
 
 
-def sdpa(dt, b, hq, hkv, s, d, causal):
+def sdpa(dt, b, hq, hkv, s, d, causal, reshaped=False):
     if hq == hkv:
         q_shape, kv_shape = [b, hq, s, d], [b, hkv, s, d]
         scores = [b, hq, s, s]
@@ -29,12 +30,19 @@ def sdpa(dt, b, hq, hkv, s, d, causal):
         q_shape, kv_shape = [b, hkv, hq // hkv, s, d], [b, hkv, 1, s, d]
         scores = [b, hkv, hq // hkv, s, s]
     ops = []
+    # reshaped (GQA): Q, K, V and dst are 4D (ids 20..23), reshaped to and from the 5D ones.
+    q4, kv4 = [b, hq, s, d], [b, hkv, s, d]
 
     def op(name, kind, ins, outs, attrs=None):
         ops.append({'id': len(ops), 'name': name, 'kind': kind, 'attrs': attrs or {},
                     'inputs': ins, 'outputs': outs})
 
     boolean = lambda v: {'type': 'bool', 'value': v}
+    if reshaped:
+        for name, i, src, dst in (('q4to5', 20, q4, q_shape), ('k4to5', 21, kv4, kv_shape),
+                                  ('v4to5', 22, kv4, kv_shape)):
+            op(name, 'StaticReshape', [lt(i, dt, src)], [lt(i - 20, dt, dst)],
+               {'shape': {'type': 's64[]', 'value': dst}, 'special_zero': boolean(0)})
     op('qk', 'MatMul', [lt(0, dt, q_shape), lt(1, dt, kv_shape)], [lt(5, dt, scores)],
        {'transpose_a': boolean(0), 'transpose_b': boolean(1)})
     op('scale', 'Multiply', [lt(5, dt, scores), lt(3, dt, [1])], [lt(6, dt, scores)],
@@ -56,8 +64,14 @@ def sdpa(dt, b, hq, hkv, s, d, causal):
        {'axis': {'type': 's64', 'value': -1}})
     op('pv', 'MatMul', [lt(8, dt, scores), lt(2, dt, kv_shape)], [lt(9, dt, q_shape)],
        {'transpose_a': boolean(0), 'transpose_b': boolean(0)})
+    outputs = [9]
+    if reshaped:
+        op('out5to4', 'StaticReshape', [lt(9, dt, q_shape)], [lt(23, dt, q4)],
+           {'shape': {'type': 's64[]', 'value': q4}, 'special_zero': boolean(0)})
+        inputs = [20 + i if i < 3 else i for i in inputs]
+        outputs = [23]
     return {'version': '3.13.0', 'engine_kind': 'gpu', 'fpmath_mode': 'strict',
-            'fpmath_mode_apply_to_int': 'false', 'input_ports': inputs, 'output_ports': [9],
+            'fpmath_mode_apply_to_int': 'false', 'input_ports': inputs, 'output_ports': outputs,
             'graph': ops}
 
 
@@ -66,10 +80,12 @@ CASES = {  # name: (dt, b, hq, hkv, s, d, causal)
     'sdpa_bf16_b1h16s1024d64_nomask': ('bf16', 1, 16, 16, 1024, 64, False),
     'sdpa_bf16_b8h32s4096d128_causal': ('bf16', 8, 32, 32, 4096, 128, True),
     'gqa_bf16_b8h32kv8s4096d128_causal': ('bf16', 8, 32, 8, 4096, 128, True),
+    'gqa_bf16_b8h32kv8s4096d128_causal_reshape': ('bf16', 8, 32, 8, 4096, 128, True, True),
 }
 SMALL = {  # the same patterns small enough for benchdnn's correctness mode
     'sdpa_bf16_b1h2s203d128_causal_small': ('bf16', 1, 2, 2, 203, 128, True),
     'gqa_bf16_b1h8kv2s150d64_causal_small': ('bf16', 1, 8, 2, 150, 64, True),
+    'gqa_bf16_b1h8kv2s150d64_causal_reshape_small': ('bf16', 1, 8, 2, 150, 64, True, True),
 }
 
 
