@@ -23,11 +23,28 @@ if(ANYDNN_NVCC)
       COMMENT "Compiling ${_name}.cu to sm_90a PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
+  # Flash attention (src/gpu/sdpa/cuda): mma.sync and FMA kernels as sm_80 PTX (Ampere and
+  # Hopper), the wgmma one as sm_90a.
+  foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_sm90:90a)
+    string(REPLACE ":" ";" _parts ${_flash})
+    list(GET _parts 0 _name)
+    list(GET _parts 1 _sm)
+    set(_cu ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/${_name}.cu)
+    set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/${_name}.ptx)
+    add_custom_command(
+      OUTPUT ${_ptx}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+      COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_${_sm},code=sm_${_sm}
+              ${_cu} -o ${_ptx}
+      DEPENDS ${_cu} ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_common.cuh
+      COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
+    list(APPEND _anydnn_ptx_files ${_ptx})
+  endforeach()
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
-# The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers;
-# the split-K sum's six.
+# The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers, as are
+# flash attention's (Q, K, V, dst, scale, mask, stats); the split-K sum's six.
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}

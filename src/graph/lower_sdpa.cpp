@@ -14,8 +14,6 @@ namespace graph {
 status_t lowering_t::lower_sdpa_fused() {
     sdpa_plan_t p;
     ANYDNN_CHECK(plan_sdpa(p));
-    ANYDNN_REQUIRE(!p.has_scale || p.scale_dt == dnnl_f32, dnnl_unimplemented,
-            "sdpa: the scale is not f32");
     sdpa_host_kernel_t kernel;
     ANYDNN_CHECK(make_sdpa_host_kernel(p, max_threads(), kernel));
 
@@ -42,15 +40,19 @@ status_t lowering_t::lower_sdpa_ocl() {
     for (size_t id : p.values)
         step.args.push_back({0, view(id)});
     step.scratchpad_md = zero_md();
-    const bool has_scale = p.has_scale, has_mask = p.has_mask;
-    step.device_kernel = [run = std::move(kernel.run), has_scale, has_mask](
+    const bool has_scale = p.has_scale, has_mask = p.has_mask, lengths = p.causal_lengths;
+    step.device_kernel = [run = std::move(kernel.run), has_scale, has_mask, lengths](
                                  dnnl_stream *stream, const std::vector<dnnl_memory *> &mem) {
-        const memory_storage_t *bufs[6] = {};
+        const memory_storage_t *bufs[sdpa_device_buffers] = {};
         size_t next = 0;
         for (int i = 0; i < 4; ++i)
             bufs[i] = mem[next++]->storage();
         if (has_scale) bufs[4] = mem[next++]->storage();
         if (has_mask) bufs[5] = mem[next++]->storage();
+        if (lengths) {
+            bufs[6] = mem[next++]->storage();
+            bufs[7] = mem[next++]->storage();
+        }
         return run(stream, bufs);
     };
     out.steps.push_back(std::move(step));

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "graph/graph.hpp"
+#include "graph/sdpa_causal.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -183,15 +184,23 @@ struct matcher_t {
         return p;
     }
 
-    // MatMul -> [Multiply|Divide scale] -> [Add mask | Select] -> SoftMax -> MatMul.
+    // MatMul -> [Multiply|Divide scale] -> [Add mask | Select | causal mask] -> SoftMax
+    // -> MatMul; the causal mask as sdpa_causal.hpp recognises it; StaticReshapes of Q, K, V
+    // and the output.
     std::vector<const op_t *> sdpa(const op_t *qk) {
         std::vector<const op_t *> g {qk};
-        const op_t *cur = sole_consumer(qk->outputs[0].id);
+        size_t scores = qk->outputs[0].id;
+        const op_t *cur = sole_consumer(scores);
         if (cur && (cur->kind == dnnl_graph_op_multiply || cur->kind == dnnl_graph_op_divide)) {
             g.push_back(cur);
-            cur = sole_consumer(cur->outputs[0].id);
+            scores = cur->outputs[0].id;
+            cur = sole_consumer(scores);
         }
-        if (cur && (cur->kind == dnnl_graph_op_add || cur->kind == dnnl_graph_op_select)) {
+        const causal_mask_t causal = cur ? causal_mask_t() : match_causal_mask(scores, conn.consumers);
+        if (causal.kind) {
+            g.insert(g.end(), causal.ops.begin(), causal.ops.end());
+            cur = sole_consumer(causal.out->outputs[0].id);
+        } else if (cur && (cur->kind == dnnl_graph_op_add || cur->kind == dnnl_graph_op_select)) {
             g.push_back(cur);
             cur = sole_consumer(cur->outputs[0].id);
         }
@@ -201,6 +210,12 @@ struct matcher_t {
         if (!pv || pv->kind != dnnl_graph_op_matmul || pv->inputs[0].id != cur->outputs[0].id)
             return {};
         g.push_back(pv);
+        // GQA over 4D tensors: StaticReshapes to 5D of Q, K, V and back of the output.
+        for (size_t id : {qk->inputs[0].id, qk->inputs[1].id, pv->inputs[1].id})
+            if (const op_t *r = exclusive_producer(id, dnnl_graph_op_static_reshape))
+                g.push_back(r);
+        const op_t *out = sole_consumer(pv->outputs[0].id);
+        if (out && out->kind == dnnl_graph_op_static_reshape) g.push_back(out);
         return g;
     }
 
@@ -276,8 +291,11 @@ status_t make_partitions(const std::vector<std::shared_ptr<op_t>> &ops,
         if (!p) return false;
         p->engine_kind = engine_kind;
         p->fpmath = fpmath;
-        p->supported = std::all_of(p->ops.begin(), p->ops.end(),
-                [](const std::shared_ptr<const op_t> &op) { return lowerable(*op); });
+        // The ops of a causal mask (GenIndex) have no primitive: only the engines' fused sdpa
+        // kernels run them.
+        p->supported = p->pattern == "sdpa"
+                || std::all_of(p->ops.begin(), p->ops.end(),
+                        [](const std::shared_ptr<const op_t> &op) { return lowerable(*op); });
         set_ports(*p, ops);
         parts.push_back(std::move(p));
         return true;

@@ -8,7 +8,7 @@
 #
 # Usage (on the GPU machine, with benchdnn and libanydnn beside this file, see README.md):
 #   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check]
-# Groups: matmul conv ip lstm cold.  --check first runs the CHECKS of those groups, smaller
+# Groups: matmul conv ip lstm cold sdpa.  --check first runs the CHECKS of those groups, smaller
 # problems of the same
 # kinds with tails, in benchdnn's correctness mode (--mode=C: double-precision reference,
 # output poisoned before the run) and prints one CHECK line each.
@@ -83,6 +83,8 @@ CHECKS = [
 ]
 
 GROUPS = {'matmul': MATMUL, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
+import rows_sdpa  # noqa: E402 (beside this file)
+GROUPS['sdpa'] = rows_sdpa.ROWS
 
 
 def benchdnn(bindir, args, mode='P', extra_env=None, timeout=300):
@@ -199,6 +201,8 @@ class Torch:
             x, h0, c0 = self.rnd(steps, mb, ch), self.rnd(1, mb, ch), self.rnd(1, mb, ch)
             with t.no_grad():
                 return self.time_ms(lambda: lstm(x, (h0, c0)))
+        if kind == 'sdpa':
+            return rows_sdpa.torch_ms(self, key)
         raise ValueError(key)
 
 

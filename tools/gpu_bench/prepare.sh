@@ -8,7 +8,8 @@ BUILD=${1:-build}
 DEST=${2:-.dev}
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn benchdnn
 mkdir -p "$DEST"
-cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py "$DEST"/
+cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
+    tools/gpu_bench/rows_*.py "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn
 # A build with SYCL interop links libsycl (its API is C++): the GPU machine needs it beside the
 # library (the script puts its own folder on LD_LIBRARY_PATH).

@@ -1,5 +1,5 @@
 // Scaled dot-product attention as one CPU kernel: per (batch, head, block of query rows),
-// scores = Q K^T * scale (+ mask) stay in a per-thread buffer, are softmaxed in place and
+// scores = Q K^T * scale (+ mask, causal mask) stay in a per-thread buffer, are softmaxed in place and
 // multiplied by V, so the Sq x Sk score matrix never goes to memory. GEMMs on the shared
 // ukernel (Q/K/V in f32 or bf16), one thread per block.
 #include <algorithm>
@@ -29,10 +29,15 @@ void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
     size_t next = 4;
     float scale = 1.f;
     if (p.has_scale) {
-        scale = load_as_f32(dnnl_f32, buf[next++], 0);
+        scale = load_as_f32(p.scale_dt, buf[next++], 0);
         if (p.divide) scale = 1.f / scale;
     }
     const char *mask = p.has_mask ? static_cast<const char *>(buf[next++]) : nullptr;
+    // Key j is seen from row i when j <= i + diag (causal masks only).
+    dim_t diag = p.causal == 2 ? p.Sk - p.Sq : 0;
+    if (p.causal_lengths)
+        diag = dim_t(*static_cast<const int32_t *>(buf[next]))
+                - *static_cast<const int32_t *>(buf[next + 1]);
     dim_t nbatch = 1;
     for (dim_t b : p.batch)
         nbatch *= b;
@@ -93,6 +98,11 @@ void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
                         for (dim_t j = 0; j < p.Sk; ++j)
                             row[j] += load_as_f32(p.mask.data_type, mask, base + j * cs);
                     }
+                }
+                if (p.causal) { // keys past the row's diagonal are hidden
+                    const dim_t last = r0 + r + diag;
+                    for (dim_t j = std::max<dim_t>(last + 1, 0); j < p.Sk; ++j)
+                        row[j] = -INFINITY;
                 }
                 if (avx512)
                     cpu::softmax::fwd_row_avx512(row, row, p.Sk, false, 1.f, false, tmp);

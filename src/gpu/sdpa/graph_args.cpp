@@ -1,5 +1,6 @@
-// The sdpa partition of a graph on GPU engines as one fused kernel (sdpa.cl): the plan's
-// shapes and strides become the kernel's arguments; what the kernel does not take (blocked
+// The sdpa partition of a graph on GPU engines as one fused kernel: the tensor-core flash
+// kernel (flash.hpp) where the device and the problem take it, else the generic one (sdpa.cl).
+// The plan's shapes and strides become the kernels' arguments; what the kernel does not take (blocked
 // layouts, more than 4 batch dimensions, head sizes over its limit, a device without the
 // local memory) is left to the generic lowering (a sequence of primitives).
 #include <cstdlib>
@@ -7,6 +8,7 @@
 
 #include "core/memory.hpp"
 #include "core/ops/sdpa/fused.hpp"
+#include "gpu/sdpa/flash.hpp"
 #include "gpu/sdpa/sdpa.hpp"
 
 namespace anydnn {
@@ -94,13 +96,27 @@ status_t make_sdpa_device_kernel(
     c.has_mask = p.has_mask;
     if (p.has_scale) c.scale_dt = p.scale_dt;
     if (p.has_mask) c.mask_dt = p.mask.data_type;
-    auto kernel = std::make_shared<gpu::sdpa_kernel_t>();
-    ANYDNN_CHECK(kernel->init(engine, c));
+    c.causal = p.causal;
+    c.causal_lengths = p.causal_lengths;
 
     int64_t nbatch = 1;
     const gpu::sdpa_args_t args = kernel_args(p, nbatch);
+    // ANYDNN_GRAPH_SDPA_FLASH=0: the generic kernel even where the flash kernel applies.
+    const char *flash_env = std::getenv("ANYDNN_GRAPH_SDPA_FLASH");
+    auto flash = std::make_shared<gpu::flash_sdpa_kernel_t>();
+    if ((!flash_env || std::string(flash_env) != "0")
+            && flash->init(engine, c, args) == dnnl_success) {
+        kernel_out.run = [flash, args, nbatch](stream_t *stream,
+                                 const memory_storage_t *const buffers[sdpa_device_buffers]) {
+            return flash->launch(stream, buffers, args, nbatch);
+        };
+        kernel_out.info = flash->info();
+        return dnnl_success;
+    }
+    auto kernel = std::make_shared<gpu::sdpa_kernel_t>();
+    ANYDNN_CHECK(kernel->init(engine, c));
     kernel_out.run = [kernel, args, nbatch](stream_t *stream,
-                             const memory_storage_t *const buffers[6]) {
+                             const memory_storage_t *const buffers[sdpa_device_buffers]) {
         return kernel->launch(stream, buffers, args, nbatch);
     };
     kernel_out.info = "sdpa:ocl:fused_online_softmax";

@@ -3,8 +3,10 @@
 // One work-item per query row, a work-group per block of rows of one batch entry (batch, head);
 // K and V stream through local memory in blocks of BK keys, converted to f32; any strides
 // (sdpa_args_t). Build options: D, DV (head sizes), BK, the tensors' types, HAS_SCALE, DIVIDE,
-// HAS_MASK, UNROLL (unrolled key loops: scores in registers on GPUs; CPU devices compile
-// faster without).
+// HAS_MASK, CAUSAL (0 none, 1 top-left, 2 bottom-right: key j is seen from row i when
+// j <= i (+ Sk - Sq; 3: + kv_len[0] - q_len[0], the graph's values); blocks no row of the
+// group sees are skipped), UNROLL (unrolled key
+// loops: scores in registers on GPUs; CPU devices compile faster without).
 #include "cl/common.h"
 
 #define D4 ((D + 3) / 4)
@@ -33,7 +35,8 @@ float comp4(float4 v, int c) {
 
 kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
         const global V_DATA_T *v, global DST_DATA_T *dst, const global SCALE_DATA_T *scale_p,
-        const global MASK_DATA_T *mask, sdpa_args_t a, local float *mask_tile) {
+        const global MASK_DATA_T *mask, const global int *kv_len, const global int *q_len,
+        sdpa_args_t a, local float *mask_tile) {
     local float4 kt[BK * D4];
     local float4 vt[BK * DV4];
     local float *kt1 = (local float *)kt;
@@ -77,7 +80,18 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
     float4 acc[DV4];
     for (int d4 = 0; d4 < DV4; ++d4) acc[d4] = (float4)(0.f);
 
-    for (long j0 = 0; j0 < a.Sk; j0 += BK) {
+#if CAUSAL
+#if CAUSAL == 3
+    const long diag = (long)kv_len[0] - q_len[0];
+#else
+    const long diag = CAUSAL == 2 ? a.Sk - a.Sq : 0;
+#endif
+    // The same bound for the whole group (its barriers): the keys its last row sees.
+    const long key_end = min(a.Sk, max(row0 + L + diag, 0L));
+#else
+    const long key_end = a.Sk;
+#endif
+    for (long j0 = 0; j0 < key_end; j0 += BK) {
         barrier(CLK_LOCAL_MEM_FENCE); // the previous block is no longer read
         for (int i = lid; i < BK * D4 * 4; i += L) {
             const int j = i / (D4 * 4), d = i % (D4 * 4);
@@ -117,6 +131,9 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
             float x = (t.x + t.y) + (t.z + t.w);
 #if HAS_MASK
             x += mask_tile[lid * MASK_LD + j];
+#endif
+#if CAUSAL
+            if (j0 + j > row + diag) x = -INFINITY;
 #endif
             s[j] = j0 + j < a.Sk ? x : -INFINITY;
             block_max = fmax(block_max, s[j]);

@@ -57,6 +57,7 @@ status_t sdpa_kernel_t::init(engine_t *engine, const sdpa_config_t &c) {
             + " -DHAS_SCALE=" + std::to_string(int(c.has_scale))
             + " -DDIVIDE=" + std::to_string(int(c.divide))
             + " -DHAS_MASK=" + std::to_string(int(c.has_mask))
+            + " -DCAUSAL=" + std::to_string(c.causal_lengths ? 3 : c.causal)
             + " -DUNROLL=" + std::to_string(int(op_tuning(caps).sdpa_unroll))
             + data_type_options("Q", c.q_dt) + data_type_options("K", c.k_dt)
             + data_type_options("V", c.v_dt) + data_type_options("DST", c.dst_dt)
@@ -72,10 +73,10 @@ status_t sdpa_kernel_t::init(engine_t *engine, const sdpa_config_t &c) {
     return dnnl_success;
 }
 
-status_t sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *const buffers[6],
+status_t sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers],
         const sdpa_args_t &args, int64_t nbatch) const {
     kernel_args_t ka;
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < sdpa_device_buffers; ++i)
         ka.add(buffers[i]);
     ka.add_value(args);
     ka.add_local(has_mask_ ? sizeof(float) * group_ * (block_keys_ + 1) : sizeof(float));

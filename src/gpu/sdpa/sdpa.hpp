@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/compute/compute.hpp"
+#include "core/ops/sdpa/fused.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -33,6 +34,8 @@ struct sdpa_config_t {
     int64_t D = 0, Dv = 0; // head sizes of Q/K and of V
     dnnl_data_type_t q_dt, k_dt, v_dt, dst_dt, scale_dt = dnnl_f32, mask_dt = dnnl_f32;
     bool has_scale = false, divide = false, has_mask = false;
+    int causal = 0; // 0 none, 1 top-left, 2 bottom-right (sdpa_plan_t::causal)
+    bool causal_lengths = false; // bottom-right offset from two s32 buffers (causal_lengths)
 };
 
 class sdpa_kernel_t {
@@ -41,8 +44,8 @@ public:
     // device's local memory do not fit it.
     status_t init(engine_t *engine, const sdpa_config_t &config);
     // Enqueues on `stream` after its current dependencies. Buffers in order q, k, v, dst,
-    // scale, mask (the last two null when absent); nbatch: product of args.batch.
-    status_t launch(stream_t *stream, const memory_storage_t *const buffers[6],
+    // scale, mask, key length, query length (null when absent); nbatch: product of args.batch.
+    status_t launch(stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers],
             const sdpa_args_t &args, int64_t nbatch) const;
 
 private:

@@ -24,8 +24,15 @@ struct sdpa_plan_t {
     bool k_transposed; // K given as [.., Sk, D]
     bool v_transposed; // V given as [.., Dv, Sk]
     bool has_scale = false, divide = false, has_mask = false;
+    // A causal mask the partition computes (GenIndex / GreaterEqual / Select): key j is seen
+    // from query i when j <= i (1, top-left) or j <= i + Sk - Sq (2, bottom-right); 0 none.
+    int causal = 0;
+    // Bottom-right with the offset of the graph's two s32 values (key length - query length,
+    // read at execution; they follow [scale] and [mask] in `values`) instead of Sk - Sq.
+    bool causal_lengths = false;
     std::vector<dim_t> qs, ks, vs, ds, ms; // batch strides
-    // Values the kernel reads and writes, in order: q, k, v, dst, [scale], [mask].
+    // Values the kernel reads and writes, in order: q, k, v, dst, [scale], [mask], [key
+    // length, query length].
     std::vector<size_t> values;
 };
 
@@ -37,11 +44,14 @@ struct sdpa_host_kernel_t {
 };
 status_t make_sdpa_host_kernel(const sdpa_plan_t &p, int nthr, sdpa_host_kernel_t &kernel);
 
-// A fused kernel on a device: buffers q, k, v, dst, scale, mask (the last two null when
-// absent); dnnl_unimplemented with a reason where the engine has none for the plan.
+// A fused kernel on a device: buffers q, k, v, dst, scale, mask, key length, query length
+// (null when absent); dnnl_unimplemented with a reason where the engine has none for the plan.
+constexpr int sdpa_device_buffers = 8;
 struct sdpa_device_kernel_t {
     std::string info;
-    std::function<status_t(stream_t *stream, const memory_storage_t *const buffers[6])> run;
+    std::function<status_t(
+            stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers])>
+            run;
 };
 status_t make_sdpa_device_kernel(
         engine_t *engine, const sdpa_plan_t &p, sdpa_device_kernel_t &kernel);
