@@ -8,7 +8,7 @@
 
 #include "api/api.hpp"
 #include "api/ukernel_handles.hpp"
-#include "cpu/ukernel/brgemm.hpp"
+#include "core/ukernel.hpp"
 
 using namespace anydnn;
 

@@ -12,7 +12,7 @@
 #include "api/api.hpp"
 #include "api/ukernel_handles.hpp"
 #include "core/verbose.hpp"
-#include "cpu/ukernel/brgemm.hpp"
+#include "core/ukernel.hpp"
 
 using namespace anydnn;
 

@@ -8,7 +8,7 @@
 
 #include "api/api.hpp"
 #include "api/ukernel_handles.hpp"
-#include "cpu/ukernel/transform.hpp"
+#include "core/ukernel.hpp"
 
 using namespace anydnn;
 

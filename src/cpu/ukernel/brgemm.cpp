@@ -1,6 +1,6 @@
 // The brgemm ukernel's configuration rules: supported types, B layout, post-ops, finalize and
 // the choice of kernel in generate.
-#include "cpu/ukernel/brgemm.hpp"
+#include "cpu/ukernel/brgemm_kernels.hpp"
 
 #include "core/ops/binary/binary_math.hpp"
 #include "core/ops/eltwise/eltwise_math.hpp"

@@ -1,9 +1,9 @@
 // The vector brgemm kernels: the shared GEMM's tile microkernels (cpu/ukernels) driven over
 // the batch. f32: rows x 32 tiles reading A and B in place. bf16 / int8: rows x 64 tiles on a
-// pack32 B (k pairs / quads of a column side by side, groups ldb columns apart). For each
-// panel of N, each batch element adds its product to the tile of C in turn (the first one
-// writes it unless add_C): no copies, no scratch.
-#include "cpu/ukernel/brgemm.hpp"
+// pack32 B (k pairs / quads of a column side by side, groups ldb columns apart). Batch element
+// by batch element (its A block then serves every panel of N from cache), each adds its
+// product to the tiles of C (the first one writes them unless add_C): no copies, no scratch.
+#include "cpu/ukernel/brgemm_kernels.hpp"
 #include "cpu/ukernels/gemm_kernels.hpp"
 #include "cpu/ukernels/gemm_lowp_tiles.hpp"
 #include "runtime/cpu/isa.hpp"
@@ -30,13 +30,13 @@ void f32_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     const auto &edge = ukernels::detail::avx512_tiles_masked_b();
     const row_tiles_t tiles(c.M, full.mr);
     float *acc = static_cast<float *>(call.acc);
-    for (dim_t j = 0; j < c.N; j += NR) {
-        const int cols = static_cast<int>(std::min<dim_t>(NR, c.N - j));
-        const auto &tk = cols == NR ? full : edge;
-        for (dim_t i = 0; i < c.batch; ++i) {
-            const float *a = reinterpret_cast<const float *>(call.a + call.offsets[2 * i]);
+    for (dim_t i = 0; i < c.batch; ++i) {
+        const float *a = reinterpret_cast<const float *>(call.a + call.offsets[2 * i]);
+        const bool read_c = i > 0 || call.add;
+        for (dim_t j = 0; j < c.N; j += NR) {
+            const int cols = static_cast<int>(std::min<dim_t>(NR, c.N - j));
+            const auto &tk = cols == NR ? full : edge;
             const float *b = reinterpret_cast<const float *>(call.b + call.offsets[2 * i + 1]) + j;
-            const bool read_c = i > 0 || call.add;
             for (dim_t t = 0; t < tiles.n; ++t) {
                 const dim_t m = tiles.first(t);
                 tk.fn[tiles.rows(t)](c.K, a + m * c.lda, c.lda, b, c.ldb,
@@ -56,14 +56,14 @@ void bf16_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     t.ldo = call.ldacc;
     t.out_bf16 = false;
     t.b_pitch = c.ldb * G;
-    for (dim_t j = 0; j < c.N; j += NR) {
-        t.nvalid = static_cast<int>(std::min<dim_t>(NR, c.N - j));
-        t.b_cols = static_cast<int>(std::min<dim_t>(NR, c.ldb - j));
-        const ukernels::bf16_tile_fn *fn = ukernels::bf16_tiles(t.b_cols < NR);
-        for (dim_t i = 0; i < c.batch; ++i) {
-            const uint16_t *a = reinterpret_cast<const uint16_t *>(call.a + call.offsets[2 * i]);
+    for (dim_t i = 0; i < c.batch; ++i) {
+        const uint16_t *a = reinterpret_cast<const uint16_t *>(call.a + call.offsets[2 * i]);
+        t.accumulate = i > 0 || call.add;
+        for (dim_t j = 0; j < c.N; j += NR) {
+            t.nvalid = static_cast<int>(std::min<dim_t>(NR, c.N - j));
+            t.b_cols = static_cast<int>(std::min<dim_t>(NR, c.ldb - j));
+            const ukernels::bf16_tile_fn *fn = ukernels::bf16_tiles(t.b_cols < NR);
             t.b = reinterpret_cast<const uint16_t *>(call.b + call.offsets[2 * i + 1]) + j * G;
-            t.accumulate = i > 0 || call.add;
             for (dim_t r = 0; r < tiles.n; ++r) {
                 const dim_t m = tiles.first(r);
                 t.a = a + m * c.lda;
@@ -88,14 +88,14 @@ void int8_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     t.row_comp = nullptr;
     const bool a_unsigned = c.a_dt == dnnl_u8;
     int32_t *acc = static_cast<int32_t *>(call.acc);
-    for (dim_t j = 0; j < c.N; j += NR) {
-        t.nvalid = static_cast<int>(std::min<dim_t>(NR, c.N - j));
-        t.b_cols = static_cast<int>(std::min<dim_t>(NR, c.ldb - j));
-        const ukernels::int8_tile_fn *fn = ukernels::int8_tiles(a_unsigned, t.b_cols < NR);
-        for (dim_t i = 0; i < c.batch; ++i) {
-            const uint8_t *a = reinterpret_cast<const uint8_t *>(call.a + call.offsets[2 * i]);
+    for (dim_t i = 0; i < c.batch; ++i) {
+        const uint8_t *a = reinterpret_cast<const uint8_t *>(call.a + call.offsets[2 * i]);
+        t.accumulate = i > 0 || call.add;
+        for (dim_t j = 0; j < c.N; j += NR) {
+            t.nvalid = static_cast<int>(std::min<dim_t>(NR, c.N - j));
+            t.b_cols = static_cast<int>(std::min<dim_t>(NR, c.ldb - j));
+            const ukernels::int8_tile_fn *fn = ukernels::int8_tiles(a_unsigned, t.b_cols < NR);
             t.b = reinterpret_cast<const uint8_t *>(call.b + call.offsets[2 * i + 1]) + j * G;
-            t.accumulate = i > 0 || call.add;
             for (dim_t r = 0; r < tiles.n; ++r) {
                 const dim_t m = tiles.first(r);
                 t.a = a + m * c.lda;

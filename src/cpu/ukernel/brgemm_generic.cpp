@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/data_types.hpp"
-#include "cpu/ukernel/brgemm.hpp"
+#include "cpu/ukernel/brgemm_kernels.hpp"
 
 namespace anydnn {
 namespace cpu {

@@ -7,7 +7,7 @@
 #include "core/ops/binary/binary_math.hpp"
 #include "core/ops/eltwise/eltwise_math.hpp"
 #include "cpu/tensor_run.hpp"
-#include "cpu/ukernel/brgemm.hpp"
+#include "cpu/ukernel/brgemm_kernels.hpp"
 
 namespace anydnn {
 namespace cpu {

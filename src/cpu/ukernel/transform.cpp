@@ -1,10 +1,10 @@
 // B packing for the brgemm ukernel: element by element from ab or ba into the layout of
 // transform.hpp. Runs once per weight block, outside the brgemm loops.
-#include "cpu/ukernel/transform.hpp"
+#include "core/ukernel.hpp"
 
 #include <cstdint>
 
-#include "cpu/ukernel/brgemm.hpp"
+#include "cpu/ukernel/brgemm_kernels.hpp"
 
 namespace anydnn {
 namespace cpu {

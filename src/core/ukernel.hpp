@@ -1,8 +1,8 @@
-// The brgemm ukernel (dnnl_ukernel.h): its configuration, the checks of finalize, the kernel
-// generate picks, and the post-op stage of execute_postops. The C entry points are in
-// src/api/ukernel_brgemm.cpp.
+// The ukernel API's objects (dnnl_ukernel.h: brgemm, transform, attribute parameters) and the
+// engine entries the C entry points in src/api/ukernel_*.cpp call; defined by the CPU engine
+// in src/cpu/ukernel/ (the only engine with ukernels).
 //
-// Life cycle: configured (set_*) -> finalized (checked, queryable) -> generated (a kernel
+// A brgemm's life: configured (set_*) -> finalized (checked, queryable) -> generated (a kernel
 // chosen; executable, read-only). Executing touches only the object's fields and the
 // caller's buffers: any number of threads may execute one brgemm at once.
 #pragma once
@@ -66,13 +66,6 @@ status_t brgemm_set_post_ops(brgemm_conf_t &c, dim_t ldd, dnnl_data_type_t d_dt,
 status_t brgemm_finalize(brgemm_conf_t &c);
 status_t brgemm_generate(brgemm_conf_t &c);
 
-// The kernels generate chooses from: nullptr when one does not apply to c.
-brgemm_kernel_fn brgemm_f32_avx512(const brgemm_conf_t &c);
-brgemm_kernel_fn brgemm_bf16_avx512(const brgemm_conf_t &c);
-brgemm_kernel_fn brgemm_int8_vnni(const brgemm_conf_t &c);
-// Any supported type and layout, any ISA.
-brgemm_kernel_fn brgemm_generic(const brgemm_conf_t &c);
-
 // Arguments of execute_postops' stage.
 struct postops_args_t {
     const void *const *binary = nullptr; // one per binary post-op
@@ -82,6 +75,24 @@ struct postops_args_t {
 // (c_dt, rows ldacc apart); c, when not null, is the user's C (c_dt, rows ldc apart).
 void brgemm_apply_postops(const brgemm_conf_t &conf, const void *acc, dim_t ldacc,
         const void *c, void *d, const postops_args_t &args);
+
+// transform: B (K x N, given as ab or ba) rewritten into the layout a brgemm with the same B
+// type reads (brgemm_b_pack_type). Output, ld = out_ld >= N:
+//   no_trans: (k, n) at out[k * ld + n].
+//   pack32:   k in groups of g (2 for 16-bit types, 4 for int8), (k, n) at
+//             out[(k / g) * ld * g + n * g + k % g]; K padded to a multiple of g and columns
+//             N..ld-1 written as zeros, so the output holds round_up(K, g) * ld elements.
+struct transform_conf_t {
+    dim_t K = 0, N = 0, in_ld = 0, out_ld = 0;
+    dnnl_pack_type_t in_pack = dnnl_pack_type_undef, out_pack = dnnl_pack_type_undef;
+    dnnl_data_type_t dt = dnnl_data_type_undef;
+    int group = 1;
+};
+
+// Checks and completes the configuration (dnnl_invalid_arguments / dnnl_unimplemented).
+status_t transform_init(transform_conf_t &c, dim_t K, dim_t N, int in_pack, dim_t in_ld,
+        dim_t out_ld, dnnl_data_type_t in_dt, dnnl_data_type_t out_dt);
+void transform_run(const transform_conf_t &c, const void *in, void *out);
 
 } // namespace ukernel
 } // namespace cpu
@@ -96,4 +107,9 @@ struct dnnl_brgemm {
 struct dnnl_ukernel_attr_params {
     const void *const *post_ops_args = nullptr;
     const void *a_scales = nullptr, *b_scales = nullptr, *d_scales = nullptr;
+};
+
+struct dnnl_transform {
+    anydnn::cpu::ukernel::transform_conf_t conf;
+    bool generated = false;
 };
