@@ -28,7 +28,10 @@ void f32_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     constexpr int NR = ukernels::detail::panel_cols;
     const auto &full = ukernels::detail::avx512_tiles();
     const auto &edge = ukernels::detail::avx512_tiles_masked_b();
-    const row_tiles_t tiles(c.M, full.mr);
+    // A is read in place: rows a multiple of 4 KiB apart share L1 sets, and 14 of them
+    // outnumber the ways. Half-height tiles keep them resident (FMA-bound either way).
+    const bool set_aliasing = c.lda * dim_t(sizeof(float)) % 4096 == 0;
+    const row_tiles_t tiles(c.M, set_aliasing ? full.mr / 2 : full.mr);
     float *acc = static_cast<float *>(call.acc);
     for (dim_t i = 0; i < c.batch; ++i) {
         const float *a = reinterpret_cast<const float *>(call.a + call.offsets[2 * i]);
