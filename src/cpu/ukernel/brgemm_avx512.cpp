@@ -77,8 +77,9 @@ void bf16_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     }
 }
 
-// A u8 x B s8, or A s8 x B u8: vpdpbusd takes them as they are (equal signedness needs a
-// shift and corrections: the generic kernel does those).
+// vpdpbusd multiplies u8 by s8: A u8 x B s8 and A s8 x B u8 go in as they are. Equal
+// signedness reads A with its top bit flipped (s8 a as u8 a + 128, u8 a as s8 a - 128) and
+// takes 128 column sums of B back out of each batch element's product (col_comp).
 void int8_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     constexpr int NR = 64, G = 4;
     const row_tiles_t tiles(c.M, ukernels::lowp_tile_rows);
@@ -87,9 +88,12 @@ void int8_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
     t.lda = c.lda;
     t.ldo = call.ldacc;
     t.b_pitch = c.ldb * G;
-    t.col_comp = nullptr;
     t.row_comp = nullptr;
-    const bool a_unsigned = c.a_dt == dnnl_u8;
+    const bool flip = c.a_dt == c.b_dt;
+    const bool b_unsigned = c.b_dt == dnnl_u8;
+    const bool a_unsigned = flip ? !b_unsigned : c.a_dt == dnnl_u8;
+    const int32_t comp_scale = !flip ? 0 : b_unsigned ? 128 : -128;
+    alignas(64) int32_t comp[NR];
     int32_t *acc = static_cast<int32_t *>(call.acc);
     for (dim_t i = 0; i < c.batch; ++i) {
         const uint8_t *a = reinterpret_cast<const uint8_t *>(call.a + call.offsets[2 * i]);
@@ -97,8 +101,16 @@ void int8_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
         for (dim_t j = 0; j < c.N; j += NR) {
             t.nvalid = static_cast<int>(std::min<dim_t>(NR, c.N - j));
             t.b_cols = static_cast<int>(std::min<dim_t>(NR, c.ldb - j));
-            const ukernels::int8_tile_fn *fn = ukernels::int8_tiles(a_unsigned, t.b_cols < NR);
+            const ukernels::int8_tile_fn *fn
+                    = ukernels::int8_tiles(a_unsigned, t.b_cols < NR, flip);
             t.b = reinterpret_cast<const uint8_t *>(call.b + call.offsets[2 * i + 1]) + j * G;
+            t.col_comp = nullptr;
+            if (flip) {
+                ukernels::int8_panel_col_sums(t.b, t.groups, t.b_pitch, t.b_cols, b_unsigned, comp);
+                for (int n = 0; n < NR; ++n)
+                    comp[n] *= comp_scale;
+                t.col_comp = comp;
+            }
             for (dim_t r = 0; r < tiles.n; ++r) {
                 const dim_t m = tiles.first(r);
                 t.a = a + m * c.lda;
@@ -125,7 +137,7 @@ brgemm_kernel_fn brgemm_bf16_avx512(const brgemm_conf_t &c) {
 }
 
 brgemm_kernel_fn brgemm_int8_vnni(const brgemm_conf_t &c) {
-    const bool ok = c.a_dt != c.b_dt && c.b_pack == dnnl_pack_type_pack32 && c.K % 4 == 0
+    const bool ok = c.b_pack == dnnl_pack_type_pack32 && c.K % 4 == 0
             && (c.a_dt == dnnl_u8 || c.a_dt == dnnl_s8)
             && isa_enabled(dnnl_cpu_isa_avx512_core_vnni);
     return ok ? int8_kernel : nullptr;

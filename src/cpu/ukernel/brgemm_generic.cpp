@@ -1,6 +1,6 @@
 // The portable brgemm kernel: every supported type pair and B layout, on any ISA (f16, and
-// what the vector kernels leave: odd K of pair/quad types, int8 of equal signedness, a CPU
-// without AVX512_BF16 / VNNI). Accumulates in C's type, row by row: acc[m, :] += a * B[k, :].
+// what the vector kernels leave: odd K of pair/quad types, a CPU without AVX-512, AVX512_BF16
+// or VNNI). Accumulates in C's type, row by row: acc[m, :] += a * B[k, :].
 #include <cstdint>
 #include <cstring>
 

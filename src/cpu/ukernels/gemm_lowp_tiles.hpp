@@ -44,8 +44,13 @@ struct int8_tile_t {
     int b_cols = 64; // partial-B kernels read only this many columns of B
 };
 using int8_tile_fn = void (*)(const int8_tile_t &);
-// fn[rows] for rows 1..6. a_unsigned: A is the u8 side of vpdpbusd (else B is).
-const int8_tile_fn *int8_tiles(bool a_unsigned, bool partial_b);
+// fn[rows] for rows 1..6. a_unsigned: A is the u8 side of vpdpbusd (else B is). flip_a: A's
+// bytes are read with their top bit flipped (s8 a as u8 a + 128, u8 a as s8 a - 128).
+const int8_tile_fn *int8_tiles(bool a_unsigned, bool partial_b, bool flip_a = false);
+// sums[j] = sum over k of column j of a packed int8 panel (64 columns, b_cols of them read,
+// groups of 4 k b_pitch bytes apart), B read as u8 or s8.
+void int8_panel_col_sums(const uint8_t *b, dim_t groups, dim_t b_pitch, int b_cols,
+        bool b_unsigned, int32_t *sums);
 
 // Rows of one tile call.
 constexpr int lowp_tile_rows = 6;
