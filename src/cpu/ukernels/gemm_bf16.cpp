@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include "cpu/ukernels/gemm_lowp_common.hpp"
+#include "cpu/ukernels/gemm_lowp_tiles.hpp"
 #include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
@@ -27,31 +28,39 @@ ANYDNN_BF16 inline __m512 dpbf16(__m512 acc, __m512i x, __m512i y) {
     return acc;
 }
 
-struct tile_t {
-    const uint16_t *a; // row 0 of the tile: pairs of k contiguous
-    dim_t lda;
-    const uint16_t *b; // one packed panel
-    dim_t groups; // pairs of k
-    void *out;
-    dim_t ldo;
-    bool out_bf16;
-    int nvalid; // columns to store
-};
+using tile_t = bf16_tile_t;
 
-template <int ROWS>
+template <bool PARTIAL_B>
+ANYDNN_BF16 inline __m512i load_b(const uint16_t *b, __mmask32 m) {
+    return PARTIAL_B ? _mm512_maskz_loadu_epi16(m, b) : _mm512_loadu_si512(b);
+}
+
+// PARTIAL_B: B is read on its first b_cols columns only (a panel that ends early).
+template <int ROWS, bool PARTIAL_B>
 ANYDNN_BF16 void tile_kernel(const tile_t &t) {
+    __mmask16 m[4];
+    __mmask32 bm[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) {
+        const int left = t.nvalid - 16 * v;
+        m[v] = left >= 16 ? __mmask16(0xffff) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
+        const int bl = t.b_cols - 16 * v;
+        bm[v] = bl >= 16 ? ~__mmask32(0) : bl <= 0 ? __mmask32(0) : (__mmask32(1) << 2 * bl) - 1;
+    }
     __m512 acc[ROWS][4];
 #pragma GCC unroll 8
     for (int i = 0; i < ROWS; ++i)
 #pragma GCC unroll 4
         for (int v = 0; v < 4; ++v)
-            acc[i][v] = _mm512_setzero_ps();
+            acc[i][v] = t.accumulate ? _mm512_maskz_loadu_ps(m[v],
+                                static_cast<const float *>(t.out) + i * t.ldo + 16 * v)
+                                     : _mm512_setzero_ps();
     const uint16_t *a = t.a;
     const uint16_t *b = t.b;
     const dim_t lda = t.lda;
     for (dim_t g = 0; g < t.groups; ++g) {
-        const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 32),
-                      b2 = _mm512_loadu_si512(b + 64), b3 = _mm512_loadu_si512(b + 96);
+        const __m512i b0 = load_b<PARTIAL_B>(b, bm[0]), b1 = load_b<PARTIAL_B>(b + 32, bm[1]),
+                      b2 = load_b<PARTIAL_B>(b + 64, bm[2]), b3 = load_b<PARTIAL_B>(b + 96, bm[3]);
 #pragma GCC unroll 8
         for (int i = 0; i < ROWS; ++i) {
             int32_t q;
@@ -63,13 +72,7 @@ ANYDNN_BF16 void tile_kernel(const tile_t &t) {
             acc[i][3] = dpbf16(acc[i][3], x, b3);
         }
         a += G;
-        b += NR * G;
-    }
-    __mmask16 m[4];
-#pragma GCC unroll 4
-    for (int v = 0; v < 4; ++v) {
-        const int left = t.nvalid - 16 * v;
-        m[v] = left >= 16 ? __mmask16(0xffff) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
+        b += t.b_pitch;
     }
 #pragma GCC unroll 8
     for (int i = 0; i < ROWS; ++i) {
@@ -91,9 +94,11 @@ ANYDNN_BF16 void tile_kernel(const tile_t &t) {
 using tile_fn = void (*)(const tile_t &);
 
 // By number of rows.
+template <bool PARTIAL_B>
 const tile_fn *kernel_table() {
-    static const tile_fn table[MR + 1] = {nullptr, tile_kernel<1>, tile_kernel<2>,
-            tile_kernel<3>, tile_kernel<4>, tile_kernel<5>, tile_kernel<6>};
+    static const tile_fn table[MR + 1] = {nullptr, tile_kernel<1, PARTIAL_B>,
+            tile_kernel<2, PARTIAL_B>, tile_kernel<3, PARTIAL_B>, tile_kernel<4, PARTIAL_B>,
+            tile_kernel<5, PARTIAL_B>, tile_kernel<6, PARTIAL_B>};
     return table;
 }
 
@@ -127,6 +132,11 @@ ANYDNN_BF16 void pack_panel_rows(
 }
 
 } // namespace
+
+const bf16_tile_fn *bf16_tiles(bool partial_b) {
+    static_assert(MR == lowp_tile_rows, "one tile height");
+    return partial_b ? kernel_table<true>() : kernel_table<false>();
+}
 
 bool gemm_bf16_available() {
     return isa_enabled(dnnl_cpu_isa_avx512_core_bf16);
@@ -209,7 +219,7 @@ status_t gemm_bf16(const lowp_gemm_t &p) {
                 t.out = static_cast<char *>(p.c) + (m0 * p.ldc + n0) * c_size;
                 t.ldo = p.ldc;
             }
-            kernel_table()[rows](t);
+            kernel_table<false>()[rows](t);
             if (p.epilogue) p.epilogue(m0, n0, rows, t.nvalid, tile_buf, NR);
         }
     });

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include "cpu/ukernels/gemm_lowp_common.hpp"
+#include "cpu/ukernels/gemm_lowp_tiles.hpp"
 #include "runtime/cpu/isa.hpp"
 
 namespace anydnn {
@@ -28,39 +29,48 @@ ANYDNN_VNNI inline __m512i dpbusd(__m512i acc, __m512i u, __m512i s) {
     return acc;
 }
 
-struct tile_t {
-    const uint8_t *a; // row 0 of the tile: quads of k contiguous
-    dim_t lda;
-    const uint8_t *b; // one packed panel
-    dim_t groups; // quads of k
-    int32_t *out;
-    dim_t ldo;
-    int nvalid; // columns to store
-    const int32_t *col_comp; // NR values added to every row, or null
-    const int32_t *row_comp; // one value per row, or null
-};
+using tile_t = int8_tile_t;
+
+template <bool PARTIAL_B>
+ANYDNN_VNNI inline __m512i load_b(const uint8_t *b, __mmask64 m) {
+    return PARTIAL_B ? _mm512_maskz_loadu_epi8(m, b) : _mm512_loadu_si512(b);
+}
 
 // vpdpbusd multiplies unsigned bytes of its first source by signed bytes of its second:
-// A_UNSIGNED puts A there, else B (u8 weights against s8 src).
-template <int ROWS, bool A_UNSIGNED>
+// A_UNSIGNED puts A there, else B (u8 weights against s8 src). PARTIAL_B: B is read on its
+// first b_cols columns only (a panel that ends early). FLIP_A: A's bytes are read with the
+// sign bit flipped (a +- 128), for operands of equal signedness (the caller corrects by
+// col_comp).
+template <int ROWS, bool A_UNSIGNED, bool PARTIAL_B, bool FLIP_A = false>
 ANYDNN_VNNI void tile_kernel(const tile_t &t) {
+    __mmask16 m[4];
+    __mmask64 bm[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) {
+        const int left = t.nvalid - 16 * v;
+        m[v] = left >= 16 ? __mmask16(0xffff) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
+        const int bl = t.b_cols - 16 * v;
+        bm[v] = bl >= 16 ? ~__mmask64(0) : bl <= 0 ? __mmask64(0) : (__mmask64(1) << 4 * bl) - 1;
+    }
     __m512i acc[ROWS][4];
 #pragma GCC unroll 8
     for (int i = 0; i < ROWS; ++i)
 #pragma GCC unroll 4
         for (int v = 0; v < 4; ++v)
-            acc[i][v] = _mm512_setzero_si512();
+            acc[i][v] = t.accumulate ? _mm512_maskz_loadu_epi32(m[v], t.out + i * t.ldo + 16 * v)
+                                     : _mm512_setzero_si512();
     const uint8_t *a = t.a;
     const uint8_t *b = t.b;
     const dim_t lda = t.lda;
     for (dim_t g = 0; g < t.groups; ++g) {
-        const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64),
-                      b2 = _mm512_loadu_si512(b + 128), b3 = _mm512_loadu_si512(b + 192);
+        const __m512i b0 = load_b<PARTIAL_B>(b, bm[0]), b1 = load_b<PARTIAL_B>(b + 64, bm[1]),
+                      b2 = load_b<PARTIAL_B>(b + 128, bm[2]), b3 = load_b<PARTIAL_B>(b + 192, bm[3]);
 #pragma GCC unroll 8
         for (int i = 0; i < ROWS; ++i) {
             int32_t q;
             std::memcpy(&q, a + i * lda, sizeof(q));
-            const __m512i x = _mm512_set1_epi32(q);
+            const __m512i x = FLIP_A ? _mm512_set1_epi32(q ^ int32_t(0x80808080))
+                                     : _mm512_set1_epi32(q);
             if (A_UNSIGNED) {
                 acc[i][0] = dpbusd(acc[i][0], x, b0);
                 acc[i][1] = dpbusd(acc[i][1], x, b1);
@@ -74,14 +84,11 @@ ANYDNN_VNNI void tile_kernel(const tile_t &t) {
             }
         }
         a += G;
-        b += NR * G;
+        b += t.b_pitch;
     }
-    __mmask16 m[4];
     __m512i cc[4];
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v) {
-        const int left = t.nvalid - 16 * v;
-        m[v] = left >= 16 ? __mmask16(0xffff) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
         cc[v] = t.col_comp ? _mm512_loadu_si512(t.col_comp + 16 * v) : _mm512_setzero_si512();
     }
 #pragma GCC unroll 8
@@ -98,11 +105,12 @@ ANYDNN_VNNI void tile_kernel(const tile_t &t) {
 using tile_fn = void (*)(const tile_t &);
 
 // By number of rows.
-template <bool A_UNSIGNED>
+template <bool A_UNSIGNED, bool PARTIAL_B = false>
 const tile_fn *kernel_table() {
-    static const tile_fn table[MR + 1] = {nullptr, tile_kernel<1, A_UNSIGNED>,
-            tile_kernel<2, A_UNSIGNED>, tile_kernel<3, A_UNSIGNED>, tile_kernel<4, A_UNSIGNED>,
-            tile_kernel<5, A_UNSIGNED>, tile_kernel<6, A_UNSIGNED>};
+    static const tile_fn table[MR + 1] = {nullptr, tile_kernel<1, A_UNSIGNED, PARTIAL_B>,
+            tile_kernel<2, A_UNSIGNED, PARTIAL_B>, tile_kernel<3, A_UNSIGNED, PARTIAL_B>,
+            tile_kernel<4, A_UNSIGNED, PARTIAL_B>, tile_kernel<5, A_UNSIGNED, PARTIAL_B>,
+            tile_kernel<6, A_UNSIGNED, PARTIAL_B>};
     return table;
 }
 const tile_fn *kernels_a_unsigned() {
@@ -110,22 +118,6 @@ const tile_fn *kernels_a_unsigned() {
 }
 const tile_fn *kernels_b_unsigned() {
     return kernel_table<false>();
-}
-
-// Column sums of a packed panel (ones against it on vpdpbusd).
-ANYDNN_VNNI void panel_col_sums(const uint8_t *b, dim_t groups, bool b_unsigned, int32_t *sums) {
-    __m512i acc[4];
-    for (int v = 0; v < 4; ++v)
-        acc[v] = _mm512_setzero_si512();
-    const __m512i ones = _mm512_set1_epi8(1);
-    for (dim_t g = 0; g < groups; ++g, b += NR * G)
-        for (int v = 0; v < 4; ++v) {
-            const __m512i x = _mm512_loadu_si512(b + 64 * v);
-            acc[v] = b_unsigned ? dpbusd(acc[v], x, ones)
-                                : dpbusd(acc[v], ones, x);
-        }
-    for (int v = 0; v < 4; ++v)
-        _mm512_storeu_si512(sums + 16 * v, acc[v]);
 }
 
 // Row-major panel (B columns contiguous): four rows of 64 bytes interleaved into quads
@@ -162,6 +154,44 @@ bool is_x8(dnnl_data_type_t dt) {
 }
 
 } // namespace
+
+// Ones against the panel on vpdpbusd; masked loads so a panel may end early.
+ANYDNN_VNNI void int8_panel_col_sums(const uint8_t *b, dim_t groups, dim_t b_pitch, int b_cols,
+        bool b_unsigned, int32_t *sums) {
+    __m512i acc[4];
+    __mmask64 bm[4];
+    for (int v = 0; v < 4; ++v) {
+        acc[v] = _mm512_setzero_si512();
+        const int bl = b_cols - 16 * v;
+        bm[v] = bl >= 16 ? ~__mmask64(0) : bl <= 0 ? __mmask64(0) : (__mmask64(1) << 4 * bl) - 1;
+    }
+    const __m512i ones = _mm512_set1_epi8(1);
+    for (dim_t g = 0; g < groups; ++g, b += b_pitch)
+        for (int v = 0; v < 4; ++v) {
+            const __m512i x = _mm512_maskz_loadu_epi8(bm[v], b + 64 * v);
+            acc[v] = b_unsigned ? dpbusd(acc[v], x, ones) : dpbusd(acc[v], ones, x);
+        }
+    for (int v = 0; v < 4; ++v)
+        _mm512_storeu_si512(sums + 16 * v, acc[v]);
+}
+
+template <bool A_UNSIGNED, bool PARTIAL_B>
+const tile_fn *flip_table() {
+    static const tile_fn table[MR + 1] = {nullptr, tile_kernel<1, A_UNSIGNED, PARTIAL_B, true>,
+            tile_kernel<2, A_UNSIGNED, PARTIAL_B, true>, tile_kernel<3, A_UNSIGNED, PARTIAL_B, true>,
+            tile_kernel<4, A_UNSIGNED, PARTIAL_B, true>, tile_kernel<5, A_UNSIGNED, PARTIAL_B, true>,
+            tile_kernel<6, A_UNSIGNED, PARTIAL_B, true>};
+    return table;
+}
+
+const int8_tile_fn *int8_tiles(bool a_unsigned, bool partial_b, bool flip_a) {
+    static_assert(MR == lowp_tile_rows, "one tile height");
+    if (flip_a)
+        return a_unsigned ? (partial_b ? flip_table<true, true>() : flip_table<true, false>())
+                          : (partial_b ? flip_table<false, true>() : flip_table<false, false>());
+    if (partial_b) return a_unsigned ? kernel_table<true, true>() : kernel_table<false, true>();
+    return a_unsigned ? kernels_a_unsigned() : kernels_b_unsigned();
+}
 
 bool gemm_int8_available() {
     return isa_enabled(dnnl_cpu_isa_avx512_core_vnni);
@@ -245,7 +275,7 @@ status_t gemm_int8(const lowp_gemm_t &p) {
                     pack_panel_any<uint8_t, G>(p.b, K, N, n0, groups, dst);
                 if (!need_col) continue;
                 int32_t *cc = col_comp + pn * NR;
-                panel_col_sums(b_panels + pn * b_stride, groups, b_u8, cc);
+                int8_panel_col_sums(b_panels + pn * b_stride, groups, NR * G, NR, b_u8, cc);
                 for (int j = 0; j < NR; ++j)
                     cc[j] = static_cast<int32_t>(K * A0 * B0 - A0 * cc[j]);
             }

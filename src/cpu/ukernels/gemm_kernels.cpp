@@ -18,9 +18,14 @@ namespace {
 constexpr int mr_avx512 = 14; // 28 accumulators + 2 B vectors + 1 broadcast = 31 zmm
 constexpr int mr_generic = 4;
 
-template <int ROWS>
+// MASK_B: B is read only on its first `cols` columns (a B read in place whose row ends there).
+template <int ROWS, bool MASK_B>
 ANYDNN_AVX512 void tile_avx512(dim_t K, const float *a, dim_t lda, const float *b, dim_t ldb,
         float *c, dim_t ldc, int cols, float alpha, float beta, bool read_c) {
+    const __mmask16 m0 = cols >= 16 ? __mmask16(0xffff) : __mmask16((1u << cols) - 1);
+    const __mmask16 m1 = cols >= 32   ? __mmask16(0xffff)
+                         : cols <= 16 ? __mmask16(0)
+                                      : __mmask16((1u << (cols - 16)) - 1);
     __m512 c0[ROWS], c1[ROWS];
 #pragma GCC unroll 16
     for (int i = 0; i < ROWS; ++i) {
@@ -31,7 +36,8 @@ ANYDNN_AVX512 void tile_avx512(dim_t K, const float *a, dim_t lda, const float *
         _mm_prefetch(reinterpret_cast<const char *>(c + i * ldc + 16), _MM_HINT_T0);
     }
     for (dim_t k = 0; k < K; ++k) {
-        const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+        const __m512 b0 = MASK_B ? _mm512_maskz_loadu_ps(m0, b) : _mm512_loadu_ps(b);
+        const __m512 b1 = MASK_B ? _mm512_maskz_loadu_ps(m1, b + 16) : _mm512_loadu_ps(b + 16);
 #pragma GCC unroll 16
         for (int i = 0; i < ROWS; ++i) {
             const __m512 av = _mm512_set1_ps(a[i * lda]);
@@ -41,10 +47,6 @@ ANYDNN_AVX512 void tile_avx512(dim_t K, const float *a, dim_t lda, const float *
         a += 1;
         b += ldb;
     }
-    const __mmask16 m0 = cols >= 16 ? __mmask16(0xffff) : __mmask16((1u << cols) - 1);
-    const __mmask16 m1 = cols >= 32   ? __mmask16(0xffff)
-                         : cols <= 16 ? __mmask16(0)
-                                      : __mmask16((1u << (cols - 16)) - 1);
     const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
 #pragma GCC unroll 16
     for (int i = 0; i < ROWS; ++i) {
@@ -79,8 +81,8 @@ void tile_generic(dim_t K, const float *a, dim_t lda, const float *b, dim_t ldb,
     }
 }
 
-template <int... R> tile_kernels_t avx512_set(std::integer_sequence<int, R...>) {
-    return {mr_avx512, {nullptr, tile_avx512<R + 1>...}, "avx512"};
+template <bool MASK_B, int... R> tile_kernels_t avx512_set(std::integer_sequence<int, R...>) {
+    return {mr_avx512, {nullptr, tile_avx512<R + 1, MASK_B>...}, "avx512"};
 }
 template <int... R> tile_kernels_t generic_set(std::integer_sequence<int, R...>) {
     return {mr_generic, {nullptr, tile_generic<R + 1>...}, "generic"};
@@ -89,7 +91,14 @@ template <int... R> tile_kernels_t generic_set(std::integer_sequence<int, R...>)
 } // namespace
 
 const tile_kernels_t &avx512_tiles() {
-    static const tile_kernels_t s = avx512_set(std::make_integer_sequence<int, mr_avx512>());
+    static const tile_kernels_t s
+            = avx512_set<false>(std::make_integer_sequence<int, mr_avx512>());
+    return s;
+}
+
+const tile_kernels_t &avx512_tiles_masked_b() {
+    static const tile_kernels_t s
+            = avx512_set<true>(std::make_integer_sequence<int, mr_avx512>());
     return s;
 }
 

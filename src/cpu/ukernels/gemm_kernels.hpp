@@ -57,6 +57,8 @@ struct tile_kernels_t {
     const char *name;
 };
 const tile_kernels_t &avx512_tiles();
+// The same, reading only the first `cols` columns of B (for B read in place up to its edge).
+const tile_kernels_t &avx512_tiles_masked_b();
 const tile_kernels_t &generic_tiles();
 
 // Packs rows [m0, m0+mc) x depth [k0, k0+kc) of `a` as f32 rows of pitch lda_p (minus zp).
