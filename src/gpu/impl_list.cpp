@@ -29,7 +29,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> lnorm = {gpu::lnorm_entry()};
     static const std::vector<impl_entry_t> reduction = {gpu::reduction_entry()};
     static const std::vector<impl_entry_t> pooling = {gpu::pooling_entry()};
-    static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_entry()};
+    static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_flat_entry(), gpu::bnorm_entry()};
     static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
     static const std::vector<impl_entry_t> rnn = {gpu::rnn_gemm_entry()};
     static const std::vector<impl_entry_t> gnorm = {gpu::gnorm_entry()};
