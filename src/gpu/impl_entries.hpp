@@ -26,6 +26,7 @@ impl_entry_t convolution_gemm_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t convolution_direct_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t deconvolution_direct_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t softmax_entry(); // gpu/softmax/softmax.cpp
+impl_entry_t softmax_rows_entry(); // gpu/softmax/softmax_rows.cpp
 impl_entry_t lnorm_entry(); // gpu/lnorm/lnorm.cpp
 impl_entry_t reduction_entry(); // gpu/reduction/reduction.cpp
 impl_entry_t pooling_entry(); // gpu/pooling/pooling.cpp
