@@ -26,7 +26,8 @@ bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan) {
     const op_tuning_t &tune = op_tuning(engine_caps(engine));
     if (tune.bandwidth_group <= 1) return false;
     plan.vec = tune.vector_elems == 4 && aligned && C % 4 == 0 ? 4 : 1;
-    const size_t max_group = std::min<size_t>(engine_caps(engine).max_work_group_size, 1024);
+    const size_t max_group = std::min<size_t>(
+            engine_caps(engine).max_work_group_size, size_t(std::max(1, tune.row_group_max)));
     const int64_t want = std::max<int64_t>(1, (C + tune.row_elems - 1) / tune.row_elems);
     size_t t = 1;
     while (int64_t(t) < want && t * 2 <= max_group)

@@ -144,23 +144,27 @@ kernel void bnorm_flat_stats(const global SRC_DATA_T *src,
 }
 
 // The scratchpad holds the coefficients (3C floats) and then, from part_off, the partial sums.
-// One work-item per channel: the partial sums of its `parts` groups joined, then the apply
-// step's coefficients coef[c], coef[C + c], coef[2C + c]:
+// A work-group per channel (one work-item on CPU devices): the partial sums of its `parts`
+// groups joined, then the apply step's coefficients coef[c], coef[C + c], coef[2C + c]:
 // forward y = x * a + b (statistics written where asked);
 // backward dx = g * a + x * b + d, and diff scale / diff shift.
 kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean,
         global float *var, const global float *scale, const global float *shift,
         global float *diff_scale, global float *diff_shift, global float *coef, long part_off,
-        long src_off, long stat_off, long O, long C, long I, int parts, int flags, float eps) {
+        long src_off, long stat_off, long O, long C, long I, int parts, int flags, float eps,
+        local float *buf) {
     const global float *part = coef + part_off;
-    const long c = get_global_id(0);
-    if (c >= C) return;
+    const long c = get_group_id(0);
+    const int lid = get_local_id(0), L = get_local_size(0);
     const float n = (float)O * (float)I;
     float s1 = 0.f, s2 = 0.f;
-    for (int p = 0; p < parts; ++p) {
+    for (int p = lid; p < parts; p += L) {
         s1 += part[(c * parts + p) * 2];
         s2 += part[(c * parts + p) * 2 + 1];
     }
+    s1 = group_sum(buf, s1);
+    s2 = group_sum(buf, s2);
+    if (lid > 0) return; // every work-item holds the sums; one writes
     const float sc = (flags & BN_SCALE) ? scale[c] : 1.f;
 #ifdef FWD
     float m, v;

@@ -216,7 +216,12 @@ struct bnorm_flat_t : public primitive_t {
         f.add_value<int32_t>(pd.parts);
         f.add_value<int32_t>(flags);
         f.add_value(pd.conf.eps);
-        ANYDNN_CHECK(finalize_->launch(ctx.stream, f, range_1d(size_t(pd.C))));
+        // A group per channel, sized to the parts it joins.
+        size_t fl = 1;
+        while (fl < group && fl < size_t(pd.parts) && fl * 2 <= finalize_->max_work_group_size())
+            fl *= 2;
+        f.add_local(fl * sizeof(float));
+        ANYDNN_CHECK(finalize_->launch(ctx.stream, f, group_range(size_t(pd.C), fl)));
 
         const dim_t row_len = pd.ch_last ? pd.C : pd.I;
         const dim_t rows = pd.ch_last ? pd.O : pd.O * pd.C;

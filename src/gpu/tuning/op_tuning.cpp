@@ -41,6 +41,8 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "bn_groups" && v > 0) t.bnorm_stat_groups = v;
             if (name == "row_elems" && v > 0) t.row_elems = v;
             if (name == "row_elems_max" && v > 0) t.row_elems_max = v;
+            if (name == "row_group_max" && v > 0) t.row_group_max = v;
+            if (name == "reorder_vec" && v > 0) t.reorder_vector = v;
         }
         begin = end + 1;
     }

@@ -31,10 +31,14 @@ struct op_tuning_t {
     // work-group size follows from the row width), and the most it may keep.
     int row_elems = 16;
     int row_elems_max = 64;
+    // ... and at most this many work-items per row: a row's registers times the work-items
+    // must fit the register file (the H200 ran 1024 x 32 elements with fewer work-items).
+    int row_group_max = 512;
 };
 
 // The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
-// "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=64").
+// "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=64,
+// row_group_max=512,reorder_vec=4").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu
