@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -342,6 +343,68 @@ TEST(GpuBandwidth, LayerNormAndRmsNormRowsInRegisters) {
             expect_near(read(dst), y, 1e-4, "dst");
             expect_near(read(var), v, 1e-4, "variance");
             if (!rms) expect_near(read(mean), m, 1e-5, "mean");
+        }
+}
+
+TEST(GpuBandwidth, LayerNormBackwardRowsInRegisters) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const dims shapes[] = {{7, 33}, {3, 1024}, {1, 1}, {17, 64}, {0, 8}};
+    for (const auto &d : shapes)
+        for (bool rms : {false, true}) {
+            const int64_t rows = d[0], C = d[1];
+            SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(C)
+                         + (rms ? " rms" : ""));
+            const memory::desc md(d, dt::f32, tag::ab), smd({rows}, dt::f32, tag::a);
+            auto flags = normalization_flags::use_scale | normalization_flags::use_shift;
+            if (rms) flags = normalization_flags::use_scale | normalization_flags::rms_norm;
+            layer_normalization_forward::primitive_desc fpd(
+                    e, prop_kind::forward_training, md, md, smd, 1e-3f, flags);
+            layer_normalization_backward::primitive_desc pd(
+                    e, prop_kind::backward, md, md, md, smd, 1e-3f, flags, fpd);
+            expect_impl(pd, "ocl:lnorm:rows_in_registers");
+            const std::vector<float> x = values(size_t(rows * C), 0.6f);
+            const std::vector<float> g = values(size_t(rows * C), 1.6f);
+            const std::vector<float> m = values(size_t(rows), 2.6f, -0.5f, 1.f);
+            const std::vector<float> v = values(size_t(rows), 3.6f, 0.5f, 2.f);
+            const std::vector<float> sc = values(size_t(C), 4.6f);
+            const memory::desc cmd({C}, dt::f32, tag::a);
+            memory ds(md, e), dsc(cmd, e), dsh(cmd, e);
+            std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, make(e, md, x)},
+                    {DNNL_ARG_DIFF_DST, make(e, md, g)}, {DNNL_ARG_VARIANCE, make(e, smd, v)},
+                    {DNNL_ARG_SCALE, make(e, cmd, sc)}, {DNNL_ARG_DIFF_SRC, ds},
+                    {DNNL_ARG_DIFF_SCALE, dsc}};
+            if (!rms) {
+                args[DNNL_ARG_MEAN] = make(e, smd, m);
+                args[DNNL_ARG_DIFF_SHIFT] = dsh;
+            }
+            layer_normalization_backward(pd).execute(s, args);
+            s.wait();
+            std::vector<double> want_ds(x.size()), want_sc(static_cast<size_t>(C), 0.0),
+                    want_sh(static_cast<size_t>(C), 0.0);
+            for (int64_t r = 0; r < rows; ++r) {
+                const double mu = rms ? 0.0 : m[size_t(r)];
+                const double inv = 1.0 / std::sqrt(double(v[size_t(r)]) + 1e-3);
+                double sg = 0, sgx = 0;
+                for (int64_t c = 0; c < C; ++c) {
+                    const size_t o = size_t(r * C + c);
+                    const double xh = (x[o] - mu) * inv, gs = double(g[o]) * sc[size_t(c)];
+                    sg += gs;
+                    sgx += gs * xh;
+                    want_sc[size_t(c)] += g[o] * xh;
+                    want_sh[size_t(c)] += g[o];
+                }
+                if (rms) sg = 0;
+                for (int64_t c = 0; c < C; ++c) {
+                    const size_t o = size_t(r * C + c);
+                    const double xh = (x[o] - mu) * inv, gs = double(g[o]) * sc[size_t(c)];
+                    want_ds[o] = inv * (gs - sg / double(C) - xh * sgx / double(C));
+                }
+            }
+            expect_near(read(ds), want_ds, 1e-4, "diff_src");
+            expect_near(read(dsc), want_sc, 1e-4, "diff_scale");
+            if (!rms) expect_near(read(dsh), want_sh, 1e-4, "diff_shift");
         }
 }
 

@@ -43,6 +43,7 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "row_elems_max" && v > 0) t.row_elems_max = v;
             if (name == "row_group_max" && v > 0) t.row_group_max = v;
             if (name == "reorder_vec" && v > 0) t.reorder_vector = v;
+            if (name == "row_bwd_segments" && v > 0) t.row_bwd_segments = v;
         }
         begin = end + 1;
     }

@@ -34,11 +34,13 @@ struct op_tuning_t {
     // ... and at most this many work-items per row: a row's registers times the work-items
     // must fit the register file (the H200 ran 1024 x 32 elements with fewer work-items).
     int row_group_max = 512;
+    // Layer norm backward: row segments that each keep partial diff scale/shift sums.
+    int row_bwd_segments = 1024;
 };
 
 // The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=64,
-// row_group_max=512,reorder_vec=4").
+// row_group_max=512,row_bwd_segments=1024,reorder_vec=4").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu
