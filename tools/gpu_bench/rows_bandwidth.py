@@ -3,6 +3,9 @@
 # tensors (the bf16 rows keep the element count: 0.5 GiB), plus a plain copy as the bandwidth
 # ceiling. CHECKS run the kernels these rows reach in benchdnn's correctness mode on small
 # shapes with tails, odd widths and size-1 dimensions.
+import os
+import re
+
 GROUP = 'bw'
 PERF_MS = 300  # benchdnn --max-ms-per-prb for these rows (1 GiB each: many repetitions anyway)
 
@@ -72,7 +75,9 @@ def _rows():
     return rows
 
 
-ROWS = _rows()
+# BW_ROWS / BW_CHECKS (regular expressions, searched in the row's name / the check's
+# arguments) keep a subset, e.g. to measure again only what changed.
+ROWS = [r for r in _rows() if re.search(os.environ.get('BW_ROWS', ''), r[0])]
 
 CHECKS = [
     '--bnorm --dir=FWD_D,FWD_I,BWD_DW --flags=,G,CH,GCH,CHR --tag=abx,axb --dt=f32,bf16 '
@@ -82,10 +87,13 @@ CHECKS = [
     '100x1024 64x4096 3x32768 7x33 5x32 2x50000 1x1',
     '--softmax --sdt=f32 --ddt=f32 --attr-scales=src:common:2+dst:common:0.5 --axis=2 --stag=abc 3x5x1000',
     '--lnorm --dir=FWD_D,FWD_I --flags=,CH,GCH,M,CM --dt=f32,bf16 100x4096 7x33 3x1024 2x32768 1x1',
+    '--lnorm --dir=BWD_DW,BWD_D --flags=,CH,GCH,CM --dt=f32,bf16 100x4096 7x33 3x1024 2x32768 1x1 0x8',
+    '--reorder --sdt=f32,bf16 --ddt=f32,bf16,s8 --stag=ab --dtag=ab 1000x1027 1x3 64x64',
     '--eltwise --alg=relu,gelu_tanh --dt=f32,bf16 1000x1027 512x1024 1x3',
     '--binary --alg=ADD,MUL --sdt=f32:f32,bf16:bf16 --ddt=f32,bf16 --stag=abcd:abcd,acdb:acdb '
     '4x32x13x13:1x32x1x1 4x32x13x13:4x32x13x13 4x32x13x13:1x1x1x1 4x32x13x13:1x1x13x13 3x5x7x9:3x1x7x1',
 ]
+CHECKS = [c for c in CHECKS if re.search(os.environ.get('BW_CHECKS', ''), c)]
 
 
 def torch_case(tb, key):
