@@ -22,7 +22,7 @@ bool row_plan_t::range(size_t rows, size_t kernel_limit, nd_range_t &r, size_t &
     return true;
 }
 
-bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan) {
+bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward) {
     const op_tuning_t &tune = op_tuning(engine_caps(engine));
     if (tune.bandwidth_group <= 1) return false;
     plan.vec = tune.vector_elems == 4 && aligned && C % 4 == 0 ? 4 : 1;
@@ -35,7 +35,8 @@ bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan) {
     plan.t = int(t);
     const int64_t per_pass = int64_t(t) * plan.vec;
     plan.nreg = int(std::max<int64_t>(1, (C + per_pass - 1) / per_pass));
-    if (plan.nreg * plan.vec > tune.row_elems_max) return false;
+    const int max_elems = backward ? std::max(1, tune.row_elems_max / 2) : tune.row_elems_max;
+    if (plan.nreg * plan.vec > max_elems) return false;
     plan.group = std::max(t, std::min<size_t>(size_t(tune.bandwidth_group), max_group));
     return true;
 }

@@ -21,8 +21,9 @@ struct row_plan_t {
 };
 
 // False where the engine's tuning keeps rows to one work-item each, or the row (C elements,
-// `aligned`: every tensor's row starts on a multiple of 4 elements) is too wide for registers.
-bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan);
+// `aligned`: every tensor's row starts on a multiple of 4 elements) is too wide for registers
+// (`backward`: kernels keeping five arrays per work-item, half the elements).
+bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward = false);
 
 } // namespace gpu
 } // namespace anydnn

@@ -72,7 +72,7 @@ struct lnorm_rows_pd_t : public primitive_desc_impl_t<lnorm_rows_pd_t, lnorm_row
         const bool aligned
                 = src.offset0 % 4 == 0 && dst.offset0 % 4 == 0 && dd.offset0 % 4 == 0;
         ANYDNN_REQUIRE(src.ndims > 0
-                               && plan_rows(pd.engine, src.dims[src.ndims - 1], aligned, pd.plan),
+                               && plan_rows(pd.engine, src.dims[src.ndims - 1], aligned, pd.plan, !fwd),
                 dnnl_unimplemented, "rows too wide to keep in registers");
         if (!fwd) {
             const int64_t C = src.dims[src.ndims - 1], rows = C ? nelems(src) / C : 0;
