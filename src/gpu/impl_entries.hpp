@@ -26,10 +26,13 @@ impl_entry_t convolution_gemm_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t convolution_direct_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t deconvolution_direct_entry(); // gpu/convolution/convolution.cpp
 impl_entry_t softmax_entry(); // gpu/softmax/softmax.cpp
+impl_entry_t softmax_rows_entry(); // gpu/softmax/softmax_rows.cpp
 impl_entry_t lnorm_entry(); // gpu/lnorm/lnorm.cpp
+impl_entry_t lnorm_rows_entry(); // gpu/lnorm/lnorm_rows.cpp
 impl_entry_t reduction_entry(); // gpu/reduction/reduction.cpp
 impl_entry_t pooling_entry(); // gpu/pooling/pooling.cpp
 impl_entry_t bnorm_entry(); // gpu/bnorm/bnorm.cpp
+impl_entry_t bnorm_flat_entry(); // gpu/bnorm/bnorm_flat.cpp
 impl_entry_t resampling_entry(); // gpu/resampling/resampling.cpp
 impl_entry_t rnn_gemm_entry(); // gpu/rnn/rnn.cpp
 impl_entry_t gnorm_entry(); // gpu/gnorm/gnorm.cpp

@@ -25,11 +25,11 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
             gpu::convolution_implicit_wgmma_entry(), gpu::convolution_gemm_nhwc_entry(),
             gpu::convolution_gemm_entry(), gpu::convolution_direct_entry()};
     static const std::vector<impl_entry_t> deconvolution = {gpu::deconvolution_direct_entry()};
-    static const std::vector<impl_entry_t> softmax = {gpu::softmax_entry()};
-    static const std::vector<impl_entry_t> lnorm = {gpu::lnorm_entry()};
+    static const std::vector<impl_entry_t> softmax = {gpu::softmax_rows_entry(), gpu::softmax_entry()};
+    static const std::vector<impl_entry_t> lnorm = {gpu::lnorm_rows_entry(), gpu::lnorm_entry()};
     static const std::vector<impl_entry_t> reduction = {gpu::reduction_entry()};
     static const std::vector<impl_entry_t> pooling = {gpu::pooling_entry()};
-    static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_entry()};
+    static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_flat_entry(), gpu::bnorm_entry()};
     static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
     static const std::vector<impl_entry_t> rnn = {gpu::rnn_gemm_entry()};
     static const std::vector<impl_entry_t> gnorm = {gpu::gnorm_entry()};

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "data_types.hpp"
+#include "parallel.hpp"
 
 namespace benchdnn {
 
@@ -37,18 +38,20 @@ std::vector<double> fill_values(
     std::vector<double> v(static_cast<size_t>(std::max<int64_t>(n, 0)));
     const bool ints = r.integers || dt_is_int(dt);
     const bool zeros = !r.random_sign && r.lo <= 0 && r.hi >= 0 && r.zero_share > 0;
-    for (int64_t i = 0; i < n; ++i) {
-        double x;
-        if (zeros && unit(seed, i, 0) < r.zero_share)
-            x = 0;
-        else {
-            x = r.lo + (r.hi - r.lo) * unit(seed, i, 1);
-            if (r.step > 0) x = std::floor(x / r.step + 0.5) * r.step;
-            if (ints) x = std::floor(x + 0.5);
-            if (r.random_sign && unit(seed, i, 2) < 0.5) x = -x;
+    parallel_chunks(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            double x;
+            if (zeros && unit(seed, i, 0) < r.zero_share)
+                x = 0;
+            else {
+                x = r.lo + (r.hi - r.lo) * unit(seed, i, 1);
+                if (r.step > 0) x = std::floor(x / r.step + 0.5) * r.step;
+                if (ints) x = std::floor(x + 0.5);
+                if (r.random_sign && unit(seed, i, 2) < 0.5) x = -x;
+            }
+            v[i] = round_to_dt(x, dt);
         }
-        v[i] = round_to_dt(x, dt);
-    }
+    });
     return v;
 }
 

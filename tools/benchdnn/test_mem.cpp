@@ -4,6 +4,7 @@
 
 #include "data_types.hpp"
 #include "harness.hpp"
+#include "parallel.hpp"
 
 namespace benchdnn {
 
@@ -112,12 +113,13 @@ void test_mem_t::write(const std::vector<double> &values) {
     if (!direct()) return write_through_reorder(values);
     mapping_t map(mem_.get());
     std::memset(map.ptr(), 0, size_);
-    int64_t pos[DNNL_MAX_NDIMS] = {0};
-    const int64_t n = nelems();
-    for (int64_t i = 0; i < n; ++i) {
-        logical_position(dims_, i, pos);
-        store_elem(map.ptr(), static_cast<size_t>(offset(pos)), dt_, values[i]);
-    }
+    parallel_chunks(nelems(), [&](int64_t begin, int64_t end) {
+        int64_t pos[DNNL_MAX_NDIMS] = {0};
+        for (int64_t i = begin; i < end; ++i) {
+            logical_position(dims_, i, pos);
+            store_elem(map.ptr(), static_cast<size_t>(offset(pos)), dt_, values[i]);
+        }
+    });
 }
 
 std::vector<double> test_mem_t::read() const {
@@ -125,11 +127,13 @@ std::vector<double> test_mem_t::read() const {
     if (v.empty() || size_ == 0) return v;
     if (!direct()) return read_through_reorder();
     mapping_t map(mem_.get());
-    int64_t pos[DNNL_MAX_NDIMS] = {0};
-    for (size_t i = 0; i < v.size(); ++i) {
-        logical_position(dims_, static_cast<int64_t>(i), pos);
-        v[i] = load_elem(map.ptr(), static_cast<size_t>(offset(pos)), dt_);
-    }
+    parallel_chunks(int64_t(v.size()), [&](int64_t begin, int64_t end) {
+        int64_t pos[DNNL_MAX_NDIMS] = {0};
+        for (int64_t i = begin; i < end; ++i) {
+            logical_position(dims_, i, pos);
+            v[i] = load_elem(map.ptr(), static_cast<size_t>(offset(pos)), dt_);
+        }
+    });
     return v;
 }
 

@@ -8,8 +8,8 @@
 #
 # Usage (on the GPU machine, with benchdnn and libanydnn beside this file, see README.md):
 #   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check]
-# Groups: matmul conv ip lstm cold sdpa.  --check first runs the CHECKS of those groups, smaller
-# problems of the same
+# Groups: matmul conv ip lstm cold sdpa, and those of the rows_*.py modules (bw).  --check first
+# runs the CHECKS of those groups, smaller problems of the same
 # kinds with tails, in benchdnn's correctness mode (--mode=C: double-precision reference,
 # output poisoned before the run) and prints one CHECK line each.
 import argparse
@@ -86,11 +86,23 @@ GROUPS = {'matmul': MATMUL, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
 import rows_sdpa  # noqa: E402 (beside this file)
 GROUPS['sdpa'] = rows_sdpa.ROWS
 
+# Row modules beside this file (rows_*.py): each names its GROUP, its ROWS (as above), its
+# CHECKS and torch_case(Torch, key); its rows and checks run when --only names the group.
+sys.path.insert(0, HERE)
+ROW_MODULES = {}
+for _name in ('rows_bandwidth',):
+    try:
+        _mod = __import__(_name)
+        ROW_MODULES[_mod.GROUP] = _mod
+        GROUPS[_mod.GROUP] = _mod.ROWS
+    except ImportError:
+        pass
 
-def benchdnn(bindir, args, mode='P', extra_env=None, timeout=300):
+
+def benchdnn(bindir, args, mode='P', extra_env=None, timeout=300, max_ms=1000):
     tmpl = '--perf-template=PERF|%impl%|%@time%|%-time%|%times%'
     cmd = [os.path.join(bindir, 'benchdnn'), '--engine=gpu', f'--mode={mode}',
-           '--max-ms-per-prb=1000', tmpl] + args.split()
+           f'--max-ms-per-prb={max_ms}', tmpl] + args.split()
     env = dict(os.environ)
     env['LD_LIBRARY_PATH'] = bindir + ':' + env.get('LD_LIBRARY_PATH', '')
     env.setdefault('ANYDNN_OCL_DEVICE', 'NVIDIA')
@@ -102,8 +114,8 @@ def benchdnn(bindir, args, mode='P', extra_env=None, timeout=300):
         return 'TIMEOUT'
 
 
-def ours(bindir, args):
-    out = benchdnn(bindir, args)
+def ours(bindir, args, max_ms=1000):
+    out = benchdnn(bindir, args, max_ms=max_ms)
     m = re.search(r'^PERF\|([^|]*)\|([0-9.eE+-]+)\|', out, re.M)
     if not m:
         last = [l for l in out.splitlines() if l.strip()][-3:]
@@ -134,6 +146,7 @@ class Torch:
         torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
         torch.backends.cudnn.benchmark = True
         self.dev = torch.device('cuda')
+        self.budget_s = 1.0
         self.dt = {'f32': torch.float32, 'tf32': torch.float32, 'bf16': torch.bfloat16,
                    'f16': torch.float16}
 
@@ -142,7 +155,8 @@ class Torch:
         return (f'{t.cuda.get_device_name(0)}, torch {t.__version__}, cuda {t.version.cuda}, '
                 f'cudnn {t.backends.cudnn.version()}')
 
-    def time_ms(self, fn, budget_s=1.0):
+    def time_ms(self, fn, budget_s=None):
+        budget_s = self.budget_s if budget_s is None else budget_s
         t = self.t
         for _ in range(3):
             fn()
@@ -203,6 +217,8 @@ class Torch:
                 return self.time_ms(lambda: lstm(x, (h0, c0)))
         if kind == 'sdpa':
             return rows_sdpa.torch_ms(self, key)
+        if kind in ROW_MODULES:
+            return ROW_MODULES[kind].torch_case(self, key[1:])
         raise ValueError(key)
 
 
@@ -234,9 +250,10 @@ def main():
     print('GPU|' + torch.name(), flush=True)
     table = []
     if a.check:
-        # The checks of the groups measured (by benchdnn driver).
+        # The checks of the groups measured (by benchdnn driver), then the row modules'.
         drivers = {'matmul': '--matmul', 'conv': '--conv', 'ip': '--ip', 'lstm': '--rnn'}
         mine = [c for c in CHECKS if any(c.startswith(drivers.get(g, '?') + ' ') for g in groups)]
+        mine += [c for g in groups if g in ROW_MODULES for c in ROW_MODULES[g].CHECKS]
         bad = [c for c in mine if not check(a.bin, c)]
         print(f'CHECKS|{len(mine) - len(bad)} of {len(mine)} batches passed', flush=True)
     for g in groups:
@@ -247,9 +264,10 @@ def main():
             continue
         for name, args, key in GROUPS[g]:
             note = ''
-            impl, ms, err = ours(a.bin, args)
+            mod = ROW_MODULES.get(g)
+            impl, ms, err = ours(a.bin, args, getattr(mod, 'PERF_MS', 1000))
             try:
-                theirs = torch.case(key)
+                theirs = torch.case((g,) + key if mod else key)
             except Exception as ex:  # report and go on
                 theirs, note = None, f'{note} torch failed: {type(ex).__name__}'
             ratio = f'{theirs / ms:.3f}' if ms and theirs else '-'

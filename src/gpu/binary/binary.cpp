@@ -2,12 +2,16 @@
 // along any dimensions, per-tensor scales of src0 / src1, post-ops, f32/bf16/f16/s8/u8/s32
 // (computed in f32), any blocked layouts. Sources sharing dst's dense layout (or a single
 // value) without post-ops take a flat kernel.
+#include <algorithm>
+#include <vector>
+
 #include "core/compute/compute.hpp"
 #include "core/ops/binary/binary_conf.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"
+#include "gpu/tuning/op_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -18,7 +22,9 @@ struct binary_t;
 
 struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
-    const char *name() const override { return dense ? "ocl:binary:dense" : "ocl:binary:generic"; }
+    const char *name() const override {
+        return vec ? "ocl:binary:bcast_vec" : dense ? "ocl:binary:dense" : "ocl:binary:generic";
+    }
 
     static status_t init(binary_pd_t &pd) {
         cpu::binary_conf_t conf;
@@ -40,11 +46,62 @@ struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
         };
         pd.dense = pd.post_ops.empty() && same_dense_layout({&conf.src0, &conf.dst})
                 && same_or_single(conf.src1) && (!pd.select || same_or_single(conf.src2));
+        pd.vec = op_tuning(engine_caps(pd.engine)).vector_elems == 4 && !pd.select
+                && pd.post_ops.empty() && same_dense_layout({&conf.src0, &conf.dst})
+                && conf.src0.offset0 % 4 == 0 && conf.dst.offset0 % 4 == 0
+                && broadcast_band(conf.src1, conf.dst, pd.inner, pd.mid);
+        if (pd.vec) {
+            pd.b_mode = pd.inner % 4 == 0 ? 1
+                    : pd.inner == 1 && pd.mid % 4 == 0 && conf.src1.offset0 % 4 == 0 ? 2
+                                                                                    : 0;
+            pd.dense = false;
+        }
         return dnnl_success;
+    }
+
+    // Whether src1's non-1 dimensions are one band of dst's memory order, laid out in that
+    // order densely: then dst element i takes src1's (i / inner) % mid.
+    static bool broadcast_band(
+            const memory_desc_t &s1, const memory_desc_t &dst, int64_t &inner, int64_t &mid) {
+        if (s1.format_kind != dnnl_blocked || s1.blocking.inner_nblks != 0
+                || dst.blocking.inner_nblks != 0 || s1.ndims != dst.ndims)
+            return false;
+        // dst's dims from the outermost in memory (dense: strides order them).
+        std::vector<int> order;
+        for (int d = 0; d < dst.ndims; ++d)
+            if (dst.dims[d] > 1) order.push_back(d);
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+            return dst.blocking.strides[a] > dst.blocking.strides[b];
+        });
+        int first = -1, last = -1;
+        for (int k = 0; k < int(order.size()); ++k) {
+            const int64_t n1 = s1.dims[order[k]];
+            if (n1 != 1 && n1 != dst.dims[order[k]]) return false;
+            if (n1 == 1) continue;
+            if (first >= 0 && last != k - 1) return false; // not one band
+            if (first < 0) first = k;
+            last = k;
+        }
+        inner = 1;
+        mid = 1;
+        if (first < 0) { // a single value
+            inner = 4;
+            return true;
+        }
+        for (int k = int(order.size()) - 1; k > last; --k)
+            inner *= dst.dims[order[k]];
+        for (int k = last; k >= first; --k) {
+            if (s1.blocking.strides[order[k]] != mid) return false;
+            mid *= dst.dims[order[k]];
+        }
+        return true;
     }
 
     dnnl_alg_kind_t alg = dnnl_alg_kind_undef;
     bool select = false, dense = false;
+    bool vec = false; // binary_bcast_vec: four elements per work-item
+    int b_mode = 0;
+    int64_t inner = 1, mid = 1;
     dnnl_data_type_t scale0_dt = dnnl_data_type_undef, scale1_dt = dnnl_data_type_undef;
     post_ops_t post_ops;
 };
@@ -69,8 +126,10 @@ struct binary_t : public primitive_t {
                 + scale_options("SCALE0", pd.scale0_dt) + scale_options("SCALE1", pd.scale1_dt)
                 + pd.post_ops.build_options();
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
+        if (pd.vec) opt += " -DVEC=4 -DB_MODE=" + std::to_string(pd.b_mode);
         return create_kernel(pd.engine, "binary/binary.cl", opt,
-                pd.dense ? "binary_dense" : "binary_generic", kernel_);
+                pd.vec ? "binary_bcast_vec" : pd.dense ? "binary_dense" : "binary_generic",
+                kernel_);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -84,6 +143,18 @@ struct binary_t : public primitive_t {
         args.add(storage_of(ctx, pd.select ? DNNL_ARG_SRC_2 : DNNL_ARG_SRC_0));
         args.add(storage_of(ctx, DNNL_ARG_DST));
         int64_t n = 0;
+        if (pd.vec) {
+            n = nelems(dst);
+            kernel_args_t v;
+            v.add(storage_of(ctx, DNNL_ARG_SRC_0));
+            v.add(storage_of(ctx, DNNL_ARG_SRC_1));
+            v.add(storage_of(ctx, DNNL_ARG_DST));
+            for (int64_t a : {s0.offset0, s1.offset0, dst.offset0, pd.inner, pd.mid, n})
+                v.add_value<int64_t>(a);
+            v.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0));
+            v.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_1));
+            return kernel_->launch(ctx.stream, v, range_1d(static_cast<size_t>((n + 3) / 4)));
+        }
         if (pd.dense) {
             n = nelems(dst);
             for (const memory_desc_t *md : {&s0, &s1, &s2, &dst})

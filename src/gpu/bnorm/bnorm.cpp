@@ -5,6 +5,7 @@
 #include "core/compute/compute.hpp"
 #include "core/ops/bnorm/common.hpp"
 #include "core/primitive.hpp"
+#include "gpu/bnorm/bnorm_flags.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/reduce_launch.hpp"
@@ -15,19 +16,6 @@ namespace gpu {
 namespace {
 
 namespace bn = cpu::bnorm;
-
-// Mirrors the BN_* flags of bnorm.cl.
-enum : int {
-    bn_scale = 1,
-    bn_shift = 2,
-    bn_global = 4,
-    bn_stats_out = 8,
-    bn_relu = 16,
-    bn_add_relu = 32,
-    bn_ws = 64,
-    bn_diff_scale = 128,
-    bn_diff_shift = 256
-};
 
 struct bnorm_t;
 
@@ -54,18 +42,7 @@ struct bnorm_pd_t : public primitive_desc_impl_t<bnorm_pd_t, bnorm_t> {
     }
 
     int flags() const {
-        const bn::conf_t &c = conf;
-        int f = 0;
-        if (c.scale) f |= bn_scale;
-        if (c.shift) f |= bn_shift;
-        if (c.global_stats) f |= bn_global;
-        if (c.stats_out) f |= bn_stats_out;
-        if (c.relu) f |= bn_relu;
-        if (c.add_relu) f |= bn_add_relu;
-        if (args.count(DNNL_ARG_WORKSPACE)) f |= bn_ws;
-        if (args.count(DNNL_ARG_DIFF_SCALE)) f |= bn_diff_scale;
-        if (args.count(DNNL_ARG_DIFF_SHIFT)) f |= bn_diff_shift;
-        return f;
+        return bnorm_flags(conf, args);
     }
     // A tensor's layout, or src's for tensors that take no part (never read then).
     const memory_desc_t &md_or_src(int arg) const {

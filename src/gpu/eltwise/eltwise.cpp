@@ -8,6 +8,7 @@
 #include "gpu/kernel_layout.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"
+#include "gpu/tuning/op_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -25,6 +26,7 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
     const char *name() const override { return "ocl:eltwise:generic"; }
     bool fwd = true;
     bool dense = false;
+    bool vec = false; // dense, four elements per work-item (the tuning table's vector_elems)
     post_ops_t post_ops;
 
     static status_t init(eltwise_pd_t &pd) {
@@ -39,6 +41,8 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
             pd.args[DNNL_ARG_DST] = dst;
             ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
             pd.dense = pd.post_ops.empty() && same_dense_layout({&src, &dst});
+            pd.vec = pd.dense && op_tuning(engine_caps(pd.engine)).vector_elems == 4
+                     && src.offset0 % 4 == 0 && dst.offset0 % 4 == 0;
         } else {
             memory_desc_t data, dd, ds;
             ANYDNN_CHECK(cpu::eltwise::resolve_bwd(d, data, dd, ds));
@@ -66,7 +70,9 @@ struct eltwise_t : public primitive_t {
                     + pd.post_ops.build_options();
             ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             if (pd.dense) opt += " -DDENSE";
-            kname = pd.dense ? "eltwise_fwd_dense" : "eltwise_fwd_generic";
+            if (pd.vec) opt += " -DVEC=4";
+            kname = pd.vec ? "eltwise_fwd_dense_vec"
+                           : pd.dense ? "eltwise_fwd_dense" : "eltwise_fwd_generic";
         } else {
             const int data_arg = cpu::eltwise::bwd_data_arg(d);
             opt += " -DBWD" + data_type_options("SRC", pd.arg_md(data_arg).data_type)
@@ -100,7 +106,7 @@ struct eltwise_t : public primitive_t {
                 add_logical_dims(args, dst);
                 pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
             }
-            return kernel_->launch(ctx.stream, args, range_1d(n));
+            return kernel_->launch(ctx.stream, args, range_1d(pd.vec ? (n + 3) / 4 : n));
         }
         const int data_arg = cpu::eltwise::bwd_data_arg(d);
         const memory_desc_t &ds = pd.arg_md(DNNL_ARG_DIFF_SRC);

@@ -1,5 +1,10 @@
 #include "gpu/tuning/op_tuning.hpp"
 
+#include <cstdlib>
+#include <string>
+
+#include "gpu/tuning/tuning_override.hpp"
+
 namespace anydnn {
 namespace gpu {
 
@@ -13,13 +18,43 @@ op_tuning_t cpu_devices() {
     t.reorder_blocked_in_registers = true;
     // int8 LSTM t10 mb16 128 channels on PoCL 15.6 -> 3.2 ms, f32 5.0 -> 2.1 ms.
     t.rnn_copy_rows = true;
+    t.vector_elems = 1;
+    t.bandwidth_group = 1;
+    t.bnorm_stat_groups = 16;
+    return t;
+}
+
+// The fields of the "ops:" override ("name=value,..."); unknown names are ignored.
+op_tuning_t with_override(op_tuning_t t) {
+    const std::string spec = tuning_override("ops");
+    size_t begin = 0;
+    while (begin < spec.size()) {
+        size_t end = spec.find(',', begin);
+        if (end == std::string::npos) end = spec.size();
+        const std::string field = spec.substr(begin, end - begin);
+        const size_t eq = field.find('=');
+        if (eq != std::string::npos) {
+            const std::string name = field.substr(0, eq);
+            const int v = std::atoi(field.c_str() + eq + 1);
+            if (name == "vec" && (v == 1 || v == 4)) t.vector_elems = v;
+            if (name == "group" && v > 0 && (v & (v - 1)) == 0) t.bandwidth_group = v;
+            if (name == "bn_groups" && v > 0) t.bnorm_stat_groups = v;
+            if (name == "row_elems" && v > 0) t.row_elems = v;
+            if (name == "row_elems_max" && v > 0) t.row_elems_max = v;
+            if (name == "row_group_max" && v > 0) t.row_group_max = v;
+            if (name == "reorder_vec" && v > 0) t.reorder_vector = v;
+            if (name == "row_bwd_segments" && v > 0) t.row_bwd_segments = v;
+        }
+        begin = end + 1;
+    }
     return t;
 }
 
 } // namespace
 
 const op_tuning_t &op_tuning(const device_caps_t &caps) {
-    static const op_tuning_t cpu = cpu_devices(), gpu;
+    static const op_tuning_t cpu = with_override(cpu_devices()),
+                             gpu = with_override(op_tuning_t());
     return caps.is_cpu ? cpu : gpu;
 }
 

@@ -20,8 +20,28 @@ struct op_tuning_t {
     bool reorder_blocked_in_registers = false;
     // RNN state copies: a row per work-item (index math once per row) or an element each.
     bool rnn_copy_rows = false;
+    // Bandwidth-shaped kernels (batch norm's flat steps, softmax and layer norm rows held in
+    // registers, dense eltwise): elements per access, 4 (16-byte f32 loads) or 1.
+    int vector_elems = 4;
+    // Their work-group size (a power of two; 1 on CPU devices, where a work-group is a thread).
+    int bandwidth_group = 256;
+    // Batch norm statistics: about this many work-groups share the channels' partial sums.
+    int bnorm_stat_groups = 2048;
+    // Softmax / layer norm rows in registers: elements each work-item keeps (the row's
+    // work-group size follows from the row width), the most it may keep (backward: half,
+    // for its five register arrays), and the most work-items per row. Registers times
+    // work-items must fit the register file: on the H200, 1024 x 32 and 512 x 64 elements
+    // built kernels allowing fewer work-items than that (rows of 32768 failed to launch).
+    int row_elems = 16;
+    int row_elems_max = 32;
+    int row_group_max = 512;
+    // Layer norm backward: row segments that each keep partial diff scale/shift sums.
+    int row_bwd_segments = 1024;
 };
 
+// The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
+// "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
+// row_group_max=512,row_bwd_segments=1024,reorder_vec=4").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu

@@ -1,0 +1,61 @@
+// Four consecutive elements loaded into a float4 / stored from one, for the bandwidth-bound
+// kernels: one 16-byte (f32) or 8-byte (bf16, f16) access per work-item instead of four.
+// The element index must be a multiple of 4 and the buffer's base suitably aligned (the host
+// takes these kernels only where every offset0 is a multiple of 4).
+#ifndef ANYDNN_GPU_CL_VEC_IO_H
+#define ANYDNN_GPU_CL_VEC_IO_H
+
+#include "cl/common.h"
+
+static float4 load_f32x4(const global float *p, long i) {
+    return *(const global float4 *)(p + i);
+}
+static float4 load_bf16x4(const global ushort *p, long i) {
+    return as_float4(convert_uint4(*(const global ushort4 *)(p + i)) << 16);
+}
+static float4 load_f16x4(const global half *p, long i) { return vload_half4(0, p + i); }
+static float4 load_s8x4(const global char *p, long i) {
+    return convert_float4(*(const global char4 *)(p + i));
+}
+static float4 load_u8x4(const global uchar *p, long i) {
+    return convert_float4(*(const global uchar4 *)(p + i));
+}
+static float4 load_s32x4(const global int *p, long i) {
+    return convert_float4(*(const global int4 *)(p + i));
+}
+
+static void store_f32x4(global float *p, long i, float4 v) { *(global float4 *)(p + i) = v; }
+static void store_bf16x4(global ushort *p, long i, float4 v) {
+    const uint4 u = as_uint4(v);
+    const int4 nan = (u & 0x7fffffffu) > 0x7f800000u; // NaN stays a (quiet) NaN
+    const uint4 rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; // nearest even
+    *(global ushort4 *)(p + i) = convert_ushort4(select(rounded, (u >> 16) | 0x40u, nan));
+}
+static void store_f16x4(global half *p, long i, float4 v) { vstore_half4_rte(v, 0, p + i); }
+static void store_s8x4(global char *p, long i, float4 v) {
+    *(global char4 *)(p + i) = convert_char4_sat_rte(v);
+}
+static void store_u8x4(global uchar *p, long i, float4 v) {
+    *(global uchar4 *)(p + i) = convert_uchar4_sat_rte(v);
+}
+static void store_s32x4(global int *p, long i, float4 v) {
+    *(global int4 *)(p + i) = convert_int4_sat_rte(v);
+}
+
+// X4(LOAD_SRC) names the four-element form of the loader a build option picked.
+#define X4_(f) f##x4
+#define X4(f) X4_(f)
+
+// VEC (1 or 4, a build option): the kernels' element group, `vf` its f32 type, LOADV/STOREV
+// its accesses.
+#if VEC == 4
+typedef float4 vf;
+#define LOADV(f, p, i) X4(f)(p, i)
+#define STOREV(f, p, i, v) X4(f)(p, i, v)
+#else
+typedef float vf;
+#define LOADV(f, p, i) f(p, i)
+#define STOREV(f, p, i, v) f(p, i, v)
+#endif
+
+#endif

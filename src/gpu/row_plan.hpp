@@ -1,0 +1,29 @@
+// The shape of a rows-in-registers kernel (cl/row_segments.h): how many work-items share a
+// row (T), how many element groups of VEC each keeps (NREG), how many work-items a group holds.
+#pragma once
+
+#include <string>
+
+#include "core/compute/compute.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+struct row_plan_t {
+    int vec = 1, t = 1, nreg = 1;
+    size_t group = 1; // work-items per group: group / t rows each
+
+    // Build options VEC, T, NREG.
+    std::string options() const;
+    // The launch for `rows` rows and the kernel's limit on work-items per group; a kernel
+    // whose registers allow fewer than planned gets one row per group (false: not even that).
+    bool range(size_t rows, size_t kernel_limit, nd_range_t &r, size_t &local) const;
+};
+
+// False where the engine's tuning keeps rows to one work-item each, or the row (C elements,
+// `aligned`: every tensor's row starts on a multiple of 4 elements) is too wide for registers
+// (`backward`: kernels keeping five arrays per work-item, half the elements).
+bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward = false);
+
+} // namespace gpu
+} // namespace anydnn

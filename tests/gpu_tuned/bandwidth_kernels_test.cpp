@@ -1,0 +1,485 @@
+// The bandwidth-shaped GPU kernels (ocl:bnorm:flat, ocl:softmax:rows_in_registers,
+// ocl:lnorm:rows_in_registers, vector eltwise, ocl:binary:bcast_vec, vector dense reorder)
+// against references written here, on whatever OpenCL device is present. ctest runs this
+// binary with ANYDNN_GPU_TUNING set to a GPU's row of the tuning table (vectors, work-groups),
+// so a CPU device such as PoCL takes the paths a GPU takes; each test checks which
+// implementation ran. Edge shapes: size 1, odd widths, tails, zero sizes.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "dnnl.hpp"
+
+namespace {
+
+using namespace dnnl;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+using dims = memory::dims;
+
+bool have_gpu() {
+    return engine::get_count(engine::kind::gpu) > 0;
+}
+
+#define SKIP_WITHOUT_GPU() \
+    if (!have_gpu()) GTEST_SKIP() << "no OpenCL device"
+
+// Deterministic values in [lo, lo + span) by element index.
+std::vector<float> values(size_t n, float seed, float lo = -2.f, float span = 4.f) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = lo + span * (0.5f + 0.5f * std::sin(0.731f * float(i) + seed));
+    return v;
+}
+
+// f32 memory on `e` holding `v` in its own layout's order (physical order).
+memory make(const engine &e, const memory::desc &d, const std::vector<float> &v) {
+    memory m(d, e);
+    if (d.get_size()) {
+        void *p = m.map_data();
+        std::memcpy(p, v.data(), v.size() * sizeof(float));
+        m.unmap_data(p);
+    }
+    return m;
+}
+
+std::vector<float> read(const memory &m) {
+    const size_t n = m.get_desc().get_size() / sizeof(float);
+    std::vector<float> v(n);
+    if (n) {
+        const void *p = m.map_data();
+        std::memcpy(v.data(), p, n * sizeof(float));
+        m.unmap_data(const_cast<void *>(p));
+    }
+    return v;
+}
+
+void expect_near(const std::vector<float> &got, const std::vector<double> &want, double tol,
+        const char *what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], tol * std::max(1.0, std::fabs(want[i])))
+                << what << " at " << i << " of " << got.size();
+}
+
+template <typename PD>
+void expect_impl(const PD &pd, const char *name) {
+    EXPECT_NE(std::string(pd.impl_info_str()).find(name), std::string::npos)
+            << "ran " << pd.impl_info_str() << ", not " << name;
+}
+
+// Physical offset of (n, c, s) in NCHW (cl = false) or NHWC (cl = true), s the spatial index.
+size_t nc_offset(bool cl, int64_t N, int64_t C, int64_t S, int64_t n, int64_t c, int64_t s) {
+    (void)N;
+    return size_t(cl ? (n * S + s) * C + c : (n * C + c) * S + s);
+}
+
+struct bn_case_t {
+    dims d; // N, C, H, W
+    bool channels_last;
+};
+
+const bn_case_t bn_cases[] = {{{2, 16, 5, 5}, false}, {{2, 16, 5, 5}, true},
+        {{3, 5, 7, 3}, false}, {{3, 5, 7, 3}, true}, {{1, 1, 1, 1}, false},
+        {{4, 32, 1, 1}, false}, {{4, 32, 1, 1}, true}, {{2, 20, 8, 8}, true},
+        {{9, 3, 2, 2}, false}};
+
+TEST(GpuBandwidth, BatchNormForwardTrainingStatisticsAndRelu) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (const auto &bc : bn_cases) {
+        const int64_t N = bc.d[0], C = bc.d[1], S = bc.d[2] * bc.d[3];
+        SCOPED_TRACE(std::to_string(N) + "x" + std::to_string(C) + "x" + std::to_string(S)
+                     + (bc.channels_last ? " nhwc" : " nchw"));
+        const memory::desc md(bc.d, dt::f32, bc.channels_last ? tag::nhwc : tag::nchw);
+        const auto flags = normalization_flags::use_scale | normalization_flags::use_shift
+                           | normalization_flags::fuse_norm_relu;
+        batch_normalization_forward::primitive_desc pd(
+                e, prop_kind::forward_training, md, md, 1e-3f, flags);
+        expect_impl(pd, "ocl:bnorm:flat");
+        // A large common offset makes the statistics' rounding visible.
+        const std::vector<float> x = values(size_t(N * C * S), 0.3f, 50.f, 4.f);
+        const std::vector<float> sc = values(size_t(C), 1.1f), sh = values(size_t(C), 2.2f);
+        const memory::desc cmd({C}, dt::f32, tag::a);
+        memory src = make(e, md, x), dst(md, e), mean(cmd, e), var(cmd, e);
+        memory scale = make(e, cmd, sc), shift = make(e, cmd, sh);
+        memory ws(pd.workspace_desc(), e);
+        batch_normalization_forward(pd).execute(s,
+                {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_MEAN, mean},
+                        {DNNL_ARG_VARIANCE, var}, {DNNL_ARG_SCALE, scale},
+                        {DNNL_ARG_SHIFT, shift}, {DNNL_ARG_WORKSPACE, ws}});
+        s.wait();
+        std::vector<double> m(size_t(C), 0.0), v(size_t(C), 0.0), y(x.size());
+        for (int64_t c = 0; c < C; ++c) {
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t k = 0; k < S; ++k)
+                    m[c] += x[nc_offset(bc.channels_last, N, C, S, n, c, k)];
+            m[c] /= double(N * S);
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t k = 0; k < S; ++k) {
+                    const double d = x[nc_offset(bc.channels_last, N, C, S, n, c, k)] - m[c];
+                    v[c] += d * d;
+                }
+            v[c] /= double(N * S);
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t k = 0; k < S; ++k) {
+                    const size_t o = nc_offset(bc.channels_last, N, C, S, n, c, k);
+                    const double r = (x[o] - m[c]) / std::sqrt(v[c] + 1e-3) * sc[c] + sh[c];
+                    y[o] = r > 0 ? r : 0;
+                }
+        }
+        expect_near(read(mean), m, 1e-5, "mean");
+        expect_near(read(var), v, 1e-3, "variance");
+        expect_near(read(dst), y, 2e-3, "dst");
+    }
+}
+
+TEST(GpuBandwidth, BatchNormInferenceGlobalStatistics) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (const auto &bc : bn_cases) {
+        const int64_t N = bc.d[0], C = bc.d[1], S = bc.d[2] * bc.d[3];
+        const memory::desc md(bc.d, dt::f32, bc.channels_last ? tag::nhwc : tag::nchw);
+        batch_normalization_forward::primitive_desc pd(e, prop_kind::forward_inference, md, md,
+                1e-5f, normalization_flags::use_global_stats | normalization_flags::use_scale);
+        expect_impl(pd, "ocl:bnorm:flat");
+        const std::vector<float> x = values(size_t(N * C * S), 0.5f);
+        const std::vector<float> m = values(size_t(C), 0.9f), sc = values(size_t(C), 1.7f);
+        const std::vector<float> v = values(size_t(C), 0.4f, 0.5f, 2.f);
+        const memory::desc cmd({C}, dt::f32, tag::a);
+        memory src = make(e, md, x), dst(md, e);
+        batch_normalization_forward(pd).execute(s,
+                {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_MEAN, make(e, cmd, m)},
+                        {DNNL_ARG_VARIANCE, make(e, cmd, v)},
+                        {DNNL_ARG_SCALE, make(e, cmd, sc)}});
+        s.wait();
+        std::vector<double> y(x.size());
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t c = 0; c < C; ++c)
+                for (int64_t k = 0; k < S; ++k) {
+                    const size_t o = nc_offset(bc.channels_last, N, C, S, n, c, k);
+                    y[o] = (x[o] - m[c]) / std::sqrt(double(v[c]) + 1e-5) * sc[c];
+                }
+        expect_near(read(dst), y, 1e-5, "dst");
+    }
+}
+
+TEST(GpuBandwidth, BatchNormBackwardDataScaleShift) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (const auto &bc : bn_cases) {
+        const int64_t N = bc.d[0], C = bc.d[1], S = bc.d[2] * bc.d[3];
+        SCOPED_TRACE(std::to_string(N) + "x" + std::to_string(C) + "x" + std::to_string(S)
+                     + (bc.channels_last ? " nhwc" : " nchw"));
+        const memory::desc md(bc.d, dt::f32, bc.channels_last ? tag::nhwc : tag::nchw);
+        const auto flags = normalization_flags::use_scale | normalization_flags::use_shift;
+        batch_normalization_forward::primitive_desc fpd(
+                e, prop_kind::forward_training, md, md, 1e-2f, flags);
+        batch_normalization_backward::primitive_desc pd(
+                e, prop_kind::backward, md, md, md, 1e-2f, flags, fpd);
+        expect_impl(pd, "ocl:bnorm:flat");
+        const std::vector<float> x = values(size_t(N * C * S), 0.2f);
+        const std::vector<float> g = values(size_t(N * C * S), 1.3f);
+        const std::vector<float> m = values(size_t(C), 0.6f, -0.5f, 1.f);
+        const std::vector<float> v = values(size_t(C), 0.8f, 0.5f, 2.f);
+        const std::vector<float> sc = values(size_t(C), 1.9f);
+        const memory::desc cmd({C}, dt::f32, tag::a);
+        memory ds(md, e), dsc(cmd, e), dsh(cmd, e);
+        batch_normalization_backward(pd).execute(s,
+                {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DIFF_DST, make(e, md, g)},
+                        {DNNL_ARG_MEAN, make(e, cmd, m)}, {DNNL_ARG_VARIANCE, make(e, cmd, v)},
+                        {DNNL_ARG_SCALE, make(e, cmd, sc)}, {DNNL_ARG_DIFF_SRC, ds},
+                        {DNNL_ARG_DIFF_SCALE, dsc}, {DNNL_ARG_DIFF_SHIFT, dsh}});
+        s.wait();
+        std::vector<double> want_ds(x.size()), want_sc(static_cast<size_t>(C)), want_sh(static_cast<size_t>(C));
+        for (int64_t c = 0; c < C; ++c) {
+            const double inv = 1.0 / std::sqrt(double(v[c]) + 1e-2), cnt = double(N * S);
+            double sg = 0, sgx = 0;
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t k = 0; k < S; ++k) {
+                    const size_t o = nc_offset(bc.channels_last, N, C, S, n, c, k);
+                    sg += g[o];
+                    sgx += g[o] * (x[o] - m[c]) * inv;
+                }
+            want_sc[c] = sgx;
+            want_sh[c] = sg;
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t k = 0; k < S; ++k) {
+                    const size_t o = nc_offset(bc.channels_last, N, C, S, n, c, k);
+                    const double xh = (x[o] - m[c]) * inv;
+                    want_ds[o] = sc[c] * inv * (g[o] - sg / cnt - xh * sgx / cnt);
+                }
+        }
+        expect_near(read(dsc), want_sc, 1e-4, "diff_scale");
+        expect_near(read(dsh), want_sh, 1e-4, "diff_shift");
+        expect_near(read(ds), want_ds, 1e-4, "diff_src");
+    }
+}
+
+TEST(GpuBandwidth, BatchNormZeroBatchWritesZeroStatistics) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const memory::desc md({0, 4, 3, 3}, dt::f32, tag::nchw), cmd({4}, dt::f32, tag::a);
+    batch_normalization_forward::primitive_desc pd(
+            e, prop_kind::forward_training, md, md, 1e-5f, normalization_flags::none);
+    memory mean = make(e, cmd, {7, 7, 7, 7}), var = make(e, cmd, {7, 7, 7, 7});
+    batch_normalization_forward(pd).execute(s,
+            {{DNNL_ARG_SRC, memory(md, e)}, {DNNL_ARG_DST, memory(md, e)},
+                    {DNNL_ARG_MEAN, mean}, {DNNL_ARG_VARIANCE, var}});
+    s.wait();
+    expect_near(read(mean), {0, 0, 0, 0}, 0, "mean");
+    expect_near(read(var), {0, 0, 0, 0}, 0, "variance");
+}
+
+TEST(GpuBandwidth, SoftmaxRowsInRegistersAccurateAndLog) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const dims shapes[] = {{7, 33}, {5, 1024}, {3, 4}, {1, 1}, {9, 1000}, {2, 3, 37}, {4, 2048}};
+    for (const auto &d : shapes)
+        for (auto alg : {algorithm::softmax_accurate, algorithm::softmax_log}) {
+            const int64_t C = d.back();
+            int64_t rows = 1;
+            for (size_t i = 0; i + 1 < d.size(); ++i)
+                rows *= d[i];
+            SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(C));
+            const memory::desc md(d, dt::f32, d.size() == 2 ? tag::ab : tag::abc);
+            softmax_forward::primitive_desc pd(
+                    e, prop_kind::forward_inference, alg, md, md, int(d.size()) - 1);
+            expect_impl(pd, "ocl:softmax:rows_in_registers");
+            const std::vector<float> x = values(size_t(rows * C), 0.7f, -8.f, 16.f);
+            memory dst(md, e);
+            softmax_forward(pd).execute(s, {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DST, dst}});
+            s.wait();
+            std::vector<double> y(x.size());
+            for (int64_t r = 0; r < rows; ++r) {
+                const float *p = x.data() + r * C;
+                double mx = p[0], sum = 0;
+                for (int64_t c = 0; c < C; ++c)
+                    mx = std::max(mx, double(p[c]));
+                for (int64_t c = 0; c < C; ++c)
+                    sum += std::exp(p[c] - mx);
+                for (int64_t c = 0; c < C; ++c)
+                    y[size_t(r * C + c)] = alg == algorithm::softmax_log
+                                                   ? p[c] - mx - std::log(sum)
+                                                   : std::exp(p[c] - mx) / sum;
+            }
+            expect_near(read(dst), y, 1e-5, "dst");
+        }
+}
+
+TEST(GpuBandwidth, SoftmaxZeroRowsRunAndTooWideRowsFallBack) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const memory::desc empty({0, 64}, dt::f32, tag::ab);
+    softmax_forward::primitive_desc pd(
+            e, prop_kind::forward_inference, algorithm::softmax_accurate, empty, empty, 1);
+    softmax_forward(pd).execute(s, {{DNNL_ARG_SRC, memory(empty, e)}, {DNNL_ARG_DST, memory(empty, e)}});
+    s.wait();
+    // Wider than row_group_max x row_elems_max: the generic row kernel takes it.
+    const memory::desc wide({2, 200000}, dt::f32, tag::ab);
+    softmax_forward::primitive_desc wpd(
+            e, prop_kind::forward_inference, algorithm::softmax_accurate, wide, wide, 1);
+    EXPECT_EQ(std::string(wpd.impl_info_str()).find("rows_in_registers"), std::string::npos);
+}
+
+TEST(GpuBandwidth, LayerNormAndRmsNormRowsInRegisters) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const dims shapes[] = {{7, 33}, {3, 1024}, {1, 1}, {5, 36}, {2, 3, 100}};
+    for (const auto &d : shapes)
+        for (bool rms : {false, true}) {
+            const int64_t C = d.back();
+            int64_t rows = 1;
+            for (size_t i = 0; i + 1 < d.size(); ++i)
+                rows *= d[i];
+            SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(C)
+                         + (rms ? " rms" : ""));
+            const memory::desc md(d, dt::f32, d.size() == 2 ? tag::ab : tag::abc);
+            dims sd(d.begin(), d.end() - 1);
+            const memory::desc smd(sd, dt::f32, sd.size() == 1 ? tag::a : tag::ab);
+            auto flags = normalization_flags::use_scale | normalization_flags::use_shift;
+            if (rms) flags = normalization_flags::use_scale | normalization_flags::rms_norm;
+            layer_normalization_forward::primitive_desc pd(
+                    e, prop_kind::forward_training, md, md, smd, 1e-4f, flags);
+            expect_impl(pd, "ocl:lnorm:rows_in_registers");
+            const std::vector<float> x = values(size_t(rows * C), 0.1f, 10.f, 4.f);
+            const std::vector<float> sc = values(size_t(C), 2.5f), sh = values(size_t(C), 3.5f);
+            const memory::desc cmd({C}, dt::f32, tag::a);
+            memory dst(md, e), mean(smd, e), var(smd, e);
+            layer_normalization_forward(pd).execute(s,
+                    {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DST, dst}, {DNNL_ARG_MEAN, mean},
+                            {DNNL_ARG_VARIANCE, var}, {DNNL_ARG_SCALE, make(e, cmd, sc)},
+                            {DNNL_ARG_SHIFT, make(e, cmd, sh)}});
+            s.wait();
+            std::vector<double> y(x.size()), m(static_cast<size_t>(rows)), v(static_cast<size_t>(rows));
+            for (int64_t r = 0; r < rows; ++r) {
+                const float *p = x.data() + r * C;
+                double mu = 0, q = 0;
+                if (!rms) {
+                    for (int64_t c = 0; c < C; ++c)
+                        mu += p[c];
+                    mu /= double(C);
+                }
+                for (int64_t c = 0; c < C; ++c)
+                    q += (p[c] - mu) * (p[c] - mu);
+                q /= double(C);
+                m[size_t(r)] = mu;
+                v[size_t(r)] = q;
+                for (int64_t c = 0; c < C; ++c)
+                    y[size_t(r * C + c)] = (p[c] - mu) / std::sqrt(q + 1e-4) * sc[c]
+                                           + (rms ? 0.0 : double(sh[c]));
+            }
+            expect_near(read(dst), y, 1e-4, "dst");
+            expect_near(read(var), v, 1e-4, "variance");
+            if (!rms) expect_near(read(mean), m, 1e-5, "mean");
+        }
+}
+
+TEST(GpuBandwidth, LayerNormBackwardRowsInRegisters) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const dims shapes[] = {{7, 33}, {3, 1024}, {1, 1}, {17, 64}, {0, 8}};
+    for (const auto &d : shapes)
+        for (bool rms : {false, true}) {
+            const int64_t rows = d[0], C = d[1];
+            SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(C)
+                         + (rms ? " rms" : ""));
+            const memory::desc md(d, dt::f32, tag::ab), smd({rows}, dt::f32, tag::a);
+            auto flags = normalization_flags::use_scale | normalization_flags::use_shift;
+            if (rms) flags = normalization_flags::use_scale | normalization_flags::rms_norm;
+            layer_normalization_forward::primitive_desc fpd(
+                    e, prop_kind::forward_training, md, md, smd, 1e-3f, flags);
+            layer_normalization_backward::primitive_desc pd(
+                    e, prop_kind::backward, md, md, md, smd, 1e-3f, flags, fpd);
+            expect_impl(pd, "ocl:lnorm:rows_in_registers");
+            const std::vector<float> x = values(size_t(rows * C), 0.6f);
+            const std::vector<float> g = values(size_t(rows * C), 1.6f);
+            const std::vector<float> m = values(size_t(rows), 2.6f, -0.5f, 1.f);
+            const std::vector<float> v = values(size_t(rows), 3.6f, 0.5f, 2.f);
+            const std::vector<float> sc = values(size_t(C), 4.6f);
+            const memory::desc cmd({C}, dt::f32, tag::a);
+            memory ds(md, e), dsc(cmd, e), dsh(cmd, e);
+            std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, make(e, md, x)},
+                    {DNNL_ARG_DIFF_DST, make(e, md, g)}, {DNNL_ARG_VARIANCE, make(e, smd, v)},
+                    {DNNL_ARG_SCALE, make(e, cmd, sc)}, {DNNL_ARG_DIFF_SRC, ds},
+                    {DNNL_ARG_DIFF_SCALE, dsc}};
+            if (!rms) {
+                args[DNNL_ARG_MEAN] = make(e, smd, m);
+                args[DNNL_ARG_DIFF_SHIFT] = dsh;
+            }
+            layer_normalization_backward(pd).execute(s, args);
+            s.wait();
+            std::vector<double> want_ds(x.size()), want_sc(static_cast<size_t>(C), 0.0),
+                    want_sh(static_cast<size_t>(C), 0.0);
+            for (int64_t r = 0; r < rows; ++r) {
+                const double mu = rms ? 0.0 : m[size_t(r)];
+                const double inv = 1.0 / std::sqrt(double(v[size_t(r)]) + 1e-3);
+                double sg = 0, sgx = 0;
+                for (int64_t c = 0; c < C; ++c) {
+                    const size_t o = size_t(r * C + c);
+                    const double xh = (x[o] - mu) * inv, gs = double(g[o]) * sc[size_t(c)];
+                    sg += gs;
+                    sgx += gs * xh;
+                    want_sc[size_t(c)] += g[o] * xh;
+                    want_sh[size_t(c)] += g[o];
+                }
+                if (rms) sg = 0;
+                for (int64_t c = 0; c < C; ++c) {
+                    const size_t o = size_t(r * C + c);
+                    const double xh = (x[o] - mu) * inv, gs = double(g[o]) * sc[size_t(c)];
+                    want_ds[o] = inv * (gs - sg / double(C) - xh * sgx / double(C));
+                }
+            }
+            expect_near(read(ds), want_ds, 1e-4, "diff_src");
+            expect_near(read(dsc), want_sc, 1e-4, "diff_scale");
+            if (!rms) expect_near(read(dsh), want_sh, 1e-4, "diff_shift");
+        }
+}
+
+TEST(GpuBandwidth, ReluFourPerWorkItemWithTails) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t n : {1, 3, 4, 7, 1027, 4096}) {
+        const memory::desc md({n}, dt::f32, tag::a);
+        eltwise_forward::primitive_desc pd(
+                e, prop_kind::forward_inference, algorithm::eltwise_relu, md, md, 0.25f);
+        const std::vector<float> x = values(size_t(n), 0.9f);
+        memory dst(md, e);
+        eltwise_forward(pd).execute(s, {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DST, dst}});
+        s.wait();
+        std::vector<double> y(x.size());
+        for (size_t i = 0; i < x.size(); ++i)
+            y[i] = x[i] > 0 ? x[i] : 0.25 * x[i];
+        expect_near(read(dst), y, 0, "dst");
+    }
+}
+
+TEST(GpuBandwidth, BinaryAddBroadcastBands) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    struct case_t {
+        dims a, b;
+        tag t;
+    };
+    const case_t cases[] = {{{2, 16, 5, 7}, {1, 16, 1, 1}, tag::nchw},
+            {{2, 16, 5, 7}, {1, 16, 1, 1}, tag::nhwc}, {{2, 16, 5, 7}, {1, 1, 1, 1}, tag::nchw},
+            {{2, 16, 5, 7}, {1, 1, 5, 7}, tag::nchw}, {{2, 16, 5, 7}, {2, 16, 5, 7}, tag::nchw},
+            {{3, 5, 7, 9}, {3, 5, 1, 1}, tag::nchw}, {{1, 3, 1, 1}, {1, 3, 1, 1}, tag::nchw},
+            {{2, 12, 4, 4}, {1, 12, 4, 4}, tag::nchw}};
+    for (const auto &c : cases) {
+        const memory::desc a(c.a, dt::f32, c.t), b(c.b, dt::f32, c.t);
+        binary::primitive_desc pd(e, algorithm::binary_add, a, b, a);
+        expect_impl(pd, "ocl:binary:bcast_vec");
+        const int64_t n = c.a[0] * c.a[1] * c.a[2] * c.a[3];
+        const int64_t nb = c.b[0] * c.b[1] * c.b[2] * c.b[3];
+        const std::vector<float> x = values(size_t(n), 0.4f), y = values(size_t(nb), 1.4f);
+        memory dst(a, e);
+        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make(e, a, x)}, {DNNL_ARG_SRC_1, make(e, b, y)},
+                                      {DNNL_ARG_DST, dst}});
+        s.wait();
+        // Logical walk: physical offsets from each tensor's strides.
+        const auto sa = a.get_strides(), sb = b.get_strides();
+        std::vector<double> want(static_cast<size_t>(n));
+        for (int64_t i0 = 0; i0 < c.a[0]; ++i0)
+            for (int64_t i1 = 0; i1 < c.a[1]; ++i1)
+                for (int64_t i2 = 0; i2 < c.a[2]; ++i2)
+                    for (int64_t i3 = 0; i3 < c.a[3]; ++i3) {
+                        const int64_t oa = i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3];
+                        const int64_t j[4] = {c.b[0] == 1 ? 0 : i0, c.b[1] == 1 ? 0 : i1,
+                                c.b[2] == 1 ? 0 : i2, c.b[3] == 1 ? 0 : i3};
+                        const int64_t ob = j[0] * sb[0] + j[1] * sb[1] + j[2] * sb[2] + j[3] * sb[3];
+                        want[size_t(oa)] = double(x[size_t(oa)]) + y[size_t(ob)];
+                    }
+        expect_near(read(dst), want, 1e-6, "dst");
+    }
+}
+
+TEST(GpuBandwidth, DenseReorderCopyAndTail) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t n : {1, 5, 8, 1027}) {
+        const memory::desc md({n}, dt::f32, tag::a);
+        const std::vector<float> x = values(size_t(n), 2.1f);
+        memory src = make(e, md, x), dst(md, e);
+        reorder(src, dst).execute(s, src, dst);
+        s.wait();
+        expect_near(read(dst), std::vector<double>(x.begin(), x.end()), 0, "dst");
+    }
+}
+
+} // namespace
