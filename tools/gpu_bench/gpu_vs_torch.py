@@ -7,7 +7,7 @@
 # the host clock around execute + wait (benchdnn's P mode; torch: launch + synchronize).
 #
 # Usage (on the GPU machine, with benchdnn and libanydnn beside this file, see README.md):
-#   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check]
+#   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check | --check-only]
 # Groups: matmul conv ip lstm cold sdpa, and those of the rows_*.py modules (bw).  --check first
 # runs the CHECKS of those groups, smaller problems of the same
 # kinds with tails, in benchdnn's correctness mode (--mode=C: double-precision reference,
@@ -244,7 +244,9 @@ def main():
     ap.add_argument('--bin', default=HERE)
     ap.add_argument('--only', default='matmul,conv,ip,lstm,cold')
     ap.add_argument('--check', action='store_true')
+    ap.add_argument('--check-only', action='store_true', help='the checks, no timed rows')
     a = ap.parse_args()
+    a.check = a.check or a.check_only
     groups = a.only.split(',')
     torch = Torch()
     print('GPU|' + torch.name(), flush=True)
@@ -256,6 +258,8 @@ def main():
         mine += [c for g in groups if g in ROW_MODULES for c in ROW_MODULES[g].CHECKS]
         bad = [c for c in mine if not check(a.bin, c)]
         print(f'CHECKS|{len(mine) - len(bad)} of {len(mine)} batches passed', flush=True)
+        if a.check_only:
+            return 0
     for g in groups:
         if g == 'cold':
             for name, ms, note in cold_creation(a.bin):
