@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/data_types.hpp"
+#include "core/ops/inner_product/layouts.hpp"
 #include "core/ops/layout.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
@@ -26,73 +27,6 @@ const inner_product_desc_t &ip_of(const primitive_desc_t &pd) {
 
 bool is_float(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
-}
-
-// Dims 1.. of md cover [0, K) densely (any order, no inner blocks).
-bool inner_dense(const memory_desc_t &md) {
-    if (!is_plain(md)) return false;
-    std::vector<int> order;
-    for (int d = 1; d < md.ndims; ++d)
-        if (md.dims[d] != 1) order.push_back(d);
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-        return md.blocking.strides[a] < md.blocking.strides[b];
-    });
-    dim_t expect = 1;
-    for (int d : order) {
-        if (md.blocking.strides[d] != expect) return false;
-        expect *= md.dims[d];
-    }
-    return true;
-}
-
-// Same element order in dims 1.. (so flattened rows line up).
-bool same_inner(const memory_desc_t &a, const memory_desc_t &b) {
-    for (int d = 1; d < a.ndims; ++d)
-        if (a.dims[d] != 1 && a.blocking.strides[d] != b.blocking.strides[d]) return false;
-    return true;
-}
-
-status_t plain_any(memory_desc_t &md) {
-    if (md.format_kind != dnnl_format_kind_any) return dnnl_success;
-    return md_init_with_strides(md, md.ndims, md.dims, md.data_type, nullptr);
-}
-
-// md's dimensions and type in the plain row-major layout.
-memory_desc_t plain_of(const memory_desc_t &md) {
-    memory_desc_t out;
-    md_init_with_strides(out, md.ndims, md.dims, md.data_type, nullptr);
-    return out;
-}
-
-bool flattens(const memory_desc_t &md) {
-    return is_plain(md) && inner_dense(md);
-}
-
-// Resolves `any` of a data tensor and its weights to one inner order, and picks the layouts
-// the GEMM runs on (`data_c`, `wei_c`): the given ones where they flatten to the same dense
-// rows, else copies in the other tensor's order (or both plain) made at execution.
-status_t resolve_pair(memory_desc_t &data, memory_desc_t &wei, memory_desc_t &data_c,
-        memory_desc_t &wei_c) {
-    const bool wei_any = wei.format_kind == dnnl_format_kind_any;
-    if (data.format_kind == dnnl_format_kind_any) {
-        if (!wei_any && flattens(wei))
-            data = md_like(wei, data.ndims, data.dims, data.data_type);
-        else
-            ANYDNN_CHECK(plain_any(data));
-    }
-    if (wei_any)
-        wei = md_like(flattens(data) ? data : plain_of(data), wei.ndims, wei.dims,
-                wei.data_type);
-    data_c = data, wei_c = wei;
-    if (flattens(data) && flattens(wei) && same_inner(data, wei)) return dnnl_success;
-    // The weights' order where they flatten (weights are usually the constant operand).
-    if (flattens(wei))
-        data_c = md_like(wei, data.ndims, data.dims, data.data_type);
-    else if (flattens(data))
-        wei_c = md_like(data, wei.ndims, wei.dims, wei.data_type);
-    else
-        data_c = plain_of(data), wei_c = md_like(data_c, wei.ndims, wei.dims, wei.data_type);
-    return dnnl_success;
 }
 
 struct free_deleter {
@@ -163,11 +97,11 @@ struct fwd_pd_t : public primitive_desc_impl_t<fwd_pd_t, fwd_t> {
             ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt) && is_float(ddt), dnnl_unimplemented,
                     "data types %s/%s/%s are not supported", dnnl_dt2str(sdt),
                     dnnl_dt2str(wdt), dnnl_dt2str(ddt));
-        ANYDNN_CHECK(resolve_pair(src, wei, pd.src_c, pd.wei_c));
-        ANYDNN_CHECK(plain_any(dst));
+        ANYDNN_CHECK(ip::resolve_layouts(src, wei, pd.src_c, pd.wei_c));
+        ANYDNN_CHECK(ip::plain_any(dst));
         ANYDNN_REQUIRE(is_plain(dst), dnnl_unimplemented, "dst layout is blocked");
         if (!is_zero_md(bias)) {
-            ANYDNN_CHECK(plain_any(bias));
+            ANYDNN_CHECK(ip::plain_any(bias));
             ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32,
                     dnnl_unimplemented, "bias type %s", dnnl_dt2str(bias.data_type));
         }
@@ -250,8 +184,8 @@ struct bwd_d_pd_t : public primitive_desc_impl_t<bwd_d_pd_t, bwd_d_t> {
                 dnnl_unimplemented, "backward needs f32, bf16 or f16");
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
                 dnnl_unimplemented, "backward takes no attributes");
-        ANYDNN_CHECK(resolve_pair(ds, wei, pd.ds_c, pd.wei_c));
-        ANYDNN_CHECK(plain_any(dd));
+        ANYDNN_CHECK(ip::resolve_layouts(ds, wei, pd.ds_c, pd.wei_c));
+        ANYDNN_CHECK(ip::plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
         pd.args[DNNL_ARG_DIFF_SRC] = ds;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -316,10 +250,10 @@ struct bwd_w_pd_t : public primitive_desc_impl_t<bwd_w_pd_t, bwd_w_t> {
                 dnnl_unimplemented, "backward needs f32, bf16 or f16");
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
                 dnnl_unimplemented, "backward takes no attributes");
-        ANYDNN_CHECK(resolve_pair(src, dw, pd.src_c, pd.dw_c));
-        ANYDNN_CHECK(plain_any(dd));
+        ANYDNN_CHECK(ip::resolve_layouts(src, dw, pd.src_c, pd.dw_c));
+        ANYDNN_CHECK(ip::plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
-        if (!is_zero_md(db)) ANYDNN_CHECK(plain_any(db));
+        if (!is_zero_md(db)) ANYDNN_CHECK(ip::plain_any(db));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_DIFF_WEIGHTS] = dw;
         if (!is_zero_md(db)) pd.args[DNNL_ARG_DIFF_BIAS] = db;
