@@ -9,8 +9,8 @@ namespace cpu {
 
 // Every logical element of `from` (at from_base) written to `to` (at to_base); offset0 of both
 // applies. Padded elements of `to` are left alone.
-void copy_layout(const memory_desc_t &from, const void *from_base, const memory_desc_t &to,
-        void *to_base);
+void copy_layout(
+        const memory_desc_t &from, const void *from_base, const memory_desc_t &to, void *to_base);
 
 } // namespace cpu
 } // namespace anydnn

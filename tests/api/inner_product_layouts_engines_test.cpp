@@ -31,7 +31,8 @@ memory::dim offset_of(const memory::desc &md, const dims &pos) {
         block_size *= blks[i];
     }
     memory::dim off = md.get_submemory_offset() + block_off;
-    for (size_t d = 0; d < p.size(); ++d) off += p[d] * strides[d];
+    for (size_t d = 0; d < p.size(); ++d)
+        off += p[d] * strides[d];
     return off;
 }
 
@@ -49,17 +50,23 @@ struct tensor_t {
     dims d;
     std::vector<float> v;
 
-    tensor_t(const memory::desc &md, const engine &eng, unsigned seed) : mem(md, eng), d(md.get_dims()) {
+    tensor_t(const memory::desc &md, const engine &eng, unsigned seed)
+        : mem(md, eng), d(md.get_dims()) {
         size_t n = 1;
-        for (auto x : d) n *= x;
+        for (auto x : d)
+            n *= x;
         v.resize(n);
-        for (size_t i = 0; i < n; ++i) v[i] = seed ? float(int((i * 7 + seed * 13) % 17) - 8) / 4 : 0.f;
+        for (size_t i = 0; i < n; ++i)
+            v[i] = seed ? float(int((i * 7 + seed * 13) % 17) - 8) / 4 : 0.f;
         float *p = mem.map_data<float>();
         // Padding and unused bytes get garbage; outputs must overwrite it.
-        for (size_t i = 0; i < md.get_size() / sizeof(float); ++i) p[i] = 1e9f;
+        for (size_t i = 0; i < md.get_size() / sizeof(float); ++i)
+            p[i] = 1e9f;
         dims pos(d.size(), 0);
         size_t i = 0;
-        if (n) do p[offset_of(md, pos)] = v[i++]; while (next(pos, d));
+        if (n) do
+                p[offset_of(md, pos)] = v[i++];
+            while (next(pos, d));
         mem.unmap_data(p);
     }
     // Logical values now in memory; `padding_zero` tells whether padded positions read 0.
@@ -68,13 +75,16 @@ struct tensor_t {
         std::vector<float> out;
         float *p = mem.map_data<float>();
         dims pos(d.size(), 0);
-        if (!v.empty()) do out.push_back(p[offset_of(md, pos)]); while (next(pos, d));
+        if (!v.empty()) do
+                out.push_back(p[offset_of(md, pos)]);
+            while (next(pos, d));
         padding_zero = true;
         const dims padded = md.get_padded_dims();
         pos.assign(d.size(), 0);
         do {
             bool inside = true;
-            for (size_t k = 0; k < d.size(); ++k) inside = inside && pos[k] < d[k];
+            for (size_t k = 0; k < d.size(); ++k)
+                inside = inside && pos[k] < d[k];
             if (!inside && p[offset_of(md, pos)] != 0.f) padding_zero = false;
         } while (next(pos, padded));
         mem.unmap_data(p);
@@ -89,21 +99,23 @@ struct ip_case_t {
 };
 
 // sum over the inner positions r of a[m, r] * b[o, r] (both row-major logical values).
-double dot(const std::vector<float> &a, memory::dim m, const std::vector<float> &b,
-        memory::dim o, memory::dim k) {
+double dot(const std::vector<float> &a, memory::dim m, const std::vector<float> &b, memory::dim o,
+        memory::dim k) {
     double s = 0;
-    for (memory::dim r = 0; r < k; ++r) s += double(a[m * k + r]) * b[o * k + r];
+    for (memory::dim r = 0; r < k; ++r)
+        s += double(a[m * k + r]) * b[o * k + r];
     return s;
 }
 
 void check_case(const engine &eng, const ip_case_t &c) {
-    SCOPED_TRACE(testing::Message() << where(eng) << " ic" << c.src[1] << " oc" << c.oc
-                                    << " src tag " << int(c.src_tag) << " wei tag "
-                                    << int(c.wei_tag));
+    SCOPED_TRACE(testing::Message()
+                 << where(eng) << " ic" << c.src[1] << " oc" << c.oc << " src tag "
+                 << int(c.src_tag) << " wei tag " << int(c.wei_tag));
     stream strm(eng);
     const memory::dim mb = c.src[0];
     memory::dim k = 1;
-    for (size_t d = 1; d < c.src.size(); ++d) k *= c.src[d];
+    for (size_t d = 1; d < c.src.size(); ++d)
+        k *= c.src[d];
     dims wd = c.src;
     wd[0] = c.oc;
     memory::desc src_md(c.src, dt::f32, c.src_tag), wei_md(wd, dt::f32, c.wei_tag);
@@ -114,8 +126,9 @@ void check_case(const engine &eng, const ip_case_t &c) {
     {
         tensor_t s(fwd.src_desc(), eng, 1), w(fwd.weights_desc(), eng, 2), b(bia_md, eng, 3);
         tensor_t y(fwd.dst_desc(), eng, 0);
-        inner_product_forward(fwd).execute(strm, {{DNNL_ARG_SRC, s.mem}, {DNNL_ARG_WEIGHTS, w.mem},
-                {DNNL_ARG_BIAS, b.mem}, {DNNL_ARG_DST, y.mem}});
+        inner_product_forward(fwd).execute(
+                strm, {{DNNL_ARG_SRC, s.mem}, {DNNL_ARG_WEIGHTS, w.mem}, {DNNL_ARG_BIAS, b.mem},
+                              {DNNL_ARG_DST, y.mem}});
         strm.wait();
         const std::vector<float> got = y.read(pad_ok);
         for (memory::dim m = 0; m < mb; ++m)
@@ -127,15 +140,17 @@ void check_case(const engine &eng, const ip_case_t &c) {
         inner_product_backward_data::primitive_desc bwd(eng, src_md, wei_md, dst_md, fwd);
         tensor_t ds(bwd.diff_src_desc(), eng, 0), w(bwd.weights_desc(), eng, 4);
         tensor_t dd(dst_md, eng, 5);
-        inner_product_backward_data(bwd).execute(strm, {{DNNL_ARG_DIFF_SRC, ds.mem},
-                {DNNL_ARG_WEIGHTS, w.mem}, {DNNL_ARG_DIFF_DST, dd.mem}});
+        inner_product_backward_data(bwd).execute(
+                strm, {{DNNL_ARG_DIFF_SRC, ds.mem}, {DNNL_ARG_WEIGHTS, w.mem},
+                              {DNNL_ARG_DIFF_DST, dd.mem}});
         strm.wait();
         const std::vector<float> got = ds.read(pad_ok);
         EXPECT_TRUE(pad_ok) << "diff_src padding";
         for (memory::dim m = 0; m < mb; ++m)
             for (memory::dim r = 0; r < k; ++r) {
                 double want = 0;
-                for (memory::dim o = 0; o < c.oc; ++o) want += double(dd.v[m * c.oc + o]) * w.v[o * k + r];
+                for (memory::dim o = 0; o < c.oc; ++o)
+                    want += double(dd.v[m * c.oc + o]) * w.v[o * k + r];
                 ASSERT_NEAR(got[m * k + r], want, 1e-4) << "backward data " << m << "," << r;
             }
     }
@@ -144,22 +159,24 @@ void check_case(const engine &eng, const ip_case_t &c) {
                 eng, src_md, wei_md, bia_md, dst_md, fwd);
         tensor_t s(bwd.src_desc(), eng, 6), dw(bwd.diff_weights_desc(), eng, 0);
         tensor_t db(bia_md, eng, 0), dd(dst_md, eng, 7);
-        inner_product_backward_weights(bwd).execute(strm, {{DNNL_ARG_SRC, s.mem},
-                {DNNL_ARG_DIFF_WEIGHTS, dw.mem}, {DNNL_ARG_DIFF_BIAS, db.mem},
-                {DNNL_ARG_DIFF_DST, dd.mem}});
+        inner_product_backward_weights(bwd).execute(
+                strm, {{DNNL_ARG_SRC, s.mem}, {DNNL_ARG_DIFF_WEIGHTS, dw.mem},
+                              {DNNL_ARG_DIFF_BIAS, db.mem}, {DNNL_ARG_DIFF_DST, dd.mem}});
         strm.wait();
         const std::vector<float> got = dw.read(pad_ok);
         EXPECT_TRUE(pad_ok) << "diff_weights padding";
         for (memory::dim o = 0; o < c.oc; ++o)
             for (memory::dim r = 0; r < k; ++r) {
                 double want = 0;
-                for (memory::dim m = 0; m < mb; ++m) want += double(dd.v[m * c.oc + o]) * s.v[m * k + r];
+                for (memory::dim m = 0; m < mb; ++m)
+                    want += double(dd.v[m * c.oc + o]) * s.v[m * k + r];
                 ASSERT_NEAR(got[o * k + r], want, 1e-4) << "backward weights " << o << "," << r;
             }
         const std::vector<float> gb = db.read(pad_ok);
         for (memory::dim o = 0; o < c.oc; ++o) {
             double want = 0;
-            for (memory::dim m = 0; m < mb; ++m) want += dd.v[m * c.oc + o];
+            for (memory::dim m = 0; m < mb; ++m)
+                want += dd.v[m * c.oc + o];
             ASSERT_NEAR(gb[o], want, 1e-4) << "diff bias " << o;
         }
     }
@@ -176,7 +193,8 @@ TEST(inner_product_layouts, blocked_and_mixed_layouts_run_on_every_engine) {
             {{1, 20, 1, 1}, 1, tag::nChw8c, tag::oihw},
     };
     for (const engine &eng : engines())
-        for (const ip_case_t &c : cases) check_case(eng, c);
+        for (const ip_case_t &c : cases)
+            check_case(eng, c);
 }
 
 } // namespace

@@ -23,14 +23,16 @@ std::vector<float> random_vector(size_t n, unsigned seed) {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<float> dist(-0.8f, 0.8f);
     std::vector<float> v(n);
-    for (float &x : v) x = dist(gen);
+    for (float &x : v)
+        x = dist(gen);
     return v;
 }
 
 std::vector<float> read(const memory &m, size_t n) {
     std::vector<float> v(n);
     const float *p = m.map_data<float>();
-    for (size_t i = 0; i < n; ++i) v[i] = p[i];
+    for (size_t i = 0; i < n; ++i)
+        v[i] = p[i];
     m.unmap_data(const_cast<float *>(p));
     return v;
 }
@@ -68,17 +70,17 @@ void check_one_step(const engine &eng, bool lstm, const sizes_t &s) {
         lstm_forward(pd).execute(strm,
                 {{DNNL_ARG_SRC_LAYER, x_m}, {DNNL_ARG_SRC_ITER, hi_m}, {DNNL_ARG_SRC_ITER_C, ci_m},
                         {DNNL_ARG_WEIGHTS_LAYER, wl_m}, {DNNL_ARG_WEIGHTS_ITER, wi_m},
-                        {DNNL_ARG_BIAS, b_m}, {DNNL_ARG_DST_LAYER, y_m},
-                        {DNNL_ARG_DST_ITER, ho_m}, {DNNL_ARG_DST_ITER_C, co_m}});
+                        {DNNL_ARG_BIAS, b_m}, {DNNL_ARG_DST_LAYER, y_m}, {DNNL_ARG_DST_ITER, ho_m},
+                        {DNNL_ARG_DST_ITER_C, co_m}});
     } else {
         vanilla_rnn_forward::primitive_desc pd(eng, prop_kind::forward_inference,
                 algorithm::eltwise_tanh, rnn_direction::unidirectional_left2right, x_md, hi_md,
                 wl_md, wi_md, b_md, y_md, ho_md);
-        vanilla_rnn_forward(pd).execute(strm,
-                {{DNNL_ARG_SRC_LAYER, x_m}, {DNNL_ARG_SRC_ITER, hi_m},
-                        {DNNL_ARG_WEIGHTS_LAYER, wl_m}, {DNNL_ARG_WEIGHTS_ITER, wi_m},
-                        {DNNL_ARG_BIAS, b_m}, {DNNL_ARG_DST_LAYER, y_m},
-                        {DNNL_ARG_DST_ITER, ho_m}});
+        vanilla_rnn_forward(pd).execute(
+                strm, {{DNNL_ARG_SRC_LAYER, x_m}, {DNNL_ARG_SRC_ITER, hi_m},
+                              {DNNL_ARG_WEIGHTS_LAYER, wl_m}, {DNNL_ARG_WEIGHTS_ITER, wi_m},
+                              {DNNL_ARG_BIAS, b_m}, {DNNL_ARG_DST_LAYER, y_m},
+                              {DNNL_ARG_DST_ITER, ho_m}});
     }
     strm.wait();
     const std::vector<float> y = read(y_m, N * H), ho = read(ho_m, N * H);
@@ -111,8 +113,8 @@ void check_one_step(const engine &eng, bool lstm, const sizes_t &s) {
 TEST(rnn_src_iter_channels, one_step_with_more_or_fewer_src_iter_channels_matches_loops) {
     for (const engine &eng : engines())
         for (bool lstm : {true, false})
-            for (const sizes_t &s : {sizes_t {3, 5, 11, 7}, sizes_t {1, 4, 2, 9},
-                         sizes_t {2, 6, 1, 6}, sizes_t {5, 17, 33, 16}})
+            for (const sizes_t &s : {sizes_t{3, 5, 11, 7}, sizes_t{1, 4, 2, 9}, sizes_t{2, 6, 1, 6},
+                         sizes_t{5, 17, 33, 16}})
                 check_one_step(eng, lstm, s);
 }
 

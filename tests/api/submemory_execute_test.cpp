@@ -23,14 +23,16 @@ using tag = memory::format_tag;
 
 std::vector<float> iota_values(size_t n, float scale) {
     std::vector<float> v(n);
-    for (size_t i = 0; i < n; ++i) v[i] = scale * (static_cast<float>(i % 13) - 6.f);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = scale * (static_cast<float>(i % 13) - 6.f);
     return v;
 }
 
 std::vector<float> read(const memory &m, size_t n) {
     std::vector<float> v(n);
     const float *p = m.map_data<float>();
-    for (size_t i = 0; i < n; ++i) v[i] = p[i];
+    for (size_t i = 0; i < n; ++i)
+        v[i] = p[i];
     m.unmap_data(const_cast<float *>(p));
     return v;
 }
@@ -45,8 +47,8 @@ TEST(submemory_execute, eltwise_on_a_window_of_the_parent_leaves_the_rest) {
         struct window_t {
             memory::dims dims, offsets;
         };
-        for (const window_t &w : {window_t {{3, 6}, {1, 2}}, window_t {{1, 1}, {4, 10}},
-                     window_t {{1, 11}, {2, 0}}}) {
+        for (const window_t &w :
+                {window_t{{3, 6}, {1, 2}}, window_t{{1, 1}, {4, 10}}, window_t{{1, 11}, {2, 0}}}) {
             memory::desc sub = parent.submemory_desc(w.dims, w.offsets);
             std::vector<float> in = iota_values(rows * cols, 0.5f);
             memory src = filled(parent, eng, in);
@@ -59,7 +61,7 @@ TEST(submemory_execute, eltwise_on_a_window_of_the_parent_leaves_the_rest) {
             for (memory::dim r = 0; r < rows; ++r)
                 for (memory::dim c = 0; c < cols; ++c) {
                     bool inside = r >= w.offsets[0] && r < w.offsets[0] + w.dims[0]
-                            && c >= w.offsets[1] && c < w.offsets[1] + w.dims[1];
+                                  && c >= w.offsets[1] && c < w.offsets[1] + w.dims[1];
                     float want = inside ? 2.f * in[r * cols + c] + 1.f : 7.f;
                     ASSERT_FLOAT_EQ(got[r * cols + c], want) << r << "," << c;
                 }
@@ -80,10 +82,10 @@ TEST(submemory_execute, reorders_into_windows_concatenate_in_place) {
         // The inputs come in another layout, so the reorders really move elements.
         memory src_a = filled(memory::desc({n, c0, hw}, dt::f32, tag::acb), eng, a);
         memory src_b = filled(memory::desc({n, c1, hw}, dt::f32, tag::acb), eng, b);
-        reorder::primitive_desc ra(eng, src_a.get_desc(), eng,
-                whole.submemory_desc({n, c0, hw}, {0, 0, 0}));
-        reorder::primitive_desc rb(eng, src_b.get_desc(), eng,
-                whole.submemory_desc({n, c1, hw}, {0, c0, 0}));
+        reorder::primitive_desc ra(
+                eng, src_a.get_desc(), eng, whole.submemory_desc({n, c0, hw}, {0, 0, 0}));
+        reorder::primitive_desc rb(
+                eng, src_b.get_desc(), eng, whole.submemory_desc({n, c1, hw}, {0, c0, 0}));
         reorder(ra).execute(strm, src_a, dst);
         reorder(rb).execute(strm, src_b, dst);
         strm.wait();
@@ -92,8 +94,8 @@ TEST(submemory_execute, reorders_into_windows_concatenate_in_place) {
             for (memory::dim c = 0; c < c0 + c1; ++c)
                 for (memory::dim s = 0; s < hw; ++s) {
                     // acb: element (i, c, s) of a tensor with C channels sits at (i*hw+s)*C+c.
-                    float want = c < c0 ? a[(i * hw + s) * c0 + c]
-                                        : b[(i * hw + s) * c1 + (c - c0)];
+                    float want =
+                            c < c0 ? a[(i * hw + s) * c0 + c] : b[(i * hw + s) * c1 + (c - c0)];
                     ASSERT_FLOAT_EQ(got[(i * (c0 + c1) + c) * hw + s], want)
                             << i << "," << c << "," << s;
                 }
@@ -115,7 +117,8 @@ TEST(submemory_execute, matmul_reads_and_writes_windows) {
         memory dst = filled(dst_parent, eng, std::vector<float>(dst_rows * n, 9.f));
         matmul::primitive_desc pd(eng, src_parent.submemory_desc({m, k}, {0, k_off}), wei_md,
                 dst_parent.submemory_desc({m, n}, {m_off, 0}));
-        matmul(pd).execute(strm, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
+        matmul(pd).execute(
+                strm, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
         strm.wait();
         std::vector<float> got = read(dst, dst_rows * n);
         for (memory::dim r = 0; r < dst_rows; ++r)
@@ -140,8 +143,8 @@ TEST(submemory_execute, a_buffer_too_small_or_a_missing_argument_is_refused) {
         stream strm(eng);
         memory::desc parent({4, 8}, dt::f32, tag::ab);
         memory::desc sub = parent.submemory_desc({2, 8}, {2, 0});
-        eltwise_forward::primitive_desc pd(eng, prop_kind::forward_inference,
-                algorithm::eltwise_relu, sub, sub);
+        eltwise_forward::primitive_desc pd(
+                eng, prop_kind::forward_inference, algorithm::eltwise_relu, sub, sub);
         eltwise_forward prim(pd);
         // Three rows hold 24 floats; the window ends at 32.
         memory small(memory::desc({3, 8}, dt::f32, tag::ab), eng);
@@ -150,8 +153,8 @@ TEST(submemory_execute, a_buffer_too_small_or_a_missing_argument_is_refused) {
         EXPECT_EQ(dnnl_primitive_execute(prim.get(), strm.get(), 2, too_small),
                 dnnl_invalid_arguments);
         dnnl_exec_arg_t missing[] = {{DNNL_ARG_SRC, whole.get()}};
-        EXPECT_EQ(dnnl_primitive_execute(prim.get(), strm.get(), 1, missing),
-                dnnl_invalid_arguments);
+        EXPECT_EQ(
+                dnnl_primitive_execute(prim.get(), strm.get(), 1, missing), dnnl_invalid_arguments);
         dnnl_exec_arg_t fine[] = {{DNNL_ARG_SRC, whole.get()}, {DNNL_ARG_DST, whole.get()}};
         EXPECT_EQ(dnnl_primitive_execute(prim.get(), strm.get(), 2, fine), dnnl_success);
         strm.wait();

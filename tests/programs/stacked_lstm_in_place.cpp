@@ -31,7 +31,8 @@ std::vector<float> random_vector(size_t n, unsigned seed, float range) {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<float> dist(-range, range);
     std::vector<float> v(n);
-    for (float &x : v) x = dist(gen);
+    for (float &x : v)
+        x = dist(gen);
     return v;
 }
 
@@ -54,9 +55,8 @@ double sigmoid(double x) {
 }
 
 // One LSTM layer over T steps, ldigo weights {in, 4, C}, bias {4, C}, gates i, f, c~, o.
-void reference_layer(const std::vector<double> &x, memory::dim in, const float *wl,
-        const float *wi, const float *bias, std::vector<double> &h, std::vector<double> &c,
-        std::vector<double> &y) {
+void reference_layer(const std::vector<double> &x, memory::dim in, const float *wl, const float *wi,
+        const float *bias, std::vector<double> &h, std::vector<double> &c, std::vector<double> &y) {
     y.assign(T * N * C, 0.0);
     for (memory::dim t = 0; t < T; ++t) {
         std::vector<double> hn(N * C), cn(N * C);
@@ -76,7 +76,8 @@ void reference_layer(const std::vector<double> &x, memory::dim in, const float *
                 hn[n * C + o] = sigmoid(g[3]) * std::tanh(ct);
             }
         h = hn, c = cn;
-        for (memory::dim i = 0; i < N * C; ++i) y[t * N * C + i] = h[i];
+        for (memory::dim i = 0; i < N * C; ++i)
+            y[t * N * C + i] = h[i];
     }
 }
 
@@ -126,8 +127,7 @@ int run(engine::kind kind) {
     lstm_forward::primitive_desc first(eng, prop_kind::forward_inference,
             rnn_direction::unidirectional_left2right, x_md, window(states_md, 0, 1),
             window(states_md, 0, 1), wl0_mem.get_desc(), window(wi_all_md, 0, 1),
-            window(bias_all_md, 0, 1), mid_md, window(states_md, 0, 1),
-            window(states_md, 0, 1));
+            window(bias_all_md, 0, 1), mid_md, window(states_md, 0, 1), window(states_md, 0, 1));
     lstm_forward::primitive_desc upper(eng, prop_kind::forward_inference,
             rnn_direction::unidirectional_left2right, mid_md, window(states_md, 1, L - 1),
             window(states_md, 1, L - 1), wl_up_mem.get_desc(), window(wi_all_md, 1, L - 1),
@@ -145,18 +145,18 @@ int run(engine::kind kind) {
     }
     reorder::primitive_desc skip_pd(eng, skip_mem.get_desc(), eng, out_skip);
 
-    lstm_forward(first).execute(strm,
-            {{DNNL_ARG_SRC_LAYER, x_mem}, {DNNL_ARG_SRC_ITER, h0_mem},
-                    {DNNL_ARG_SRC_ITER_C, c0_mem}, {DNNL_ARG_WEIGHTS_LAYER, wl0_mem},
-                    {DNNL_ARG_WEIGHTS_ITER, wi_mem}, {DNNL_ARG_BIAS, bias_mem},
-                    {DNNL_ARG_DST_LAYER, mid_mem}, {DNNL_ARG_DST_ITER, hT_mem},
-                    {DNNL_ARG_DST_ITER_C, cT_mem}});
-    lstm_forward(upper).execute(strm,
-            {{DNNL_ARG_SRC_LAYER, mid_mem}, {DNNL_ARG_SRC_ITER, h0_mem},
-                    {DNNL_ARG_SRC_ITER_C, c0_mem}, {DNNL_ARG_WEIGHTS_LAYER, wl_up_mem},
-                    {DNNL_ARG_WEIGHTS_ITER, wi_mem}, {DNNL_ARG_BIAS, bias_mem},
-                    {DNNL_ARG_DST_LAYER, out_mem}, {DNNL_ARG_DST_ITER, hT_mem},
-                    {DNNL_ARG_DST_ITER_C, cT_mem}});
+    lstm_forward(first).execute(
+            strm, {{DNNL_ARG_SRC_LAYER, x_mem}, {DNNL_ARG_SRC_ITER, h0_mem},
+                          {DNNL_ARG_SRC_ITER_C, c0_mem}, {DNNL_ARG_WEIGHTS_LAYER, wl0_mem},
+                          {DNNL_ARG_WEIGHTS_ITER, wi_mem}, {DNNL_ARG_BIAS, bias_mem},
+                          {DNNL_ARG_DST_LAYER, mid_mem}, {DNNL_ARG_DST_ITER, hT_mem},
+                          {DNNL_ARG_DST_ITER_C, cT_mem}});
+    lstm_forward(upper).execute(
+            strm, {{DNNL_ARG_SRC_LAYER, mid_mem}, {DNNL_ARG_SRC_ITER, h0_mem},
+                          {DNNL_ARG_SRC_ITER_C, c0_mem}, {DNNL_ARG_WEIGHTS_LAYER, wl_up_mem},
+                          {DNNL_ARG_WEIGHTS_ITER, wi_mem}, {DNNL_ARG_BIAS, bias_mem},
+                          {DNNL_ARG_DST_LAYER, out_mem}, {DNNL_ARG_DST_ITER, hT_mem},
+                          {DNNL_ARG_DST_ITER_C, cT_mem}});
     reorder(skip_pd).execute(strm, skip_mem, out_mem);
     strm.wait();
 

@@ -24,9 +24,8 @@ bool flattens(const memory_desc_t &md) {
     std::vector<int> order;
     for (int d = 1; d < md.ndims; ++d)
         if (md.dims[d] != 1) order.push_back(d);
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-        return md.blocking.strides[a] < md.blocking.strides[b];
-    });
+    std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return md.blocking.strides[a] < md.blocking.strides[b]; });
     dim_t expect = 1;
     for (int d : order) {
         if (md.blocking.strides[d] != expect) return false;
@@ -46,8 +45,8 @@ status_t plain_any(memory_desc_t &md) {
     return md_init_with_strides(md, md.ndims, md.dims, md.data_type, nullptr);
 }
 
-status_t resolve_layouts(memory_desc_t &data, memory_desc_t &wei, memory_desc_t &data_c,
-        memory_desc_t &wei_c) {
+status_t resolve_layouts(
+        memory_desc_t &data, memory_desc_t &wei, memory_desc_t &data_c, memory_desc_t &wei_c) {
     const bool wei_any = wei.format_kind == dnnl_format_kind_any;
     if (data.format_kind == dnnl_format_kind_any) {
         if (!wei_any && flattens(wei))
@@ -56,8 +55,7 @@ status_t resolve_layouts(memory_desc_t &data, memory_desc_t &wei, memory_desc_t 
             ANYDNN_CHECK(plain_any(data));
     }
     if (wei_any)
-        wei = md_like(flattens(data) ? data : plain_of(data), wei.ndims, wei.dims,
-                wei.data_type);
+        wei = md_like(flattens(data) ? data : plain_of(data), wei.ndims, wei.dims, wei.data_type);
     data_c = data, wei_c = wei;
     if (flattens(data) && flattens(wei) && same_inner(data, wei)) return dnnl_success;
     if (flattens(wei))

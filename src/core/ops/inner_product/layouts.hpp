@@ -22,8 +22,8 @@ status_t plain_any(memory_desc_t &md);
 // else the weights' order where they flatten (weights are usually the constant operand), else
 // src's, else both plain. An implementation copies an operand whose layout differs from its
 // `_c` one (offset0 of `_c` is 0).
-status_t resolve_layouts(memory_desc_t &data, memory_desc_t &wei, memory_desc_t &data_c,
-        memory_desc_t &wei_c);
+status_t resolve_layouts(
+        memory_desc_t &data, memory_desc_t &wei, memory_desc_t &data_c, memory_desc_t &wei_c);
 
 } // namespace ip
 } // namespace cpu
