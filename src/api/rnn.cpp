@@ -136,9 +136,14 @@ status_t create(dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
             gates_of(a.cell));
     const bool projection = is_given(a.mds[rnn_weights_projection]);
     const dim_t DIC = projection ? a.mds[rnn_weights_projection]->dims[3] : DHC;
-    ANYDNN_REQUIRE(SIC == DIC, dnnl_invalid_arguments,
-            "weights_iter input channels %lld differ from the state size %lld",
-            (long long)SIC, (long long)DIC);
+    // As in oneDNN: src_iter may have other channels than the state for one time step
+    // (the state is read once); GRU cells blend it with the new state, so theirs match.
+    const dim_t T = a.mds[rnn_src_layer]->dims[0], N = a.mds[rnn_src_layer]->dims[1];
+    ANYDNN_REQUIRE(SIC == DIC || (T == 1 && (lstm || a.cell == dnnl_vanilla_rnn)),
+            dnnl_invalid_arguments,
+            "weights_iter input channels %lld differ from the state size %lld (allowed for "
+            "LSTM and vanilla RNN over one time step, here %lld)",
+            (long long)SIC, (long long)DIC, (long long)T);
     ANYDNN_REQUIRE(L == 1 || SLC == DIC, dnnl_invalid_arguments,
             "with %lld layers src_layer channels %lld must equal the state size %lld",
             (long long)L, (long long)SLC, (long long)DIC);
@@ -146,7 +151,6 @@ status_t create(dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
     ANYDNN_REQUIRE(!augru || (L == 1 && direction == dnnl_unidirectional_left2right),
             dnnl_invalid_arguments, "%s needs one layer and direction left2right",
             cell_name(a.cell));
-    const dim_t T = a.mds[rnn_src_layer]->dims[0], N = a.mds[rnn_src_layer]->dims[1];
     const dim_t DLC = direction == dnnl_bidirectional_concat ? 2 * DIC : DIC;
     const dim_t GB = G + (is_lbr(a.cell) ? 1 : 0);
     expected_dims_t e = {{{T, N, SLC}, {L, D, N, SIC}, {L, D, N, DHC}, {T, N, 1},

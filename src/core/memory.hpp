@@ -2,6 +2,7 @@
 // (dense layouts have one; sparse ones have values, indices, pointers).
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -28,12 +29,22 @@ struct memory_storage_t {
 struct dnnl_memory {
     dnnl_memory(dnnl_engine *engine, const dnnl_memory_desc &md)
         : engine_(engine), md_(md) {}
+    // A view of `base`'s buffers under another descriptor: a primitive made from a submemory
+    // descriptor runs on the parent memory passed to it this way, as oneDNN applies the
+    // primitive's descriptor to the handle of the memory passed. `base` outlives the view.
+    dnnl_memory(const dnnl_memory &base, const dnnl_memory_desc &md)
+        : engine_(base.engine_), md_(md), base_(&base) {
+        std::memcpy(scalar_value, base.scalar_value, sizeof(scalar_value));
+    }
     virtual ~dnnl_memory() = default;
 
     dnnl_engine *engine() const { return engine_.get(); }
     const dnnl_memory_desc &md() const { return md_; }
-    int nhandles() const { return static_cast<int>(storages_.size()); }
+    int nhandles() const {
+        return base_ ? base_->nhandles() : static_cast<int>(storages_.size());
+    }
     anydnn::memory_storage_t *storage(int index = 0) const {
+        if (base_) return base_->storage(index);
         return index < nhandles() ? storages_[index].get() : nullptr;
     }
     void add_storage(std::unique_ptr<anydnn::memory_storage_t> s) {
@@ -53,6 +64,7 @@ private:
     anydnn::engine_ref_t engine_;
     dnnl_memory_desc md_;
     std::vector<std::unique_ptr<anydnn::memory_storage_t>> storages_;
+    const dnnl_memory *base_ = nullptr; // a view's memory, whose storages it uses
 };
 
 namespace anydnn {

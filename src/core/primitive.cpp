@@ -1,5 +1,6 @@
 #include "core/primitive.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -36,32 +37,83 @@ std::string cache_key(const primitive_desc_t &pd) {
     return key;
 }
 
-// A passed memory fits the primitive when its descriptor equals the one the primitive was
-// created for, or when that one left dimensions to run time and the rank and type agree.
-bool memory_fits(const memory_desc_t &expected, const memory_desc_t &given) {
-    if (md_equal(expected, given)) return true;
-    if (has_runtime_dims_or_strides(expected))
-        return expected.ndims == given.ndims && expected.data_type == given.data_type;
-    return false;
+// Bytes a memory's buffer holds from its handle: the span of its layout past offset0, as
+// memory creation allocates it.
+size_t extent_in_bytes(const memory_desc_t &md) {
+    size_t bytes = size_in_bytes(md);
+    return bytes == 0 ? 0 : bytes + md.offset0 * data_type_size(md.data_type);
 }
 
-status_t check_args(const primitive_desc_t &pd, const exec_ctx_t &ctx) {
-    dnnl_prop_kind_t prop = op_prop_kind(pd.desc);
+// Bytes from the handle up to the end of the last element a blocked view addresses: a
+// submemory's span is its window, tighter than the parent's layout size.
+size_t reach_in_bytes(const memory_desc_t &md) {
+    if (nelems(md, true) == 0) return 0;
+    const auto &b = md.blocking;
+    dim_t inner = 1, blocks[max_ndims];
+    for (int d = 0; d < md.ndims; ++d)
+        blocks[d] = 1;
+    for (int i = 0; i < b.inner_nblks; ++i) {
+        inner *= b.inner_blks[i];
+        blocks[b.inner_idxs[i]] *= b.inner_blks[i];
+    }
+    dim_t last = md.offset0 + inner - 1;
+    for (int d = 0; d < md.ndims; ++d)
+        last += (md.padded_dims[d] / blocks[d] - 1) * b.strides[d];
+    return static_cast<size_t>(last + 1) * data_type_size(md.data_type);
+}
+
+// How the primitive sees a passed memory. oneDNN checks only that arguments are there and
+// applies the primitive's descriptor to the handle of the memory passed: a primitive made
+// from a submemory descriptor runs on its parent memory (RNN stacks, in-place concat). We
+// do the same for dense layouts, refusing a buffer too small for the primitive's view; a
+// descriptor with run-time dimensions takes the passed memory's, which must agree in rank
+// and type; sparse and scalar memories must match exactly.
+status_t view_of(const primitive_desc_t &pd, int arg, const memory_desc_t &expected,
+        memory_t *m, std::vector<std::unique_ptr<memory_t>> &views, memory_t *&seen) {
+    seen = m;
+    const memory_desc_t &given = m->md();
+    if (md_equal(expected, given)) return dnnl_success;
+    if (has_runtime_dims_or_strides(expected)) {
+        ANYDNN_REQUIRE(expected.ndims == given.ndims && expected.data_type == given.data_type,
+                dnnl_invalid_arguments,
+                "%s: memory for argument %s does not match the primitive's descriptor",
+                pd.name(), arg_name(arg).c_str());
+        return dnnl_success;
+    }
+    ANYDNN_REQUIRE(is_blocked(expected) && is_blocked(given), dnnl_invalid_arguments,
+            "%s: memory for argument %s does not match the primitive's descriptor",
+            pd.name(), arg_name(arg).c_str());
+    ANYDNN_REQUIRE(!has_runtime_dims_or_strides(given)
+                    && reach_in_bytes(expected) <= extent_in_bytes(given),
+            dnnl_invalid_arguments,
+            "%s: memory for argument %s holds %zu bytes, the primitive's descriptor reaches "
+            "%zu",
+            pd.name(), arg_name(arg).c_str(), extent_in_bytes(given),
+            reach_in_bytes(expected));
+    views.push_back(std::make_unique<memory_t>(*m, expected));
+    seen = views.back().get();
+    return dnnl_success;
+}
+
+// Checks every argument the primitive describes and puts views in `ctx` where the passed
+// memory's descriptor differs from the primitive's.
+status_t check_args(const primitive_desc_t &pd, exec_ctx_t &ctx,
+        std::vector<std::unique_ptr<memory_t>> &views) {
     for (const auto &a : pd.args) {
-        memory_t *m = ctx.arg(a.first);
         // The scratchpad is never an argument in library mode, even once its descriptor was
         // queried; user mode checks it below.
         if (is_zero_md(a.second) || a.first == DNNL_ARG_SCRATCHPAD) continue;
-        ANYDNN_REQUIRE(m, dnnl_invalid_arguments, "%s: argument %s is missing", pd.name(),
-                arg_name(a.first).c_str());
-        ANYDNN_REQUIRE(memory_fits(a.second, m->md()), dnnl_invalid_arguments,
-                "%s: memory for argument %s does not match the primitive's descriptor",
-                pd.name(), arg_name(a.first).c_str());
+        auto entry = std::find_if(ctx.args.begin(), ctx.args.end(),
+                [&](const std::pair<int, memory_t *> &e) { return e.first == a.first; });
+        ANYDNN_REQUIRE(entry != ctx.args.end(), dnnl_invalid_arguments,
+                "%s: argument %s is missing", pd.name(), arg_name(a.first).c_str());
+        memory_t *passed = entry->second;
+        ANYDNN_CHECK(view_of(pd, a.first, a.second, passed, views, entry->second));
+        const memory_t *m = entry->second;
         bool empty = nelems(m->md()) == 0 && !has_runtime_dims_or_strides(m->md());
         ANYDNN_REQUIRE(empty || (m->storage() && m->storage()->data_handle()),
                 dnnl_invalid_arguments, "%s: argument %s has no data handle", pd.name(),
                 arg_name(a.first).c_str());
-        (void)prop;
     }
     return dnnl_success;
 }
@@ -121,7 +173,8 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
                 pd.name(), arg_name(args[i].arg).c_str());
         ctx.args.emplace_back(args[i].arg, m);
     }
-    ANYDNN_CHECK(check_args(pd, ctx));
+    std::vector<std::unique_ptr<memory_t>> views; // live until the kernels are enqueued
+    ANYDNN_CHECK(check_args(pd, ctx, views));
 
     // Scratchpad: the user's memory in user mode, else the stream's buffer where it keeps one
     // (device streams in order), else a buffer of the engine for this execution (device

@@ -819,14 +819,21 @@ TEST(eltwise, bad_arguments_are_rejected_with_a_status) {
                       &pd, eng, dnnl_eltwise_relu, imd, imd, imd, 0.f, 0.f, fwd, nullptr),
             dnnl_unimplemented);
 
-    // Execution with memory of another descriptor, or without an argument.
-    std::vector<float> a(24), b(28);
+    // Execution with memory smaller than the primitive's descriptor, or without an argument,
+    // is refused; a larger memory is read through the primitive's descriptor, as oneDNN does.
+    std::vector<float> a(24), b(28), c(18);
+    layout_t small = layout_t::plain({3, 6});
+    dnnl_memory_desc_t md3 = small.md(dnnl_f32);
     dnnl_memory_t ma = make_memory(md, a.data()), mb = make_memory(md2, b.data());
-    EXPECT_EQ(run(fwd, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_DST, mb}}), dnnl_invalid_arguments);
+    dnnl_memory_t mc = make_memory(md3, c.data());
+    EXPECT_EQ(run(fwd, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_DST, mc}}), dnnl_invalid_arguments);
+    EXPECT_EQ(run(fwd, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_DST, mb}}), dnnl_success);
     EXPECT_EQ(run(fwd, {{DNNL_ARG_SRC, ma}}), dnnl_invalid_arguments);
     EXPECT_EQ(run(fwd, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_DST, ma}}), dnnl_success);
     dnnl_memory_destroy(ma);
     dnnl_memory_destroy(mb);
+    dnnl_memory_destroy(mc);
+    dnnl_memory_desc_destroy(md3);
     dnnl_primitive_desc_destroy(fwd);
     dnnl_memory_desc_destroy(imd);
     dnnl_memory_desc_destroy(md);

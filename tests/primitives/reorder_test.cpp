@@ -997,9 +997,18 @@ TEST_F(reorder_errors, wrong_memory_at_execution_is_invalid) {
     dnnl_memory_t sm = nullptr, dm = nullptr, wrong = nullptr;
     ASSERT_EQ(dnnl_memory_create(&sm, src, eng.engine, DNNL_MEMORY_ALLOCATE), dnnl_success);
     ASSERT_EQ(dnnl_memory_create(&dm, dst, eng.engine, DNNL_MEMORY_ALLOCATE), dnnl_success);
-    ASSERT_EQ(dnnl_memory_create(&wrong, dst, eng.engine, DNNL_MEMORY_ALLOCATE), dnnl_success);
+    // A memory smaller than the primitive's descriptor is refused (one of the same size in
+    // another layout is read through the primitive's descriptor, as oneDNN does).
+    dnnl_memory_desc_t small = nullptr;
+    dnnl_dims_t small_dims = {2, 3, 4, 4};
+    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&small, 4, small_dims, dnnl_f32, dnnl_nchw),
+            dnnl_success);
+    ASSERT_EQ(dnnl_memory_create(&wrong, small, eng.engine, DNNL_MEMORY_ALLOCATE), dnnl_success);
+    dnnl_memory_desc_destroy(small);
     dnnl_exec_arg_t swapped[] = {{DNNL_ARG_SRC, wrong}, {DNNL_ARG_DST, dm}};
     EXPECT_EQ(dnnl_primitive_execute(prim, eng.stream, 2, swapped), dnnl_invalid_arguments);
+    dnnl_exec_arg_t other_layout[] = {{DNNL_ARG_SRC, dm}, {DNNL_ARG_DST, sm}};
+    EXPECT_EQ(dnnl_primitive_execute(prim, eng.stream, 2, other_layout), dnnl_success);
     dnnl_exec_arg_t missing[] = {{DNNL_ARG_SRC, sm}};
     EXPECT_EQ(dnnl_primitive_execute(prim, eng.stream, 1, missing), dnnl_invalid_arguments);
     dnnl_exec_arg_t good[] = {{DNNL_ARG_SRC, sm}, {DNNL_ARG_DST, dm}};

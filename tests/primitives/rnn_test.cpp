@@ -27,6 +27,7 @@ struct prob_t {
     float alpha = 0.f;
     dnnl_rnn_direction_t dir = dnnl_unidirectional_left2right;
     int64_t L = 1, T = 3, N = 2, SLC = 5, DHC = 7, proj_dic = 0; // proj_dic 0: no projection
+    int64_t sic = 0; // src_iter channels; 0: the state size (others need T = 1)
     bool src_iter = true, src_iter_c = true, bias = true, dst_iter = true, dst_iter_c = true;
     bool peephole = false;
     dnnl_data_type_t dt = dnnl_f32; // data and weights
@@ -42,6 +43,7 @@ struct prob_t {
     int64_t G() const { return cell == dnnl_vanilla_rnn ? 1 : lstm() ? 4 : 3; }
     int64_t GB() const { return G() + (lbr() ? 1 : 0); }
     int64_t dic() const { return projection() ? proj_dic : DHC; }
+    int64_t SIC_() const { return sic ? sic : dic(); }
     int64_t DLC() const { return dir == dnnl_bidirectional_concat ? 2 * dic() : dic(); }
     bool has(int k) const {
         switch (k) {
@@ -60,11 +62,11 @@ struct prob_t {
         const int64_t D_ = D();
         switch (k) {
             case SL: return {T, N, SLC};
-            case SI: return {L, D_, N, dic()};
+            case SI: return {L, D_, N, SIC_()};
             case SIC: return {L, D_, N, DHC};
             case ATT: return {T, N, 1};
             case WL: return {L, D_, SLC, G(), DHC};
-            case WI: return {L, D_, dic(), G(), DHC};
+            case WI: return {L, D_, SIC_(), G(), DHC};
             case WPH: return {L, D_, 3, DHC};
             case WPR: return {L, D_, DHC, dic()};
             case BIA: return {L, D_, GB(), DHC};
@@ -108,6 +110,7 @@ struct ref_out_t {
 // The recurrence in double: each direction a stack of L layers, outputs combined at the top.
 ref_out_t ref_forward(const prob_t &p, const vec *in) {
     const int64_t L = p.L, D = p.D(), T = p.T, N = p.N, H = p.DHC, DI_ = p.dic(), G = p.G();
+    const int64_t SI_ = p.SIC_();
     ref_out_t out;
     out.v[DL].assign(count(p.dims(DL)), 0.0);
     out.v[DI].assign(count(p.dims(DI)), 0.0);
@@ -118,10 +121,12 @@ ref_out_t ref_forward(const prob_t &p, const vec *in) {
         vec x = in[SL]; // T x N x C
         for (int64_t l = 0; l < L; ++l) {
             const int64_t ld = l * D + d;
-            vec h(N * DI_, 0.0), c(N * H, 0.0), y(T * N * DI_);
+            // h has rows of SI_ channels until the first step, DI_ after.
+            int64_t HW = SI_;
+            vec h(N * SI_, 0.0), c(N * H, 0.0), y(T * N * DI_);
             for (int64_t n = 0; n < N; ++n) {
-                for (int64_t j = 0; j < DI_; ++j)
-                    if (p.src_iter) h[n * DI_ + j] = in[SI][(ld * N + n) * DI_ + j];
+                for (int64_t j = 0; j < SI_; ++j)
+                    if (p.src_iter) h[n * SI_ + j] = in[SI][(ld * N + n) * SI_ + j];
                 for (int64_t j = 0; j < H; ++j)
                     if (p.has(SIC)) c[n * H + j] = in[SIC][(ld * N + n) * H + j];
             }
@@ -136,15 +141,15 @@ ref_out_t ref_forward(const prob_t &p, const vec *in) {
                 vec hn(N * DI_), cn(N * H);
                 for (int64_t n = 0; n < N; ++n) {
                     const double *xr = &x[(t * N + n) * C];
-                    const double *hr = &h[n * DI_];
+                    const double *hr = &h[n * HW];
                     vec xw(G * H), hw(G * H);
                     for (int64_t g = 0; g < G; ++g)
                         for (int64_t o = 0; o < H; ++o) {
                             double sx = b(g, o), sh = 0;
                             for (int64_t i = 0; i < C; ++i)
                                 sx += xr[i] * w(WL, C, i, g, o);
-                            for (int64_t i = 0; i < DI_; ++i)
-                                sh += hr[i] * w(WI, DI_, i, g, o);
+                            for (int64_t i = 0; i < HW; ++i)
+                                sh += hr[i] * w(WI, SI_, i, g, o);
                             xw[g * H + o] = sx;
                             hw[g * H + o] = sh;
                         }
@@ -202,6 +207,7 @@ ref_out_t ref_forward(const prob_t &p, const vec *in) {
                     }
                 }
                 h = hn;
+                HW = DI_;
                 if (p.lstm()) c = cn;
                 for (int64_t n = 0; n < N; ++n)
                     for (int64_t j = 0; j < DI_; ++j)
@@ -742,6 +748,65 @@ TEST_F(rnn_test, format_any_resolves_to_plain) {
             1);
     dnnl_memory_desc_destroy(ldigo);
     dnnl_primitive_desc_destroy(pd);
+}
+
+// oneDNN lets src_iter (and weights_iter) have other channels than the state for one time
+// step, LSTM and vanilla RNN: a first step fed by another model's state.
+TEST_F(rnn_test, forward_src_iter_channels_differ_from_state_one_step) {
+    for (auto cell : {dnnl_vanilla_lstm, dnnl_vanilla_rnn})
+        for (int64_t sic : {1, 3, 11})
+            for (auto dir : {dnnl_unidirectional_left2right, dnnl_bidirectional_concat}) {
+                prob_t p;
+                p.cell = cell;
+                p.dir = dir;
+                p.T = 1;
+                p.N = 3;
+                p.sic = sic;
+                check_forward(p, dnnl_forward_inference);
+                check_forward(p, dnnl_forward_training);
+                p.L = 2; // stacked: layer 2 reads layer 1's output, its own src_iter
+                p.SLC = p.DHC;
+                check_forward(p, dnnl_forward_inference);
+            }
+    prob_t proj; // LSTM with projection: sic against the projected size
+    proj.T = 1;
+    proj.DHC = 6;
+    proj.proj_dic = 4;
+    proj.sic = 9;
+    proj.peephole = true;
+    check_forward(proj, dnnl_forward_training);
+}
+
+TEST_F(rnn_test, src_iter_channels_differing_from_state_are_refused_where_onednn_does) {
+    auto status = [&](const prob_t &p, dnnl_prop_kind_t prop) {
+        mds_t mds, none;
+        make_mds(p, mds);
+        dnnl_primitive_desc_t q = nullptr;
+        dnnl_status_t st = create_pd(&q, engine, p, prop, mds.c, none.c, nullptr);
+        if (q) dnnl_primitive_desc_destroy(q);
+        return st;
+    };
+    prob_t p;
+    p.sic = 4;
+    p.T = 2; // the state of step 1 would feed step 2 with other channels
+    EXPECT_EQ(status(p, dnnl_forward_inference), dnnl_invalid_arguments);
+    p.T = 1;
+    EXPECT_EQ(status(p, dnnl_forward_inference), dnnl_success);
+    for (auto cell : {dnnl_vanilla_gru, dnnl_lbr_gru}) { // GRU blends the old state in
+        prob_t g = p;
+        g.cell = cell;
+        EXPECT_EQ(status(g, dnnl_forward_inference), dnnl_invalid_arguments);
+    }
+    // Backward of such a problem is not implemented: a training forward runs, backward says so.
+    mds_t mds, dmds, none;
+    make_mds(p, mds);
+    make_mds(p, dmds);
+    dnnl_primitive_desc_t fpd = nullptr, bpd = nullptr;
+    ASSERT_EQ(create_pd(&fpd, engine, p, dnnl_forward_training, mds.c, none.c, nullptr),
+            dnnl_success);
+    EXPECT_EQ(create_pd(&bpd, engine, p, dnnl_backward, mds.c, dmds.c, fpd), dnnl_unimplemented);
+    if (bpd) dnnl_primitive_desc_destroy(bpd);
+    dnnl_primitive_desc_destroy(fpd);
 }
 
 TEST_F(rnn_test, bad_arguments_are_rejected) {

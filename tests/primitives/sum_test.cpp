@@ -216,7 +216,10 @@ TEST_F(sum_test, bad_arguments_are_reported) {
     dnnl_primitive_attr_destroy(attr);
 
     ASSERT_EQ(dnnl_sum_primitive_desc_create(&pd, engine, a, 2, scales, aa, nullptr), dnnl_success);
-    tensor_t x(engine, a), y(engine, b);
+    // A source smaller than the primitive's is refused.
+    dnnl_memory_desc_t half = make_md(tagged({2, 2}, dnnl_ab));
+    tensor_t x(engine, a), y(engine, half);
+    dnnl_memory_desc_destroy(half);
     EXPECT_EQ(execute(pd, {{DNNL_ARG_MULTIPLE_SRC, x.mem}, {DNNL_ARG_DST, x.mem}}),
             dnnl_invalid_arguments);
     EXPECT_EQ(execute(pd, {{DNNL_ARG_MULTIPLE_SRC, x.mem}, {DNNL_ARG_MULTIPLE_SRC + 1, y.mem},

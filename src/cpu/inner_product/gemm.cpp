@@ -7,9 +7,11 @@
 #include <memory>
 
 #include "core/data_types.hpp"
+#include "core/ops/inner_product/layouts.hpp"
 #include "core/ops/layout.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
+#include "cpu/layout_copy.hpp"
 #include "cpu/matmul/out_stage.hpp"
 #include "cpu/tensor_run.hpp"
 #include "cpu/ukernels/gemm.hpp"
@@ -27,49 +29,6 @@ bool is_float(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
 }
 
-// Dims 1.. of md cover [0, K) densely (any order, no inner blocks).
-bool inner_dense(const memory_desc_t &md) {
-    if (!is_plain(md)) return false;
-    std::vector<int> order;
-    for (int d = 1; d < md.ndims; ++d)
-        if (md.dims[d] != 1) order.push_back(d);
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-        return md.blocking.strides[a] < md.blocking.strides[b];
-    });
-    dim_t expect = 1;
-    for (int d : order) {
-        if (md.blocking.strides[d] != expect) return false;
-        expect *= md.dims[d];
-    }
-    return true;
-}
-
-// Same element order in dims 1.. (so flattened rows line up).
-bool same_inner(const memory_desc_t &a, const memory_desc_t &b) {
-    for (int d = 1; d < a.ndims; ++d)
-        if (a.dims[d] != 1 && a.blocking.strides[d] != b.blocking.strides[d]) return false;
-    return true;
-}
-
-status_t plain_any(memory_desc_t &md) {
-    if (md.format_kind != dnnl_format_kind_any) return dnnl_success;
-    return md_init_with_strides(md, md.ndims, md.dims, md.data_type, nullptr);
-}
-
-// Resolves `any` of a data tensor and its weights so that both share one inner order.
-status_t resolve_pair(memory_desc_t &data, memory_desc_t &wei) {
-    if (data.format_kind == dnnl_format_kind_any && wei.format_kind == dnnl_format_kind_any)
-        ANYDNN_CHECK(plain_any(data));
-    if (data.format_kind == dnnl_format_kind_any)
-        data = md_like(wei, data.ndims, data.dims, data.data_type);
-    if (wei.format_kind == dnnl_format_kind_any)
-        wei = md_like(data, wei.ndims, wei.dims, wei.data_type);
-    ANYDNN_REQUIRE(inner_dense(data) && inner_dense(wei) && same_inner(data, wei),
-            dnnl_unimplemented, "src and weights do not flatten to the same dense rows");
-    ANYDNN_REQUIRE(is_plain(data) && is_plain(wei), dnnl_unimplemented, "blocked layouts");
-    return dnnl_success;
-}
-
 struct free_deleter {
     void operator()(float *p) const { std::free(p); }
 };
@@ -77,6 +36,30 @@ using fbuf_t = std::unique_ptr<float, free_deleter>;
 fbuf_t alloc_f32(dim_t n) {
     return fbuf_t(static_cast<float *>(std::aligned_alloc(64, (n * 4 + 63) / 64 * 64 + 64)));
 }
+
+// A GEMM operand in the layout the GEMM runs on (`comp`): the user's buffer where its layout
+// is that one, else a copy, filled now for inputs and copied back by `finish` for outputs.
+struct staged_t {
+    fbuf_t copy;
+    void *base = nullptr;
+
+    status_t init(const memory_desc_t &user, void *user_base, const memory_desc_t &comp,
+            bool input) {
+        base = user_base;
+        if (md_equal(user, comp) || nelems(comp) == 0) return dnnl_success;
+        copy = alloc_f32((size_in_bytes(comp) + 3) / 4);
+        ANYDNN_REQUIRE(copy, dnnl_out_of_memory, "no memory for a copy of %zu bytes",
+                size_in_bytes(comp));
+        base = copy.get();
+        if (input) copy_layout(user, user_base, comp, base);
+        return dnnl_success;
+    }
+    void finish(const memory_desc_t &comp, const memory_desc_t &user, void *user_base) const {
+        if (!copy) return;
+        copy_layout(comp, base, user, user_base);
+        zero_padding(user, user_base);
+    }
+};
 
 const char *at(const void *base, const memory_desc_t &md) {
     return static_cast<const char *>(base) + md.offset0 * data_type_size(md.data_type);
@@ -95,6 +78,7 @@ struct fwd_pd_t : public primitive_desc_impl_t<fwd_pd_t, fwd_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "cpu:inner_product:gemm"; }
     post_ops_chain_t po;
+    memory_desc_t src_c, wei_c; // the layouts the GEMM reads (see resolve_pair)
 
     static status_t init(fwd_pd_t &pd) {
         const auto &d = ip_of(pd);
@@ -113,11 +97,11 @@ struct fwd_pd_t : public primitive_desc_impl_t<fwd_pd_t, fwd_t> {
             ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt) && is_float(ddt), dnnl_unimplemented,
                     "data types %s/%s/%s are not supported", dnnl_dt2str(sdt),
                     dnnl_dt2str(wdt), dnnl_dt2str(ddt));
-        ANYDNN_CHECK(resolve_pair(src, wei));
-        ANYDNN_CHECK(plain_any(dst));
+        ANYDNN_CHECK(ip::resolve_layouts(src, wei, pd.src_c, pd.wei_c));
+        ANYDNN_CHECK(ip::plain_any(dst));
         ANYDNN_REQUIRE(is_plain(dst), dnnl_unimplemented, "dst layout is blocked");
         if (!is_zero_md(bias)) {
-            ANYDNN_CHECK(plain_any(bias));
+            ANYDNN_CHECK(ip::plain_any(bias));
             ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32,
                     dnnl_unimplemented, "bias type %s", dnnl_dt2str(bias.data_type));
         }
@@ -134,8 +118,7 @@ struct fwd_t : public primitive_t {
     using primitive_t::primitive_t;
     status_t execute(const exec_ctx_t &ctx) const override {
         const auto &p_ = static_cast<const fwd_pd_t &>(pd());
-        const memory_desc_t &src = p_.arg_md(DNNL_ARG_SRC), &wei = p_.arg_md(DNNL_ARG_WEIGHTS),
-                            &dst = p_.arg_md(DNNL_ARG_DST);
+        const memory_desc_t &src = p_.src_c, &wei = p_.wei_c, &dst = p_.arg_md(DNNL_ARG_DST);
         const bool has_bias = p_.args.count(DNNL_ARG_BIAS) != 0;
         const dim_t MB = dst.dims[0], OC = dst.dims[1], K = k_of(src);
         if (MB == 0 || OC == 0) return dnnl_success;
@@ -160,9 +143,12 @@ struct fwd_t : public primitive_t {
         p.M = MB;
         p.N = OC;
         p.K = K;
-        p.a = {at(ctx.host_ptr(DNNL_ARG_SRC), src), src.data_type, src.blocking.strides[0], 1};
-        p.b = {at(ctx.host_ptr(DNNL_ARG_WEIGHTS), wei), wei.data_type, 1,
-                wei.blocking.strides[0]};
+        staged_t src_s, wei_s;
+        ANYDNN_CHECK(src_s.init(p_.arg_md(DNNL_ARG_SRC), ctx.host_ptr(DNNL_ARG_SRC), src, true));
+        ANYDNN_CHECK(wei_s.init(
+                p_.arg_md(DNNL_ARG_WEIGHTS), ctx.host_ptr(DNNL_ARG_WEIGHTS), wei, true));
+        p.a = {at(src_s.base, src), src.data_type, src.blocking.strides[0], 1};
+        p.b = {at(wei_s.base, wei), wei.data_type, 1, wei.blocking.strides[0]};
         const dim_t dst_sm = dst.blocking.strides[0];
         p.c = in_place ? static_cast<float *>(out.dst) + dst.offset0 : cbuf.get();
         p.ldc = in_place ? dst_sm : OC;
@@ -186,6 +172,7 @@ struct bwd_d_t;
 struct bwd_d_pd_t : public primitive_desc_impl_t<bwd_d_pd_t, bwd_d_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "cpu:inner_product:gemm"; }
+    memory_desc_t ds_c, wei_c; // the layouts the GEMM writes and reads
 
     static status_t init(bwd_d_pd_t &pd) {
         const auto &d = ip_of(pd);
@@ -197,8 +184,8 @@ struct bwd_d_pd_t : public primitive_desc_impl_t<bwd_d_pd_t, bwd_d_t> {
                 dnnl_unimplemented, "backward needs f32, bf16 or f16");
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
                 dnnl_unimplemented, "backward takes no attributes");
-        ANYDNN_CHECK(resolve_pair(ds, wei));
-        ANYDNN_CHECK(plain_any(dd));
+        ANYDNN_CHECK(ip::resolve_layouts(ds, wei, pd.ds_c, pd.wei_c));
+        ANYDNN_CHECK(ip::plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
         pd.args[DNNL_ARG_DIFF_SRC] = ds;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -210,22 +197,25 @@ struct bwd_d_pd_t : public primitive_desc_impl_t<bwd_d_pd_t, bwd_d_t> {
 struct bwd_d_t : public primitive_t {
     using primitive_t::primitive_t;
     status_t execute(const exec_ctx_t &ctx) const override {
-        const memory_desc_t &ds = pd().arg_md(DNNL_ARG_DIFF_SRC),
-                            &wei = pd().arg_md(DNNL_ARG_WEIGHTS),
-                            &dd = pd().arg_md(DNNL_ARG_DIFF_DST);
+        const auto &p_ = static_cast<const bwd_d_pd_t &>(pd());
+        const memory_desc_t &ds = p_.ds_c, &wei = p_.wei_c, &dd = p_.arg_md(DNNL_ARG_DIFF_DST);
         const dim_t MB = dd.dims[0], OC = dd.dims[1], K = k_of(ds);
         if (MB == 0 || K == 0) return dnnl_success;
         const bool in_place = ds.data_type == dnnl_f32;
         fbuf_t cbuf = in_place ? nullptr : alloc_f32(MB * K);
-        void *ds_base = ctx.host_ptr(DNNL_ARG_DIFF_SRC);
+        staged_t ds_s, wei_s;
+        ANYDNN_CHECK(ds_s.init(
+                p_.arg_md(DNNL_ARG_DIFF_SRC), ctx.host_ptr(DNNL_ARG_DIFF_SRC), ds, false));
+        ANYDNN_CHECK(wei_s.init(
+                p_.arg_md(DNNL_ARG_WEIGHTS), ctx.host_ptr(DNNL_ARG_WEIGHTS), wei, true));
+        void *ds_base = ds_s.base;
         ukernels::gemm_problem_t p;
         p.M = MB;
         p.N = K;
         p.K = OC;
         p.a = {at(ctx.host_ptr(DNNL_ARG_DIFF_DST), dd), dd.data_type, dd.blocking.strides[0],
                 dd.blocking.strides[1]};
-        p.b = {at(ctx.host_ptr(DNNL_ARG_WEIGHTS), wei), wei.data_type, wei.blocking.strides[0],
-                1};
+        p.b = {at(wei_s.base, wei), wei.data_type, wei.blocking.strides[0], 1};
         const dim_t ds_sm = ds.blocking.strides[0];
         p.c = in_place ? static_cast<float *>(ds_base) + ds.offset0 : cbuf.get();
         p.ldc = in_place ? ds_sm : K;
@@ -236,6 +226,7 @@ struct bwd_d_t : public primitive_t {
                             p.c + m * p.ldc + n0);
             };
         ukernels::gemm(p);
+        ds_s.finish(ds, p_.arg_md(DNNL_ARG_DIFF_SRC), ctx.host_ptr(DNNL_ARG_DIFF_SRC));
         return dnnl_success;
     }
 };
@@ -245,6 +236,7 @@ struct bwd_w_t;
 struct bwd_w_pd_t : public primitive_desc_impl_t<bwd_w_pd_t, bwd_w_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "cpu:inner_product:gemm"; }
+    memory_desc_t src_c, dw_c; // the layouts the GEMM reads and writes
 
     static status_t init(bwd_w_pd_t &pd) {
         const auto &d = ip_of(pd);
@@ -258,10 +250,10 @@ struct bwd_w_pd_t : public primitive_desc_impl_t<bwd_w_pd_t, bwd_w_t> {
                 dnnl_unimplemented, "backward needs f32, bf16 or f16");
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
                 dnnl_unimplemented, "backward takes no attributes");
-        ANYDNN_CHECK(resolve_pair(src, dw));
-        ANYDNN_CHECK(plain_any(dd));
+        ANYDNN_CHECK(ip::resolve_layouts(src, dw, pd.src_c, pd.dw_c));
+        ANYDNN_CHECK(ip::plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
-        if (!is_zero_md(db)) ANYDNN_CHECK(plain_any(db));
+        if (!is_zero_md(db)) ANYDNN_CHECK(ip::plain_any(db));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_DIFF_WEIGHTS] = dw;
         if (!is_zero_md(db)) pd.args[DNNL_ARG_DIFF_BIAS] = db;
@@ -273,9 +265,8 @@ struct bwd_w_pd_t : public primitive_desc_impl_t<bwd_w_pd_t, bwd_w_t> {
 struct bwd_w_t : public primitive_t {
     using primitive_t::primitive_t;
     status_t execute(const exec_ctx_t &ctx) const override {
-        const memory_desc_t &src = pd().arg_md(DNNL_ARG_SRC),
-                            &dw = pd().arg_md(DNNL_ARG_DIFF_WEIGHTS),
-                            &dd = pd().arg_md(DNNL_ARG_DIFF_DST);
+        const auto &p_ = static_cast<const bwd_w_pd_t &>(pd());
+        const memory_desc_t &src = p_.src_c, &dw = p_.dw_c, &dd = p_.arg_md(DNNL_ARG_DIFF_DST);
         const dim_t MB = dd.dims[0], OC = dd.dims[1], K = k_of(src);
         const void *dd_base = ctx.host_ptr(DNNL_ARG_DIFF_DST);
         if (pd().args.count(DNNL_ARG_DIFF_BIAS) && OC > 0) {
@@ -293,13 +284,17 @@ struct bwd_w_t : public primitive_t {
         if (OC == 0 || K == 0) return dnnl_success;
         const bool in_place = dw.data_type == dnnl_f32;
         fbuf_t cbuf = in_place ? nullptr : alloc_f32(OC * K);
-        void *dw_base = ctx.host_ptr(DNNL_ARG_DIFF_WEIGHTS);
+        staged_t src_s, dw_s;
+        ANYDNN_CHECK(src_s.init(p_.arg_md(DNNL_ARG_SRC), ctx.host_ptr(DNNL_ARG_SRC), src, true));
+        ANYDNN_CHECK(dw_s.init(p_.arg_md(DNNL_ARG_DIFF_WEIGHTS),
+                ctx.host_ptr(DNNL_ARG_DIFF_WEIGHTS), dw, false));
+        void *dw_base = dw_s.base;
         ukernels::gemm_problem_t p;
         p.M = OC;
         p.N = K;
         p.K = MB;
         p.a = {at(dd_base, dd), dd.data_type, dd.blocking.strides[1], dd.blocking.strides[0]};
-        p.b = {at(ctx.host_ptr(DNNL_ARG_SRC), src), src.data_type, src.blocking.strides[0], 1};
+        p.b = {at(src_s.base, src), src.data_type, src.blocking.strides[0], 1};
         const dim_t dw_sm = dw.blocking.strides[0];
         p.c = in_place ? static_cast<float *>(dw_base) + dw.offset0 : cbuf.get();
         p.ldc = in_place ? dw_sm : K;
@@ -310,6 +305,7 @@ struct bwd_w_t : public primitive_t {
                             p.c + m * p.ldc + n0);
             };
         ukernels::gemm(p);
+        dw_s.finish(dw, p_.arg_md(DNNL_ARG_DIFF_WEIGHTS), ctx.host_ptr(DNNL_ARG_DIFF_WEIGHTS));
         return dnnl_success;
     }
 };

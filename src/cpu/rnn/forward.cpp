@@ -83,12 +83,12 @@ void load_inputs(const conf_t &c, const tensors_t &t, float *ws) {
     for (dim_t l = 0; l < c.L; ++l)
         for (dim_t d = 0; d < c.D; ++d)
             for (dim_t n = 0; n < N; ++n) {
-                float *h = ws + c.h(l, d, 0) + n * c.DIC;
+                float *h = ws + c.hprev(l, d, 0) + n * c.SIC;
                 if (si.present()) {
-                    si.load(si.off(l, d, n, 0), c.DIC, h);
-                    dequantize(c, si, h, c.DIC);
+                    si.load(si.off(l, d, n, 0), c.SIC, h);
+                    dequantize(c, si, h, c.SIC);
                 } else
-                    std::fill(h, h + c.DIC, 0.f);
+                    std::fill(h, h + c.SIC, 0.f);
                 if (!c.lstm) continue;
                 float *cs = ws + c.c(l, d, 0) + n * c.DHC;
                 if (sic.present())
@@ -169,7 +169,8 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
             s.j0 = j0;
             s.j1 = j1;
             s.g = ws + c.gates(l, d, k);
-            s.hprev = ws + c.h(l, d, k);
+            s.hprev = ws + c.hprev(l, d, k);
+            const dim_t hld = c.hprev_ld(k);
             float *hnext = ws + c.h(l, d, k + 1);
             s.hout = c.projection ? ws + c.per_step(c.ws_hp, l, d, k) : hnext;
             s.bias = bias;
@@ -188,7 +189,7 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
                             gnt);
             };
             if (c.vanilla || c.lstm) {
-                recurrent(0, c.G, s.hprev, c.DIC, c.SIC, s.g, 1.f);
+                recurrent(0, c.G, s.hprev, hld, c.SIC, s.g, 1.f);
                 if (nj > 0) {
                     if (c.vanilla)
                         vanilla_fwd(s);
@@ -197,7 +198,7 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
                 }
             } else if (!c.lbr) {
                 s.rh = ws + c.per_step(c.ws_rh, l, d, k);
-                recurrent(0, 2, s.hprev, c.DIC, c.SIC, s.g, 1.f);
+                recurrent(0, 2, s.hprev, hld, c.SIC, s.g, 1.f);
                 if (nj > 0) gru_fwd_gates(s);
 #pragma omp barrier
                 recurrent(2, 3, s.rh, H, H, s.g, 1.f);
@@ -205,7 +206,7 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
             } else {
                 s.git = git;
                 s.hu = ws + c.per_step(c.ws_hu, l, d, k);
-                recurrent(0, 3, s.hprev, c.DIC, c.SIC, git, 0.f);
+                recurrent(0, 3, s.hprev, hld, c.SIC, git, 0.f);
                 if (nj > 0) lbr_fwd(s);
             }
             if (c.projection) {

@@ -1,17 +1,20 @@
 // GPU inner product as GEMMs on gpu/gemm: src (2D-5D) flattened to [MB, K] rows, weights to
-// [OC, K] rows in the same order of their inner dimensions (plain layouts).
+// [OC, K] rows in the same order of their inner dimensions (plain layouts); operands in other
+// layouts (blocked, or flattening in another order) are copied through the scratchpad.
 // forward: dst = src * wei^T (+ bias, scales; int8 accumulates in int);
 // backward data: diff_src = diff_dst * wei; backward weights: diff_wei = diff_dst^T * src and
 // diff_bias = column sums of diff_dst. Forward post-ops run in the GEMM's output stage.
 #include <algorithm>
 #include <vector>
 
+#include "core/ops/inner_product/layouts.hpp"
 #include "core/ops/layout.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/primitive.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/reorder/reorder.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -22,42 +25,29 @@ bool is_float(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
 }
 
-// Dims 1.. of md cover [0, K) densely in some order, and b uses the same order.
-bool rows_line_up(const memory_desc_t &a, const memory_desc_t &b) {
-    for (const memory_desc_t *md : {&a, &b}) {
-        if (!is_plain(*md)) return false;
-        std::vector<int> order;
-        for (int d = 1; d < md->ndims; ++d)
-            if (md->dims[d] != 1) order.push_back(d);
-        std::sort(order.begin(), order.end(), [&](int x, int y) {
-            return md->blocking.strides[x] < md->blocking.strides[y];
-        });
-        dim_t expect = 1;
-        for (int d : order) {
-            if (md->blocking.strides[d] != expect) return false;
-            expect *= md->dims[d];
-        }
-    }
-    for (int d = 1; d < a.ndims; ++d)
-        if (a.dims[d] != 1 && a.blocking.strides[d] != b.blocking.strides[d]) return false;
-    return true;
-}
+using cpu::ip::plain_any;
 
-status_t plain_any(memory_desc_t &md) {
-    if (md.format_kind != dnnl_format_kind_any) return dnnl_success;
-    return md_init_with_strides(md, md.ndims, md.dims, md.data_type, nullptr);
-}
+// An operand the GEMM reads or writes in another layout than the user's (see
+// ip::resolve_layouts): a copy in the scratchpad, made by a GPU reorder before the GEMM for
+// inputs and copied back after it for outputs.
+struct staged_t {
+    int arg = 0;
+    bool input = true;
+    std::shared_ptr<const reorder::reorder_pd_t> copy;
+};
 
-// Resolves `any` of a data tensor and its weights so that their rows line up.
-status_t resolve_pair(memory_desc_t &data, memory_desc_t &wei) {
-    if (data.format_kind == dnnl_format_kind_any && wei.format_kind == dnnl_format_kind_any)
-        ANYDNN_CHECK(plain_any(data));
-    if (data.format_kind == dnnl_format_kind_any)
-        data = cpu::md_like(wei, data.ndims, data.dims, data.data_type);
-    if (wei.format_kind == dnnl_format_kind_any)
-        wei = cpu::md_like(data, wei.ndims, wei.dims, wei.data_type);
-    ANYDNN_REQUIRE(rows_line_up(data, wei), dnnl_unimplemented,
-            "GPU inner product: src and weights do not flatten to the same dense rows");
+// Where `user` differs from `comp`, places comp in the scratchpad (its offset0) and adds the
+// reorder that fills it or empties it.
+status_t stage(primitive_desc_t &pd, std::vector<staged_t> &staged, int arg, bool input,
+        const memory_desc_t &user, memory_desc_t &comp) {
+    if (md_equal(user, comp)) return dnnl_success;
+    const size_t at = (pd.scratchpad_size + 63) / 64 * 64; // a multiple of every type's size
+    comp.offset0 = static_cast<dim_t>(at / data_type_size(comp.data_type));
+    pd.scratchpad_size = at + size_in_bytes(comp);
+    reorder_desc_t rd {input ? user : comp, input ? comp : user, dnnl_gpu, dnnl_gpu};
+    auto copy = std::make_shared<reorder::reorder_pd_t>(rd, primitive_attr_t(), pd.engine);
+    ANYDNN_CHECK(reorder::reorder_pd_t::init_tensors(*copy, rd.src_md, rd.dst_md, false));
+    staged.push_back({arg, input, std::move(copy)});
     return dnnl_success;
 }
 
@@ -84,6 +74,8 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
     const char *name() const override { return impl_name(); }
     ip_prop_t prop = ip_prop_t::fwd;
     post_ops_t post_ops;
+    memory_desc_t data_c, wei_c; // the layouts the GEMM runs on (src or diff_src, weights)
+    std::vector<staged_t> staged;
 
     static status_t init(ip_pd_t &pd) {
         const auto &d = std::get<inner_product_desc_t>(pd.desc);
@@ -112,7 +104,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
             ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt) && is_float(ddt), dnnl_unimplemented,
                     "data types %s/%s/%s are not supported", dnnl_dt2str(sdt),
                     dnnl_dt2str(wdt), dnnl_dt2str(ddt));
-        ANYDNN_CHECK(resolve_pair(src, wei));
+        ANYDNN_CHECK(cpu::ip::resolve_layouts(src, wei, pd.data_c, pd.wei_c));
         ANYDNN_CHECK(plain_any(dst));
         ANYDNN_REQUIRE(is_plain(dst), dnnl_unimplemented, "dst layout is blocked");
         const bool with_bias = !is_zero_md(bias);
@@ -123,6 +115,8 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
             ANYDNN_CHECK(check_tensors({&bias}));
         }
         ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
+        ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_SRC, true, src, pd.data_c));
+        ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_WEIGHTS, true, wei, pd.wei_c));
         cpu::post_ops_chain_t chain;
         ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 0, {}, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
@@ -140,10 +134,12 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         ANYDNN_REQUIRE(is_float(ds.data_type) && is_float(wei.data_type)
                         && is_float(dd.data_type),
                 dnnl_unimplemented, "backward data takes f32/bf16/f16 tensors");
-        ANYDNN_CHECK(resolve_pair(ds, wei));
+        ANYDNN_CHECK(cpu::ip::resolve_layouts(ds, wei, pd.data_c, pd.wei_c));
         ANYDNN_CHECK(plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
         ANYDNN_CHECK(check_tensors({&ds, &wei, &dd}));
+        ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_WEIGHTS, true, wei, pd.wei_c));
+        ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_DIFF_SRC, false, ds, pd.data_c));
         pd.prop = ip_prop_t::bwd_data;
         pd.args[DNNL_ARG_DIFF_SRC] = ds;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -157,10 +153,12 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         ANYDNN_REQUIRE(is_float(src.data_type) && is_float(dw.data_type)
                         && is_float(dd.data_type),
                 dnnl_unimplemented, "backward weights takes f32/bf16/f16 tensors");
-        ANYDNN_CHECK(resolve_pair(src, dw));
+        ANYDNN_CHECK(cpu::ip::resolve_layouts(src, dw, pd.data_c, pd.wei_c));
         ANYDNN_CHECK(plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
         ANYDNN_CHECK(check_tensors({&src, &dw, &dd}));
+        ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_SRC, true, src, pd.data_c));
+        ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_DIFF_WEIGHTS, false, dw, pd.wei_c));
         if (!is_zero_md(db)) {
             ANYDNN_CHECK(plain_any(db));
             ANYDNN_REQUIRE(is_float(db.data_type), dnnl_unimplemented,
@@ -207,17 +205,50 @@ struct ip_t : public primitive_t {
         const int out = pd.prop == ip_prop_t::fwd ? DNNL_ARG_DST
                 : pd.prop == ip_prop_t::bwd_data       ? DNNL_ARG_DIFF_SRC
                                                        : DNNL_ARG_DIFF_WEIGHTS;
+        for (const staged_t &st : pd.staged) {
+            std::shared_ptr<primitive_t> p;
+            ANYDNN_CHECK(st.copy->create_primitive(p));
+            copies_.push_back(std::static_pointer_cast<reorder::reorder_t>(p));
+        }
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
+        ANYDNN_CHECK(run_copies(ctx, true));
+        ANYDNN_CHECK(run_gemms(ctx));
+        return run_copies(ctx, false);
+    }
+
+private:
+    // The staged operands' copies into (inputs) or out of (outputs) the scratchpad.
+    status_t run_copies(const exec_ctx_t &ctx, bool inputs) const {
+        const auto &staged = pd_().staged;
+        for (size_t i = 0; i < staged.size(); ++i) {
+            if (staged[i].input != inputs) continue;
+            const memory_storage_t *user = storage_of(ctx, staged[i].arg);
+            ANYDNN_CHECK(copies_[i]->run(ctx, ctx.stream,
+                    inputs ? user : ctx.scratchpad_storage,
+                    inputs ? ctx.scratchpad_storage : user));
+        }
+        return dnnl_success;
+    }
+    bool is_staged(int arg) const {
+        for (const staged_t &st : pd_().staged)
+            if (st.arg == arg) return true;
+        return false;
+    }
+    // Where the GEMM finds operand `arg`: its copy in the scratchpad, or the user's memory.
+    const memory_storage_t *operand(const exec_ctx_t &ctx, int arg) const {
+        return is_staged(arg) ? ctx.scratchpad_storage : storage_of(ctx, arg);
+    }
+
+    status_t run_gemms(const exec_ctx_t &ctx) const {
         const ip_pd_t<Kind> &pd = pd_();
         gemm_params_t p;
         gemm_operands_t ops;
         if (pd.prop == ip_prop_t::fwd) {
-            const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC),
-                                &wei = pd.arg_md(DNNL_ARG_WEIGHTS), &dst = pd.arg_md(DNNL_ARG_DST);
+            const memory_desc_t &src = pd.data_c, &wei = pd.wei_c, &dst = pd.arg_md(DNNL_ARG_DST);
             p.M = dst.dims[0], p.N = dst.dims[1], p.K = k_of(src);
             p.a_off = src.offset0, p.a_sm = src.blocking.strides[0], p.a_sk = 1;
             p.b_off = wei.offset0, p.b_sk = 1, p.b_sn = wei.blocking.strides[0];
@@ -232,8 +263,8 @@ struct ip_t : public primitive_t {
             }
             const auto ws = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
             p.scale_b_sn = ws != pd.attr.scales.end() && ws->second.mask != 0;
-            ops.a = storage_of(ctx, DNNL_ARG_SRC);
-            ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
+            ops.a = operand(ctx, DNNL_ARG_SRC);
+            ops.b = operand(ctx, DNNL_ARG_WEIGHTS);
             ops.c = storage_of(ctx, DNNL_ARG_DST);
             bind_quant(ctx, pd.attr, ops);
             p.set_post_op_dims(dst);
@@ -246,26 +277,24 @@ struct ip_t : public primitive_t {
         const memory_desc_t &dd = pd.arg_md(DNNL_ARG_DIFF_DST);
         const dim_t dd_smb = dd.blocking.strides[0], dd_soc = dd.blocking.strides[1];
         if (pd.prop == ip_prop_t::bwd_data) {
-            const memory_desc_t &ds = pd.arg_md(DNNL_ARG_DIFF_SRC),
-                                &wei = pd.arg_md(DNNL_ARG_WEIGHTS);
+            const memory_desc_t &ds = pd.data_c, &wei = pd.wei_c;
             p.M = ds.dims[0], p.N = k_of(ds), p.K = wei.dims[0];
             p.a_off = dd.offset0, p.a_sm = dd_smb, p.a_sk = dd_soc;
             p.b_off = wei.offset0, p.b_sk = wei.blocking.strides[0], p.b_sn = 1;
             p.c_off = ds.offset0, p.c_sm = ds.blocking.strides[0], p.c_sn = 1;
             ops.a = storage_of(ctx, DNNL_ARG_DIFF_DST);
-            ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
-            ops.c = storage_of(ctx, DNNL_ARG_DIFF_SRC);
+            ops.b = operand(ctx, DNNL_ARG_WEIGHTS);
+            ops.c = operand(ctx, DNNL_ARG_DIFF_SRC);
             return gemm_.launch(ctx.stream, ops, p);
         }
-        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC),
-                            &dw = pd.arg_md(DNNL_ARG_DIFF_WEIGHTS);
+        const memory_desc_t &src = pd.data_c, &dw = pd.wei_c;
         p.M = dw.dims[0], p.N = k_of(dw), p.K = src.dims[0];
         p.a_off = dd.offset0, p.a_sm = dd_soc, p.a_sk = dd_smb;
         p.b_off = src.offset0, p.b_sk = src.blocking.strides[0], p.b_sn = 1;
         p.c_off = dw.offset0, p.c_sm = dw.blocking.strides[0], p.c_sn = 1;
         ops.a = storage_of(ctx, DNNL_ARG_DIFF_DST);
-        ops.b = storage_of(ctx, DNNL_ARG_SRC);
-        ops.c = storage_of(ctx, DNNL_ARG_DIFF_WEIGHTS);
+        ops.b = operand(ctx, DNNL_ARG_SRC);
+        ops.c = operand(ctx, DNNL_ARG_DIFF_WEIGHTS);
         ANYDNN_CHECK(gemm_.launch(ctx.stream, ops, p));
         if (!pd.args.count(DNNL_ARG_DIFF_BIAS)) return dnnl_success;
         const memory_desc_t &db = pd.arg_md(DNNL_ARG_DIFF_BIAS);
@@ -277,8 +306,8 @@ struct ip_t : public primitive_t {
                 ctx.stream, storage_of(ctx, DNNL_ARG_DIFF_DST), storage_of(ctx, DNNL_ARG_DIFF_BIAS), s);
     }
 
-private:
     gemm_kernel_t gemm_;
+    std::vector<std::shared_ptr<reorder::reorder_t>> copies_; // one per staged operand
     column_sums_kernel_t bias_sums_;
     std::unique_ptr<memory_storage_t> post_ops_buffer_; // the forward chain's parameters
 };

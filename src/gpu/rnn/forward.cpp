@@ -44,12 +44,20 @@ status_t load_inputs(const exec_t &e) {
         ANYDNN_CHECK(k.copy(e.stream, dims, dst, src, view_t(), false,
                 data_quant(c, sl.data_type, quant_dequantize)));
     }
-    const int64_t hdims[5] = {1, c.L, c.D, c.N, c.DIC};
+    const int64_t hdims[5] = {1, c.L, c.D, c.N, c.SIC};
     const view_t si = c.with_src_iter ? user_view(*e.md[rnn_src_iter], e.mem[rnn_src_iter])
                                       : view_t();
+    // Initial states of SIC channels other than DIC have rows of their own (one time step).
+    view_t h0 = ws_state(c, e.ws, c.ws_h, 0, c.DIC);
+    if (c.own_h0()) {
+        h0.off = int64_t(c.ws_h0);
+        h0.st[1] = c.D * c.N * c.SIC;
+        h0.st[2] = c.N * c.SIC;
+        h0.st[3] = c.SIC;
+    }
     // An absent src_iter is zeros in f32 (si.dt is f32 then: nothing to dequantize).
-    ANYDNN_CHECK(k.copy(e.stream, hdims, ws_state(c, e.ws, c.ws_h, 0, c.DIC), si, view_t(),
-            false, data_quant(c, dnnl_data_type_t(si.dt), quant_dequantize)));
+    ANYDNN_CHECK(k.copy(e.stream, hdims, h0, si, view_t(), false,
+            data_quant(c, dnnl_data_type_t(si.dt), quant_dequantize)));
     if (c.lstm) {
         const int64_t cdims[5] = {1, c.L, c.D, c.N, c.DHC};
         const view_t sic = c.with_src_iter_c
@@ -123,7 +131,9 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
     p.gemm_done = k.tiled() ? 1 : 0;
     for (dim_t s = 0; s < T; ++s) {
         p.gates = int64_t(c.gates(l, d, s));
-        p.hprev = int64_t(c.h(l, d, s));
+        p.hprev = int64_t(c.hprev(l, d, s));
+        // The pitch of hprev in the kernels (only GRU, whose SIC is DIC, reads it otherwise).
+        p.DIC = c.hprev_ld(s);
         const int64_t hnext = int64_t(c.h(l, d, s + 1));
         p.hout = c.projection ? int64_t(c.per_step(c.ws_hp, l, d, s)) : hnext;
         if (c.lstm) {
@@ -133,7 +143,7 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
         if (c.gru && !c.lbr) p.rh = int64_t(c.per_step(c.ws_rh, l, d, s));
         if (c.lbr) p.hu = int64_t(c.per_step(c.ws_hu, l, d, s));
         if (c.augru) p.att = int64_t(e.x->base + e.x->att) + c.time_of(d, s) * N;
-        const mat_t hprev {e.ws, p.hprev, c.DIC, 1}, g {e.ws, p.gates, GC, 1};
+        const mat_t hprev {e.ws, p.hprev, p.DIC, 1}, g {e.ws, p.gates, GC, 1};
         const mat_t g_o {e.ws, p.gates + 2 * H, GC, 1};
         if (c.gru && !c.lbr) {
             if (p.gemm_done) ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));

@@ -218,7 +218,13 @@ public:
         if (st == dnnl_success && with_bias()) st = make_md(b, {d.oc}, bdt, "abx");
         if (st != dnnl_success) return st;
         const dims_t dd = d.dst_dims(), sd = d.src_dims(), wd = d.wei_dims();
-        bundle_.reset(new attr_bundle_t(c_.attr, dd, [=](int arg) {
+        // oneDNN's per_oc on weights follows their dims: {OC, IC, ...} mask 1, grouped
+        // {G, OC/G, IC/G, ...} mask 3 (group and channel within it).
+        bundle_attr_ = c_.attr;
+        for (auto &e : bundle_attr_.scales)
+            if (e.arg == DNNL_ARG_WEIGHTS && e.policy == "per_oc")
+                e.policy = d.has_groups ? "per_dim_01" : "per_dim_0";
+        bundle_.reset(new attr_bundle_t(bundle_attr_, dd, [=](int arg) {
             return arg == DNNL_ARG_SRC ? sd : arg == DNNL_ARG_WEIGHTS ? wd : dd;
         }));
         dnnl_dims_t strides, dil, pl, pr;
@@ -404,6 +410,7 @@ public:
 private:
     conv_cfg_t c_;
     pd_h hint_;
+    attr_desc_t bundle_attr_; // c_.attr with oneDNN's masks; the bundle refers to it
     std::unique_ptr<attr_bundle_t> bundle_;
     std::vector<double> src_, wei_, dst_, bia_;
 };

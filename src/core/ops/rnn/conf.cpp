@@ -142,10 +142,15 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr)
     c.DLC = m[rnn_dst_layer].dims[2];
     c.GB = c.G + (c.lbr ? 1 : 0);
 
+    // The API lets src_iter's channels differ from the state's for one time step only.
+    ANYDNN_REQUIRE(!c.backward || c.SIC == c.DIC, dnnl_unimplemented,
+            "backward with src_iter channels %lld differing from the state size %lld",
+            (long long)c.SIC, (long long)c.DIC);
     const size_t LD = size_t(c.L * c.D), T = size_t(c.T), N = size_t(c.N);
     size_t top = 0;
     c.ws_x0 = take(top, size_t(c.D) * T * N * size_t(c.SLC));
     c.ws_h = take(top, LD * (T + 1) * N * size_t(c.DIC));
+    c.ws_h0 = c.own_h0() ? take(top, LD * N * size_t(c.SIC)) : 0;
     c.ws_c = c.lstm ? take(top, LD * (T + 1) * N * size_t(c.DHC)) : 0;
     c.ws_gates = take(top, LD * T * N * size_t(c.gate_cols()));
     c.ws_hp = c.projection ? take(top, LD * T * N * size_t(c.DHC)) : 0;

@@ -43,7 +43,10 @@ struct conf_t {
     }
 
     // Workspace (forward training and backward) or scratchpad (inference), in floats.
-    size_t ws_x0 = 0, ws_h = 0, ws_c = 0, ws_gates = 0, ws_hp = 0, ws_rh = 0, ws_hu = 0;
+    // ws_h0: the initial states in rows of SIC channels where SIC != DIC (one time step, as
+    // oneDNN allows); otherwise they are step 0 of ws_h.
+    size_t ws_x0 = 0, ws_h = 0, ws_h0 = 0, ws_c = 0, ws_gates = 0, ws_hp = 0, ws_rh = 0,
+           ws_hu = 0;
     size_t ws_floats = 0;
     // Forward scratch after the workspace part: f32 bias and peephole of one (l, d), the
     // recurrent GEMM result of LBR cells, the attention of all steps, int8 weights in f32.
@@ -60,6 +63,12 @@ struct conf_t {
     size_t h(dim_t l, dim_t d, dim_t s) const {
         return ws_h + size_t(((l * D + d) * (T + 1) + s) * N * DIC);
     }
+    bool own_h0() const { return SIC != DIC; }
+    // The previous state step k reads, and its row pitch.
+    size_t hprev(dim_t l, dim_t d, dim_t k) const {
+        return k == 0 && own_h0() ? ws_h0 + size_t((l * D + d) * N * SIC) : h(l, d, k);
+    }
+    dim_t hprev_ld(dim_t k) const { return k == 0 && own_h0() ? SIC : DIC; }
     size_t c(dim_t l, dim_t d, dim_t s) const {
         return ws_c + size_t(((l * D + d) * (T + 1) + s) * N * DHC);
     }
