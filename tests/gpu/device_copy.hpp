@@ -3,6 +3,8 @@
 // are checked by the same references.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -58,12 +60,32 @@ struct device_memory_t {
     size_t size = 0;
 };
 
-// Runs every GPU implementation of pd on host tensors made for `ins` (filled with seeds 1, 2,
-// ...) and `outs` (device memory pre-filled with 0x33), then calls check with the host
-// tensors in the order ins then outs. Returns how many implementations ran.
+// How an input's host tensor is filled before it goes to the device.
+using fill_t = std::function<void(int arg, c_tensor::tensor_t &t, uint32_t seed)>;
+
+// Random small values (fill_random), except where the argument needs a range of its own:
+// scales positive and exact (0.5, 0.75, 1), variances positive.
+inline void default_fill(int arg, c_tensor::tensor_t &t, uint32_t seed) {
+    t.fill_random(seed);
+    const bool scale = (arg & DNNL_ARG_ATTR_SCALES) != 0;
+    if (!scale && arg != DNNL_ARG_VARIANCE) return;
+    int64_t pos[DNNL_MAX_NDIMS] = {};
+    int k = 0;
+    if (t.lay.nelems() > 0) do {
+            t.set(pos, scale ? 0.5f + 0.25f * static_cast<float>(k++ % 3)
+                             : 0.25f + std::fabs(t.get(pos)));
+        } while (c_tensor::next_pos(pos, t.lay.dims, t.lay.ndims));
+}
+
+// Runs every GPU implementation of pd on host tensors made for `ins` (filled by `fill` with
+// seeds 1, 2, ...) and `outs` (device memory pre-filled with 0x33), then calls check with the
+// host tensors in the order ins then outs. An argument in both lists (dst under a sum
+// post-op) is filled as an input and read back as an output: check sees it before and after.
+// Returns how many implementations ran.
 inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t pd,
         const std::vector<int> &ins, const std::vector<int> &outs,
-        const std::function<void(const std::vector<c_tensor::tensor_t *> &)> &check) {
+        const std::function<void(const std::vector<c_tensor::tensor_t *> &)> &check,
+        const fill_t &fill = default_fill) {
     dnnl_stream_t stream = nullptr;
     EXPECT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
     int impls = 0;
@@ -74,12 +96,13 @@ inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_de
         SCOPED_TRACE(name ? name : "");
         std::vector<std::unique_ptr<c_tensor::tensor_t>> host;
         std::vector<std::unique_ptr<device_memory_t>> dev;
+        std::vector<device_memory_t *> out_dev;
         std::vector<dnnl_exec_arg_t> args;
         for (int arg : ins) {
             const_dnnl_memory_desc_t m =
                     dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
             host.emplace_back(new c_tensor::tensor_t(cpu, m));
-            host.back()->fill_random(static_cast<uint32_t>(host.size()));
+            fill(arg, *host.back(), static_cast<uint32_t>(host.size()));
             dev.emplace_back(new device_memory_t(gpu, m));
             dev.back()->upload(*host.back());
             args.push_back({arg, dev.back()->mem});
@@ -88,8 +111,14 @@ inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_de
             const_dnnl_memory_desc_t m =
                     dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
             host.emplace_back(new c_tensor::tensor_t(cpu, m));
+            const auto in = std::find(ins.begin(), ins.end(), arg);
+            if (in != ins.end()) {
+                out_dev.push_back(dev[static_cast<size_t>(in - ins.begin())].get());
+                continue;
+            }
             dev.emplace_back(new device_memory_t(gpu, m));
             dev.back()->fill(0x33);
+            out_dev.push_back(dev.back().get());
             args.push_back({arg, dev.back()->mem});
         }
         dnnl_primitive_t prim = nullptr;
@@ -100,7 +129,7 @@ inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_de
         dnnl_primitive_destroy(prim);
         std::vector<c_tensor::tensor_t *> all;
         for (size_t i = 0; i < host.size(); ++i) {
-            if (i >= ins.size()) dev[i]->download(*host[i]);
+            if (i >= ins.size()) out_dev[i - ins.size()]->download(*host[i]);
             all.push_back(host[i].get());
         }
         check(all);
