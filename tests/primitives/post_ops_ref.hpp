@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -67,20 +68,28 @@ inline operands_t operands_of(const_dnnl_post_ops_t po, const std::vector<int> &
     return ops;
 }
 
+// One rounding of f32, the type kernels compute the chain in.
+constexpr double f32_eps = 1.0 / (1 << 24);
+
 // acc after every entry of po, at dst position pos; old is dst's value before the run.
+// err, when given, is a bound on the error of acc computed in f32 (in: acc's own), carried
+// through each entry (cancellation in a sum leaves the error of its larger terms).
 inline double apply(const_dnnl_post_ops_t po, double acc, double old, const int64_t *pos,
-        const operands_t &ops) {
+        const operands_t &ops, double *err = nullptr) {
     int64_t p[DNNL_MAX_NDIMS];
+    double e = err ? *err : 0;
     const int n = po ? dnnl_post_ops_len(po) : 0;
     for (int i = 0; i < n; ++i) {
-        const size_t e = static_cast<size_t>(i);
+        const size_t k = static_cast<size_t>(i);
         switch (dnnl_post_ops_get_kind(po, i)) {
             case dnnl_sum: {
                 float scale = 0.f;
                 int32_t zp = 0;
                 dnnl_data_type_t dt = dnnl_data_type_undef;
                 EXPECT_EQ(dnnl_post_ops_get_params_sum(po, i, &scale, &zp, &dt), dnnl_success);
-                acc += scale * (old - zp);
+                const double term = scale * (old - zp);
+                e += f32_eps * (std::fabs(acc) + std::fabs(term));
+                acc += term;
                 break;
             }
             case dnnl_eltwise: {
@@ -89,6 +98,8 @@ inline double apply(const_dnnl_post_ops_t po, double acc, double old, const int6
                 EXPECT_EQ(dnnl_post_ops_get_params_eltwise(po, i, &alg, &alpha, &beta),
                         dnnl_success);
                 acc = eltwise_ref::forward(alg, acc, alpha, beta);
+                // Slopes of the chain's usual algorithms are at most max(1, |alpha|).
+                e = e * std::max(1.0, std::fabs(double(alpha))) + f32_eps * std::fabs(acc);
                 break;
             }
             case dnnl_binary: {
@@ -96,28 +107,37 @@ inline double apply(const_dnnl_post_ops_t po, double acc, double old, const int6
                 const_dnnl_memory_desc_t src1 = nullptr, src2 = nullptr;
                 EXPECT_EQ(dnnl_post_ops_get_params_binary_v2(po, i, &alg, &src1, &src2),
                         dnnl_success);
-                EXPECT_TRUE(ops.src1[e]) << "post-op " << i << " has no operand";
-                if (!ops.src1[e]) break;
+                EXPECT_TRUE(ops.src1[k]) << "post-op " << i << " has no operand";
+                if (!ops.src1[k]) break;
                 double cond = 0;
-                if (ops.src2[e]) {
-                    c_tensor::bcast_pos(ops.src2[e]->lay, pos, p);
-                    cond = ops.src2[e]->get(p);
+                if (ops.src2[k]) {
+                    c_tensor::bcast_pos(ops.src2[k]->lay, pos, p);
+                    cond = ops.src2[k]->get(p);
                 }
-                c_tensor::bcast_pos(ops.src1[e]->lay, pos, p);
-                acc = binary(alg, acc, ops.src1[e]->get(p), cond);
+                c_tensor::bcast_pos(ops.src1[k]->lay, pos, p);
+                const double b = ops.src1[k]->get(p), r = binary(alg, acc, b, cond);
+                if (alg == dnnl_binary_add || alg == dnnl_binary_sub)
+                    e += f32_eps * (std::fabs(acc) + std::fabs(b));
+                else if (alg == dnnl_binary_mul)
+                    e = e * std::fabs(b) + f32_eps * std::fabs(r);
+                else if (alg == dnnl_binary_div)
+                    e = e / std::fabs(b) + f32_eps * std::fabs(r);
+                acc = r;
                 break;
             }
             case dnnl_prelu: {
-                EXPECT_TRUE(ops.src1[e]) << "post-op " << i << " has no weights";
-                if (!ops.src1[e]) break;
-                c_tensor::bcast_pos(ops.src1[e]->lay, pos, p);
-                const double w = ops.src1[e]->get(p);
+                EXPECT_TRUE(ops.src1[k]) << "post-op " << i << " has no weights";
+                if (!ops.src1[k]) break;
+                c_tensor::bcast_pos(ops.src1[k]->lay, pos, p);
+                const double w = ops.src1[k]->get(p);
                 acc = acc > 0 ? acc : acc * w;
+                e = e * std::max(1.0, std::fabs(w)) + f32_eps * std::fabs(acc);
                 break;
             }
             default: ADD_FAILURE() << "post-op kind of entry " << i;
         }
     }
+    if (err) *err = e;
     return acc;
 }
 
