@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "primitives/c_tensor.hpp"
+#include "primitives/softmax_ref.hpp"
 
 namespace {
 
@@ -42,18 +43,13 @@ std::vector<double> ref_fwd(const tensor_t &src, const sm_case_t &c) {
             std::vector<double> x(C);
             int64_t p[DNNL_MAX_NDIMS];
             std::copy(pos, pos + nd, p);
-            double mx = -INFINITY;
             for (int64_t k = 0; k < C; ++k) {
                 p[c.axis] = k;
                 x[k] = src.get(p);
-                mx = std::max(mx, x[k]);
             }
-            double s = 0;
-            for (int64_t k = 0; k < C; ++k)
-                s += std::exp(x[k] - mx);
+            const std::vector<double> y = softmax_ref::slice(c.alg, x);
             for (int64_t k = 0; k < C; ++k) {
-                double v = c.alg == dnnl_softmax_log ? x[k] - mx - std::log(s)
-                                                     : std::exp(x[k] - mx) / s;
+                double v = y[k];
                 if (c.src_scale) v *= c.src_scale;
                 if (c.relu_post_op) v = std::max(0.0, v);
                 if (c.dst_scale) v /= c.dst_scale;
