@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/binary_ref.hpp"
 
 namespace {

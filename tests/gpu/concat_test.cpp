@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp" // SKIP_WITHOUT_GPU
 #include "primitives/concat_ref.hpp"
 
 namespace {

@@ -3,7 +3,6 @@
 // plain / channels-last / blocked layouts (padding zero), int8. Tolerances: one rounding of
 // the output's type plus the f32 accumulation's bound.
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/convolution_ref.hpp"
 #include "primitives/post_ops_ref.hpp"
 

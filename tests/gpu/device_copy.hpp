@@ -1,6 +1,7 @@
 // Moves tests/primitives' host tensors (c_tensor, on the CPU engine) to and from GPU memory of
 // the same descriptor, byte for byte, and runs GPU implementations on them, so GPU results
-// are checked by the same references.
+// are checked by the same references (tests/primitives/<op>_ref.hpp). Also what every GPU test
+// needs: a skip without a device, a descriptor in one call.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,15 @@
 #include "primitives/c_tensor.hpp"
 
 namespace gpu_test {
+
+#define SKIP_WITHOUT_GPU()                                                                     \
+    if (dnnl_engine_get_count(dnnl_gpu) == 0) GTEST_SKIP() << "no OpenCL device"
+
+// A descriptor of dims, type and tag.
+inline dnnl_memory_desc_t md(std::vector<int64_t> dims, dnnl_data_type_t dt,
+        dnnl_format_tag_t tag) {
+    return c_tensor::make_md({std::move(dims), dt, tag});
+}
 
 // GPU memory of one descriptor, freed with its owner.
 struct device_memory_t {

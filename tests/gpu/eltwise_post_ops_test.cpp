@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/eltwise_ref.hpp"
 #include "primitives/post_ops_ref.hpp"
 

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/group_normalization_ref.hpp"
 #include "primitives/post_ops_ref.hpp"
 

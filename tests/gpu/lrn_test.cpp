@@ -3,7 +3,6 @@
 // spatial, blocked tails (padding zeroed), channels last, bf16, an empty batch; attributes are
 // unimplemented.
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/lrn_ref.hpp"
 
 namespace {

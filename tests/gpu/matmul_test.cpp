@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/matmul_ref.hpp"
 #include "primitives/output_stage_ref.hpp"
 

@@ -9,7 +9,6 @@
 #include <functional>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/convolution_ref.hpp"
 #include "primitives/group_normalization_ref.hpp"
 #include "primitives/inner_product_ref.hpp"

@@ -2,7 +2,6 @@
 // backward, axes, group sizes, blocked layouts with tails (their padding stays zero), data
 // types copied bit for bit.
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp" // SKIP_WITHOUT_GPU
 #include "primitives/shuffle_ref.hpp"
 
 namespace {
