@@ -1,17 +1,19 @@
-// The GPU engine's reduction-shaped primitives (softmax, layer and batch normalization,
-// reduction, pooling, resampling) against the CPU engine's (which the primitive tests check
-// against references): same problem, same inputs, outputs within a tolerance. Skipped
-// without an OpenCL device.
+// The GPU engine's reduction-shaped primitives against the references of tests/primitives:
+// softmax (softmax_ref), layer and batch normalization (group_normalization_ref: layer norm is
+// one group of the last dim per row, batch norm a group per channel), reduction
+// (reduction_ref), pooling (pooling_ref) and resampling (resampling_ref), every implementation
+// run on c_tensor host tensors (device_copy.hpp). Tolerances: one rounding of the output's
+// type plus f32 roundings over the reduction length. Skipped without an OpenCL device.
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "dnnl.hpp"
 #include "gpu/device_copy.hpp"
+#include "primitives/group_normalization_ref.hpp"
 #include "primitives/pooling_ref.hpp"
 #include "primitives/post_ops_ref.hpp"
 #include "primitives/reduction_ref.hpp"
@@ -28,96 +30,9 @@ using c_tensor::tensor_t;
 using gpu_test::default_fill;
 using gpu_test::run_each_impl;
 
-// Deterministic values in [-2, 2) for tensor `arg`; statistics of variance kind positive.
-float value_of(int arg, size_t i) {
-    const float v = std::sin(0.37f * float(i) + 0.11f * float(arg)) * 2.f;
-    return arg == DNNL_ARG_VARIANCE ? std::fabs(v) + 0.5f : v;
-}
-
-void fill(memory &m, int arg) {
-    const size_t n = m.get_desc().get_size() / sizeof(float);
-    float *p = static_cast<float *>(m.map_data());
-    for (size_t i = 0; i < n; ++i)
-        p[i] = value_of(arg, i);
-    m.unmap_data(p);
-}
-
-std::vector<float> read(const memory &m) {
-    const size_t n = m.get_desc().get_size() / sizeof(float);
-    const float *p = static_cast<const float *>(m.map_data());
-    std::vector<float> v(p, p + n);
-    m.unmap_data(const_cast<float *>(p));
-    return v;
-}
-
-// One run of a primitive on one engine: its memories by argument.
-struct run_t {
-    std::unordered_map<int, memory> mem;
-};
-
-// Creates the pd on `eng`, memories for `inputs` (filled, or taken from `given`) and
-// `outputs`, and executes once.
-template <typename PD>
-run_t run_on(const engine &eng, const std::function<PD(const engine &)> &make,
-        const std::vector<int> &inputs, const std::vector<int> &outputs,
-        const std::unordered_map<int, memory> &given = {}) {
-    PD pd = make(eng);
-    run_t r;
-    for (int a : inputs) {
-        auto it = given.find(a);
-        if (it != given.end()) {
-            r.mem[a] = it->second;
-            continue;
-        }
-        const memory::desc d = pd.query_md(query::exec_arg_md, a);
-        if (d.get_ndims() == 0) continue; // the primitive takes no such tensor
-        r.mem[a] = memory(d, eng);
-        fill(r.mem[a], a);
-    }
-    for (int a : outputs) {
-        const memory::desc d = pd.query_md(query::exec_arg_md, a);
-        if (d.get_ndims() != 0) r.mem[a] = memory(d, eng);
-    }
-    stream s(eng);
-    primitive(pd).execute(s, r.mem);
-    s.wait();
-    return r;
-}
-
-void expect_close(const memory &gpu, const memory &cpu, float tol, const char *what) {
-    const std::vector<float> g = read(gpu), c = read(cpu);
-    ASSERT_EQ(g.size(), c.size()) << what;
-    for (size_t i = 0; i < g.size(); ++i) {
-        if (std::isnan(c[i])) continue;
-        ASSERT_NEAR(g[i], c[i], tol * std::max(1.f, std::fabs(c[i])))
-                << what << " at " << i << " of " << g.size();
-    }
-}
-
-// Runs `make` on both engines and compares every output.
-template <typename PD>
-void compare(const std::function<PD(const engine &)> &make, const std::vector<int> &inputs,
-        const std::vector<int> &outputs, float tol = 1e-5f) {
-    engine cpu(engine::kind::cpu, 0), gpu(engine::kind::gpu, 0);
-    // Outputs some flags add (the workspace, diff shift) are compared too.
-    std::vector<int> outs = outputs;
-    for (int a : {DNNL_ARG_WORKSPACE, DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT})
-        if (std::find(outs.begin(), outs.end(), a) == outs.end()
-                && std::find(inputs.begin(), inputs.end(), a) == inputs.end())
-            outs.push_back(a);
-    run_t rc = run_on<PD>(cpu, make, inputs, outs);
-    run_t rg = run_on<PD>(gpu, make, inputs, outs);
-    for (int a : outs) {
-        ASSERT_EQ(rg.mem.count(a), rc.mem.count(a)) << "arg " << a;
-        if (rc.mem.count(a))
-            expect_close(rg.mem[a], rc.mem[a], tol, ("arg " + std::to_string(a)).c_str());
-    }
-}
-
 memory::desc md(const dims &d, tag t) {
     return memory::desc(d, dt::f32, t);
 }
-
 
 // The C handle of a C++ primitive descriptor, which run_each_impl walks with next_impl.
 template <typename PD>
@@ -232,8 +147,33 @@ TEST(GpuSoftmax, ForwardAndBackwardEveryAxis) {
         }
 }
 
+// A run's host tensor by argument (null when absent).
+struct lookup_t {
+    const std::vector<int> &args;
+    const std::vector<tensor_t *> &t;
+    const tensor_t *operator()(int arg) const {
+        const auto i = std::find(args.begin(), args.end(), arg);
+        return i == args.end() ? nullptr : t[size_t(i - args.begin())];
+    }
+};
+
+// An output against values in row-major order, with `roundings` f32 roundings of (|v| + 1)
+// as slack.
+void expect_near(const tensor_t &out, const std::vector<double> &want, double roundings) {
+    std::vector<float> w;
+    std::vector<double> slack;
+    for (double v : want) {
+        w.push_back(c_tensor::round_to(out.lay.dt, float(v)));
+        slack.push_back(roundings * post_ops_ref::f32_eps * (std::fabs(v) + 1));
+    }
+    c_tensor::expect_values(w, out, slack);
+}
+
+namespace gn = group_normalization_ref;
+
 TEST(GpuLayerNorm, FlagsDirectionsAndLayouts) {
     SKIP_WITHOUT_GPU();
+    engine cpu(engine::kind::cpu, 0), gpu(engine::kind::gpu, 0);
     const normalization_flags flag_sets[] = {normalization_flags::none,
             normalization_flags::use_scale | normalization_flags::use_shift,
             normalization_flags::use_global_stats | normalization_flags::use_scale,
@@ -245,6 +185,7 @@ TEST(GpuLayerNorm, FlagsDirectionsAndLayouts) {
     const case_t cases[] = {{{1, 1}, tag::ab, tag::a}, {{3, 37}, tag::ab, tag::a},
             {{2, 3, 17}, tag::abc, tag::ab}, {{2, 3, 17}, tag::bac, tag::ba},
             {{5, 300}, tag::ab, tag::a}};
+    const double eps = 1e-3;
     for (const auto &c : cases)
         for (auto f : flag_sets) {
             SCOPED_TRACE("flags " + std::to_string(int(f)) + " dims " + std::to_string(c.d[0]) + "x"
@@ -252,38 +193,99 @@ TEST(GpuLayerNorm, FlagsDirectionsAndLayouts) {
             const auto m = md(c.d, c.t);
             dims sd(c.d.begin(), c.d.end() - 1);
             const auto st = md(sd, c.st);
-            const bool global =
-                    (f & normalization_flags::use_global_stats) != normalization_flags::none;
-            std::vector<int> in = {DNNL_ARG_SRC, DNNL_ARG_SCALE, DNNL_ARG_SHIFT};
+            auto has = [&](normalization_flags x) { return (f & x) != normalization_flags::none; };
+            const bool global = has(normalization_flags::use_global_stats),
+                       rms = has(normalization_flags::rms_norm);
+            // Rows of the last dim: group normalization's {rows, C, 1} with one group.
+            const int64_t C = c.d.back(), rows = int64_t(memory::desc(m).get_size() / 4) / C;
+            const gn::shape_t sh({rows, C, 1}, 1);
+            std::vector<int> in = {DNNL_ARG_SRC};
+            if (has(normalization_flags::use_scale)) in.push_back(DNNL_ARG_SCALE);
+            if (has(normalization_flags::use_shift)) in.push_back(DNNL_ARG_SHIFT);
             std::vector<int> out = {DNNL_ARG_DST};
             (global ? in : out).push_back(DNNL_ARG_VARIANCE);
-            if ((f & normalization_flags::rms_norm) == normalization_flags::none)
-                (global ? in : out).push_back(DNNL_ARG_MEAN);
-            compare<layer_normalization_forward::primitive_desc>(
-                    [&](const engine &e) {
-                        return layer_normalization_forward::primitive_desc(
-                                e, prop_kind::forward_training, m, m, st, 1e-3f, f);
-                    },
-                    in, out, 2e-5f);
-            const normalization_flags bf = f & ~normalization_flags::use_global_stats;
-            std::vector<int> bin = {
-                    DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_VARIANCE, DNNL_ARG_SCALE};
-            if ((f & normalization_flags::rms_norm) == normalization_flags::none)
-                bin.push_back(DNNL_ARG_MEAN);
+            if (!rms) (global ? in : out).push_back(DNNL_ARG_MEAN);
+            auto fwd = layer_normalization_forward::primitive_desc(
+                    gpu, prop_kind::forward_training, m, m, st, float(eps), f);
+            EXPECT_EQ(run_each_impl(cpu.get(), gpu.get(), handle(fwd), in, out,
+                              [&](const std::vector<tensor_t *> &t) {
+                                  const std::vector<tensor_t *> outputs(t.begin() + long(in.size()), t.end());
+                                  const lookup_t at {in, t}, res {out, outputs};
+                                  const auto x = c_tensor::values(*t[0]);
+                                  std::vector<double> mu, va;
+                                  if (global) {
+                                      va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
+                                      mu = rms ? std::vector<double>(va.size(), 0.0)
+                                               : c_tensor::values(*at(DNNL_ARG_MEAN));
+                                  } else {
+                                      gn::statistics(x, sh, mu, va, rms);
+                                  }
+                                  std::vector<double> y(x.size());
+                                  for (size_t e = 0; e < x.size(); ++e) {
+                                      const int64_t k = int64_t(e) % C;
+                                      y[e] = gn::forward(x[e], mu[e / size_t(C)], va[e / size_t(C)], eps,
+                                              at(DNNL_ARG_SCALE) ? at(DNNL_ARG_SCALE)->get(&k) : 1.0,
+                                              at(DNNL_ARG_SHIFT) ? at(DNNL_ARG_SHIFT)->get(&k) : 0.0);
+                                  }
+                                  expect_near(*res(DNNL_ARG_DST), y, 8 * double(C));
+                                  if (!global) {
+                                      expect_near(*res(DNNL_ARG_VARIANCE), va, 8 * double(C));
+                                      if (!rms) expect_near(*res(DNNL_ARG_MEAN), mu, 2 * double(C));
+                                  }
+                              }),
+                    1);
+            const normalization_flags bf
+                    = (f & ~normalization_flags::use_global_stats) | normalization_flags::use_scale;
+            std::vector<int> bin = {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_VARIANCE, DNNL_ARG_SCALE};
+            if (!rms) bin.push_back(DNNL_ARG_MEAN);
             std::vector<int> bout = {DNNL_ARG_DIFF_SRC, DNNL_ARG_DIFF_SCALE};
-            compare<layer_normalization_backward::primitive_desc>(
-                    [&](const engine &e) {
-                        auto fwd = layer_normalization_forward::primitive_desc(
-                                e, prop_kind::forward_training, m, m, st, 1e-3f, bf);
-                        return layer_normalization_backward::primitive_desc(e, prop_kind::backward,
-                                m, m, m, st, 1e-3f, bf | normalization_flags::use_scale, fwd);
-                    },
-                    bin, bout, 1e-4f);
+            if ((bf & normalization_flags::use_shift) != normalization_flags::none)
+                bout.push_back(DNNL_ARG_DIFF_SHIFT);
+            auto hint = layer_normalization_forward::primitive_desc(
+                    gpu, prop_kind::forward_training, m, m, st, float(eps), f & ~normalization_flags::use_global_stats);
+            auto bwd = layer_normalization_backward::primitive_desc(
+                    gpu, prop_kind::backward, m, m, m, st, float(eps), bf, hint);
+            EXPECT_EQ(run_each_impl(cpu.get(), gpu.get(), handle(bwd), bin, bout,
+                              [&](const std::vector<tensor_t *> &t) {
+                                  const std::vector<tensor_t *> outputs(t.begin() + long(bin.size()), t.end());
+                                  const lookup_t at {bin, t}, res {bout, outputs};
+                                  const auto va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
+                                  const auto mu = rms ? std::vector<double>(va.size(), 0.0)
+                                                      : c_tensor::values(*at(DNNL_ARG_MEAN));
+                                  const gn::backward_t want = gn::backward(c_tensor::values(*t[0]),
+                                          c_tensor::values(*at(DNNL_ARG_DIFF_DST)), mu, va,
+                                          c_tensor::values(*at(DNNL_ARG_SCALE)), sh, eps, false, rms);
+                                  expect_near(*res(DNNL_ARG_DIFF_SRC), want.diff_src, 32 * double(C));
+                                  expect_near(*res(DNNL_ARG_DIFF_SCALE), want.diff_scale, 16 * double(rows));
+                                  if (res(DNNL_ARG_DIFF_SHIFT))
+                                      expect_near(*res(DNNL_ARG_DIFF_SHIFT), want.diff_shift, 4 * double(rows));
+                              }),
+                    1);
         }
+}
+
+// Values of a {N, C, spatial...} tensor channel by channel: batch normalization's statistics
+// are group normalization's over {1, C, N x spatial} with a group per channel.
+std::vector<double> channel_major(const std::vector<double> &x, int64_t N, int64_t C, int64_t SP) {
+    std::vector<double> r(x.size());
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t i = 0; i < SP; ++i)
+                r[size_t((c * N + n) * SP + i)] = x[size_t((n * C + c) * SP + i)];
+    return r;
+}
+std::vector<double> from_channel_major(const std::vector<double> &r, int64_t N, int64_t C, int64_t SP) {
+    std::vector<double> x(r.size());
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t i = 0; i < SP; ++i)
+                x[size_t((n * C + c) * SP + i)] = r[size_t((c * N + n) * SP + i)];
+    return x;
 }
 
 TEST(GpuBatchNorm, FlagsAndDirections) {
     SKIP_WITHOUT_GPU();
+    engine cpu(engine::kind::cpu, 0), gpu(engine::kind::gpu, 0);
     struct case_t {
         dims d;
         tag t;
@@ -291,33 +293,78 @@ TEST(GpuBatchNorm, FlagsAndDirections) {
     const case_t cases[] = {{{2, 3, 4, 5}, tag::abcd}, {{3, 19, 5}, tag::acb},
             {{2, 32, 3, 3}, tag::aBcd16b}, {{1, 1, 1, 1}, tag::abcd}};
     const normalization_flags ss = normalization_flags::use_scale | normalization_flags::use_shift;
+    const double eps = 1e-3;
     for (const auto &c : cases) {
         const auto m = md(c.d, c.t);
+        const int64_t N = c.d[0], C = c.d[1];
+        int64_t SP = 1;
+        for (size_t k = 2; k < c.d.size(); ++k)
+            SP *= c.d[k];
+        const gn::shape_t sh({1, C, N * SP}, C);
         for (auto f : {normalization_flags::none, ss, ss | normalization_flags::use_global_stats,
                      ss | normalization_flags::fuse_norm_relu}) {
-            const bool global =
-                    (f & normalization_flags::use_global_stats) != normalization_flags::none;
-            std::vector<int> in = {DNNL_ARG_SRC, DNNL_ARG_SCALE, DNNL_ARG_SHIFT};
+            SCOPED_TRACE("flags " + std::to_string(int(f)) + " C " + std::to_string(C));
+            auto has = [&](normalization_flags x) { return (f & x) != normalization_flags::none; };
+            const bool global = has(normalization_flags::use_global_stats);
+            std::vector<int> in = {DNNL_ARG_SRC};
+            if (has(normalization_flags::use_scale)) in.push_back(DNNL_ARG_SCALE);
+            if (has(normalization_flags::use_shift)) in.push_back(DNNL_ARG_SHIFT);
             std::vector<int> out = {DNNL_ARG_DST};
             for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE})
                 (global ? in : out).push_back(a);
-            compare<batch_normalization_forward::primitive_desc>(
-                    [&](const engine &e) {
-                        return batch_normalization_forward::primitive_desc(e,
-                                global ? prop_kind::forward_inference : prop_kind::forward_training,
-                                m, m, 1e-3f, f);
-                    },
-                    in, out, 2e-5f);
+            auto fwd = batch_normalization_forward::primitive_desc(gpu,
+                    global ? prop_kind::forward_inference : prop_kind::forward_training, m, m,
+                    float(eps), f);
+            if (has(normalization_flags::fuse_norm_relu)) out.push_back(DNNL_ARG_WORKSPACE);
+            EXPECT_EQ(run_each_impl(cpu.get(), gpu.get(), handle(fwd), in, out,
+                              [&](const std::vector<tensor_t *> &t) {
+                                  const std::vector<tensor_t *> outputs(t.begin() + long(in.size()), t.end());
+                                  const lookup_t at {in, t}, res {out, outputs};
+                                  const auto x = channel_major(c_tensor::values(*t[0]), N, C, SP);
+                                  std::vector<double> mu, va;
+                                  if (global) {
+                                      mu = c_tensor::values(*at(DNNL_ARG_MEAN));
+                                      va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
+                                  } else {
+                                      gn::statistics(x, sh, mu, va);
+                                  }
+                                  std::vector<double> y(x.size());
+                                  for (size_t e = 0; e < x.size(); ++e) {
+                                      const int64_t ch = int64_t(e) / (N * SP);
+                                      y[e] = gn::forward(x[e], mu[size_t(ch)], va[size_t(ch)], eps,
+                                              at(DNNL_ARG_SCALE) ? at(DNNL_ARG_SCALE)->get(&ch) : 1.0,
+                                              at(DNNL_ARG_SHIFT) ? at(DNNL_ARG_SHIFT)->get(&ch) : 0.0);
+                                      if (has(normalization_flags::fuse_norm_relu)) y[e] = std::max(y[e], 0.0);
+                                  }
+                                  const double L = double(N * SP);
+                                  expect_near(*res(DNNL_ARG_DST), from_channel_major(y, N, C, SP), 8 * L);
+                                  if (!global) {
+                                      expect_near(*res(DNNL_ARG_MEAN), mu, 2 * L);
+                                      expect_near(*res(DNNL_ARG_VARIANCE), va, 8 * L);
+                                  }
+                              }),
+                    1);
         }
-        compare<batch_normalization_backward::primitive_desc>(
-                [&](const engine &e) {
-                    auto fwd = batch_normalization_forward::primitive_desc(
-                            e, prop_kind::forward_training, m, m, 1e-3f, ss);
-                    return batch_normalization_backward::primitive_desc(
-                            e, prop_kind::backward, m, m, m, 1e-3f, ss, fwd);
-                },
-                {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_SCALE},
-                {DNNL_ARG_DIFF_SRC, DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT}, 1e-4f);
+        auto hint = batch_normalization_forward::primitive_desc(
+                gpu, prop_kind::forward_training, m, m, float(eps), ss);
+        auto bwd = batch_normalization_backward::primitive_desc(
+                gpu, prop_kind::backward, m, m, m, float(eps), ss, hint);
+        const std::vector<int> bin = {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_MEAN,
+                DNNL_ARG_VARIANCE, DNNL_ARG_SCALE};
+        EXPECT_EQ(run_each_impl(cpu.get(), gpu.get(), handle(bwd), bin,
+                          {DNNL_ARG_DIFF_SRC, DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT},
+                          [&](const std::vector<tensor_t *> &t) {
+                              const gn::backward_t want = gn::backward(
+                                      channel_major(c_tensor::values(*t[0]), N, C, SP),
+                                      channel_major(c_tensor::values(*t[1]), N, C, SP),
+                                      c_tensor::values(*t[2]), c_tensor::values(*t[3]),
+                                      c_tensor::values(*t[4]), sh, eps, false);
+                              const double L = double(N * SP);
+                              expect_near(*t[5], from_channel_major(want.diff_src, N, C, SP), 32 * L);
+                              expect_near(*t[6], want.diff_scale, 16 * L);
+                              expect_near(*t[7], want.diff_shift, 4 * L);
+                          }),
+                1);
     }
 }
 

@@ -193,7 +193,7 @@ void check_matmul(dnnl_data_type_t sdt, dnnl_data_type_t wdt, dnnl_data_type_t d
             dnnl_success);
     const int nd = int(dd.size());
     const int64_t K = sd.back();
-    if (pd)
+    if (pd) {
         EXPECT_GE(check_stage(pd, {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS}, a,
                           [&](const int64_t *pos, const lookup_t &in,
                                   output_stage_ref::params_t &os, double *err) {
@@ -212,6 +212,7 @@ void check_matmul(dnnl_data_type_t sdt, dnnl_data_type_t wdt, dnnl_data_type_t d
                               return acc;
                           }),
                 1); // generic, and tiled where the device runs it
+    }
     dnnl_primitive_desc_destroy(pd);
     for (auto m : {s, w, d, b})
         dnnl_memory_desc_destroy(m);

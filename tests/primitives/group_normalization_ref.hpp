@@ -1,6 +1,8 @@
 // Group normalization's reference in double precision, shared by the CPU engine's tests
 // (tests/primitives) and the GPU engine's (tests/gpu). Tensors are read in row-major logical
-// order {N, C, spatial...}: statistics per (n, group), normalization per channel.
+// order {N, C, spatial...}: statistics per (n, group), normalization per channel. Layer
+// normalization is its {rows, C, 1} case with one group, batch normalization its {1, C, N x
+// spatial} case (channel-major values) with a group per channel.
 #pragma once
 
 #include <cmath>
@@ -21,9 +23,10 @@ struct shape_t {
     int64_t stat(int64_t n, int64_t c) const { return n * G + c / (C / G); } // (n, group)
 };
 
-// Mean and variance (biased) of every (n, group), in mean[n * G + g], var[n * G + g].
+// Mean and variance (biased) of every (n, group), in mean[n * G + g], var[n * G + g]; rms:
+// mean 0 and the mean square as variance (layer normalization's rms_norm).
 inline void statistics(const std::vector<double> &x, const shape_t &s, std::vector<double> &mean,
-        std::vector<double> &var) {
+        std::vector<double> &var, bool rms = false) {
     const int64_t Cg = s.C / s.G;
     mean.assign(size_t(s.N * s.G), 0.0);
     var.assign(size_t(s.N * s.G), 0.0);
@@ -33,7 +36,7 @@ inline void statistics(const std::vector<double> &x, const shape_t &s, std::vect
             for (int64_t c = g * Cg; c < (g + 1) * Cg; ++c)
                 for (int64_t i = 0; i < s.SP; ++i)
                     sum += x[size_t(s.index(n, c, i))];
-            const double m = sum / double(s.group_size());
+            const double m = rms ? 0.0 : sum / double(s.group_size());
             for (int64_t c = g * Cg; c < (g + 1) * Cg; ++c)
                 for (int64_t i = 0; i < s.SP; ++i) {
                     const double d = x[size_t(s.index(n, c, i))] - m;
@@ -51,13 +54,15 @@ inline double forward(double x, double mean, double var, double eps, double scal
 }
 
 // Backward's outputs; scale empty: none (1). With global statistics the mean and variance are
-// constants and diff_src is diff_dst * scale / sqrt(var + eps).
+// constants and diff_src is diff_dst * scale / sqrt(var + eps); rms: the mean is 0, not a
+// function of x (no mean-of-gradient term).
 struct backward_t {
     std::vector<double> diff_src, diff_scale, diff_shift;
 };
 inline backward_t backward(const std::vector<double> &x, const std::vector<double> &dy,
         const std::vector<double> &mean, const std::vector<double> &var,
-        const std::vector<double> &scale, const shape_t &s, double eps, bool global) {
+        const std::vector<double> &scale, const shape_t &s, double eps, bool global,
+        bool rms = false) {
     backward_t r;
     r.diff_src.assign(x.size(), 0.0);
     r.diff_scale.assign(size_t(s.C), 0.0);
@@ -83,7 +88,8 @@ inline backward_t backward(const std::vector<double> &x, const std::vector<doubl
                 const double xh = (x[size_t(e)] - mean[size_t(w)]) * rstd(w);
                 const double d = dy[size_t(e)] * (scale.empty() ? 1.0 : scale[size_t(c)]);
                 r.diff_src[size_t(e)] = global ? d * rstd(w)
-                                               : (d - m1[size_t(w)] - xh * m2[size_t(w)]) * rstd(w);
+                                               : (d - (rms ? 0.0 : m1[size_t(w)]) - xh * m2[size_t(w)])
+                                * rstd(w);
             }
     return r;
 }
