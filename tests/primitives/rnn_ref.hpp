@@ -78,13 +78,14 @@ struct prob_t {
     }
     dnnl_data_type_t dt_of(int k) const {
         if (k == BIA || k == WPH || k == SIC || k == DIC || k == ATT) return dnnl_f32;
-        if (dt == dnnl_u8) { // int8: u8 data (dst_layer f32 when asked), s8 weights
+        if (dt == dnnl_u8) { // int8: u8 data (dst_layer, the h states f32 when asked), s8 weights
             if (k == WL || k == WI) return dnnl_s8;
             if (k == DL && f32_dst) return dnnl_f32;
+            if ((k == SI || k == DI) && f32_iter) return dnnl_f32;
         }
         return dt;
     }
-    bool f32_dst = false;
+    bool f32_dst = false, f32_iter = false;
     dnnl_format_tag_t tag_of(int k) const {
         if ((k == WL || k == WI) && ldgoi) return dnnl_ldgoi;
         switch (dims(k).size()) {
