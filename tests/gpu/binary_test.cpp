@@ -59,13 +59,10 @@ void check(const binary_case_t &t) {
         default_fill(arg, x, seed);
         if (arg == DNNL_ARG_SRC_1 && t.alg == dnnl_binary_div) x.fill_random(seed, true);
     };
-    if (pd)
+    if (pd) {
         EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
                           [&](const std::vector<tensor_t *> &x) {
-                              auto in = [&](int arg) -> const tensor_t * {
-                                  const auto i = std::find(ins.begin(), ins.end(), arg);
-                                  return i == ins.end() ? nullptr : x[i - ins.begin()];
-                              };
+                              const lookup_t in {ins, x};
                               binary_ref::inputs_t r;
                               r.alg = t.alg;
                               r.src0 = in(DNNL_ARG_SRC_0);
@@ -84,6 +81,7 @@ void check(const binary_case_t &t) {
                           },
                           fill),
                 1);
+    }
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_attr_destroy(attr);
     for (dnnl_memory_desc_t m : {a, b, c, d})

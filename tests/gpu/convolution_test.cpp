@@ -118,12 +118,13 @@ void check(const conv_case_t &c, dnnl_prop_kind_t prop, dnnl_data_type_t sdt = d
         EXPECT_EQ(fwd(&hint, dnnl_forward_training), dnnl_success);
         const int64_t *st = c.strides.data(), *dl = c.dil.data(), *pl = c.pad_l.data(),
                       *pr = c.pad_r.data();
-        if (prop == dnnl_backward_data)
+        if (prop == dnnl_backward_data) {
             EXPECT_EQ(c.deconv ? dnnl_deconvolution_backward_data_primitive_desc_create(&pd, gpu,
                                          alg, src, wei, dst, st, dl, pl, pr, hint, nullptr)
                                : dnnl_convolution_backward_data_primitive_desc_create(&pd, gpu,
                                        alg, src, wei, dst, st, dl, pl, pr, hint, nullptr),
                     dnnl_success);
+        }
         else
             EXPECT_EQ(c.deconv ? dnnl_deconvolution_backward_weights_primitive_desc_create(&pd,
                                          gpu, alg, src, wei, bias, dst, st, dl, pl, pr, hint,

@@ -148,4 +148,45 @@ inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_de
     return impls;
 }
 
+// The host tensor of an argument among a run's tensors (null when the run has none).
+struct lookup_t {
+    const std::vector<int> &args;
+    const std::vector<c_tensor::tensor_t *> &t;
+    const c_tensor::tensor_t *operator()(int arg) const {
+        const auto i = std::find(args.begin(), args.end(), arg);
+        return i == args.end() ? nullptr : t[size_t(i - args.begin())];
+    }
+    // A one-element attribute's value, or `none` without the argument.
+    double common(int arg, double none) const {
+        const int64_t zero = 0;
+        return (*this)(arg) ? double((*this)(arg)->get(&zero)) : none;
+    }
+};
+
+// An output against values in row-major order, with `roundings` f32 roundings (2^-24) of
+// (|v| + 1) as slack beyond one rounding of its type.
+inline void expect_near(
+        const c_tensor::tensor_t &out, const std::vector<double> &want, double roundings) {
+    std::vector<float> w;
+    std::vector<double> slack;
+    for (double v : want) {
+        w.push_back(c_tensor::round_to(out.lay.dt, float(v)));
+        slack.push_back(roundings / (1 << 24) * (std::fabs(v) + 1));
+    }
+    c_tensor::expect_values(w, out, slack);
+}
+
+// Creates pd's primitive and runs it once on a stream of `gpu` with these arguments.
+inline void execute(dnnl_engine_t gpu, const_dnnl_primitive_desc_t pd,
+        const std::vector<dnnl_exec_arg_t> &args) {
+    dnnl_stream_t s = nullptr;
+    ASSERT_EQ(dnnl_stream_create(&s, gpu, dnnl_stream_default_flags), dnnl_success);
+    dnnl_primitive_t prim = nullptr;
+    ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+    EXPECT_EQ(dnnl_primitive_execute(prim, s, int(args.size()), args.data()), dnnl_success);
+    EXPECT_EQ(dnnl_stream_wait(s), dnnl_success);
+    dnnl_primitive_destroy(prim);
+    dnnl_stream_destroy(s);
+}
+
 } // namespace gpu_test

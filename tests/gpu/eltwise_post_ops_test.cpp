@@ -29,7 +29,7 @@ void check(dnnl_format_tag_t tag, dnnl_post_ops_t po, const std::vector<int> &po
     EXPECT_EQ(dnnl_eltwise_forward_primitive_desc_create(&pd, gpu, dnnl_forward_inference,
                       dnnl_eltwise_tanh, s, s, 0.f, 0.f, attr),
             dnnl_success);
-    if (pd)
+    if (pd) {
         EXPECT_EQ(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
                           [&](const std::vector<tensor_t *> &t) {
                               const const_dnnl_post_ops_t chain = post_ops_ref::of(pd);
@@ -53,6 +53,7 @@ void check(dnnl_format_tag_t tag, dnnl_post_ops_t po, const std::vector<int> &po
                               c_tensor::expect_values(want, *t.back(), slack);
                           }),
                 1);
+    }
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_attr_destroy(attr);
     dnnl_memory_desc_destroy(s);

@@ -78,14 +78,13 @@ void check(const mm_t &t, const char *tuning) {
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
     // A forced variant runs; the table's own choice may be no tiled row on a device with
     // little local memory (Intel's CPU runtime), which leaves the generic kernel.
-    if (*tuning) EXPECT_STREQ(name, "ocl:matmul:tiled");
+    if (*tuning) {
+        EXPECT_STREQ(name, "ocl:matmul:tiled");
+    }
     const int64_t K = t.a[nd - 1];
     EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
                       [&](const std::vector<tensor_t *> &x) {
-                          auto in = [&](int arg) -> const tensor_t * {
-                              const auto i = std::find(ins.begin(), ins.end(), arg);
-                              return i == ins.end() ? nullptr : x[size_t(i - ins.begin())];
-                          };
+                          const lookup_t in {ins, x};
                           const tensor_t &dst = *x.back();
                           output_stage_ref::params_t os;
                           os.po = post_ops_ref::of(pd);

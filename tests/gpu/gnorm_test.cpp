@@ -54,17 +54,6 @@ dnnl_status_t make_fwd(dnnl_primitive_desc_t *pd, dnnl_engine_t e, const shape_t
     return st;
 }
 
-// An output against want, with `roundings` f32 roundings of (|want| + 1) as slack.
-void expect_near(const tensor_t &out, const std::vector<double> &want, double roundings) {
-    std::vector<float> w;
-    std::vector<double> slack;
-    for (double v : want) {
-        w.push_back(c_tensor::round_to(out.lay.dt, float(v)));
-        slack.push_back(roundings * post_ops_ref::f32_eps * (std::fabs(v) + 1));
-    }
-    c_tensor::expect_values(w, out, slack);
-}
-
 // The forward outputs (dst through the chain, and the statistics when computed) of every
 // implementation of pd, against the reference.
 void check_forward(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t pd,
@@ -82,10 +71,7 @@ void check_forward(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t p
     if (training && !global) outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
     EXPECT_EQ(run_each_impl(cpu, gpu, pd, ins, outs,
                       [&](const std::vector<tensor_t *> &t) {
-                          auto in = [&](int arg) -> const tensor_t * {
-                              const auto i = std::find(ins.begin(), ins.end(), arg);
-                              return i == ins.end() ? nullptr : t[i - ins.begin()];
-                          };
+                          const lookup_t in {ins, t};
                           const std::vector<double> x = c_tensor::values(*t[0]);
                           std::vector<double> mu, va, gam, bet, old;
                           if (global) {

@@ -61,13 +61,10 @@ void check(const mm_case_t &t) {
     EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, bias, c, attr), dnnl_success);
     const int64_t K = t.a.back(), zero = 0;
     const bool integer = t.at == dnnl_u8 || t.at == dnnl_s8;
-    if (pd)
+    if (pd) {
         EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
                           [&](const std::vector<tensor_t *> &x) {
-                              auto in = [&](int arg) -> const tensor_t * {
-                                  const auto i = std::find(ins.begin(), ins.end(), arg);
-                                  return i == ins.end() ? nullptr : x[i - ins.begin()];
-                              };
+                              const lookup_t in {ins, x};
                               auto scalar = [&](int arg) {
                                   return in(arg) ? double(in(arg)->get(&zero)) : 0.0;
                               };
@@ -111,6 +108,7 @@ void check(const mm_case_t &t) {
                           }),
                 1); // tiled (where the device can run it) and generic
     dnnl_primitive_desc_destroy(pd);
+    }
     dnnl_primitive_attr_destroy(attr);
     for (dnnl_memory_desc_t m : {a, b, c, bias})
         if (m) dnnl_memory_desc_destroy(m);

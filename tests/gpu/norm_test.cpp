@@ -28,6 +28,8 @@ using dt = memory::data_type;
 using dims = memory::dims;
 using c_tensor::tensor_t;
 using gpu_test::default_fill;
+using gpu_test::expect_near;
+using gpu_test::lookup_t;
 using gpu_test::run_each_impl;
 
 memory::desc md(const dims &d, tag t) {
@@ -145,28 +147,6 @@ TEST(GpuSoftmax, ForwardAndBackwardEveryAxis) {
                               }),
                     1);
         }
-}
-
-// A run's host tensor by argument (null when absent).
-struct lookup_t {
-    const std::vector<int> &args;
-    const std::vector<tensor_t *> &t;
-    const tensor_t *operator()(int arg) const {
-        const auto i = std::find(args.begin(), args.end(), arg);
-        return i == args.end() ? nullptr : t[size_t(i - args.begin())];
-    }
-};
-
-// An output against values in row-major order, with `roundings` f32 roundings of (|v| + 1)
-// as slack.
-void expect_near(const tensor_t &out, const std::vector<double> &want, double roundings) {
-    std::vector<float> w;
-    std::vector<double> slack;
-    for (double v : want) {
-        w.push_back(c_tensor::round_to(out.lay.dt, float(v)));
-        slack.push_back(roundings * post_ops_ref::f32_eps * (std::fabs(v) + 1));
-    }
-    c_tensor::expect_values(w, out, slack);
 }
 
 namespace gn = group_normalization_ref;

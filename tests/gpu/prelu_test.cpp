@@ -21,12 +21,13 @@ void check(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdims, 
     EXPECT_EQ(dnnl_prelu_forward_primitive_desc_create(
                       &pd, gpu, dnnl_forward_inference, s, w, s, nullptr),
             dnnl_success);
-    if (pd)
+    if (pd) {
         EXPECT_EQ(run_each_impl(cpu, gpu, pd, {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS}, {DNNL_ARG_DST},
                           [&](const std::vector<tensor_t *> &t) {
                               prelu_ref::expect_forward(*t[0], *t[1], *t[2], wdims, dt);
                           }),
                 1);
+    }
     dnnl_primitive_desc_destroy(pd);
     dnnl_memory_desc_destroy(s);
     dnnl_memory_desc_destroy(w);
@@ -57,7 +58,7 @@ void check_bwd(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdi
             dnnl_success);
     EXPECT_EQ(dnnl_prelu_backward_primitive_desc_create(&pd, gpu, s, w, s, w, s, hint, nullptr),
             dnnl_success);
-    if (pd)
+    if (pd) {
         EXPECT_EQ(run_each_impl(cpu, gpu, pd, {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DIFF_DST},
                           {DNNL_ARG_DIFF_SRC, DNNL_ARG_DIFF_WEIGHTS},
                           [&](const std::vector<tensor_t *> &t) {
@@ -65,6 +66,7 @@ void check_bwd(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdi
                                       *t[0], *t[1], *t[2], *t[3], *t[4], wdims, dt);
                           }),
                 1);
+    }
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_desc_destroy(hint);
     dnnl_memory_desc_destroy(s);

@@ -75,21 +75,6 @@ private:
     }
 };
 
-// The host tensor of an argument of one run (null when the run has none).
-struct lookup_t {
-    const std::vector<int> &args;
-    const std::vector<tensor_t *> &t;
-    const tensor_t *operator()(int arg) const {
-        const auto i = std::find(args.begin(), args.end(), arg);
-        return i == args.end() ? nullptr : t[size_t(i - args.begin())];
-    }
-    // A common (one-element) attribute value, or `none` without the argument.
-    double common(int arg, double none) const {
-        const int64_t zero = 0;
-        return (*this)(arg) ? double((*this)(arg)->get(&zero)) : none;
-    }
-};
-
 // The accumulator of the op at dst position pos before its output stage, with its error bound
 // in err; sets what the stage adds per element (bias, a per-channel weights scale) in os.
 using acc_t = std::function<double(

@@ -51,10 +51,7 @@ int check(const reorder_case_t &t) {
     if (pd)
         impls = run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_TO},
                 [&](const std::vector<tensor_t *> &x) {
-                    auto in = [&](int arg) -> const tensor_t * {
-                        const auto i = std::find(ins.begin(), ins.end(), arg);
-                        return i == ins.end() ? nullptr : x[i - ins.begin()];
-                    };
+                    const lookup_t in {ins, x};
                     const tensor_t &src = *x[0], &dst = *x.back();
                     const int64_t zero = 0;
                     std::vector<float> want;

@@ -196,14 +196,7 @@ void check(const problem_t &p) {
             }
             args.push_back({fwd_arg[k], dev[k]->mem});
         }
-        dnnl_stream_t s = nullptr;
-        ASSERT_EQ(dnnl_stream_create(&s, gpu, dnnl_stream_default_flags), dnnl_success);
-        dnnl_primitive_t prim = nullptr;
-        ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
-        EXPECT_EQ(dnnl_primitive_execute(prim, s, int(args.size()), args.data()), dnnl_success);
-        EXPECT_EQ(dnnl_stream_wait(s), dnnl_success);
-        dnnl_primitive_destroy(prim);
-        dnnl_stream_destroy(s);
+        gpu_test::execute(gpu, pd, args);
         const ref_out_t ref = ref_forward(r, in);
         for (int k : {DL, DI, DIC}) {
             if (!md[k]) continue;

@@ -15,6 +15,7 @@ namespace {
 
 using namespace rnn_ref;
 using gpu_test::device_memory_t;
+using gpu_test::execute;
 
 // A named problem of the reference, with the flags its backward takes.
 struct problem_t {
@@ -112,17 +113,6 @@ struct slot_t {
         return read_all(*host);
     }
 };
-
-void execute(dnnl_engine_t gpu, const_dnnl_primitive_desc_t pd, const std::vector<dnnl_exec_arg_t> &args) {
-    dnnl_stream_t s = nullptr;
-    ASSERT_EQ(dnnl_stream_create(&s, gpu, dnnl_stream_default_flags), dnnl_success);
-    dnnl_primitive_t prim = nullptr;
-    ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
-    EXPECT_EQ(dnnl_primitive_execute(prim, s, int(args.size()), args.data()), dnnl_success);
-    EXPECT_EQ(dnnl_stream_wait(s), dnnl_success);
-    dnnl_primitive_destroy(prim);
-    dnnl_stream_destroy(s);
-}
 
 // The output tolerance of the recurrence: bf16 storage of every step's states, or f32.
 double out_tol(dnnl_data_type_t dt, double e) {
