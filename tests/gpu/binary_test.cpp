@@ -1,10 +1,15 @@
-// GPU binary (dense and generic kernels) against the CPU engine: every algorithm incl. select,
-// broadcast kinds, blocked layouts with tails, data types, src scales, post-ops.
-#include "gpu/gpu_vs_cpu.hpp"
+// GPU binary (dense and generic kernels) against the reference of tests/primitives
+// (binary_ref.hpp): every algorithm incl. select and div, broadcast kinds, blocked layouts with
+// tails (padding zero), data types, src scales, post-ops.
+#include <algorithm>
+
+#include "gpu/device_copy.hpp"
+#include "primitives/binary_ref.hpp"
 
 namespace {
 
 using namespace gpu_test;
+using c_tensor::tensor_t;
 
 struct binary_case_t {
     dnnl_alg_kind_t alg;
@@ -16,46 +21,81 @@ struct binary_case_t {
 };
 
 void check(const binary_case_t &t) {
+    SCOPED_TRACE(::testing::Message() << dnnl_alg_kind2str(t.alg) << " " << dnnl_dt2str(t.dt0)
+                                      << " " << dnnl_fmt_tag2str(t.tag));
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
     dnnl_memory_desc_t a = md(t.d0, t.dt0, t.tag), b = md(t.d1, t.dt1, t.tag),
                        d = md(t.dd, t.dtd, t.tag);
-    dnnl_memory_desc_t c = t.alg == dnnl_binary_select ? md(t.d1, dnnl_s8, t.tag) : nullptr;
+    const bool select = t.alg == dnnl_binary_select;
+    dnnl_memory_desc_t c = select ? md(t.d1, dnnl_s8, t.tag) : nullptr;
     dnnl_primitive_attr_t attr = nullptr;
-    std::vector<int> args = {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST};
-    if (c) args.push_back(DNNL_ARG_SRC_2);
+    std::vector<int> ins = {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
+    if (c) ins.push_back(DNNL_ARG_SRC_2);
     if (t.scales || t.po) {
         ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
         if (t.scales) {
             for (int arg : {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1}) {
                 ASSERT_EQ(dnnl_primitive_attr_set_scales_mask(attr, arg, 0), dnnl_success);
-                args.push_back(DNNL_ARG_ATTR_SCALES | arg);
+                ins.push_back(DNNL_ARG_ATTR_SCALES | arg);
             }
         }
         if (t.po) {
             ASSERT_EQ(dnnl_primitive_attr_set_post_ops(attr, t.po), dnnl_success);
-            for (int i = 0; i < dnnl_post_ops_len(t.po); ++i)
-                if (dnnl_post_ops_get_kind(t.po, i) == dnnl_binary)
-                    args.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1);
+            for (int i = 0; i < dnnl_post_ops_len(t.po); ++i) {
+                const dnnl_primitive_kind_t k = dnnl_post_ops_get_kind(t.po, i);
+                if (k == dnnl_binary) ins.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1);
+                if (k == dnnl_sum) ins.push_back(DNNL_ARG_DST); // read before it is written
+            }
         }
     }
-    expect_gpu_matches_cpu(
-            [&](dnnl_primitive_desc_t *pd, dnnl_engine_t e) {
-                return c ? dnnl_binary_primitive_desc_create_v2(pd, e, t.alg, a, b, c, d, attr)
-                         : dnnl_binary_primitive_desc_create(pd, e, t.alg, a, b, d, attr);
-            },
-            args, DNNL_ARG_DST);
+    dnnl_primitive_desc_t pd = nullptr;
+    EXPECT_EQ(select ? dnnl_binary_primitive_desc_create_v2(&pd, gpu, t.alg, a, b, c, d, attr)
+                     : dnnl_binary_primitive_desc_create(&pd, gpu, t.alg, a, b, d, attr),
+            dnnl_success);
+    // Divisors are never zero.
+    auto fill = [&](int arg, tensor_t &x, uint32_t seed) {
+        default_fill(arg, x, seed);
+        if (arg == DNNL_ARG_SRC_1 && t.alg == dnnl_binary_div) x.fill_random(seed, true);
+    };
+    if (pd) {
+        EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
+                          [&](const std::vector<tensor_t *> &x) {
+                              const lookup_t in {ins, x};
+                              binary_ref::inputs_t r;
+                              r.alg = t.alg;
+                              r.src0 = in(DNNL_ARG_SRC_0);
+                              r.src1 = in(DNNL_ARG_SRC_1);
+                              r.src2 = in(DNNL_ARG_SRC_2);
+                              const int64_t zero = 0;
+                              if (t.scales) {
+                                  r.scale0 = in(DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0)->get(&zero);
+                                  r.scale1 = in(DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_1)->get(&zero);
+                              }
+                              r.po = post_ops_ref::of(pd);
+                              r.po_ops = post_ops_ref::operands_of(r.po, ins, x);
+                              if (in(DNNL_ARG_DST)) r.old_dst = c_tensor::values(*in(DNNL_ARG_DST));
+                              const tensor_t &dst = *x.back();
+                              c_tensor::expect_values(binary_ref::expected(r, dst.lay), dst);
+                          },
+                          fill),
+                1);
+    }
+    dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_attr_destroy(attr);
     for (dnnl_memory_desc_t m : {a, b, c, d})
         if (m) dnnl_memory_desc_destroy(m);
+    dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
 }
 
 TEST(GpuBinary, EveryAlgorithmFullAndBroadcast) {
     SKIP_WITHOUT_GPU();
-    // div is left out: the test values include zero divisors (inf on both engines).
     const dnnl_alg_kind_t algs[] = {dnnl_binary_add, dnnl_binary_mul, dnnl_binary_max,
-            dnnl_binary_min, dnnl_binary_sub, dnnl_binary_ge, dnnl_binary_gt,
+            dnnl_binary_min, dnnl_binary_div, dnnl_binary_sub, dnnl_binary_ge, dnnl_binary_gt,
             dnnl_binary_le, dnnl_binary_lt, dnnl_binary_eq, dnnl_binary_ne, dnnl_binary_select};
     for (dnnl_alg_kind_t alg : algs) {
-        SCOPED_TRACE(alg);
         check({alg, {2, 3, 4, 5}, {2, 3, 4, 5}, {2, 3, 4, 5}});
         check({alg, {2, 3, 4, 5}, {1, 3, 1, 1}, {2, 3, 4, 5}});
     }

@@ -1,16 +1,20 @@
 // Every GEMM variant the tuning table can choose on this device, forced through
-// ANYDNN_GPU_TUNING, on matmuls checked against a reference written here: M, N and K tails,
-// batch broadcast, strided and transposed operands, bias, a post-op chain (sum, eltwise,
-// binary), bf16 operands and results, few rows (skinny), and a bad override that leaves only
-// the generic kernel.
+// ANYDNN_GPU_TUNING, on matmuls checked against the references of tests/primitives
+// (matmul_ref.hpp, output_stage_ref.hpp): M, N and K tails, batch broadcast, strided and
+// transposed operands, bias, a post-op chain (sum, eltwise, binary), bf16 operands and results,
+// few rows (skinny), and a bad override that leaves only the generic kernel.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
-#include "gpu/gpu_vs_cpu.hpp"
+#include "gpu/device_copy.hpp"
+#include "primitives/matmul_ref.hpp"
+#include "primitives/output_stage_ref.hpp"
 
 namespace {
 
 using namespace gpu_test;
+using c_tensor::tensor_t;
 
 struct mm_t {
     std::vector<int64_t> a, b, c; // logical dims (batch..., rows, cols)
@@ -36,58 +40,9 @@ dnnl_memory_desc_t strided(const std::vector<int64_t> &dims, dnnl_data_type_t dt
     return m;
 }
 
-float round_to(dnnl_data_type_t dt, float v) {
-    float r = v;
-    if (dt == dnnl_bf16) {
-        uint16_t h = 0;
-        put(&h, dt, 0, v);
-        r = get(&h, dt, 0);
-    }
-    return r;
-}
-
-// dst as the test computes it, in dst's dense order, from the values run() puts in memory.
-std::vector<float> reference(const mm_t &t) {
-    const size_t nd = t.c.size();
-    const std::vector<int64_t> as = t.a_strides.empty() ? dense(t.a) : t.a_strides;
-    const std::vector<int64_t> bs = t.b_strides.empty() ? dense(t.b) : t.b_strides;
-    const int64_t M = t.c[nd - 2], N = t.c[nd - 1], K = t.a[nd - 1];
-    int64_t total = 1;
-    for (int64_t d : t.c)
-        total *= d;
-    std::vector<float> out(static_cast<size_t>(total));
-    std::vector<int64_t> idx(nd);
-    for (int64_t lin = 0; lin < total; ++lin) {
-        int64_t r = lin;
-        for (int d = static_cast<int>(nd) - 1; d >= 0; --d) {
-            idx[d] = r % t.c[d];
-            r /= t.c[d];
-        }
-        int64_t a_off = 0, b_off = 0;
-        for (size_t d = 0; d + 2 < nd; ++d) {
-            a_off += (t.a[d] == 1 ? 0 : idx[d]) * as[d];
-            b_off += (t.b[d] == 1 ? 0 : idx[d]) * bs[d];
-        }
-        const int64_t m = idx[nd - 2], n = idx[nd - 1];
-        double acc = 0;
-        for (int64_t k = 0; k < K; ++k)
-            acc += double(value_at(DNNL_ARG_SRC, size_t(a_off + m * as[nd - 2] + k * as[nd - 1])))
-                    * value_at(DNNL_ARG_WEIGHTS,
-                            size_t(b_off + k * bs[nd - 2] + n * bs[nd - 1]));
-        float v = static_cast<float>(acc);
-        if (t.bias) v += value_at(DNNL_ARG_BIAS, size_t(n));
-        if (t.post_ops) {
-            v += 0.5f * round_to(t.out, value_at(DNNL_ARG_DST, size_t(lin)));
-            v = v > 0 ? v : 0.f;
-            v *= value_at(DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1, size_t(n));
-        }
-        out[size_t(lin)] = v;
-    }
-    (void)M;
-    return out;
-}
-
-// Runs the first implementation with ANYDNN_GPU_TUNING=`tuning` and checks it.
+// Runs every implementation (the forced variant first) with ANYDNN_GPU_TUNING=`tuning` and
+// checks dst against matmul_ref and output_stage_ref: one rounding of dst's type plus the f32
+// accumulation's bound.
 void check(const mm_t &t, const char *tuning) {
     SCOPED_TRACE(std::string("ANYDNN_GPU_TUNING=") + tuning);
     setenv("ANYDNN_GPU_TUNING", tuning, 1);
@@ -98,8 +53,8 @@ void check(const mm_t &t, const char *tuning) {
     std::vector<int64_t> row(nd, 1);
     row[nd - 1] = t.c[nd - 1];
     dnnl_memory_desc_t bias = t.bias ? strided(row, dnnl_f32, {}) : nullptr;
-    std::vector<int> args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
-    if (t.bias) args.push_back(DNNL_ARG_BIAS);
+    std::vector<int> ins = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS};
+    if (t.bias) ins.push_back(DNNL_ARG_BIAS);
     dnnl_primitive_attr_t attr = nullptr;
     dnnl_post_ops_t po = nullptr;
     dnnl_memory_desc_t src1 = nullptr;
@@ -111,9 +66,11 @@ void check(const mm_t &t, const char *tuning) {
         src1 = strided(row, dnnl_f32, {});
         ASSERT_EQ(dnnl_post_ops_append_binary(po, dnnl_binary_mul, src1), dnnl_success);
         ASSERT_EQ(dnnl_primitive_attr_set_post_ops(attr, po), dnnl_success);
-        args.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1);
+        ins.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1);
+        ins.push_back(DNNL_ARG_DST); // read by the sum
     }
-    dnnl_engine_t gpu = nullptr;
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
     ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
     dnnl_primitive_desc_t pd = nullptr;
     ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, bias, c, attr), dnnl_success);
@@ -121,21 +78,47 @@ void check(const mm_t &t, const char *tuning) {
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
     // A forced variant runs; the table's own choice may be no tiled row on a device with
     // little local memory (Intel's CPU runtime), which leaves the generic kernel.
-    if (*tuning) EXPECT_STREQ(name, "ocl:matmul:tiled");
-    const std::vector<float> got = run(gpu, pd, args, DNNL_ARG_DST);
-    const std::vector<float> want = reference(t);
-    ASSERT_EQ(got.size(), want.size());
-    const float tol = t.out == dnnl_bf16 ? 1.f / 128 : 1e-5f;
-    int bad = 0;
-    for (size_t i = 0; i < want.size() && bad < 5; ++i) {
-        const float w = round_to(t.out, want[i]);
-        if (!(std::fabs(got[i] - w) <= tol * std::max(1.f, std::fabs(w)))) {
-            ADD_FAILURE() << "element " << i << ": got " << got[i] << " want " << w;
-            ++bad;
-        }
+    if (*tuning) {
+        EXPECT_STREQ(name, "ocl:matmul:tiled");
     }
+    const int64_t K = t.a[nd - 1];
+    EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
+                      [&](const std::vector<tensor_t *> &x) {
+                          const lookup_t in {ins, x};
+                          const tensor_t &dst = *x.back();
+                          output_stage_ref::params_t os;
+                          os.po = post_ops_ref::of(pd);
+                          os.po_ops = post_ops_ref::operands_of(os.po, ins, x);
+                          const std::vector<double> old = in(DNNL_ARG_DST)
+                                  ? c_tensor::values(*in(DNNL_ARG_DST))
+                                  : std::vector<double>();
+                          std::vector<float> want;
+                          std::vector<double> slack;
+                          int64_t pos[DNNL_MAX_NDIMS] = {}, p[DNNL_MAX_NDIMS];
+                          size_t k = 0;
+                          do {
+                              double mag = 0;
+                              const double acc = matmul_ref::dot(
+                                      matmul_ref::broadcasting(*in(DNNL_ARG_SRC)),
+                                      matmul_ref::broadcasting(*in(DNNL_ARG_WEIGHTS)), int(nd),
+                                      pos, K, 0, 0, &mag);
+                              if (t.bias) {
+                                  c_tensor::bcast_pos(in(DNNL_ARG_BIAS)->lay, pos, p);
+                                  os.bias = in(DNNL_ARG_BIAS)->get(p);
+                              }
+                              double err = double(K) * post_ops_ref::f32_eps * mag;
+                              want.push_back(c_tensor::round_to(t.out,
+                                      float(output_stage_ref::apply(
+                                              os, acc, old.empty() ? 0.0 : old[k], pos, &err))));
+                              slack.push_back(err);
+                              ++k;
+                          } while (c_tensor::next_pos(pos, dst.lay.dims, int(nd)));
+                          c_tensor::expect_values(want, dst, slack);
+                      }),
+            1);
     dnnl_primitive_desc_destroy(pd);
     dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
     dnnl_primitive_attr_destroy(attr);
     dnnl_post_ops_destroy(po);
     for (dnnl_memory_desc_t m : {a, b, c, bias, src1})

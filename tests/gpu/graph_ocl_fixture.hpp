@@ -1,6 +1,6 @@
 // The graph OpenCL interop tests' fixture: the application's allocator (SVM, counted: every
 // allocation freed, after the event it was given), an engine and stream made with it, and
-// helpers that run a graph on the OpenCL engine and on the CPU engine and compare. Skipped
+// helpers that run a graph on the OpenCL engine and check it against a reference. Skipped
 // without an OpenCL device.
 #pragma once
 
@@ -113,6 +113,28 @@ inline float bf16_at(const std::vector<uint8_t> &b, size_t i) {
     float f;
     std::memcpy(&f, &u, 4);
     return f;
+}
+
+inline float f16_at(const std::vector<uint8_t> &b, size_t i) {
+    uint16_t h;
+    std::memcpy(&h, &b[2 * i], 2);
+    const int e = (h >> 10) & 31, m = h & 1023;
+    const float mag = e == 0 ? std::ldexp(float(m), -24)
+            : e == 31        ? INFINITY
+                             : std::ldexp(float(1024 + m), e - 25);
+    return (h & 0x8000) ? -mag : mag;
+}
+
+// The values of a buffer of type t (f32, bf16 or f16) as floats.
+inline std::vector<float> floats_of(const std::vector<uint8_t> &b, dt t) {
+    std::vector<float> v;
+    const size_t n = b.size() / (t == dt::f32 ? 4 : 2);
+    for (size_t i = 0; i < n; ++i) {
+        float f = 0;
+        if (t == dt::f32) std::memcpy(&f, &b[4 * i], 4);
+        v.push_back(t == dt::f32 ? f : t == dt::bf16 ? bf16_at(b, i) : f16_at(b, i));
+    }
+    return v;
 }
 
 using build_t = std::function<void(graph &)>;
@@ -274,18 +296,6 @@ protected:
         clReleaseEvent(gate);
     }
 
-    // f32 buffers equal within tol * (1 + |want|).
-    static void expect_f32_near(
-            const std::vector<uint8_t> &got, const std::vector<uint8_t> &want, float tol) {
-        ASSERT_EQ(got.size(), want.size());
-        for (size_t i = 0; i < got.size() / 4; ++i) {
-            float a, b;
-            std::memcpy(&a, &got[4 * i], 4);
-            std::memcpy(&b, &want[4 * i], 4);
-            ASSERT_NEAR(a, b, tol * (1 + std::fabs(b))) << "at " << i;
-        }
-    }
-
     // Median wall time (ms) of executing the graph's single partition on the OpenCL
     // engine, each execution waited for; after one warm-up run.
     double gpu_median_ms(const build_t &build, buffers_t inputs, int reps) {
@@ -305,46 +315,24 @@ protected:
         return ms.empty() ? 0 : ms[ms.size() / 2];
     }
 
-    // The graph on the CPU engine: fused partitions, or op by op (policy debug).
-    static buffers_t run_cpu(const build_t &build, const buffers_t &inputs,
-            partition::policy policy = partition::policy::fusion) {
-        dnnl::engine cpu(dnnl::engine::kind::cpu, 0);
-        runner_t r(cpu);
-        r.buffers = inputs;
-        graph g(dnnl::engine::kind::cpu);
-        build(g);
-        g.finalize();
-        r.run(g, policy);
-        return r.buffers;
-    }
-
-    // The graph on both engines (on the CPU one with `cpu_policy`); expects `partitions`
-    // partitions on the OpenCL engine and f32 (or bf16) outputs that agree.
-    void compare(const build_t &build, const buffers_t &inputs, const std::vector<size_t> &outs,
-            size_t partitions, float tol, bool bf16_out = false,
-            partition::policy cpu_policy = partition::policy::fusion) {
+    // The graph on the OpenCL engine against a reference: expects `partitions` partitions and
+    // output `id` (of type t) within tol of `want`, errors relative to the reference's largest
+    // magnitude (small averages such as attention outputs would pass any absolute tolerance).
+    void expect_reference(const build_t &build, const buffers_t &inputs, size_t id,
+            const std::vector<float> &want, size_t partitions, float tol, dt t = dt::f32) {
         buffers_t gpu = inputs;
         EXPECT_EQ(run_gpu(build, gpu), partitions);
-        buffers_t cpu = run_cpu(build, inputs, cpu_policy);
-        for (size_t id : outs) {
-            SCOPED_TRACE("output " + std::to_string(id));
-            ASSERT_EQ(gpu[id].size(), cpu[id].size());
-            const size_t n = gpu[id].size() / (bf16_out ? 2 : 4);
-            auto at = [&](const std::vector<uint8_t> &v, size_t i) {
-                float f;
-                if (bf16_out) return bf16_at(v, i);
-                std::memcpy(&f, &v[4 * i], 4);
-                return f;
-            };
-            // Errors relative to the output's largest magnitude (small averages such as
-            // attention outputs would pass any absolute tolerance).
-            float scale = 0.f;
-            for (size_t i = 0; i < n; ++i)
-                scale = std::max(scale, std::fabs(at(cpu[id], i)));
-            ASSERT_GT(scale, 0.f) << "all zeros";
-            for (size_t i = 0; i < n; ++i)
-                ASSERT_NEAR(at(gpu[id], i), at(cpu[id], i), tol * scale) << "at " << i;
-        }
+        expect_near_scaled(floats_of(gpu[id], t), want, tol);
+    }
+    static void expect_near_scaled(
+            const std::vector<float> &got, const std::vector<float> &want, float tol) {
+        ASSERT_EQ(got.size(), want.size());
+        float scale = 0.f;
+        for (float w : want)
+            scale = std::max(scale, std::fabs(w));
+        ASSERT_GT(scale, 0.f) << "all zeros";
+        for (size_t i = 0; i < want.size(); ++i)
+            ASSERT_NEAR(got[i], want[i], tol * scale) << "at " << i;
     }
 
     dnnl::graph::allocator alloc;

@@ -1,10 +1,11 @@
-// The sdpa partition's fused OpenCL kernel (src/gpu/sdpa) against the same graph run op by op
-// on the CPU engine: odd sequence lengths, causal masks (top-left and bottom-right aligned),
+// The sdpa partition's fused OpenCL kernel (src/gpu/sdpa) against the reference of
+// tests/graph/sdpa_ref.hpp: odd sequence lengths, causal masks (top-left and bottom-right aligned),
 // broadcast masks, grouped-query attention (K/V shared by several query heads), scale by
 // Multiply or Divide, K given either way, head sizes that are not multiples of 4, bf16 and
 // f16 storage. Also: the fused partition needs no temporary area and honours cl_event
 // dependencies. Skipped without an OpenCL device.
 #include "gpu/graph_ocl_fixture.hpp"
+#include "graph/sdpa_ref.hpp"
 
 using namespace graph_test;
 using namespace graph_ocl_test;
@@ -83,16 +84,6 @@ std::vector<uint8_t> encode(const std::vector<float> &v, dt t) {
     return bytes_of(v);
 }
 
-float f16_at(const std::vector<uint8_t> &b, size_t i) {
-    uint16_t h;
-    std::memcpy(&h, &b[2 * i], 2);
-    const int e = (h >> 10) & 31, m = h & 1023;
-    const float mag = e == 0 ? std::ldexp(float(m), -24)
-            : e == 31        ? INFINITY
-                             : std::ldexp(float(1024 + m), e - 25);
-    return (h & 0x8000) ? -mag : mag;
-}
-
 std::vector<float> grid_floats(size_t n, unsigned seed) {
     std::vector<float> v = random_floats(n, seed);
     for (auto &x : v)
@@ -130,6 +121,36 @@ buffers_t sdpa_data(const sdpa_case_t &c) {
     return in;
 }
 
+// The case's dst by sdpa_ref, from the values the buffers hold.
+std::vector<float> reference(const sdpa_case_t &c, const buffers_t &in) {
+    sdpa_ref::problem_t p;
+    p.B = c.B;
+    p.Hkv = c.Hkv;
+    p.G = c.G;
+    p.Sq = c.Sq;
+    p.Sk = c.Sk;
+    p.D = c.D;
+    p.Dv = c.Dv;
+    p.k_transposed = c.k_transposed;
+    const double s = floats_of(in.at(3), c.type)[0];
+    p.scale = c.divide ? 1 / s : s;
+    if (c.mask != mask_kind::none) {
+        const std::vector<float> m = floats_of(in.at(4), c.type);
+        const lt_dims md = mask_dims(c);
+        p.mask = [=](int64_t b, int64_t h, int64_t g, int64_t i, int64_t j) {
+            // The mask broadcast over the dims where it has 1, aligned to the right.
+            const lt_dims full = c.G > 1 ? lt_dims {b, h, g, i, j} : lt_dims {b, h, i, j};
+            const size_t off = full.size() - md.size();
+            int64_t idx = 0;
+            for (size_t d = 0; d < md.size(); ++d)
+                idx = idx * md[d] + (md[d] == 1 ? 0 : full[d + off]);
+            return double(m[size_t(idx)]);
+        };
+    }
+    return sdpa_ref::forward(p, floats_of(in.at(0), c.type), floats_of(in.at(1), c.type),
+            floats_of(in.at(2), c.type));
+}
+
 class graph_ocl_sdpa_t : public graph_ocl_t {
 protected:
     // The case on the OpenCL engine (one partition, one fused kernel: no temporary area)
@@ -141,11 +162,8 @@ protected:
                 + std::to_string(c.Dv) + " mask " + std::to_string(int(c.mask)));
         EXPECT_EQ(scratchpad_bytes(c), 0u) << "not the fused kernel";
         const float tol = c.type == dt::f32 ? 1e-5f : 2e-2f;
-        if (c.type == dt::f16)
-            compare_f16(c, tol);
-        else
-            compare(sdpa_graph(c), sdpa_data(c), {9}, 1, tol, c.type == dt::bf16,
-                    partition::policy::debug);
+        const buffers_t in = sdpa_data(c);
+        expect_reference(sdpa_graph(c), in, 9, reference(c, in), 1, tol, c.type);
     }
 
     // Prints the fused kernel's and the primitive sequence's times for the case.
@@ -161,25 +179,11 @@ protected:
                 = parts[0].compile(parts[0].get_input_ports(), parts[0].get_output_ports(), eng);
         return cp.get_scratchpad_logical_tensor().get_mem_size();
     }
-
-    void compare_f16(const sdpa_case_t &c, float tol) {
-        buffers_t gpu = sdpa_data(c);
-        const buffers_t in = gpu;
-        ASSERT_EQ(run_gpu(sdpa_graph(c), gpu), 1u);
-        buffers_t cpu = run_cpu(sdpa_graph(c), in, partition::policy::debug);
-        ASSERT_EQ(gpu[9].size(), cpu[9].size());
-        float scale = 0.f;
-        for (size_t i = 0; i < cpu[9].size() / 2; ++i)
-            scale = std::max(scale, std::fabs(f16_at(cpu[9], i)));
-        ASSERT_GT(scale, 0.f);
-        for (size_t i = 0; i < cpu[9].size() / 2; ++i)
-            ASSERT_NEAR(f16_at(gpu[9], i), f16_at(cpu[9], i), tol * scale) << "at " << i;
-    }
 };
 
 } // namespace
 
-TEST_F(graph_ocl_sdpa_t, odd_sequence_lengths_match_op_by_op) {
+TEST_F(graph_ocl_sdpa_t, odd_sequence_lengths_match_reference) {
     for (int64_t s : {1, 7, 65}) {
         sdpa_case_t c;
         c.Sq = c.Sk = s;
@@ -195,7 +199,7 @@ TEST_F(graph_ocl_sdpa_t, odd_sequence_lengths_match_op_by_op) {
     check(c);
 }
 
-TEST_F(graph_ocl_sdpa_t, causal_bottom_right_and_broadcast_masks_match_op_by_op) {
+TEST_F(graph_ocl_sdpa_t, causal_bottom_right_and_broadcast_masks_match_reference) {
     sdpa_case_t c;
     c.Sq = 7;
     c.Sk = 40;
@@ -208,7 +212,7 @@ TEST_F(graph_ocl_sdpa_t, causal_bottom_right_and_broadcast_masks_match_op_by_op)
     check(c);
 }
 
-TEST_F(graph_ocl_sdpa_t, grouped_query_attention_matches_op_by_op) {
+TEST_F(graph_ocl_sdpa_t, grouped_query_attention_matches_reference) {
     sdpa_case_t c;
     c.B = 2;
     c.Hkv = 2;
@@ -222,7 +226,7 @@ TEST_F(graph_ocl_sdpa_t, grouped_query_attention_matches_op_by_op) {
     check(c);
 }
 
-TEST_F(graph_ocl_sdpa_t, divide_plain_k_and_odd_head_sizes_match_op_by_op) {
+TEST_F(graph_ocl_sdpa_t, divide_plain_k_and_odd_head_sizes_match_reference) {
     sdpa_case_t c;
     c.Sq = c.Sk = 9;
     c.D = 5;
@@ -237,7 +241,7 @@ TEST_F(graph_ocl_sdpa_t, divide_plain_k_and_odd_head_sizes_match_op_by_op) {
     check(c);
 }
 
-TEST_F(graph_ocl_sdpa_t, bf16_and_f16_match_op_by_op) {
+TEST_F(graph_ocl_sdpa_t, bf16_and_f16_match_reference) {
     sdpa_case_t c;
     c.Sq = c.Sk = 33;
     c.D = c.Dv = 32;
@@ -256,7 +260,8 @@ TEST_F(graph_ocl_sdpa_t, head_sizes_over_the_kernels_limit_run_as_the_primitive_
     c.Dv = 4;
     c.mask = mask_kind::causal_top_left;
     EXPECT_GT(scratchpad_bytes(c), 0u); // the scores go through the temporary area
-    compare(sdpa_graph(c), sdpa_data(c), {9}, 1, 1e-5f, false, partition::policy::debug);
+    const buffers_t in = sdpa_data(c);
+    expect_reference(sdpa_graph(c), in, 9, reference(c, in), 1, 1e-5f);
     EXPECT_GT(app_alloc_state().allocs, 0u);
 }
 
@@ -271,7 +276,7 @@ TEST_F(graph_ocl_sdpa_t, fused_execution_waits_for_dependencies) {
     ASSERT_FALSE(HasFatalFailure());
     EXPECT_EQ(app_alloc_state().allocs, 0u);
     const auto got = download(p.out_ptr, p.out_bytes);
-    expect_f32_near(got, run_cpu(sdpa_graph(c), in, partition::policy::debug)[9], 1e-5f);
+    expect_near_scaled(floats_of(got, dt::f32), reference(c, in), 1e-5f);
     // The plain execute on the OpenCL stream orders the kernel through the stream.
     std::vector<uint8_t> zeros(got.size(), 0);
     ASSERT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, p.out_ptr, zeros.data(), zeros.size(), 0,

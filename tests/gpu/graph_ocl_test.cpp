@@ -4,6 +4,12 @@
 // the OpenCL engine and on the CPU engine (checked against references in tests/graph) and the
 // results agree. Skipped without an OpenCL device.
 #include "gpu/graph_ocl_fixture.hpp"
+#include "graph/sdpa_ref.hpp"
+#include "primitives/convolution_ref.hpp"
+#include "primitives/eltwise_ref.hpp"
+#include "primitives/group_normalization_ref.hpp"
+#include "primitives/matmul_ref.hpp"
+#include "primitives/post_ops_ref.hpp"
 
 using namespace graph_test;
 using namespace graph_ocl_test;
@@ -62,6 +68,28 @@ buffers_t sdpa_inputs(int64_t H, int64_t S, int64_t D, bool mask, dt type) {
     return in;
 }
 
+// matmul_bias_relu's dst from its inputs: relu(src x weights + bias).
+std::vector<float> matmul_bias_relu_reference(int64_t M, int64_t K, int64_t N, const buffers_t &in) {
+    const std::vector<float> a = floats_of(in.at(0), dt::f32), b = floats_of(in.at(1), dt::f32),
+                             bias = floats_of(in.at(2), dt::f32);
+    std::vector<float> out;
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+            const int64_t pos[2] = {m, n};
+            const double acc = matmul_ref::dot([&](const int64_t *p) { return double(a[size_t(p[0] * K + p[1])]); },
+                    [&](const int64_t *p) { return double(b[size_t(p[0] * N + p[1])]); }, 2, pos, K);
+            out.push_back(float(std::max(0.0, acc + bias[size_t(n)])));
+        }
+    return out;
+}
+
+// sdpa's dst from its inputs (the scale as stored).
+std::vector<float> sdpa_reference(
+        int64_t H, int64_t S, int64_t D, bool mask, dt type, const buffers_t &in) {
+    return sdpa_ref::forward(floats_of(in.at(0), type), floats_of(in.at(1), type),
+            floats_of(in.at(2), type), H, H, S, D, mask, floats_of(in.at(3), type)[0]);
+}
+
 } // namespace
 
 TEST(graph_ocl, allocator_create_checks_its_arguments) {
@@ -106,11 +134,13 @@ TEST_F(graph_ocl_t, make_engine_checks_its_arguments) {
     EXPECT_EQ(dnnl_graph_allocator_destroy(host), dnnl_success);
 }
 
-TEST_F(graph_ocl_t, matmul_bias_relu_matches_cpu) {
-    compare(matmul_bias_relu(5, 7, 9), matmul_inputs(5, 7, 9), {4}, 1, 1e-5f);
+TEST_F(graph_ocl_t, matmul_bias_relu_matches_reference) {
+    const buffers_t in = matmul_inputs(5, 7, 9);
+    expect_reference(matmul_bias_relu(5, 7, 9), in, 4, matmul_bias_relu_reference(5, 7, 9, in), 1,
+            1e-5f);
 }
 
-TEST_F(graph_ocl_t, layer_norm_add_relu_matches_cpu) {
+TEST_F(graph_ocl_t, layer_norm_add_relu_matches_reference) {
     const lt_dims d {2, 3, 10};
     build_t b = [=](graph &g) {
         op ln(1, op::kind::LayerNorm, {lt(0, d), lt(1, {10}), lt(2, {10})}, {lt(3, d)});
@@ -125,10 +155,23 @@ TEST_F(graph_ocl_t, layer_norm_add_relu_matches_cpu) {
     buffers_t in {{0, bytes_of(random_floats(60, 18))},
             {1, bytes_of(random_floats(10, 19, 0.5f, 1.5f))}, {2, bytes_of(random_floats(10, 20))},
             {4, bytes_of(random_floats(60, 21))}};
-    compare(b, in, {6}, 1, 1e-4f);
+    // Layer norm's rows are group normalization's {rows, C, 1} with one group.
+    const std::vector<float> x = floats_of(in[0], dt::f32), gamma = floats_of(in[1], dt::f32),
+                             beta = floats_of(in[2], dt::f32), other = floats_of(in[4], dt::f32);
+    const std::vector<double> xd(x.begin(), x.end());
+    const group_normalization_ref::shape_t rows({6, 10, 1}, 1);
+    std::vector<double> mu, va;
+    group_normalization_ref::statistics(xd, rows, mu, va);
+    std::vector<float> want;
+    for (size_t e = 0; e < x.size(); ++e) {
+        const double y = group_normalization_ref::forward(
+                xd[e], mu[e / 10], va[e / 10], 1e-5, gamma[e % 10], beta[e % 10]);
+        want.push_back(float(std::max(0.0, y + other[e])));
+    }
+    expect_reference(b, in, 6, want, 1, 1e-4f);
 }
 
-TEST_F(graph_ocl_t, binary_eltwise_chain_matches_cpu) {
+TEST_F(graph_ocl_t, binary_eltwise_chain_matches_reference) {
     const lt_dims d {3, 17};
     build_t b = [=](graph &g) {
         op mul(1, op::kind::Multiply, {lt(0, d), lt(1, {1, 17})}, {lt(2, d)});
@@ -140,27 +183,47 @@ TEST_F(graph_ocl_t, binary_eltwise_chain_matches_cpu) {
     };
     buffers_t in {{0, bytes_of(random_floats(51, 5))}, {1, bytes_of(random_floats(17, 6))},
             {4, bytes_of(random_floats(51, 7))}};
-    compare(b, in, {6}, 1, 1e-5f);
+    const std::vector<float> a = floats_of(in[0], dt::f32), w = floats_of(in[1], dt::f32),
+                             c = floats_of(in[4], dt::f32);
+    std::vector<float> want;
+    for (size_t e = 0; e < a.size(); ++e) {
+        double v = post_ops_ref::binary(dnnl_binary_mul, a[e], w[e % 17], 0);
+        v = eltwise_ref::forward(dnnl_eltwise_logistic, v, 0, 0);
+        v = post_ops_ref::binary(dnnl_binary_sub, v, c[e], 0);
+        want.push_back(float(eltwise_ref::forward(dnnl_eltwise_tanh, v, 0, 0)));
+    }
+    expect_reference(b, in, 6, want, 1, 1e-5f);
 }
 
-TEST_F(graph_ocl_t, sdpa_causal_f32_matches_cpu_without_temporaries) {
-    compare(sdpa(2, 16, 8, true, dt::f32), sdpa_inputs(2, 16, 8, true, dt::f32), {9}, 1, 1e-4f);
+TEST_F(graph_ocl_t, sdpa_causal_f32_matches_reference_without_temporaries) {
+    {
+        buffers_t in = sdpa_inputs(2, 16, 8, true, dt::f32);
+        expect_reference(sdpa(2, 16, 8, true, dt::f32), in, 9,
+                sdpa_reference(2, 16, 8, true, dt::f32, in), 1, 1e-4f, dt::f32);
+    }
     // One fused kernel: the scores never reach memory, nothing is allocated.
     EXPECT_EQ(app_alloc_state().allocs, 0u);
 }
 
-TEST_F(graph_ocl_t, sdpa_unfused_causal_f32_matches_cpu_and_uses_the_allocator) {
+TEST_F(graph_ocl_t, sdpa_unfused_causal_f32_matches_reference_and_uses_the_allocator) {
     sdpa_unfused_t unfused;
-    compare(sdpa(2, 16, 8, true, dt::f32), sdpa_inputs(2, 16, 8, true, dt::f32), {9}, 1, 1e-4f);
+    {
+        buffers_t in = sdpa_inputs(2, 16, 8, true, dt::f32);
+        expect_reference(sdpa(2, 16, 8, true, dt::f32), in, 9,
+                sdpa_reference(2, 16, 8, true, dt::f32, in), 1, 1e-4f, dt::f32);
+    }
     // The unfused steps exchange scores through the temporary area: from the allocator.
     EXPECT_GT(app_alloc_state().allocs, 0u);
     EXPECT_EQ(app_alloc_state().events_given, app_alloc_state().frees);
     EXPECT_GE(app_alloc_state().max_alignment, 64u);
 }
 
-TEST_F(graph_ocl_t, sdpa_bf16_matches_cpu) {
-    compare(sdpa(2, 16, 8, false, dt::bf16), sdpa_inputs(2, 16, 8, false, dt::bf16), {9}, 1,
-            2e-2f, true);
+TEST_F(graph_ocl_t, sdpa_bf16_matches_reference) {
+    {
+        buffers_t in = sdpa_inputs(2, 16, 8, false, dt::bf16);
+        expect_reference(sdpa(2, 16, 8, false, dt::bf16), in, 9,
+                sdpa_reference(2, 16, 8, false, dt::bf16, in), 1, 2e-2f, dt::bf16);
+    }
 }
 
 TEST_F(graph_ocl_t, execute_waits_for_dependencies_and_returns_an_event) {
@@ -175,7 +238,7 @@ TEST_F(graph_ocl_t, execute_waits_for_dependencies_and_returns_an_event) {
     ASSERT_FALSE(HasFatalFailure());
     app_free_pending(context);
     auto got = download(p.out_ptr, p.out_bytes);
-    expect_f32_near(got, run_cpu(matmul_bias_relu(M, K, N), in)[4], 1e-5f);
+    expect_near_scaled(floats_of(got, dt::f32), matmul_bias_relu_reference(M, K, N, in), 1e-5f);
 
     // The C entry points: no returned event requested; the plain execute on the same stream.
     std::vector<const_dnnl_graph_tensor_t> ci, co;
@@ -220,14 +283,7 @@ TEST_F(graph_ocl_t, execute_v2_uses_the_users_scratchpad_not_the_allocator) {
     clReleaseEvent(done);
     EXPECT_EQ(app_alloc_state().allocs, before);
     auto got = download(out, outs[0].get_mem_size());
-    buffers_t cpu = run_cpu(sdpa(H, S, D, false, dt::f32), in);
-    ASSERT_EQ(cpu[9].size(), got.size());
-    for (size_t i = 0; i < got.size() / 4; ++i) {
-        float a, b;
-        std::memcpy(&a, &got[4 * i], 4);
-        std::memcpy(&b, &cpu[9][4 * i], 4);
-        ASSERT_NEAR(a, b, 1e-4f * (1 + std::fabs(b))) << i;
-    }
+    expect_near_scaled(floats_of(got, dt::f32), sdpa_reference(H, S, D, false, dt::f32, in), 1e-4f);
 }
 
 TEST_F(graph_ocl_t, tensors_allocated_by_the_library_come_from_the_allocator) {
@@ -252,7 +308,11 @@ TEST_F(graph_ocl_t, engine_from_cache_blob_runs_partitions) {
     strm = dnnl::stream();
     eng = gocl::make_engine_with_allocator(device, context, alloc, blob);
     strm = dnnl::ocl_interop::make_stream(eng, queue);
-    compare(sdpa(1, 8, 4, true, dt::f32), sdpa_inputs(1, 8, 4, true, dt::f32), {9}, 1, 1e-4f);
+    {
+        buffers_t in = sdpa_inputs(1, 8, 4, true, dt::f32);
+        expect_reference(sdpa(1, 8, 4, true, dt::f32), in, 9,
+                sdpa_reference(1, 8, 4, true, dt::f32, in), 1, 1e-4f, dt::f32);
+    }
     const size_t before = app_alloc_state().allocs;
     tensor t(lt(0, {3, 5}), eng, DNNL_MEMORY_ALLOCATE);
     EXPECT_EQ(app_alloc_state().allocs, before + 1); // the blob's engine uses the allocator too
@@ -309,9 +369,9 @@ TEST_F(graph_ocl_t, bad_executions_return_a_status) {
 }
 
 // The SDPA partition at batch 1, 16 heads, sequence 1024, head size 64 on the OpenCL engine
-// against the CPU engine, f32 and bf16. Too slow for a CPU OpenCL device in CI: runs when
+// against the reference, f32 and bf16. Too slow for a CPU OpenCL device in CI: runs when
 // ANYDNN_GRAPH_SDPA_LARGE=1 (the H100 check).
-TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_cpu) {
+TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_reference) {
     const char *on = std::getenv("ANYDNN_GRAPH_SDPA_LARGE");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_GRAPH_SDPA_LARGE=1";
     const int64_t H = 16, S = 1024, D = 64;
@@ -320,8 +380,11 @@ TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_cpu) {
         for (bool mask : {false, true}) {
             SCOPED_TRACE(mask ? "causal" : "no mask");
             const auto t0 = std::chrono::steady_clock::now();
-            compare(sdpa(H, S, D, mask, type), sdpa_inputs(H, S, D, mask, type), {9}, 1,
-                    type == dt::f32 ? 1e-4f : 3e-2f, type == dt::bf16);
+            {
+                buffers_t in = sdpa_inputs(H, S, D, mask, type);
+                expect_reference(sdpa(H, S, D, mask, type), in, 9,
+                        sdpa_reference(H, S, D, mask, type, in), 1, type == dt::f32 ? 1e-4f : 3e-2f, type);
+            }
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
                                      .count();
             const double ms = gpu_median_ms(
@@ -332,7 +395,7 @@ TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_cpu) {
                 unfused_ms = gpu_median_ms(
                         sdpa(H, S, D, mask, type), sdpa_inputs(H, S, D, mask, type), 5);
             }
-            std::printf("sdpa 1x%lldx%lldx%lld %s %s: matches cpu (check took %.2f s); "
+            std::printf("sdpa 1x%lldx%lldx%lld %s %s: matches the reference (check took %.2f s); "
                         "OpenCL partition execute median of 5: fused kernel %.3f ms, "
                         "primitive sequence %.3f ms\n",
                     (long long)H, (long long)S, (long long)D, type == dt::f32 ? "f32" : "bf16",
@@ -341,7 +404,7 @@ TEST_F(graph_ocl_t, sdpa_large_f32_and_bf16_match_cpu) {
     }
 }
 
-TEST_F(graph_ocl_t, conv_nxc_bias_add_relu_matches_cpu) {
+TEST_F(graph_ocl_t, conv_nxc_bias_add_relu_matches_reference) {
     build_t b = [](graph &g) {
         op conv(1, op::kind::Convolution, {lt(0, {1, 5, 5, 3}), lt(1, {3, 3, 3, 4}), lt(2, {4})},
                 {lt(4, {1, 5, 5, 4})});
@@ -359,7 +422,28 @@ TEST_F(graph_ocl_t, conv_nxc_bias_add_relu_matches_cpu) {
     };
     buffers_t in {{0, bytes_of(random_floats(75, 8))}, {1, bytes_of(random_floats(108, 9))},
             {2, bytes_of(random_floats(4, 10))}, {3, bytes_of(random_floats(100, 11))}};
-    compare(b, in, {6}, 1, 1e-5f);
+    // convolution_ref's relation in dense nchw / oihw indices, read from NHWC src and HWIO
+    // weights; dst NHWC.
+    convolution_ref::problem_t p;
+    p.mb = 1;
+    p.ic = 3;
+    p.oc = 4;
+    p.i[0] = p.i[1] = 5;
+    const std::vector<float> x = floats_of(in[0], dt::f32), w = floats_of(in[1], dt::f32),
+                             bias = floats_of(in[2], dt::f32), other = floats_of(in[3], dt::f32);
+    std::vector<double> acc(100, 0.0); // nchw
+    convolution_ref::relation(p, false, [&](int64_t si, int64_t wi, int64_t di) {
+        const int64_t c = si / 25, hw = si % 25; // src nchw -> nhwc
+        const int64_t o = wi / 27, ci = wi / 9 % 3, k = wi % 9; // oihw -> hwio
+        acc[size_t(di)] += double(x[size_t(hw * 3 + c)]) * w[size_t((k * 3 + ci) * 4 + o)];
+    });
+    std::vector<float> want(100);
+    for (int64_t o = 0; o < 4; ++o)
+        for (int64_t hw = 0; hw < 25; ++hw) {
+            const size_t nhwc = size_t(hw * 4 + o);
+            want[nhwc] = float(std::max(0.0, acc[size_t(o * 25 + hw)] + bias[size_t(o)] + other[nhwc]));
+        }
+    expect_reference(b, in, 6, want, 1, 1e-5f);
 }
 
 // What the OpenCL engine cannot run yet is refused at compile, never computed wrongly:

@@ -3,7 +3,6 @@
 // spatial, blocked tails (padding zeroed), channels last, bf16, an empty batch; attributes are
 // unimplemented.
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp"
 #include "primitives/lrn_ref.hpp"
 
 namespace {
@@ -62,19 +61,21 @@ void check(const case_t &c, dnnl_alg_kind_t alg, bool fwd) {
         dnnl_memory_desc_destroy(m);
     }
     const lrn_ref::params_t p = params_of(c, alg);
-    if (pd && fwd)
+    if (pd && fwd) {
         EXPECT_EQ(run_each_impl(cpu, gpu, pd, {DNNL_ARG_SRC}, {DNNL_ARG_DST},
                           [&](const std::vector<c_tensor::tensor_t *> &t) {
                               lrn_ref::expect_forward(*t[0], *t[1], c.dims, p, c.dt);
                           }),
                 1);
-    if (pd && !fwd)
+    }
+    if (pd && !fwd) {
         EXPECT_EQ(run_each_impl(cpu, gpu, pd, {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST},
                           {DNNL_ARG_DIFF_SRC},
                           [&](const std::vector<c_tensor::tensor_t *> &t) {
                               lrn_ref::expect_backward(*t[0], *t[1], *t[2], c.dims, p, c.dt);
                           }),
                 1);
+    }
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_desc_destroy(hint);
     dnnl_engine_destroy(gpu);

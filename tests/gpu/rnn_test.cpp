@@ -1,268 +1,74 @@
-// The GPU engine's RNN (every cell kind, direction, layer count; forward training and
-// backward from its workspace) against the CPU engine's, which tests/primitives checks
-// against references: same problem, same inputs, outputs within a tolerance. Skipped
-// without an OpenCL device.
-#include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <map>
+// The GPU engine's RNN (every cell kind, direction, layer count; forward inference and
+// training, backward from the forward's own workspace) against the reference of
+// tests/primitives (rnn_ref.hpp): outputs against the double-precision recurrence, input
+// gradients against central differences of it (every element of small tensors, sixteen
+// spread ones of large). Skipped without an OpenCL device.
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
-#include "oneapi/dnnl/dnnl.h"
-#include "oneapi/dnnl/dnnl_debug.h"
+#include "gpu/device_copy.hpp"
+#include "primitives/rnn_ref.hpp"
 
 namespace {
 
+using namespace rnn_ref;
+using gpu_test::device_memory_t;
+using gpu_test::execute;
+
+// A named problem of the reference, with the flags its backward takes.
 struct problem_t {
     const char *name;
-    dnnl_alg_kind_t cell;
-    dnnl_rnn_direction_t dir;
-    int64_t L, T, N, SLC, DHC, DIC;
-    bool peephole = false, projection = false;
-    dnnl_alg_kind_t act = dnnl_eltwise_tanh;
-    float alpha = 0.f;
+    prob_t p;
     unsigned flags = 0;
-    dnnl_data_type_t dt = dnnl_f32;
-    dnnl_format_tag_t wtag = dnnl_ldigo; // weights layer and iter, and their gradients
 };
 
-int64_t gates_of(dnnl_alg_kind_t cell) {
-    switch (cell) {
-        case dnnl_vanilla_rnn: return 1;
-        case dnnl_vanilla_lstm: return 4;
-        default: return 3;
-    }
+problem_t make(const char *name, dnnl_alg_kind_t cell, dnnl_rnn_direction_t dir, int64_t L,
+        int64_t T, int64_t N, int64_t SLC, int64_t DHC) {
+    problem_t r {name, {}};
+    r.p.cell = cell;
+    r.p.dir = dir;
+    r.p.L = L;
+    r.p.T = T;
+    r.p.N = N;
+    r.p.SLC = SLC;
+    r.p.DHC = DHC;
+    return r;
 }
 
-bool lbr(dnnl_alg_kind_t cell) { return cell == dnnl_lbr_gru || cell == dnnl_lbr_augru; }
+const auto l2r = dnnl_unidirectional_left2right, r2l = dnnl_unidirectional_right2left,
+           concat = dnnl_bidirectional_concat, sum = dnnl_bidirectional_sum;
 
-// The descriptors of one problem (null where a tensor is absent).
-struct mds_t {
-    dnnl_memory_desc_t src_layer = nullptr, src_iter = nullptr, src_iter_c = nullptr,
-                       att = nullptr, wl = nullptr, wi = nullptr, wpeep = nullptr,
-                       wproj = nullptr, bias = nullptr, dst_layer = nullptr,
-                       dst_iter = nullptr, dst_iter_c = nullptr;
-
-    explicit mds_t(const problem_t &p, bool weights_f32 = false) {
-        const int64_t D = p.dir == dnnl_bidirectional_concat || p.dir == dnnl_bidirectional_sum
-                ? 2
-                : 1;
-        const int64_t G = gates_of(p.cell), DLC = p.dir == dnnl_bidirectional_concat
-                ? 2 * p.DIC
-                : p.DIC;
-        const dnnl_data_type_t wdt = weights_f32 ? dnnl_f32 : p.dt;
-        make(src_layer, {p.T, p.N, p.SLC}, p.dt, dnnl_tnc);
-        make(src_iter, {p.L, D, p.N, p.DIC}, p.dt, dnnl_ldnc);
-        if (p.cell == dnnl_vanilla_lstm) {
-            make(src_iter_c, {p.L, D, p.N, p.DHC}, dnnl_f32, dnnl_ldnc);
-            make(dst_iter_c, {p.L, D, p.N, p.DHC}, dnnl_f32, dnnl_ldnc);
-        }
-        if (p.cell == dnnl_vanilla_augru || p.cell == dnnl_lbr_augru)
-            make(att, {p.T, p.N, 1}, p.dt, dnnl_tnc);
-        make(wl, {p.L, D, p.SLC, G, p.DHC}, wdt, p.wtag);
-        make(wi, {p.L, D, p.DIC, G, p.DHC}, wdt, p.wtag);
-        if (p.peephole) make(wpeep, {p.L, D, 3, p.DHC}, dnnl_f32, dnnl_ldgo);
-        if (p.projection) make(wproj, {p.L, D, p.DHC, p.DIC}, wdt, dnnl_ldio);
-        make(bias, {p.L, D, G + (lbr(p.cell) ? 1 : 0), p.DHC}, dnnl_f32, dnnl_ldgo);
-        make(dst_layer, {p.T, p.N, DLC}, p.dt, dnnl_tnc);
-        make(dst_iter, {p.L, D, p.N, p.DIC}, p.dt, dnnl_ldnc);
-    }
-    ~mds_t() {
-        for (dnnl_memory_desc_t m : {src_layer, src_iter, src_iter_c, att, wl, wi, wpeep, wproj,
-                     bias, dst_layer, dst_iter, dst_iter_c})
-            dnnl_memory_desc_destroy(m);
-    }
-    mds_t(const mds_t &) = delete;
-    mds_t &operator=(const mds_t &) = delete;
-
-private:
-    static void make(dnnl_memory_desc_t &m, std::vector<int64_t> dims, dnnl_data_type_t dt,
-            dnnl_format_tag_t tag) {
-        ASSERT_EQ(dnnl_memory_desc_create_with_tag(
-                          &m, int(dims.size()), dims.data(), dt, tag),
-                dnnl_success);
-    }
-};
-
-dnnl_status_t make_fwd(dnnl_primitive_desc_t *pd, dnnl_engine_t eng, const problem_t &p,
-        const mds_t &m, dnnl_prop_kind_t prop) {
-    switch (p.cell) {
-        case dnnl_vanilla_rnn:
-            return dnnl_vanilla_rnn_forward_primitive_desc_create(pd, eng, prop, p.act, p.dir,
-                    m.src_layer, m.src_iter, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter,
-                    p.flags, p.alpha, 0.f, nullptr);
-        case dnnl_vanilla_lstm:
-            return dnnl_lstm_forward_primitive_desc_create(pd, eng, prop, p.dir, m.src_layer,
-                    m.src_iter, m.src_iter_c, m.wl, m.wi, m.wpeep, m.wproj, m.bias, m.dst_layer,
-                    m.dst_iter, m.dst_iter_c, p.flags, nullptr);
-        case dnnl_vanilla_gru:
-            return dnnl_gru_forward_primitive_desc_create(pd, eng, prop, p.dir, m.src_layer,
-                    m.src_iter, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter, p.flags, nullptr);
-        case dnnl_lbr_gru:
-            return dnnl_lbr_gru_forward_primitive_desc_create(pd, eng, prop, p.dir,
-                    m.src_layer, m.src_iter, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter,
-                    p.flags, nullptr);
-        case dnnl_vanilla_augru:
-            return dnnl_augru_forward_primitive_desc_create(pd, eng, prop, p.dir, m.src_layer,
-                    m.src_iter, m.att, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter, p.flags,
-                    nullptr);
-        default:
-            return dnnl_lbr_augru_forward_primitive_desc_create(pd, eng, prop, p.dir,
-                    m.src_layer, m.src_iter, m.att, m.wl, m.wi, m.bias, m.dst_layer,
-                    m.dst_iter, p.flags, nullptr);
-    }
+problem_t vanilla(const char *name, dnnl_alg_kind_t act, float alpha, dnnl_rnn_direction_t dir) {
+    problem_t r = make(name, dnnl_vanilla_rnn, dir, 1, 3, 2, 7, 5);
+    r.p.act = act;
+    r.p.alpha = alpha;
+    return r;
 }
 
-// Gradients have the forward tensors' descriptors (f32 diff weights).
-dnnl_status_t make_bwd(dnnl_primitive_desc_t *pd, dnnl_engine_t eng, const problem_t &p,
-        const mds_t &m, const mds_t &g, const_dnnl_primitive_desc_t hint) {
-    const dnnl_prop_kind_t prop = dnnl_backward;
-    switch (p.cell) {
-        case dnnl_vanilla_rnn:
-            return dnnl_vanilla_rnn_backward_primitive_desc_create(pd, eng, prop, p.act, p.dir,
-                    m.src_layer, m.src_iter, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter,
-                    g.src_layer, g.src_iter, g.wl, g.wi, g.bias, g.dst_layer, g.dst_iter,
-                    p.flags, p.alpha, 0.f, hint, nullptr);
-        case dnnl_vanilla_lstm:
-            return dnnl_lstm_backward_primitive_desc_create(pd, eng, prop, p.dir, m.src_layer,
-                    m.src_iter, m.src_iter_c, m.wl, m.wi, m.wpeep, m.wproj, m.bias, m.dst_layer,
-                    m.dst_iter, m.dst_iter_c, g.src_layer, g.src_iter, g.src_iter_c, g.wl, g.wi,
-                    g.wpeep, g.wproj, g.bias, g.dst_layer, g.dst_iter, g.dst_iter_c, p.flags,
-                    hint, nullptr);
-        case dnnl_vanilla_gru:
-            return dnnl_gru_backward_primitive_desc_create(pd, eng, prop, p.dir, m.src_layer,
-                    m.src_iter, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter, g.src_layer,
-                    g.src_iter, g.wl, g.wi, g.bias, g.dst_layer, g.dst_iter, p.flags, hint,
-                    nullptr);
-        case dnnl_lbr_gru:
-            return dnnl_lbr_gru_backward_primitive_desc_create(pd, eng, prop, p.dir,
-                    m.src_layer, m.src_iter, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter,
-                    g.src_layer, g.src_iter, g.wl, g.wi, g.bias, g.dst_layer, g.dst_iter,
-                    p.flags, hint, nullptr);
-        case dnnl_vanilla_augru:
-            return dnnl_augru_backward_primitive_desc_create(pd, eng, prop, p.dir, m.src_layer,
-                    m.src_iter, m.att, m.wl, m.wi, m.bias, m.dst_layer, m.dst_iter, g.src_layer,
-                    g.src_iter, g.att, g.wl, g.wi, g.bias, g.dst_layer, g.dst_iter, p.flags,
-                    hint, nullptr);
-        default:
-            return dnnl_lbr_augru_backward_primitive_desc_create(pd, eng, prop, p.dir,
-                    m.src_layer, m.src_iter, m.att, m.wl, m.wi, m.bias, m.dst_layer,
-                    m.dst_iter, g.src_layer, g.src_iter, g.att, g.wl, g.wi, g.bias,
-                    g.dst_layer, g.dst_iter, p.flags, hint, nullptr);
-    }
+problem_t cell(const char *name, dnnl_alg_kind_t kind, dnnl_rnn_direction_t dir, int64_t L,
+        int64_t T, int64_t N, int64_t SLC, int64_t DHC) {
+    return make(name, kind, dir, L, T, N, SLC, DHC);
 }
 
-const int fwd_args[] = {DNNL_ARG_SRC_LAYER, DNNL_ARG_SRC_ITER, DNNL_ARG_SRC_ITER_C,
-        DNNL_ARG_AUGRU_ATTENTION, DNNL_ARG_WEIGHTS_LAYER, DNNL_ARG_WEIGHTS_ITER,
-        DNNL_ARG_WEIGHTS_PEEPHOLE, DNNL_ARG_WEIGHTS_PROJECTION, DNNL_ARG_BIAS,
-        DNNL_ARG_DST_LAYER, DNNL_ARG_DST_ITER, DNNL_ARG_DST_ITER_C};
-const int fwd_outputs[] = {DNNL_ARG_DST_LAYER, DNNL_ARG_DST_ITER, DNNL_ARG_DST_ITER_C};
-const int bwd_outputs[] = {DNNL_ARG_DIFF_SRC_LAYER, DNNL_ARG_DIFF_SRC_ITER,
-        DNNL_ARG_DIFF_SRC_ITER_C, DNNL_ARG_DIFF_AUGRU_ATTENTION, DNNL_ARG_DIFF_WEIGHTS_LAYER,
-        DNNL_ARG_DIFF_WEIGHTS_ITER, DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE,
-        DNNL_ARG_DIFF_WEIGHTS_PROJECTION, DNNL_ARG_DIFF_BIAS};
-const int bwd_inputs[] = {DNNL_ARG_DIFF_DST_LAYER, DNNL_ARG_DIFF_DST_ITER,
-        DNNL_ARG_DIFF_DST_ITER_C};
-
-// Deterministic values in [-0.5, 0.5), smaller for weights (gates stay off saturation);
-// attention in [0, 1).
-float value_of(int arg, size_t i) {
-    const float v = 0.5f * std::sin(0.71f * float(i) + 1.37f * float(arg));
-    if (arg == DNNL_ARG_AUGRU_ATTENTION) return v + 0.5f;
-    const bool weights = arg == DNNL_ARG_WEIGHTS_LAYER || arg == DNNL_ARG_WEIGHTS_ITER
-            || arg == DNNL_ARG_WEIGHTS_PROJECTION || arg == DNNL_ARG_WEIGHTS_PEEPHOLE;
-    return weights ? 0.6f * v : v;
+problem_t lstm_proj(const char *name, dnnl_rnn_direction_t dir, bool peephole, int64_t L,
+        unsigned flags = 0) {
+    problem_t r = make(name, dnnl_vanilla_lstm, dir, L, 3, 2, 4, 6);
+    r.p.peephole = peephole;
+    r.p.proj_dic = 4;
+    r.flags = flags;
+    return r;
 }
 
-size_t dt_size(dnnl_data_type_t dt) { return dt == dnnl_f32 ? 4 : dt == dnnl_u8 ? 1 : 2; }
-
-// The memories of one execution by argument, destroyed with it.
-struct memories_t {
-    std::map<int, dnnl_memory_t> mem;
-    ~memories_t() {
-        for (auto &m : mem) dnnl_memory_destroy(m.second);
-    }
-    std::vector<float> read(int arg) const {
-        std::vector<float> out;
-        const dnnl_memory_t m = mem.at(arg);
-        const_dnnl_memory_desc_t md = nullptr;
-        dnnl_memory_get_memory_desc(m, &md);
-        dnnl_data_type_t dt = dnnl_data_type_undef;
-        dnnl_memory_desc_query(md, dnnl_query_data_type, &dt);
-        const size_t n = dnnl_memory_desc_get_size(md) / dt_size(dt);
-        void *p = nullptr;
-        EXPECT_EQ(dnnl_memory_map_data(m, &p), dnnl_success);
-        for (size_t i = 0; i < n; ++i) {
-            if (dt == dnnl_f32) {
-                out.push_back(static_cast<const float *>(p)[i]);
-            } else {
-                const uint32_t u = uint32_t(static_cast<const uint16_t *>(p)[i]) << 16;
-                float v;
-                std::memcpy(&v, &u, 4);
-                out.push_back(v);
-            }
-        }
-        EXPECT_EQ(dnnl_memory_unmap_data(m, p), dnnl_success);
-        return out;
-    }
-};
-
-// Creates and fills a memory of every argument of pd in `args` (outputs too: gradients
-// accumulate), takes `ws` as the workspace when given, and executes.
-void execute(dnnl_engine_t eng, const_dnnl_primitive_desc_t pd, std::vector<int> args,
-        memories_t &m, dnnl_memory_t ws = nullptr) {
-    for (int arg : args) {
-        const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
-        if (!md || dnnl_memory_desc_get_size(md) == 0) continue;
-        dnnl_memory_t mem = nullptr;
-        ASSERT_EQ(dnnl_memory_create(&mem, md, eng, DNNL_MEMORY_ALLOCATE), dnnl_success);
-        m.mem[arg] = mem;
-        if (arg == DNNL_ARG_WORKSPACE) continue;
-        dnnl_data_type_t dt = dnnl_data_type_undef;
-        dnnl_memory_desc_query(md, dnnl_query_data_type, &dt);
-        const size_t n = dnnl_memory_desc_get_size(md) / dt_size(dt);
-        void *p = nullptr;
-        ASSERT_EQ(dnnl_memory_map_data(mem, &p), dnnl_success);
-        for (size_t i = 0; i < n; ++i) {
-            const float v = value_of(arg, i);
-            if (dt == dnnl_f32) {
-                static_cast<float *>(p)[i] = v;
-            } else {
-                uint32_t u;
-                std::memcpy(&u, &v, 4);
-                static_cast<uint16_t *>(p)[i] = uint16_t(u >> 16);
-            }
-        }
-        ASSERT_EQ(dnnl_memory_unmap_data(mem, p), dnnl_success);
-    }
-    std::vector<dnnl_exec_arg_t> exec;
-    for (auto &a : m.mem) exec.push_back({a.first, a.second});
-    if (ws) exec.push_back({DNNL_ARG_WORKSPACE, ws});
-    dnnl_stream_t s = nullptr;
-    ASSERT_EQ(dnnl_stream_create(&s, eng, dnnl_stream_default_flags), dnnl_success);
-    dnnl_primitive_t prim = nullptr;
-    ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
-    EXPECT_EQ(dnnl_primitive_execute(prim, s, int(exec.size()), exec.data()), dnnl_success);
-    EXPECT_EQ(dnnl_stream_wait(s), dnnl_success);
-    dnnl_primitive_destroy(prim);
-    dnnl_stream_destroy(s);
+problem_t ldgoi(problem_t r) {
+    r.p.ldgoi = true;
+    return r;
 }
 
-void expect_close(const memories_t &cpu, const memories_t &gpu, int arg, float tol) {
-    if (!cpu.mem.count(arg)) return;
-    SCOPED_TRACE("argument " + std::to_string(arg));
-    ASSERT_TRUE(gpu.mem.count(arg));
-    const std::vector<float> want = cpu.read(arg), got = gpu.read(arg);
-    ASSERT_EQ(want.size(), got.size());
-    int bad = 0;
-    for (size_t i = 0; i < want.size() && bad < 5; ++i)
-        if (!(std::fabs(got[i] - want[i]) <= tol * std::max(1.f, std::fabs(want[i])))) {
-            ADD_FAILURE() << "element " << i << ": gpu " << got[i] << " cpu " << want[i];
-            ++bad;
-        }
+problem_t bf16(problem_t r) {
+    r.p.dt = dnnl_bf16;
+    return r;
 }
 
 std::string impl_name(const_dnnl_primitive_desc_t pd) {
@@ -271,87 +77,133 @@ std::string impl_name(const_dnnl_primitive_desc_t pd) {
     return name ? name : "";
 }
 
-// One engine's forward training and backward runs of p.
-struct engine_run_t {
-    memories_t fwd, bwd;
+// The descriptors of a problem's tensors by slot (null where absent); gradients of bf16
+// weights are f32.
+struct mds_t {
+    dnnl_memory_desc_t m[NT] = {};
+    const_dnnl_memory_desc_t c[NT] = {};
+    mds_t(const prob_t &p, bool diff) {
+        for (int k = 0; k < NT; ++k) {
+            if (!p.has(k)) continue;
+            const bool weights = k >= WL && k <= WPR;
+            const dnnl_data_type_t dt = diff && weights ? dnnl_f32 : p.dt_of(k);
+            c[k] = m[k] = c_tensor::make_md({p.dims(k), dt, p.tag_of(k)});
+        }
+    }
+    ~mds_t() {
+        for (auto md : m)
+            dnnl_memory_desc_destroy(md);
+    }
+    mds_t(const mds_t &) = delete;
+    mds_t &operator=(const mds_t &) = delete;
 };
 
-void run_on(dnnl_engine_t eng, const problem_t &p, bool backward, engine_run_t &r,
-        bool gpu) {
-    mds_t m(p), g(p, true);
-    const dnnl_prop_kind_t prop = backward ? dnnl_forward_training : dnnl_forward_inference;
-    dnnl_primitive_desc_t fpd = nullptr;
-    ASSERT_EQ(make_fwd(&fpd, eng, p, m, prop), dnnl_success);
-    if (gpu) {
-        EXPECT_EQ(impl_name(fpd), "ocl:rnn:gemm");
+// A host tensor and its device copy for one slot.
+struct slot_t {
+    std::unique_ptr<tensor_t> host;
+    std::unique_ptr<device_memory_t> dev;
+    slot_t(dnnl_engine_t cpu, dnnl_engine_t gpu, const_dnnl_memory_desc_t md)
+        : host(new tensor_t(cpu, md)), dev(new device_memory_t(gpu, md)) {}
+    void put(const vec &v) {
+        write_all(*host, v);
+        dev->upload(*host);
     }
-    std::vector<int> args(std::begin(fwd_args), std::end(fwd_args));
-    if (backward) args.push_back(DNNL_ARG_WORKSPACE);
-    execute(eng, fpd, args, r.fwd);
-    if (backward) {
-        dnnl_primitive_desc_t bpd = nullptr;
-        ASSERT_EQ(make_bwd(&bpd, eng, p, m, g, fpd), dnnl_success);
-        if (gpu) {
-            EXPECT_EQ(impl_name(bpd), "ocl:rnn:gemm");
-        }
-        std::vector<int> bargs(std::begin(fwd_args), std::end(fwd_args));
-        bargs.insert(bargs.end(), std::begin(bwd_inputs), std::end(bwd_inputs));
-        bargs.insert(bargs.end(), std::begin(bwd_outputs), std::end(bwd_outputs));
-        execute(eng, bpd, bargs, r.bwd, r.fwd.mem.at(DNNL_ARG_WORKSPACE));
-        dnnl_primitive_desc_destroy(bpd);
+    vec read() {
+        dev->download(*host);
+        return read_all(*host);
     }
-    dnnl_primitive_desc_destroy(fpd);
+};
+
+// The output tolerance of the recurrence: bf16 storage of every step's states, or f32.
+double out_tol(dnnl_data_type_t dt, double e) {
+    return dt == dnnl_bf16 ? 1e-2 * std::fabs(e) + 2e-2 : 2e-5 * std::fabs(e) + 2e-5;
 }
 
-void check(const problem_t &p, bool backward) {
+// Forward (inference, or training then backward from its workspace) of r on the GPU against
+// the reference.
+void check(const problem_t &r, bool backward) {
+    const prob_t &p = r.p;
     dnnl_engine_t cpu = nullptr, gpu = nullptr;
     ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
     ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
     {
-        engine_run_t c, g;
-        run_on(cpu, p, backward, c, false);
-        run_on(gpu, p, backward, g, true);
-        const float tol = p.dt == dnnl_f32 ? 2e-5f : 1e-2f;
-        for (int a : fwd_outputs) expect_close(c.fwd, g.fwd, a, tol);
-        if (backward)
-            for (int a : bwd_outputs) expect_close(c.bwd, g.bwd, a, 1e-4f);
+        mds_t m(p, false), g(p, true), none(p, false);
+        for (auto &x : none.c)
+            x = nullptr;
+        dnnl_primitive_desc_t fpd = nullptr, bpd = nullptr;
+        ASSERT_EQ(create_pd(&fpd, gpu, p,
+                          backward ? dnnl_forward_training : dnnl_forward_inference, m.c, none.c,
+                          nullptr, r.flags),
+                dnnl_success);
+        EXPECT_EQ(impl_name(fpd), "ocl:rnn:gemm");
+        std::vector<std::unique_ptr<slot_t>> t(NT), dt(NT);
+        vec in[NT], dout[NT];
+        std::vector<dnnl_exec_arg_t> fargs, bargs;
+        for (int k = 0; k < NT; ++k) {
+            if (!p.has(k)) continue;
+            t[k].reset(new slot_t(cpu, gpu, m.c[k]));
+            if (k < DL) {
+                t[k]->put(input_values(p, k, 100 + k));
+                in[k] = read_all(*t[k]->host); // what the tensor holds after rounding
+            } else {
+                t[k]->dev->fill(0xff);
+            }
+            fargs.push_back({fwd_arg[k], t[k]->dev->mem});
+        }
+        const_dnnl_memory_desc_t ws_md = dnnl_primitive_desc_query_md(fpd, dnnl_query_workspace_md, 0);
+        device_memory_t ws(gpu, ws_md);
+        if (backward) fargs.push_back({DNNL_ARG_WORKSPACE, ws.mem});
+        execute(gpu, fpd, fargs);
+        const ref_out_t ref = ref_forward(p, in);
+        for (int k : {DL, DI, DIC}) {
+            if (!p.has(k)) continue;
+            const vec got = t[k]->read();
+            for (size_t i = 0; i < got.size(); ++i)
+                ASSERT_NEAR(got[i], ref.v[k][i], out_tol(p.dt_of(k), ref.v[k][i]))
+                        << slot_names[k] << " element " << i;
+        }
+        if (backward) {
+            ASSERT_EQ(create_pd(&bpd, gpu, p, dnnl_backward, m.c, g.c, fpd, r.flags),
+                    dnnl_success);
+            EXPECT_EQ(impl_name(bpd), "ocl:rnn:gemm");
+            const bool overwrite = r.flags & dnnl_rnn_flags_diff_weights_overwrite;
+            for (int k = 0; k < NT; ++k) {
+                if (!p.has(k)) continue;
+                dt[k].reset(new slot_t(cpu, gpu, g.c[k]));
+                if (k >= DL) {
+                    dt[k]->put(input_values(p, k, 300 + k));
+                    dout[k] = read_all(*dt[k]->host);
+                } else if (k >= WL) { // accumulated into unless overwritten
+                    dt[k]->put(vec(size_t(count(p.dims(k))), overwrite ? 7.0 : 1.0));
+                } else {
+                    dt[k]->dev->fill(0xff);
+                }
+                bargs.push_back({fwd_arg[k], t[k]->dev->mem});
+                bargs.push_back({diff_arg[k], dt[k]->dev->mem});
+            }
+            bargs.push_back({DNNL_ARG_WORKSPACE, ws.mem});
+            execute(gpu, bpd, bargs);
+            vec x[NT];
+            for (int k = 0; k < DL; ++k)
+                x[k] = in[k];
+            const bool lowp = p.dt == dnnl_bf16;
+            for (int k = 0; k < DL; ++k) {
+                if (!p.has(k)) continue;
+                const vec got = dt[k]->read();
+                const double base = (k >= WL && !overwrite) ? 1.0 : 0.0;
+                const size_t n = got.size(), step = n <= 64 ? 1 : n / 16;
+                for (size_t i = step > 1 ? step / 2 : 0; i < n; i += step) {
+                    const double e = numeric_gradient(p, x, dout, k, i) + base;
+                    ASSERT_NEAR(got[i], e, (lowp ? 1e-2 : 1e-3) * std::fabs(e) + (lowp ? 1e-2 : 5e-4))
+                            << "diff_" << slot_names[k] << " element " << i;
+                }
+            }
+        }
+        dnnl_primitive_desc_destroy(bpd);
+        dnnl_primitive_desc_destroy(fpd);
     }
     dnnl_engine_destroy(cpu);
     dnnl_engine_destroy(gpu);
-}
-
-const auto l2r = dnnl_unidirectional_left2right, r2l = dnnl_unidirectional_right2left,
-           concat = dnnl_bidirectional_concat, sum = dnnl_bidirectional_sum;
-
-problem_t vanilla(const char *name, dnnl_alg_kind_t act, float alpha, dnnl_rnn_direction_t dir) {
-    problem_t p {name, dnnl_vanilla_rnn, dir, 1, 3, 2, 7, 5, 5};
-    p.act = act;
-    p.alpha = alpha;
-    return p;
-}
-
-problem_t cell(const char *name, dnnl_alg_kind_t kind, dnnl_rnn_direction_t dir, int64_t L,
-        int64_t T, int64_t N, int64_t SLC, int64_t DHC) {
-    return problem_t {name, kind, dir, L, T, N, SLC, DHC, DHC};
-}
-
-problem_t lstm_proj(const char *name, dnnl_rnn_direction_t dir, bool peephole, int64_t L,
-        unsigned flags = 0) {
-    problem_t p {name, dnnl_vanilla_lstm, dir, L, 3, 2, 4, 6, 4};
-    p.peephole = peephole;
-    p.projection = true;
-    p.flags = flags;
-    return p;
-}
-
-problem_t ldgoi(problem_t p) {
-    p.wtag = dnnl_ldgoi;
-    return p;
-}
-
-problem_t bf16(problem_t p) {
-    p.dt = dnnl_bf16;
-    return p;
 }
 
 const problem_t problems[] = {
@@ -390,34 +242,35 @@ const problem_t problems[] = {
         ldgoi(cell("lbr_gru_ldgoi_weights_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),
 };
 
+
 // The whole problem in a failure message or a test listing (gtest prints raw bytes otherwise).
-void PrintTo(const problem_t &p, std::ostream *os) {
-    *os << p.name << " (" << dnnl_alg_kind2str(p.cell) << " " << dnnl_rnn_direction2str(p.dir)
+void PrintTo(const problem_t &r, std::ostream *os) {
+    const prob_t &p = r.p;
+    *os << r.name << " (" << dnnl_alg_kind2str(p.cell) << " " << dnnl_rnn_direction2str(p.dir)
         << ", L " << p.L << ", T " << p.T << ", N " << p.N << ", SLC " << p.SLC << ", DHC "
-        << p.DHC << ", DIC " << p.DIC << (p.peephole ? ", peephole" : "")
-        << (p.projection ? ", projection" : "") << ", activation " << dnnl_alg_kind2str(p.act)
-        << " alpha " << p.alpha << ", flags " << p.flags << ", " << dnnl_dt2str(p.dt)
-        << ", weights " << dnnl_fmt_tag2str(p.wtag) << ")";
+        << p.DHC << ", DIC " << p.dic() << (p.peephole ? ", peephole" : "")
+        << (p.projection() ? ", projection" : "") << ", activation " << dnnl_alg_kind2str(p.act)
+        << " alpha " << p.alpha << ", flags " << r.flags << ", " << dnnl_dt2str(p.dt)
+        << ", weights " << (p.ldgoi ? "ldgoi" : "ldigo") << ")";
 }
 
-class rnn_gpu_vs_cpu : public ::testing::TestWithParam<problem_t> {};
+std::string name_of(const ::testing::TestParamInfo<problem_t> &i) {
+    return i.param.name;
+}
 
-TEST_P(rnn_gpu_vs_cpu, forward_inference_matches) {
-    if (dnnl_engine_get_count(dnnl_gpu) == 0) {
-        GTEST_SKIP() << "no OpenCL device";
-    }
+class rnn_gpu : public ::testing::TestWithParam<problem_t> {};
+
+TEST_P(rnn_gpu, forward_inference_matches_reference) {
+    SKIP_WITHOUT_GPU();
     check(GetParam(), false);
 }
 
-TEST_P(rnn_gpu_vs_cpu, forward_training_and_backward_match) {
-    if (dnnl_engine_get_count(dnnl_gpu) == 0) {
-        GTEST_SKIP() << "no OpenCL device";
-    }
+TEST_P(rnn_gpu, forward_training_and_backward_match_reference) {
+    SKIP_WITHOUT_GPU();
     check(GetParam(), true);
 }
 
-INSTANTIATE_TEST_SUITE_P(cells, rnn_gpu_vs_cpu, ::testing::ValuesIn(problems),
-        [](const ::testing::TestParamInfo<problem_t> &i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(cells, rnn_gpu, ::testing::ValuesIn(problems), name_of);
 
 const problem_t bf16_problems[] = {
         bf16(vanilla("vanilla_tanh_l2r", dnnl_eltwise_tanh, 0.f, l2r)),
@@ -428,23 +281,18 @@ const problem_t bf16_problems[] = {
         bf16(cell("lbr_augru_l2r", dnnl_lbr_augru, l2r, 1, 3, 2, 5, 7)),
 };
 
-class rnn_gpu_vs_cpu_bf16 : public ::testing::TestWithParam<problem_t> {};
+class rnn_gpu_bf16 : public ::testing::TestWithParam<problem_t> {};
 
-TEST_P(rnn_gpu_vs_cpu_bf16, forward_inference_matches) {
-    if (dnnl_engine_get_count(dnnl_gpu) == 0) {
-        GTEST_SKIP() << "no OpenCL device";
-    }
+TEST_P(rnn_gpu_bf16, forward_inference_matches_reference) {
+    SKIP_WITHOUT_GPU();
     check(GetParam(), false);
 }
 
-TEST_P(rnn_gpu_vs_cpu_bf16, forward_training_and_backward_match) {
-    if (dnnl_engine_get_count(dnnl_gpu) == 0) {
-        GTEST_SKIP() << "no OpenCL device";
-    }
+TEST_P(rnn_gpu_bf16, forward_training_and_backward_match_reference) {
+    SKIP_WITHOUT_GPU();
     check(GetParam(), true);
 }
 
-INSTANTIATE_TEST_SUITE_P(cells, rnn_gpu_vs_cpu_bf16, ::testing::ValuesIn(bf16_problems),
-        [](const ::testing::TestParamInfo<problem_t> &i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(cells, rnn_gpu_bf16, ::testing::ValuesIn(bf16_problems), name_of);
 
 } // namespace

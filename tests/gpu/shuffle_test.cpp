@@ -2,7 +2,6 @@
 // backward, axes, group sizes, blocked layouts with tails (their padding stays zero), data
 // types copied bit for bit.
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp" // SKIP_WITHOUT_GPU
 #include "primitives/shuffle_ref.hpp"
 
 namespace {
@@ -21,10 +20,11 @@ void check(bool fwd, std::vector<int64_t> dims, int axis, int64_t group, dnnl_da
     EXPECT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
     dnnl_memory_desc_t m = c_tensor::make_md({dims, dt, tag});
     dnnl_primitive_desc_t hint = nullptr, pd = nullptr;
-    if (!fwd)
+    if (!fwd) {
         EXPECT_EQ(dnnl_shuffle_forward_primitive_desc_create(
                           &hint, gpu, dnnl_forward_training, m, m, axis, group, nullptr),
                 dnnl_success);
+    }
     EXPECT_EQ(fwd ? dnnl_shuffle_forward_primitive_desc_create(
                       &pd, gpu, dnnl_forward_training, m, m, axis, group, nullptr)
                   : dnnl_shuffle_backward_primitive_desc_create(

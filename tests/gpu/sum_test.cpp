@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "gpu/device_copy.hpp"
-#include "gpu/gpu_vs_cpu.hpp" // SKIP_WITHOUT_GPU
 #include "primitives/sum_ref.hpp"
 
 namespace {

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "graph/graph_runner.hpp"
+#include "graph/sdpa_ref.hpp"
 
 using namespace graph_test;
 
@@ -370,33 +371,8 @@ fusion_case_t sdpa_case(int64_t heads, int64_t kv_heads, int64_t S, int64_t D, b
 
 std::vector<float> ref_sdpa(const fusion_case_t &c, int64_t heads, int64_t kv_heads, int64_t S,
         int64_t D, bool mask) {
-    const int64_t G = heads / kv_heads;
-    std::vector<float> out(heads * S * D);
-    const auto &q = c.inputs.at(0), &k = c.inputs.at(1), &v = c.inputs.at(2);
-    for (int64_t h = 0; h < heads; ++h) {
-        const int64_t kvh = h / G;
-        for (int64_t i = 0; i < S; ++i) {
-            std::vector<double> s(S);
-            double mx = -INFINITY;
-            for (int64_t j = 0; j < S; ++j) {
-                double acc = 0;
-                for (int64_t d = 0; d < D; ++d)
-                    acc += (double)q[(h * S + i) * D + d] * k[(kvh * S + j) * D + d];
-                s[j] = acc / std::sqrt((double)D) + (mask && j > i ? -INFINITY : 0.0);
-                mx = std::max(mx, s[j]);
-            }
-            double sum = 0;
-            for (auto &x : s)
-                sum += (x = std::exp(x - mx));
-            for (int64_t d = 0; d < D; ++d) {
-                double acc = 0;
-                for (int64_t j = 0; j < S; ++j)
-                    acc += s[j] / sum * v[(kvh * S + j) * D + d];
-                out[(h * S + i) * D + d] = (float)acc;
-            }
-        }
-    }
-    return out;
+    return sdpa_ref::forward(c.inputs.at(0), c.inputs.at(1), c.inputs.at(2), heads, kv_heads, S,
+            D, mask, 1 / std::sqrt(double(D)));
 }
 
 } // namespace

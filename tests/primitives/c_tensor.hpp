@@ -172,6 +172,12 @@ inline bool next_pos(int64_t *pos, const int64_t *dims, int ndims) {
     return false;
 }
 
+// The position of a broadcast operand (dims of 1 where it broadcasts) at position pos.
+inline void bcast_pos(const layout_t &l, const int64_t *pos, int64_t *out) {
+    for (int d = 0; d < l.ndims; ++d)
+        out[d] = l.dims[d] == 1 ? 0 : pos[d];
+}
+
 struct tensor_t {
     tensor_t(dnnl_engine_t engine, const_dnnl_memory_desc_t desc, unsigned char fill = 0) {
         init(engine, desc, fill);
@@ -289,6 +295,50 @@ inline bool close(dnnl_data_type_t dt, float expected, float got) {
     if (std::isnan(expected)) return std::isnan(got);
     if (std::isinf(expected)) return expected == got;
     return std::fabs(expected - got) <= tolerance(dt, expected);
+}
+
+inline bool is_integer(dnnl_data_type_t dt) {
+    return dt == dnnl_s32 || dt == dnnl_s8 || dt == dnnl_u8;
+}
+
+// A tensor's values in row-major order of its logical dims.
+inline std::vector<double> values(const tensor_t &t) {
+    std::vector<double> v;
+    int64_t pos[DNNL_MAX_NDIMS] = {};
+    if (t.lay.nelems() > 0) do
+            v.push_back(t.get(pos));
+        while (next_pos(pos, t.lay.dims, t.lay.ndims));
+    return v;
+}
+
+// Every element of t against `want` (row-major order of t's dims) within t's type's
+// tolerance plus `slack` (per element, where the computation's own error exceeds one
+// rounding of t's type; integer types exact, or within the slack rounded up), the first five
+// misses reported with their position; t's padding zero.
+inline void expect_values(const std::vector<float> &want, const tensor_t &t,
+        const std::vector<double> &slack = {}) {
+    ASSERT_EQ(static_cast<int64_t>(want.size()), t.lay.nelems());
+    const bool integer = is_integer(t.lay.dt);
+    int64_t pos[DNNL_MAX_NDIMS] = {};
+    size_t k = 0, bad = 0;
+    if (t.lay.nelems() > 0) do {
+            const float got = t.get(pos);
+            const double extra = k < slack.size() ? slack[k] : 0.0;
+            // Integers are exact unless the computation's error reaches a rounding boundary.
+            const double tol = integer ? std::ceil(extra) : tolerance(t.lay.dt, want[k]) + extra;
+            const bool ok = integer ? std::fabs(double(got) - want[k]) <= tol
+                                       : close(t.lay.dt, want[k], got)
+                            || std::fabs(double(got) - want[k]) <= tol;
+            if (!ok && bad++ < 5) {
+                std::string where;
+                for (int d = 0; d < t.lay.ndims; ++d)
+                    where += std::to_string(pos[d]) + " ";
+                ADD_FAILURE() << "at [" << where << "] expected " << want[k] << " got " << got;
+            }
+            ++k;
+        } while (next_pos(pos, t.lay.dims, t.lay.ndims));
+    EXPECT_EQ(bad, 0u);
+    EXPECT_TRUE(t.padding_is_zero());
 }
 
 struct engine_fixture : public ::testing::Test {

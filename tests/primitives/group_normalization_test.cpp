@@ -1,22 +1,14 @@
 // Group normalization forward (training, inference, global stats, scale/shift, post-ops, s8/u8
-// dst) and backward (data; scale/shift gradients) against a double-precision test-side
-// reference; every implementation, plain/channels-last/blocked layouts, bad arguments.
+// dst) and backward (data; scale/shift gradients) against the double-precision reference of
+// group_normalization_ref.hpp; every implementation, plain/channels-last/blocked layouts, bad arguments.
 #include "c_tensor.hpp"
+#include "group_normalization_ref.hpp"
 
 using namespace c_tensor;
 
 namespace {
 
 struct gnorm_test : public engine_fixture {
-    static std::vector<double> values(const tensor_t &t) {
-        std::vector<double> v;
-        int64_t pos[DNNL_MAX_NDIMS] = {};
-        if (t.lay.nelems() == 0) return v;
-        do
-            v.push_back(t.get(pos));
-        while (next_pos(pos, t.lay.dims, t.lay.ndims));
-        return v;
-    }
     static void set_values(tensor_t &t, const std::vector<double> &v) {
         int64_t pos[DNNL_MAX_NDIMS] = {};
         size_t i = 0;
@@ -45,6 +37,7 @@ struct gnorm_test : public engine_fixture {
         for (size_t k = 2; k < c.dims.size(); ++k)
             SP *= c.dims[k];
         const double eps = 1e-3;
+        const group_normalization_ref::shape_t shape(c.dims, G);
         dnnl_memory_desc_t s = make_md({c.dims, c.dt, c.tag});
         dnnl_memory_desc_t dm = make_md({c.dims, c.ddt, c.tag});
         dnnl_primitive_attr_t attr = nullptr;
@@ -85,22 +78,8 @@ struct gnorm_test : public engine_fixture {
             shift.fill_random(23);
             const auto xv = values(x), gam = values(scale), bet = values(shift);
             // Statistics: computed here, or given to the library (global stats / backward).
-            std::vector<double> mu(N * G), va(N * G);
-            for (int64_t n = 0; n < N; ++n)
-                for (int64_t g = 0; g < G; ++g) {
-                    double sum = 0, sq = 0;
-                    for (int64_t ch = g * Cg; ch < (g + 1) * Cg; ++ch)
-                        for (int64_t i = 0; i < SP; ++i)
-                            sum += xv[(n * C + ch) * SP + i];
-                    const double m = sum / (Cg * SP);
-                    for (int64_t ch = g * Cg; ch < (g + 1) * Cg; ++ch)
-                        for (int64_t i = 0; i < SP; ++i) {
-                            const double d = xv[(n * C + ch) * SP + i] - m;
-                            sq += d * d;
-                        }
-                    mu[n * G + g] = m;
-                    va[n * G + g] = sq / (Cg * SP);
-                }
+            std::vector<double> mu, va;
+            group_normalization_ref::statistics(xv, shape, mu, va);
             if (global || !fwd) {
                 if (global) // arbitrary given statistics
                     for (size_t w = 0; w < mu.size(); ++w) {
@@ -117,7 +96,6 @@ struct gnorm_test : public engine_fixture {
             }
             std::vector<dnnl_exec_arg_t> args = {{DNNL_ARG_SRC, x.mem}};
             if (use_scale) args.push_back({DNNL_ARG_SCALE, scale.mem});
-            auto rstd = [&](int64_t w) { return 1.0 / std::sqrt(va[w] + eps); };
             if (fwd) {
                 tensor_t y(engine, q(DNNL_ARG_DST), 0x22);
                 args.push_back({DNNL_ARG_DST, y.mem});
@@ -132,8 +110,8 @@ struct gnorm_test : public engine_fixture {
                     for (int64_t ch = 0; ch < C; ++ch)
                         for (int64_t i = 0; i < SP; ++i) {
                             const int64_t w = n * G + ch / Cg, e_i = (n * C + ch) * SP + i;
-                            double e = (xv[e_i] - mu[w]) * rstd(w) * (use_scale ? gam[ch] : 1.0)
-                                    + (use_shift ? bet[ch] : 0.0);
+                            double e = group_normalization_ref::forward(xv[e_i], mu[w], va[w],
+                                    eps, use_scale ? gam[ch] : 1.0, use_shift ? bet[ch] : 0.0);
                             if (c.relu) e = std::max(e, 0.0);
                             const double tol = c.ddt == dnnl_f32 ? 1e-4 * (std::fabs(e) + 1)
                                     : (c.ddt == dnnl_s8 || c.ddt == dnnl_u8)
@@ -164,35 +142,16 @@ struct gnorm_test : public engine_fixture {
                 if (grads && use_shift) args.push_back({DNNL_ARG_DIFF_SHIFT, dshift.mem});
                 ASSERT_EQ(execute(pd, args), dnnl_success);
                 const auto gv = values(dy), ov = values(dx);
-                std::vector<double> m1(N * G, 0), m2(N * G, 0);
-                for (int64_t n = 0; n < N; ++n)
-                    for (int64_t ch = 0; ch < C; ++ch)
-                        for (int64_t i = 0; i < SP; ++i) {
-                            const int64_t w = n * G + ch / Cg, e_i = (n * C + ch) * SP + i;
-                            const double d = gv[e_i] * (use_scale ? gam[ch] : 1.0);
-                            m1[w] += d / (Cg * SP);
-                            m2[w] += d * (xv[e_i] - mu[w]) * rstd(w) / (Cg * SP);
-                        }
+                const group_normalization_ref::backward_t want = group_normalization_ref::backward(
+                        xv, gv, mu, va, use_scale ? gam : std::vector<double>(), shape, eps, global);
                 const double tol_base = c.dt == dnnl_f32 ? 1e-4 : 3e-2;
-                for (int64_t n = 0; n < N; ++n)
-                    for (int64_t ch = 0; ch < C; ++ch)
-                        for (int64_t i = 0; i < SP; ++i) {
-                            const int64_t w = n * G + ch / Cg, e_i = (n * C + ch) * SP + i;
-                            const double d = gv[e_i] * (use_scale ? gam[ch] : 1.0);
-                            const double xh = (xv[e_i] - mu[w]) * rstd(w);
-                            const double e = global ? d * rstd(w)
-                                                    : (d - m1[w] - xh * m2[w]) * rstd(w);
-                            ASSERT_NEAR(ov[e_i], e, tol_base * (std::fabs(e) + 1)) << e_i;
-                        }
+                for (size_t e_i = 0; e_i < ov.size(); ++e_i) {
+                    const double e = want.diff_src[e_i];
+                    ASSERT_NEAR(ov[e_i], e, tol_base * (std::fabs(e) + 1)) << e_i;
+                }
                 const auto dsv = values(dscale), dbv = values(dshift);
                 for (int64_t ch = 0; grads && ch < C; ++ch) {
-                    double es = 0, eb = 0;
-                    for (int64_t n = 0; n < N; ++n)
-                        for (int64_t i = 0; i < SP; ++i) {
-                            const int64_t w = n * G + ch / Cg, e_i = (n * C + ch) * SP + i;
-                            es += gv[e_i] * (xv[e_i] - mu[w]) * rstd(w);
-                            eb += gv[e_i];
-                        }
+                    const double es = want.diff_scale[ch], eb = want.diff_shift[ch];
                     if (use_scale) {
                         ASSERT_NEAR(dsv[ch], es, tol_base * (std::fabs(es) + 1));
                     }

@@ -1,5 +1,5 @@
 // Inner product forward, backward data and backward weights (+ bias) through the C API
-// against a double-precision reference written here: 2D and 4D src in plain and
+// against the double-precision reference of inner_product_ref.hpp: 2D and 4D src in plain and
 // channels-last layouts (weights `any` follow src), post-ops, bf16, zero-size, bad input.
 #include <cmath>
 #include <vector>
@@ -8,6 +8,7 @@
 
 #include "oneapi/dnnl/dnnl.h"
 #include "c_tensor.hpp"
+#include "inner_product_ref.hpp"
 
 namespace {
 
@@ -53,6 +54,10 @@ struct mem_t {
             set(i, static_cast<float>((i * 7 + seed * 3) % 9 - 4) * 0.5f);
     }
 };
+
+inner_product_ref::flat_t get(const mem_t &t) {
+    return [&t](int64_t i) { return static_cast<double>(t.get(i)); };
+}
 
 class ip_test : public ::testing::Test {
 protected:
@@ -110,9 +115,8 @@ protected:
         const double tol = dt == dnnl_bf16 ? 2e-2 : 1e-5;
         for (int64_t m = 0; m < MB; ++m)
             for (int64_t o = 0; o < OC; ++o) {
-                double acc = b.get(o);
-                for (int64_t k = 0; k < K; ++k)
-                    acc += double(s.get(m * K + k)) * w.get(o * K + k);
+                double acc = b.get(o)
+                        + inner_product_ref::forward(get(s), get(w), m, o, K);
                 if (relu && acc < 0) acc = 0;
                 ASSERT_NEAR(d.get(m * OC + o), acc, tol * std::max(1.0, std::fabs(acc)))
                         << "fwd " << m << "," << o;
@@ -131,9 +135,7 @@ protected:
         exec(bd, {{DNNL_ARG_DIFF_SRC, ds.m}, {DNNL_ARG_WEIGHTS, w2.m}, {DNNL_ARG_DIFF_DST, dd.m}});
         for (int64_t m = 0; m < MB; ++m)
             for (int64_t k = 0; k < K; ++k) {
-                double acc = 0;
-                for (int64_t o = 0; o < OC; ++o)
-                    acc += double(dd.get(m * OC + o)) * w2.get(o * K + k);
+                const double acc = inner_product_ref::backward_data(get(dd), get(w2), m, k, OC, K);
                 ASSERT_NEAR(ds.get(m * K + k), acc, tol * std::max(1.0, std::fabs(acc))) << "bwd_d";
             }
         // Backward weights with bias.
@@ -151,14 +153,11 @@ protected:
         exec(bw, {{DNNL_ARG_SRC, s3.m}, {DNNL_ARG_DIFF_WEIGHTS, dw.m}, {DNNL_ARG_DIFF_BIAS, db.m},
                 {DNNL_ARG_DIFF_DST, dd3.m}});
         for (int64_t o = 0; o < OC; ++o) {
-            double bsum = 0;
-            for (int64_t m = 0; m < MB; ++m)
-                bsum += dd3.get(m * OC + o);
+            const double bsum = inner_product_ref::backward_bias(get(dd3), o, MB, OC);
             ASSERT_NEAR(db.get(o), bsum, tol * std::max(1.0, std::fabs(bsum))) << "diff_bias";
             for (int64_t k = 0; k < K; ++k) {
-                double acc = 0;
-                for (int64_t m = 0; m < MB; ++m)
-                    acc += double(dd3.get(m * OC + o)) * s3.get(m * K + k);
+                const double acc
+                        = inner_product_ref::backward_weights(get(dd3), get(s3), o, k, MB, OC, K);
                 ASSERT_NEAR(dw.get(o * K + k), acc, tol * std::max(1.0, std::fabs(acc))) << "bwd_w";
             }
         }

@@ -19,17 +19,6 @@ struct params_t {
     double alpha, beta, k;
 };
 
-// Logical row-major values of a tensor.
-inline std::vector<double> values(const c_tensor::tensor_t &t) {
-    std::vector<double> v;
-    int64_t pos[DNNL_MAX_NDIMS] = {};
-    if (t.lay.nelems() == 0) return v;
-    do
-        v.push_back(t.get(pos));
-    while (c_tensor::next_pos(pos, t.lay.dims, t.lay.ndims));
-    return v;
-}
-
 // Calls f(j) for every element j (row-major) in the window of element i.
 template <typename F> void window(const c_tensor::dims_t &d, const params_t &p, int64_t i, F f) {
     const int nd = static_cast<int>(d.size());
@@ -77,7 +66,7 @@ inline double tolerance(dnnl_data_type_t dt, double e) {
 inline void expect_forward(const c_tensor::tensor_t &x, const c_tensor::tensor_t &y,
         const c_tensor::dims_t &d, const params_t &p, dnnl_data_type_t dt) {
     const double a = p.alpha / summands(d, p);
-    const auto xv = values(x), yv = values(y);
+    const auto xv = c_tensor::values(x), yv = c_tensor::values(y);
     for (size_t i = 0; i < xv.size(); ++i) {
         double sum = 0;
         window(d, p, int64_t(i), [&](int64_t j) { sum += xv[j] * xv[j]; });
@@ -93,7 +82,7 @@ inline void expect_backward(const c_tensor::tensor_t &x, const c_tensor::tensor_
         const c_tensor::tensor_t &dx, const c_tensor::dims_t &d, const params_t &p,
         dnnl_data_type_t dt) {
     const double a = p.alpha / summands(d, p);
-    const auto xv = values(x), gv = values(dy), ov = values(dx);
+    const auto xv = c_tensor::values(x), gv = c_tensor::values(dy), ov = c_tensor::values(dx);
     std::vector<double> S(xv.size());
     for (size_t i = 0; i < xv.size(); ++i) {
         double sum = 0;

@@ -1,4 +1,4 @@
-// Matmul through the C API against a double-precision reference written here, on every
+// Matmul through the C API against a double-precision reference (the dot product of matmul_ref.hpp), on every
 // implementation (dnnl_primitive_desc_next_impl): shapes 1 / odd / K beyond one cache block,
 // transposed and strided operands, batch broadcast, bias broadcast, scales, zero points,
 // post-ops, bf16/f16/int8, runtime dimensions, `any`, zero-size, and bad arguments.
@@ -13,6 +13,7 @@
 
 #include "oneapi/dnnl/dnnl.h"
 #include "c_tensor.hpp"
+#include "matmul_ref.hpp"
 
 namespace {
 
@@ -224,13 +225,9 @@ protected:
                 pos[i] = r % c.dst.dims[i];
                 r /= c.dst.dims[i];
             }
-            std::vector<int64_t> sp(pos), wp(pos);
-            double acc = 0;
-            for (int64_t k = 0; k < K; ++k) {
-                sp[nd - 1] = k;
-                wp[nd - 2] = k;
-                acc += (s.get(sp.data()) - c.a.src_zp) * double(w.get(wp.data()) - c.a.wei_zp);
-            }
+            double acc = matmul_ref::dot([&](const int64_t *p) { return s.get(p); },
+                    [&](const int64_t *p) { return w.get(p); }, nd, pos.data(), K, c.a.src_zp,
+                    c.a.wei_zp);
             const int64_t n = pos[nd - 1];
             if (c.a.src_scale) acc *= c.a.src_scale;
             if (c.a.wei_scale_per_n) acc *= 0.5 + 0.25 * (n % 3);

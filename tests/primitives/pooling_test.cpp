@@ -1,30 +1,22 @@
 // Pooling through the C API: max and both averages, forward (training with the workspace,
 // inference) and backward, 1D/2D/3D, plain, channels-last and nCx16c layouts, every data type,
 // every implementation (dnnl_primitive_desc_next_impl), against a double-precision reference
-// written here.
+// (window geometry from pooling_ref.hpp).
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "primitives/c_tensor.hpp"
+#include "primitives/pooling_ref.hpp"
 
 using namespace c_tensor;
 
 namespace {
 
-struct pool_case_t {
-    dims_t src; // N, C, spatial...
-    dims_t k, s, dl, pl, pr;
-};
-
-dims_t dst_dims(const pool_case_t &p) {
-    dims_t d = {p.src[0], p.src[1]};
-    for (size_t i = 0; i < p.k.size(); ++i) {
-        const int64_t ext = (p.k[i] - 1) * (p.dl[i] + 1) + 1;
-        d.push_back((p.src[2 + i] + p.pl[i] + p.pr[i] - ext) / p.s[i] + 1);
-    }
-    return d;
-}
+using pooling_ref::dst_dims;
+using pooling_ref::pool_case_t;
+using pooling_ref::window;
+using pooling_ref::window_t;
 
 std::vector<pool_case_t> cases() {
     return {
@@ -43,36 +35,6 @@ dnnl_format_tag_t tag_for(const std::string &t, size_t nd) {
     if (t == "abx") return nd == 3 ? dnnl_abc : nd == 4 ? dnnl_abcd : dnnl_abcde;
     if (t == "axb") return nd == 3 ? dnnl_acb : nd == 4 ? dnnl_acdb : dnnl_acdeb;
     return nd == 3 ? dnnl_aBc16b : nd == 4 ? dnnl_aBcd16b : dnnl_aBcde16b;
-}
-
-// Window geometry of one output point: the src positions (or -1 for padding) in tap order.
-struct window_t {
-    std::vector<std::vector<int64_t>> taps; // spatial positions, one per tap inside src
-    std::vector<int> tap_index;
-    int ksize = 1;
-};
-
-window_t window(const pool_case_t &p, const int64_t *opos) {
-    window_t w;
-    const size_t ns = p.k.size();
-    for (size_t i = 0; i < ns; ++i)
-        w.ksize *= static_cast<int>(p.k[i]);
-    for (int t = 0; t < w.ksize; ++t) {
-        int r = t;
-        std::vector<int64_t> sp(ns);
-        bool in = true;
-        for (int i = static_cast<int>(ns) - 1; i >= 0; --i) {
-            const int64_t kk = r % p.k[i];
-            r /= static_cast<int>(p.k[i]);
-            sp[i] = opos[2 + i] * p.s[i] - p.pl[i] + kk * (p.dl[i] + 1);
-            in = in && sp[i] >= 0 && sp[i] < p.src[2 + i];
-        }
-        if (in) {
-            w.taps.push_back(sp);
-            w.tap_index.push_back(t);
-        }
-    }
-    return w;
 }
 
 struct pooling : public engine_fixture {

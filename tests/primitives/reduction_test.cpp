@@ -1,6 +1,6 @@
 // Reduction through the C API: the nine algorithms, any set of reduced dims, every
-// implementation (dnnl_primitive_desc_next_impl), against a double-precision reference
-// written here: plain, channels-last and blocked layouts, data types, p and eps, post-ops,
+// implementation (dnnl_primitive_desc_next_impl), against the double-precision reference of
+// reduction_ref.hpp: plain, channels-last and blocked layouts, data types, p and eps, post-ops,
 // long reductions that the fast path splits over threads, zero-size and bad input.
 #include <algorithm>
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "c_tensor.hpp"
+#include "reduction_ref.hpp"
 
 namespace {
 
@@ -18,41 +19,8 @@ const dnnl_alg_kind_t all_algs[] = {dnnl_reduction_max, dnnl_reduction_min, dnnl
         dnnl_reduction_norm_lp_sum, dnnl_reduction_norm_lp_power_p_max,
         dnnl_reduction_norm_lp_power_p_sum};
 
-struct ref_t {
-    double value, magnitude; // magnitude: sum of |terms|, for the tolerance
-};
-
-ref_t reduce(dnnl_alg_kind_t alg, const std::vector<double> &x, double p, double eps) {
-    double acc = 0, mag = 0;
-    switch (alg) {
-        case dnnl_reduction_max:
-            acc = -INFINITY;
-            for (double v : x) acc = std::max(acc, v);
-            return {acc, std::fabs(acc)};
-        case dnnl_reduction_min:
-            acc = INFINITY;
-            for (double v : x) acc = std::min(acc, v);
-            return {acc, std::fabs(acc)};
-        case dnnl_reduction_mul:
-            acc = 1;
-            for (double v : x) acc *= v;
-            return {acc, std::fabs(acc) * x.size()};
-        case dnnl_reduction_sum:
-        case dnnl_reduction_mean:
-            for (double v : x) acc += v, mag += std::fabs(v);
-            if (alg == dnnl_reduction_mean && !x.empty()) acc /= x.size(), mag /= x.size();
-            return {acc, mag};
-        default: break;
-    }
-    for (double v : x) acc += std::pow(std::fabs(v), p);
-    mag = acc;
-    switch (alg) {
-        case dnnl_reduction_norm_lp_max: return {std::pow(std::max(acc, eps), 1 / p), std::pow(mag + eps, 1 / p)};
-        case dnnl_reduction_norm_lp_sum: return {std::pow(acc + eps, 1 / p), std::pow(mag + eps, 1 / p)};
-        case dnnl_reduction_norm_lp_power_p_max: return {std::max(acc, eps), mag + std::fabs(eps)};
-        default: return {acc + eps, mag + std::fabs(eps)};
-    }
-}
+using reduction_ref::reduce;
+using reduction_ref::ref_t;
 
 struct reduction : public engine_fixture {
     dnnl_primitive_desc_t make_pd(dnnl_alg_kind_t alg, const spec_t &s, const spec_t &d,

@@ -1,7 +1,8 @@
 // Reorder through the C API, checked against a reference written here: the test places every
 // logical element by its own blocking arithmetic, computes the expected value with its own
-// conversions, and runs every implementation the engine offers for each problem
-// (dnnl_primitive_desc_next_impl), so fast paths and the reference see the same cases.
+// conversions and reorder_ref.hpp's quantization, and runs every implementation the engine
+// offers for each problem (dnnl_primitive_desc_next_impl), so fast paths and the reference see
+// the same cases.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "oneapi/dnnl/dnnl.h"
+#include "primitives/reorder_ref.hpp"
 
 namespace {
 
@@ -291,12 +293,7 @@ int64_t quant_count(int mask, const dims_t &dims) {
     return n;
 }
 
-int64_t quant_index(int mask, const dims_t &dims, const int64_t *pos) {
-    int64_t idx = 0;
-    for (size_t i = 0; i < dims.size(); ++i)
-        if (mask >> i & 1) idx = idx * dims[i] + pos[i];
-    return idx;
-}
+using reorder_ref::quant_index;
 
 struct engine_t {
     engine_t() {
@@ -458,16 +455,19 @@ std::vector<std::string> run(const problem_t &p, bool all_impls = true) {
             double want = 0;
             if (inside) {
                 const double x = get(p.sdt, src_init.data(), src->off(pos));
-                float f = static_cast<float>(x);
                 const auto &q = p.q;
-                if (q.src_zp >= 0) f -= zp_value(quant_index(q.src_zp, p.dims, pos), false);
+                reorder_ref::quant_t r;
+                if (q.src_zp >= 0) r.src_zp = zp_value(quant_index(q.src_zp, p.dims, pos), false);
                 if (q.src_scale >= 0)
-                    f *= scale_value(quant_index(q.src_scale, p.dims, pos), false);
-                if (q.sum)
-                    f += q.sum_scale
-                         * (static_cast<float>(get(p.ddt, dst_init.data(), doff)) - q.sum_zp);
-                if (q.dst_scale >= 0) f /= scale_value(quant_index(q.dst_scale, p.dims, pos), true);
-                if (q.dst_zp >= 0) f += zp_value(quant_index(q.dst_zp, p.dims, pos), true);
+                    r.src_scale = scale_value(quant_index(q.src_scale, p.dims, pos), false);
+                r.sum = q.sum;
+                r.sum_scale = q.sum_scale;
+                r.sum_zp = q.sum_zp;
+                if (q.dst_scale >= 0)
+                    r.dst_scale = scale_value(quant_index(q.dst_scale, p.dims, pos), true);
+                if (q.dst_zp >= 0) r.dst_zp = zp_value(quant_index(q.dst_zp, p.dims, pos), true);
+                const float f = reorder_ref::value(static_cast<float>(x), r,
+                        q.sum ? static_cast<float>(get(p.ddt, dst_init.data(), doff)) : 0.f);
                 // f64 to f64 with nothing applied moves the value exactly.
                 want = p.sdt == dnnl_f64 && p.ddt == dnnl_f64 && !q.any() ? x : stored(p.ddt, f);
             }

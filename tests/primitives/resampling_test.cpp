@@ -1,6 +1,6 @@
 // Resampling forward and backward through the C API, nearest and linear, 1D/2D/3D, every
-// implementation (dnnl_primitive_desc_next_impl), against a reference written here (forward
-// gathers, backward scatters each dst gradient into the src positions that produced it):
+// implementation (dnnl_primitive_desc_next_impl), against a reference (taps from
+// resampling_ref.hpp; forward gathers, backward scatters each dst gradient into the src positions that produced it):
 // up- and downsampling, odd shapes, plain / channels-last / blocked layouts with channel
 // tails, data types, post-ops, factors vs dims, the factors query, zero-size and bad input.
 #include <algorithm>
@@ -10,35 +10,14 @@
 #include <vector>
 
 #include "c_tensor.hpp"
+#include "resampling_ref.hpp"
 
 namespace {
 
 using namespace c_tensor;
 
-// Per spatial dim: for dst position o, the src positions and weights it reads.
-struct taps_t {
-    std::vector<std::vector<std::pair<int64_t, double>>> at;
-};
-
-taps_t make_taps(bool linear, int64_t in, int64_t out) {
-    taps_t t;
-    t.at.resize(out);
-    for (int64_t o = 0; o < out; ++o) {
-        const float s = (static_cast<float>(o) + 0.5f) * static_cast<float>(in)
-                        / static_cast<float>(out)
-                - 0.5f;
-        auto clamp = [&](int64_t i) { return std::min<int64_t>(std::max<int64_t>(i, 0), in - 1); };
-        if (!linear) {
-            t.at[o].push_back({clamp(static_cast<int64_t>(std::round(s))), 1.0});
-        } else {
-            const double f = std::floor(static_cast<double>(s));
-            const double w = static_cast<double>(s) - f;
-            t.at[o].push_back({clamp(static_cast<int64_t>(f)), 1.0 - w});
-            t.at[o].push_back({clamp(static_cast<int64_t>(f) + 1), w});
-        }
-    }
-    return t;
-}
+using resampling_ref::make_taps;
+using resampling_ref::taps_t;
 
 struct problem_t {
     dims_t src, dst;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "primitives/c_tensor.hpp"
+#include "primitives/softmax_ref.hpp"
 
 namespace {
 
@@ -42,18 +43,13 @@ std::vector<double> ref_fwd(const tensor_t &src, const sm_case_t &c) {
             std::vector<double> x(C);
             int64_t p[DNNL_MAX_NDIMS];
             std::copy(pos, pos + nd, p);
-            double mx = -INFINITY;
             for (int64_t k = 0; k < C; ++k) {
                 p[c.axis] = k;
                 x[k] = src.get(p);
-                mx = std::max(mx, x[k]);
             }
-            double s = 0;
-            for (int64_t k = 0; k < C; ++k)
-                s += std::exp(x[k] - mx);
+            const std::vector<double> y = softmax_ref::slice(c.alg, x);
             for (int64_t k = 0; k < C; ++k) {
-                double v = c.alg == dnnl_softmax_log ? x[k] - mx - std::log(s)
-                                                     : std::exp(x[k] - mx) / s;
+                double v = y[k];
                 if (c.src_scale) v *= c.src_scale;
                 if (c.relu_post_op) v = std::max(0.0, v);
                 if (c.dst_scale) v /= c.dst_scale;
@@ -176,18 +172,15 @@ struct softmax_test : public engine_fixture {
                     if (pos[axis] == 0) {
                         int64_t p[DNNL_MAX_NDIMS];
                         std::copy(pos, pos + nd, p);
-                        double s = 0;
+                        std::vector<double> ys, gs;
                         for (int64_t k = 0; k < dims[axis]; ++k) {
                             p[axis] = k;
-                            s += alg == dnnl_softmax_log ? g.get(p) : double(g.get(p)) * y.get(p);
+                            ys.push_back(y.get(p));
+                            gs.push_back(g.get(p));
                         }
-                        for (int64_t k = 0; k < dims[axis]; ++k) {
-                            p[axis] = k;
-                            const double yy = y.get(p), gg = g.get(p);
-                            exp[i + k * stride] = alg == dnnl_softmax_log
-                                    ? gg - std::exp(yy) * s
-                                    : yy * (gg - s);
-                        }
+                        const std::vector<double> dx = softmax_ref::backward_slice(alg, ys, gs);
+                        for (int64_t k = 0; k < dims[axis]; ++k)
+                            exp[i + k * stride] = dx[size_t(k)];
                     }
                     ++i;
                 } while (next_pos(pos, y.lay.dims, nd));

@@ -156,4 +156,31 @@ dims_t apply_mb(dims_t d, int64_t mb) {
     return d;
 }
 
+std::string checked_tag(const std::string &tag) {
+    if (!tag_known(tag)) throw std::invalid_argument("unknown tag '" + tag + "'");
+    return tag;
+}
+
+std::vector<std::string> parse_tag_list(const std::string &value) {
+    return parse_list<std::string>(value, checked_tag);
+}
+
+std::vector<std::vector<std::string>> parse_tag_lists(const std::string &value) {
+    return parse_list<std::vector<std::string>>(value, [](const std::string &s) {
+        auto t = split(s, ':');
+        for (const auto &x : t)
+            checked_tag(x);
+        return t;
+    });
+}
+
+std::vector<std::vector<dnnl_data_type_t>> parse_dt_lists(const std::string &value) {
+    return parse_list<std::vector<dnnl_data_type_t>>(value, [](const std::string &s) {
+        std::vector<dnnl_data_type_t> d;
+        for (const auto &x : split(s, ':'))
+            d.push_back(str2dt(x));
+        return d;
+    });
+}
+
 } // namespace benchdnn

@@ -30,6 +30,13 @@ std::string dims2str(const dims_t &d);
 
 // Layouts: abx (plain, row-major), axb (channels last), any, or a dnnl_format_tag_t name.
 bool tag_known(const std::string &tag);
+// The tag itself; std::invalid_argument ("unknown tag 'x'") when tag_known says no.
+std::string checked_tag(const std::string &tag);
+// "abx,axb" -> checked tags; "abx:any,axb:axb" -> one checked list per comma item.
+std::vector<std::string> parse_tag_list(const std::string &value);
+std::vector<std::vector<std::string>> parse_tag_lists(const std::string &value);
+// "f32:bf16,s8:s8" -> one list of data types per comma item.
+std::vector<std::vector<dnnl_data_type_t>> parse_dt_lists(const std::string &value);
 dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag);
 
 // The knobs every driver shares: attributes and --mb. Lists multiply like other knobs.

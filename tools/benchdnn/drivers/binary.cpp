@@ -214,25 +214,10 @@ public:
     }
 
     bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--sdt")
-            sdt_ = parse_list<std::vector<dnnl_data_type_t>>(v, [](const std::string &s) {
-                std::vector<dnnl_data_type_t> d;
-                for (const auto &x : split(s, ':')) d.push_back(str2dt(x));
-                return d;
-            });
+        if (key == "--sdt") sdt_ = parse_dt_lists(v);
         else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag")
-            stag_ = parse_list<std::vector<std::string>>(v, [](const std::string &s) {
-                auto t = split(s, ':');
-                for (const auto &x : t)
-                    if (!tag_known(x)) throw std::invalid_argument("unknown tag '" + x + "'");
-                return t;
-            });
-        else if (key == "--dtag")
-            dtag_ = parse_list<std::string>(v, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
+        else if (key == "--stag") stag_ = parse_tag_lists(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--alg")
             alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
                 dnnl_alg_kind_t a;

@@ -428,12 +428,6 @@ public:
     }
 
     bool parse(const std::string &key, const std::string &v) override {
-        auto tags = [](const std::string &s) {
-            return parse_list<std::string>(s, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
-        };
         if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
         else if (key == "--dt" || key == "--cfg")
             dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
@@ -445,9 +439,9 @@ public:
                 if (parts.size() != 3) throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
                 return std::array<dnnl_data_type_t, 3> {str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
             });
-        else if (key == "--stag") stag_ = tags(v);
-        else if (key == "--wtag") wtag_ = tags(v);
-        else if (key == "--dtag") dtag_ = tags(v);
+        else if (key == "--stag") stag_ = parse_tag_list(v);
+        else if (key == "--wtag") wtag_ = parse_tag_list(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--alg")
             alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
                 const std::string l = lowercase(s);

@@ -233,11 +233,7 @@ public:
                 const dnnl_data_type_t a = str2dt(p[0]);
                 return std::make_pair(a, p.size() > 1 ? str2dt(p[1]) : a);
             });
-        else if (key == "--tag")
-            tag_ = parse_list<std::string>(v, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
+        else if (key == "--tag") tag_ = parse_tag_list(v);
         else if (key == "--flags")
             flags_ = parse_list<unsigned>(v, [](const std::string &s) {
                 unsigned f = 0;

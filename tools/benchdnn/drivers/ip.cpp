@@ -221,12 +221,6 @@ public:
     }
 
     bool parse(const std::string &key, const std::string &v) override {
-        auto tags = [](const std::string &s) {
-            return parse_list<std::string>(s, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
-        };
         if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
         else if (key == "--dt" || key == "--cfg")
             dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
@@ -240,9 +234,9 @@ public:
                 return std::array<dnnl_data_type_t, 3> {
                         str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
             });
-        else if (key == "--stag") stag_ = tags(v);
-        else if (key == "--wtag") wtag_ = tags(v);
-        else if (key == "--dtag") dtag_ = tags(v);
+        else if (key == "--stag") stag_ = parse_tag_list(v);
+        else if (key == "--wtag") wtag_ = parse_tag_list(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else return common_.parse(key, v);
         return true;
     }

@@ -265,10 +265,6 @@ public:
     }
 
     bool parse(const std::string &key, const std::string &v) override {
-        auto tags = [](const std::string &t) {
-            if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-            return t;
-        };
         if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
         else if (key == "--dt")
             dt_ = parse_list<std::pair<dnnl_data_type_t, dnnl_data_type_t>>(v, [](const std::string &s) {
@@ -277,8 +273,8 @@ public:
                 return std::make_pair(str2dt(s.substr(0, colon)), str2dt(s.substr(colon + 1)));
             });
         else if (key == "--ss_dt") ss_dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_list<std::string>(v, tags);
-        else if (key == "--stat_tag") stat_tag_ = parse_list<std::string>(v, tags);
+        else if (key == "--tag") tag_ = parse_tag_list(v);
+        else if (key == "--stat_tag") stat_tag_ = parse_tag_list(v);
         else if (key == "--flags") flags_ = parse_list<unsigned>(v, str2flags);
         else if (key == "--inplace") inplace_ = parse_list<bool>(v, parse_bool);
         else return common_.parse(key, v);

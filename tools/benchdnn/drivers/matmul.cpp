@@ -159,12 +159,6 @@ public:
     }
 
     bool parse(const std::string &key, const std::string &v) override {
-        auto tags = [](const std::string &s) {
-            return parse_list<std::string>(s, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
-        };
         if (key == "--dt" || key == "--cfg")
             dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
                 const auto parts = split(s, ':');
@@ -177,9 +171,9 @@ public:
                 return std::array<dnnl_data_type_t, 3> {
                         str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
             });
-        else if (key == "--stag") stag_ = tags(v);
-        else if (key == "--wtag") wtag_ = tags(v);
-        else if (key == "--dtag") dtag_ = tags(v);
+        else if (key == "--stag") stag_ = parse_tag_list(v);
+        else if (key == "--wtag") wtag_ = parse_tag_list(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--bia-dt" || key == "--bia_dt")
             bdt_ = parse_list<dnnl_data_type_t>(v, [](const std::string &s) {
                 return s == "undef" ? dnnl_data_type_undef : str2dt(s);

@@ -275,11 +275,7 @@ public:
     bool parse(const std::string &key, const std::string &v) override {
         if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
         else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag")
-            tag_ = parse_list<std::string>(v, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
+        else if (key == "--tag") tag_ = parse_tag_list(v);
         else if (key == "--alg")
             alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
                 const std::string l = lowercase(s);

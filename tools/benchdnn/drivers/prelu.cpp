@@ -149,7 +149,7 @@ public:
                 std::vector<std::string> r = split(s, ':');
                 if (r.size() == 1) r.push_back("any");
                 for (const auto &t : r)
-                    if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
+                    checked_tag(t);
                 if (r.size() != 2) throw std::invalid_argument("--stag takes SRC:WEI");
                 return r;
             });

@@ -183,16 +183,10 @@ public:
 
     bool parse(const std::string &key, const std::string &v) override {
         auto dts = [](const std::string &s) { return parse_list<dnnl_data_type_t>(s, str2dt); };
-        auto tags = [](const std::string &s) {
-            return parse_list<std::string>(s, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
-        };
         if (key == "--sdt") sdt_ = dts(v);
         else if (key == "--ddt") ddt_ = dts(v);
-        else if (key == "--stag") stag_ = tags(v);
-        else if (key == "--dtag") dtag_ = tags(v);
+        else if (key == "--stag") stag_ = parse_tag_list(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--alg")
             alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
                 std::string l = lowercase(s);

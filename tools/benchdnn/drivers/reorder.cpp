@@ -119,11 +119,6 @@ std::string checked_cross(const std::string &c) {
     return c;
 }
 
-std::string checked_tag(const std::string &t) {
-    if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-    return t;
-}
-
 class reorder_driver_t : public driver_t {
 public:
     reorder_driver_t() { reset(); }
@@ -138,8 +133,8 @@ public:
     bool parse(const std::string &key, const std::string &v) override {
         if (key == "--sdt") sdt_ = parse_list<dnnl_data_type_t>(v, str2dt);
         else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_list<std::string>(v, checked_tag);
-        else if (key == "--dtag") dtag_ = parse_list<std::string>(v, checked_tag);
+        else if (key == "--stag") stag_ = parse_tag_list(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--cross-engine") cross_ = parse_list<std::string>(v, checked_cross);
         else return common_.parse(key, v);
         return true;

@@ -238,11 +238,7 @@ public:
         else if (key == "--sdt") sdt_ = dts(v);
         else if (key == "--ddt") ddt_ = dts(v);
         else if (key == "--dt") sdt_ = ddt_ = dts(v);
-        else if (key == "--tag")
-            tag_ = parse_list<std::string>(v, [](const std::string &t) {
-                if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-                return t;
-            });
+        else if (key == "--tag") tag_ = parse_tag_list(v);
         else if (key == "--alg")
             alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
                 const std::string l = lowercase(s);

@@ -214,15 +214,11 @@ public:
     }
 
     bool parse(const std::string &key, const std::string &v) override {
-        auto tags = [](const std::string &t) {
-            if (!tag_known(t)) throw std::invalid_argument("unknown tag '" + t + "'");
-            return t;
-        };
         if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
         else if (key == "--sdt") sdt_ = parse_list<dnnl_data_type_t>(v, str2dt);
         else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_list<std::string>(v, tags);
-        else if (key == "--dtag") dtag_ = parse_list<std::string>(v, tags);
+        else if (key == "--stag") stag_ = parse_tag_list(v);
+        else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--alg")
             alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
                 dnnl_alg_kind_t a;
