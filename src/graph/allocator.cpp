@@ -30,8 +30,12 @@ void bind_ocl_callbacks(dnnl_graph_allocator &alloc, engine_t &engine) {
     auto *context = static_cast<_cl_context *>(const_cast<void *>(dc.second));
     const auto user_malloc = alloc.ocl_malloc;
     const auto user_free = alloc.ocl_free;
-    // The engine retains its device and context, and every allocation keeps the engine.
-    alloc.device_malloc = [=](size_t size, size_t alignment) {
+    // Every allocation keeps the engine, and so its context, until the free call-back. But an
+    // application may keep what it allocated longer (oneDNN's examples pool it and free it in
+    // the context they were given after the engine has gone): where that context is the
+    // engine's own, the bound call-backs, kept for the process, hold a reference to it.
+    std::shared_ptr<const void> keep = engine.compute()->own_context_reference();
+    alloc.device_malloc = [user_malloc, device, context, keep](size_t size, size_t alignment) {
         return user_malloc(size, alignment, device, context);
     };
     alloc.device_free = [=](void *buf, void *after) {

@@ -100,6 +100,11 @@ struct compute_engine_t {
     // The runtime's device and context handles (cl_device_id and cl_context, Level Zero's
     // device and context), opaque: engines with the same pair share memory and streams.
     virtual std::pair<const void *, const void *> device_and_context() const = 0;
+    // A reference to the context the engine created for itself, given back when the last copy
+    // goes; empty where the application gave the context (it keeps it) or contexts are not
+    // reference counted. Memory an application allocates in the engine's context through the
+    // graph allocator's call-backs may outlive the engine.
+    virtual std::shared_ptr<const void> own_context_reference() = 0;
 
     // Unified shared memory of the engine's context, handed around as a raw pointer (the
     // graph API's tensors and temporaries): allocated, freed (no command may still use it),

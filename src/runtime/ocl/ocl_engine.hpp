@@ -46,6 +46,7 @@ struct ocl_engine_t : public engine_t, public gpu::compute_engine_t {
     std::pair<const void *, const void *> device_and_context() const override {
         return {device_, context_};
     }
+    std::shared_ptr<const void> own_context_reference() override;
     status_t allocate_usm(size_t size, void **ptr) override;
     void free_usm(void *ptr) override;
     // Events are cl_events, the stream an ocl_stream_t (ocl_events.cpp).
@@ -66,6 +67,7 @@ protected:
 private:
     cl_device_id device_;
     cl_context context_;
+    bool owns_context_ = false; // created by prepare, not the application's
     device_info_t info_;
     std::mutex mutex_;
     cl_command_queue service_queue_ = nullptr;

@@ -1,4 +1,4 @@
-// The OpenCL side of the compute interface's USM and events (core/compute/compute.hpp):
+// The OpenCL side of the compute interface's context references, USM and events (core/compute/compute.hpp):
 // events are cl_events, streams ocl_stream_t (SYCL streams too: they are OpenCL streams).
 #include "runtime/ocl/ocl_engine.hpp"
 #include "runtime/ocl/ocl_memory.hpp"
@@ -10,6 +10,13 @@ namespace ocl {
 namespace {
 cl_event as_cl(void *event) { return static_cast<cl_event>(event); }
 } // namespace
+
+std::shared_ptr<const void> ocl_engine_t::own_context_reference() {
+    if (!owns_context_ || cl_api()->clRetainContext(context_) != CL_SUCCESS) return nullptr;
+    return std::shared_ptr<const void>(context_, [](const void *c) {
+        cl_api()->clReleaseContext(static_cast<cl_context>(const_cast<void *>(c)));
+    });
+}
 
 status_t ocl_engine_t::allocate_usm(size_t size, void **ptr) {
     ANYDNN_REQUIRE(info().usm != usm_kind_t::none, dnnl_unimplemented,

@@ -47,6 +47,9 @@ struct ze_engine_t : public engine_t, public gpu::compute_engine_t {
     }
     // USM is shared USM; events are ze_event_handle_t of the stream's own, valid until it has
     // handed out ze_stream_t::returned_events more (ze_events.cpp).
+    // Level Zero contexts have no reference count (the graph allocator has no Level Zero
+    // call-backs to hand them to).
+    std::shared_ptr<const void> own_context_reference() override { return nullptr; }
     status_t allocate_usm(size_t size, void **ptr) override;
     void free_usm(void *ptr) override;
     status_t create_usm_storage(
