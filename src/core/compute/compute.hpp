@@ -1,7 +1,8 @@
 // The compute interface GPU implementations see: kernels built from our OpenCL C sources,
-// argument lists and launches on a stream. GPU runtimes (OpenCL, Level Zero) implement
-// compute_engine_t, so one kernel source serves every GPU runtime; it lives in core so that
-// runtimes and implementations both see it and neither sees the other.
+// argument lists and launches on a stream; and what the graph API needs of a device (USM,
+// runtime events as opaque handles). GPU runtimes (OpenCL, Level Zero) implement
+// compute_engine_t, so one kernel source and one graph layer serve every GPU runtime; it
+// lives in core so that runtimes, implementations and the graph see it and none sees another.
 #pragma once
 
 #include <cstdint>
