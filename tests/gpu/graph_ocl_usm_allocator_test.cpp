@@ -3,7 +3,7 @@
 // call-back is given, after its event). Every free must name a context in which the
 // allocation is live: the call-back's status is recorded and must be CL_SUCCESS. Partitions
 // with temporaries (multi-query attention as the primitive sequence, a gated MLP) and tensors
-// the library allocates, checked against references written here. And a memory pool as
+// the library allocates, checked against the shared double references. And a memory pool as
 // oneDNN's graph examples keep one: the call-backs never free, the pool frees everything in
 // the contexts it was given after the engine (with its own context) and the compiled
 // partitions are gone (issue 19: that context had been destroyed). Runs where the OpenCL
@@ -14,6 +14,8 @@
 #include <set>
 
 #include "gpu/graph_ocl_fixture.hpp"
+#include "graph/sdpa_ref.hpp"
+#include "primitives/matmul_ref.hpp"
 
 namespace {
 
@@ -166,27 +168,8 @@ TEST_F(graph_ocl_usm_t, mqa_as_primitives_frees_in_the_allocations_context) {
                v = random_floats(S * D, 3);
     const float sc = 1.f / std::sqrt(float(D));
     const auto got = run(g, {{0, q}, {1, k}, {2, v}, {3, {sc}}}, 9);
-    std::vector<double> want(H * S * D);
-    for (int64_t h = 0; h < H; ++h)
-        for (int64_t i = 0; i < S; ++i) {
-            std::vector<double> s(S);
-            double mx = -INFINITY, sum = 0;
-            for (int64_t j = 0; j < S; ++j) {
-                double acc = 0;
-                for (int64_t d = 0; d < D; ++d)
-                    acc += double(q[(h * S + i) * D + d]) * k[j * D + d];
-                s[j] = acc * sc;
-                mx = std::max(mx, s[j]);
-            }
-            for (auto &x : s)
-                sum += (x = std::exp(x - mx));
-            for (int64_t d = 0; d < D; ++d) {
-                double acc = 0;
-                for (int64_t j = 0; j < S; ++j)
-                    acc += s[j] / sum * v[j * D + d];
-                want[(h * S + i) * D + d] = acc;
-            }
-        }
+    const auto out = sdpa_ref::forward(q, k, v, H, 1, S, D, false, sc);
+    const std::vector<double> want(out.begin(), out.end());
     expect_close_to(got, want, 1e-4);
 }
 
@@ -204,20 +187,27 @@ TEST_F(graph_ocl_usm_t, gated_mlp_frees_in_the_allocations_context) {
     const auto x = random_floats(M * Hd, 4), wg = random_floats(Hd * I, 5),
                wu = random_floats(Hd * I, 6), wd = random_floats(I * Hd, 7);
     const auto got = run(g, {{0, x}, {1, wg}, {2, wu}, {3, wd}}, 9);
-    std::vector<double> hidden(M * I), want(M * Hd, 0.0);
-    for (int64_t m = 0; m < M; ++m)
-        for (int64_t i = 0; i < I; ++i) {
-            double a = 0, b = 0;
-            for (int64_t h = 0; h < Hd; ++h) {
-                a += double(x[m * Hd + h]) * wg[h * I + i];
-                b += double(x[m * Hd + h]) * wu[h * I + i];
+    // down(swish(x wg) * (x wu)), each product from the shared matmul reference.
+    auto product = [](const std::vector<float> &a, const std::vector<double> &ad,
+                           const std::vector<float> &b, int64_t rows, int64_t K, int64_t cols) {
+        const matmul_ref::reader_t src = [&](const int64_t *p) {
+            return ad.empty() ? double(a[p[0] * K + p[1]]) : ad[p[0] * K + p[1]];
+        };
+        const matmul_ref::reader_t wei
+                = [&](const int64_t *p) { return double(b[p[0] * cols + p[1]]); };
+        std::vector<double> c(rows * cols);
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t n = 0; n < cols; ++n) {
+                const int64_t pos[2] = {r, n};
+                c[r * cols + n] = matmul_ref::dot(src, wei, 2, pos, K);
             }
-            hidden[m * I + i] = a / (1.0 + std::exp(-a)) * b;
-        }
-    for (int64_t m = 0; m < M; ++m)
-        for (int64_t h = 0; h < Hd; ++h)
-            for (int64_t i = 0; i < I; ++i)
-                want[m * Hd + h] += hidden[m * I + i] * wd[i * Hd + h];
+        return c;
+    };
+    const auto gated = product(x, {}, wg, M, Hd, I), upped = product(x, {}, wu, M, Hd, I);
+    std::vector<double> hidden(M * I);
+    for (size_t i = 0; i < hidden.size(); ++i)
+        hidden[i] = gated[i] / (1.0 + std::exp(-gated[i])) * upped[i];
+    const auto want = product({}, hidden, wd, M, I, Hd);
     expect_close_to(got, want, 1e-4);
 }
 

@@ -1,16 +1,20 @@
 // Graph partitions on a Level Zero engine (the test driver, over OpenCL on PoCL or Intel's CPU
 // runtime): a fused matmul + ReLU and an attention partition (multi-query: one K/V head for
 // two query heads, causal mask), as the fused kernel and as the primitive sequence whose
-// temporaries come from the engine's USM, against plain double references written here; a
-// stream of another driver's engine is refused.
+// temporaries come from the engine's USM, against the double references shared with the
+// other tests (primitives/matmul_ref.hpp, graph/sdpa_ref.hpp); a stream of another driver's
+// engine is refused.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "graph/sdpa_ref.hpp"
 #include "oneapi/dnnl/dnnl.hpp"
 #include "oneapi/dnnl/dnnl_graph.hpp"
 #include "oneapi/dnnl/dnnl_ze.hpp"
+#include "primitives/matmul_ref.hpp"
 #include "ze/ze_app.hpp"
 
 namespace ze_test {
@@ -123,16 +127,16 @@ protected:
     std::vector<dnnl::memory> held;
 };
 
-// relu(src [M, K] x wei [K, N]) in double.
+// relu(src [M, K] x wei [K, N]), the product from the shared matmul reference.
 std::vector<double> ref_matmul_relu(
         const std::vector<float> &a, const std::vector<float> &b, int64_t M, int64_t K, int64_t N) {
+    const matmul_ref::reader_t src = [&](const int64_t *p) { return double(a[p[0] * K + p[1]]); };
+    const matmul_ref::reader_t wei = [&](const int64_t *p) { return double(b[p[0] * N + p[1]]); };
     std::vector<double> c(M * N);
     for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < N; ++n) {
-            double acc = 0;
-            for (int64_t k = 0; k < K; ++k)
-                acc += double(a[m * K + k]) * b[k * N + n];
-            c[m * N + n] = acc > 0 ? acc : 0;
+            const int64_t pos[2] = {m, n};
+            c[m * N + n] = std::max(0.0, matmul_ref::dot(src, wei, 2, pos, K));
         }
     return c;
 }
@@ -182,29 +186,9 @@ struct mqa_t {
     }
     std::vector<double> reference() const {
         auto in = inputs();
-        const auto &q = in[0], &k = in[1], &v = in[2];
-        std::vector<double> out(heads * S * D);
-        for (int64_t h = 0; h < heads; ++h)
-            for (int64_t i = 0; i < S; ++i) {
-                std::vector<double> s(S);
-                double mx = -INFINITY, sum = 0;
-                for (int64_t j = 0; j < S; ++j) {
-                    double acc = 0;
-                    for (int64_t d = 0; d < D; ++d)
-                        acc += double(q[(h * S + i) * D + d]) * k[j * D + d];
-                    s[j] = acc / std::sqrt(double(D)) + (j > i ? -INFINITY : 0.0);
-                    mx = std::max(mx, s[j]);
-                }
-                for (auto &x : s)
-                    sum += (x = std::exp(x - mx));
-                for (int64_t d = 0; d < D; ++d) {
-                    double acc = 0;
-                    for (int64_t j = 0; j < S; ++j)
-                        acc += s[j] / sum * v[j * D + d];
-                    out[(h * S + i) * D + d] = acc;
-                }
-            }
-        return out;
+        const auto out = sdpa_ref::forward(
+                in[0], in[1], in[2], heads, 1, S, D, true, 1.0 / std::sqrt(double(D)));
+        return std::vector<double>(out.begin(), out.end());
     }
 };
 
