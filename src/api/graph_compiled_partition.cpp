@@ -39,7 +39,7 @@ namespace graph {
 status_t checked_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t stream,
         size_t num_inputs, const const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
         const const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad,
-        const ocl_events_t *events) {
+        const interop_events_t *events) {
     ANYDNN_REQUIRE_GRAPH_HANDLE(compiled_partition, cp);
     ANYDNN_REQUIRE_LIVE(stream, stream);
     ANYDNN_REQUIRE(cp->impl, dnnl_invalid_arguments, "the partition is not compiled");

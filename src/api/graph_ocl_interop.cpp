@@ -41,10 +41,11 @@ status_t ocl_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t str
             "bad dependency list (ndeps %d)", ndeps);
     for (int i = 0; i < ndeps; ++i)
         ANYDNN_REQUIRE(deps[i], dnnl_invalid_arguments, "dependency %d is null", i);
-    ocl_events_t events;
-    events.deps = deps;
+    // cl_event is a pointer: the compute interface passes the events on as void pointers.
+    interop_events_t events;
+    events.deps = reinterpret_cast<void *const *>(deps);
     events.ndeps = ndeps;
-    events.done = return_event;
+    events.done = reinterpret_cast<void **>(return_event);
     return checked_execute(
             cp, stream, num_inputs, inputs, num_outputs, outputs, scratchpad, &events);
 }

@@ -32,9 +32,10 @@ void bind_allocator(
     bound.device_malloc = [=](size_t size, size_t alignment) {
         return user_malloc(size, alignment, dev, ctx);
     };
-    bound.device_free = [=](void *buf, _cl_event *after) {
+    bound.device_free = [=](void *buf, void *after_event) {
         ::sycl::event ev;
-        if (after) {
+        if (after_event) {
+            auto after = static_cast<cl_event>(after_event); // the OpenCL runtime's event
             try {
                 ev = ::sycl::make_event<::sycl::backend::opencl>(
                         std::vector<cl_event> {after}, *ctx);
@@ -60,7 +61,7 @@ status_t sycl_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t st
             = deps ? *static_cast<const std::vector<::sycl::event> *>(deps) : no_deps;
     // Inside the task the OpenCL path chains the steps by events and frees temporaries
     // after the last one.
-    ocl_events_t events;
+    interop_events_t events;
     return s->run_in_task({},
             [&] {
                 return checked_execute(cp, stream, num_inputs, inputs, num_outputs, outputs,

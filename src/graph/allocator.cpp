@@ -4,8 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "runtime/ocl/ocl_engine.hpp"
-#include "runtime/ocl/ocl_memory.hpp"
+#include "core/compute/compute.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -22,11 +21,31 @@ engine_allocators_t &engine_allocators() {
     static engine_allocators_t *t = new engine_allocators_t; // outlives user destructors
     return *t;
 }
+
+// The OpenCL call-backs of `alloc` bound to the device and context of `engine`, an OpenCL
+// engine (the compute interface names them opaquely: cl_device_id and cl_context there).
+void bind_ocl_callbacks(dnnl_graph_allocator &alloc, engine_t &engine) {
+    const auto dc = engine.compute()->device_and_context();
+    auto *device = static_cast<_cl_device_id *>(const_cast<void *>(dc.first));
+    auto *context = static_cast<_cl_context *>(const_cast<void *>(dc.second));
+    const auto user_malloc = alloc.ocl_malloc;
+    const auto user_free = alloc.ocl_free;
+    // Every allocation keeps the engine, and so its context, until the free call-back. But an
+    // application may keep what it allocated longer (oneDNN's examples pool it and free it in
+    // the context they were given after the engine has gone): where that context is the
+    // engine's own, the bound call-backs, kept for the process, hold a reference to it.
+    std::shared_ptr<const void> keep = engine.compute()->own_context_reference();
+    alloc.device_malloc = [user_malloc, device, context, keep](size_t size, size_t alignment) {
+        return user_malloc(size, alignment, device, context);
+    };
+    alloc.device_free = [=](void *buf, void *after) {
+        user_free(buf, device, context, static_cast<_cl_event *>(after));
+    };
+}
+
 } // namespace
 
-void set_engine_allocator(const engine_t &engine, const dnnl_graph_allocator &alloc) {
-    auto &t = engine_allocators();
-    std::lock_guard<std::mutex> lock(t.mutex);
+void set_engine_allocator(engine_t &engine, const dnnl_graph_allocator &alloc) {
     auto copy = std::make_shared<dnnl_graph_allocator>(alloc.host_malloc, alloc.host_free);
     copy->ocl_malloc = alloc.ocl_malloc;
     copy->ocl_free = alloc.ocl_free;
@@ -34,6 +53,11 @@ void set_engine_allocator(const engine_t &engine, const dnnl_graph_allocator &al
     copy->sycl_free = alloc.sycl_free;
     copy->device_malloc = alloc.device_malloc;
     copy->device_free = alloc.device_free;
+    if (!copy->device_malloc && copy->ocl_malloc && copy->ocl_free
+            && engine.runtime() == runtime_kind_t::ocl && engine.compute())
+        bind_ocl_callbacks(*copy, engine);
+    auto &t = engine_allocators();
+    std::lock_guard<std::mutex> lock(t.mutex);
     t.by_engine[engine.id()] = copy;
 }
 
@@ -47,21 +71,18 @@ std::shared_ptr<const dnnl_graph_allocator> engine_allocator(const engine_t &eng
 status_t engine_allocation_t::allocate(engine_t *engine, size_t size) {
     release();
     if (size == 0) return dnnl_success;
-    ocl::ocl_engine_t *ocl_engine = ocl::as_ocl(engine);
-    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || ocl_engine, dnnl_unimplemented,
-            "graph allocations exist only for cpu and OpenCL engines");
+    gpu::compute_engine_t *compute = engine->compute();
+    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || compute, dnnl_unimplemented,
+            "graph allocations exist only for cpu and GPU runtime engines");
     engine_ = engine_ref_t(engine);
     allocator_ = engine_allocator(*engine);
-    ocl_ = ocl_engine != nullptr;
-    if (ocl_) {
+    device_ = compute != nullptr;
+    if (device_) {
         if (allocator_ && allocator_->device_malloc) {
             ptr_ = allocator_->device_malloc(size, alignment);
-        } else if (allocator_ && allocator_->ocl_malloc) {
-            ptr_ = allocator_->ocl_malloc(
-                    size, alignment, ocl_engine->device(), ocl_engine->context());
         } else {
             allocator_.reset();
-            if (ocl::usm_allocate(ocl_engine, size, &ptr_) != dnnl_success) ptr_ = nullptr;
+            if (compute->allocate_usm(size, &ptr_) != dnnl_success) ptr_ = nullptr;
         }
     } else if (allocator_ && allocator_->host_malloc) {
         ptr_ = allocator_->host_malloc(size, alignment);
@@ -73,17 +94,15 @@ status_t engine_allocation_t::allocate(engine_t *engine, size_t size) {
     return dnnl_success;
 }
 
-void engine_allocation_t::release(_cl_event *after) {
+void engine_allocation_t::release(void *after) {
     if (!ptr_) return;
-    if (ocl_) {
-        auto *e = ocl::as_ocl(engine_.get());
-        if (allocator_ && allocator_->device_free) {
+    if (device_) {
+        if (allocator_) {
             allocator_->device_free(ptr_, after);
-        } else if (allocator_) {
-            allocator_->ocl_free(ptr_, e->device(), e->context(), after);
         } else {
-            if (after) ocl::cl_api()->clWaitForEvents(1, &after);
-            ocl::usm_free(e, ptr_);
+            gpu::compute_engine_t *compute = engine_->compute();
+            if (after) compute->wait_event(after);
+            compute->free_usm(ptr_);
         }
     } else if (allocator_) {
         allocator_->host_free(ptr_);
@@ -91,7 +110,7 @@ void engine_allocation_t::release(_cl_event *after) {
         std::free(ptr_);
     }
     ptr_ = nullptr;
-    ocl_ = false;
+    device_ = false;
     allocator_.reset();
     engine_ = engine_ref_t();
 }

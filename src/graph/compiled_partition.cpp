@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
+#include "core/compute/compute.hpp"
+#include "core/object.hpp"
+#include "core/primitive.hpp"
 #include "core/stream.hpp"
 #include "graph/allocator.hpp"
 #include "graph/caches.hpp"
 #include "graph/lower_constant.hpp"
 #include "graph/tensor.hpp"
-#include "oneapi/dnnl/dnnl_ocl.h"
-#include "runtime/ocl/ocl_engine.hpp"
-#include "runtime/ocl/ocl_stream.hpp"
 
 namespace anydnn {
 namespace graph {
@@ -20,13 +20,21 @@ struct memories_t {
         for (auto m : list)
             dnnl_memory_destroy(m);
     }
-    // On an OpenCL engine every graph buffer is a USM (or SVM) pointer.
+    // On a GPU engine every graph buffer is USM of the engine's context: the runtime makes
+    // the storage (compute_engine_t::create_usm_storage).
     status_t make(const memory_desc_t &md, engine_t *engine, void *ptr, dnnl_memory_t &m) {
-        if (ocl::as_ocl(engine))
-            ANYDNN_CHECK(dnnl_ocl_interop_memory_create(
-                    &m, &md, engine, dnnl_ocl_interop_usm, ptr ? ptr : DNNL_MEMORY_NONE));
-        else
+        if (gpu::compute_engine_t *c = engine->compute()) {
+            size_t bytes = size_in_bytes(md);
+            if (bytes > 0) bytes += md.offset0 * data_type_size(md.data_type);
+            std::unique_ptr<memory_storage_t> storage;
+            ANYDNN_CHECK(c->create_usm_storage(storage, bytes, ptr));
+            auto mem = std::make_unique<dnnl_memory>(engine, md);
+            mem->add_storage(std::move(storage));
+            registry_add(object_kind::memory, mem.get());
+            m = mem.release();
+        } else {
             ANYDNN_CHECK(dnnl_memory_create(&m, &md, engine, ptr));
+        }
         list.push_back(m);
         return dnnl_success;
     }
@@ -35,54 +43,55 @@ struct memories_t {
 
 namespace {
 
-// The events of one execution on an OpenCL stream: each step waits for the previous one
-// (the first for the caller's dependencies); `finish` gives one event for the whole
-// execution, after which the temporary area may be freed.
-struct ocl_chain_t {
-    ocl_chain_t(dnnl_stream *stream, const ocl_events_t *events)
-        : queue(static_cast<ocl::ocl_stream_t *>(stream)->queue()), events(events) {}
-    ~ocl_chain_t() {
-        if (last) ocl::cl_api()->clReleaseEvent(last);
+// The steps of one execution on a GPU engine's stream. Plain calls: each step is one
+// execution of the stream, in the stream's order. Interop calls: each step waits for the
+// previous one (the first for the caller's dependencies) through the runtime's events.
+// `finish` gives one event for the whole execution, after which temporaries may be freed.
+struct device_chain_t {
+    device_chain_t(dnnl_stream *stream, const interop_events_t *events)
+        : stream(stream), compute(stream->engine()->compute()), events(events) {}
+    ~device_chain_t() {
+        if (last) compute->release_event(last);
     }
-    status_t run(const dnnl_primitive *prim, dnnl_stream *stream,
-            const std::vector<dnnl_exec_arg_t> &args) {
-        if (!events)
-            return dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.data());
-        return chained([&](const cl_event *deps, int ndeps, cl_event *ev) {
-            return dnnl_ocl_interop_primitive_execute(prim, stream,
-                    static_cast<int>(args.size()), args.data(), deps, ndeps, ev);
+    status_t run(const dnnl_primitive *prim, const std::vector<dnnl_exec_arg_t> &args) {
+        const int nargs = static_cast<int>(args.size());
+        if (!events) return dnnl_primitive_execute(prim, stream, nargs, args.data());
+        return chained([&](void *const *deps, int ndeps, void **ev) {
+            return primitive_execute(prim, stream, nargs, args.data(),
+                    [&](const primitive_t &p, const exec_ctx_t &ctx) {
+                        return compute->enqueue(
+                                stream, [&] { return p.execute(ctx); }, true, deps, ndeps, ev);
+                    });
         });
     }
     // A device kernel step: `enqueue` launches on the stream.
-    status_t run(dnnl_stream *stream, const std::function<status_t()> &enqueue) {
-        auto *s = static_cast<ocl::ocl_stream_t *>(stream);
-        if (!events) return s->execute_enqueue(enqueue, false, nullptr, 0, nullptr);
-        return chained([&](const cl_event *deps, int ndeps, cl_event *ev) {
-            return s->execute_enqueue(enqueue, true, deps, ndeps, ev);
+    status_t run(const std::function<status_t()> &enqueue) {
+        if (!events) return compute->enqueue(stream, enqueue, false, nullptr, 0, nullptr);
+        return chained([&](void *const *deps, int ndeps, void **ev) {
+            return compute->enqueue(stream, enqueue, true, deps, ndeps, ev);
         });
     }
     // Runs `exec` after the previous step (the first after the caller's dependencies).
     template <typename exec_t>
     status_t chained(const exec_t &exec) {
-        const cl_event *deps = last ? &last : events->deps;
+        void *const *deps = last ? &last : events->deps;
         const int ndeps = last ? 1 : events->ndeps;
-        cl_event ev = nullptr;
+        void *ev = nullptr;
         ANYDNN_CHECK(exec(deps, ndeps, &ev));
-        if (last) ocl::cl_api()->clReleaseEvent(last);
+        if (last) compute->release_event(last);
         last = ev;
         return dnnl_success;
     }
-    // An event completing after every command of this execution (a marker: on an in-order
-    // queue after everything before it, on an out-of-order one after what it waits for).
-    status_t finish(cl_event &done) {
-        const cl_event *wait = last ? &last : (events ? events->deps : nullptr);
-        const cl_uint nwait = last ? 1 : (events ? static_cast<cl_uint>(events->ndeps) : 0);
-        ANYDNN_CL_CHECK(ocl::cl_api()->clEnqueueMarkerWithWaitList(queue, nwait, wait, &done));
-        return dnnl_success;
+    // An event completing after every command of this execution (the caller's to release).
+    status_t finish(void *&done) {
+        void *const *wait = last ? &last : (events ? events->deps : nullptr);
+        const int nwait = last ? 1 : (events ? events->ndeps : 0);
+        return compute->join_events(stream, wait, nwait, &done);
     }
-    cl_command_queue queue;
-    const ocl_events_t *events;
-    cl_event last = nullptr;
+    dnnl_stream *stream;
+    gpu::compute_engine_t *compute;
+    const interop_events_t *events;
+    void *last = nullptr;
 };
 
 // The tensor given for port `lt`, checked against the compiled description.
@@ -117,21 +126,21 @@ status_t find_tensor(const lt_t &lt, size_t n, const const_dnnl_graph_tensor_t *
 
 status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
         const const_dnnl_graph_tensor_t *in, size_t nout, const const_dnnl_graph_tensor_t *out,
-        const_dnnl_graph_tensor_t scratchpad, const ocl_events_t *events) const {
+        const_dnnl_graph_tensor_t scratchpad, const interop_events_t *events) const {
     engine_t *e = engine.get();
     ANYDNN_REQUIRE(stream->engine()->kind() == e->kind()
                     && stream->engine()->index() == e->index(),
             dnnl_invalid_arguments, "the stream is not on the engine the partition was compiled for");
-    ocl::ocl_engine_t *ocl_engine = ocl::as_ocl(e);
-    if (ocl_engine) {
-        auto *stream_engine = ocl::as_ocl(stream->engine());
-        ANYDNN_REQUIRE(stream_engine && stream_engine->context() == ocl_engine->context()
-                        && stream_engine->device() == ocl_engine->device(),
+    gpu::compute_engine_t *compute = e->compute();
+    if (compute) {
+        gpu::compute_engine_t *stream_compute = stream->engine()->compute();
+        ANYDNN_REQUIRE(stream_compute && stream->engine()->runtime() == e->runtime()
+                        && stream_compute->device_and_context() == compute->device_and_context(),
                 dnnl_invalid_arguments,
-                "the stream's OpenCL device or context is not the compiled partition's");
+                "the stream's device or context is not the compiled partition's");
     }
-    ANYDNN_REQUIRE(!events || ocl_engine, dnnl_invalid_arguments,
-            "OpenCL execution of a partition compiled for a %s engine",
+    ANYDNN_REQUIRE(!events || compute, dnnl_invalid_arguments,
+            "interop execution of a partition compiled for a %s engine",
             dnnl_engine_kind2str(e->kind()));
     ANYDNN_REQUIRE(nin == inputs.size() && nout == outputs.size(), dnnl_invalid_arguments,
             "compiled for %zu inputs and %zu outputs, got %zu and %zu", inputs.size(),
@@ -184,7 +193,7 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
     std::vector<dnnl_memory_t> view_mem(views.size(), nullptr);
     for (size_t v = 0; v < views.size(); ++v)
         ANYDNN_CHECK(mems.make(views[v].md, e, base[views[v].storage], view_mem[v]));
-    if (ocl_engine) return execute_ocl(stream, view_mem, temp_ptr, temp, mems, events);
+    if (compute) return execute_device(stream, view_mem, temp_ptr, temp, mems, events);
     std::vector<dnnl_exec_arg_t> args;
     std::vector<void *> buffers;
     for (const auto &step : steps) {
@@ -211,21 +220,21 @@ status_t compiled_impl_t::execute(dnnl_stream *stream, size_t nin,
     return dnnl_success;
 }
 
-status_t compiled_impl_t::execute_ocl(dnnl_stream *stream,
+status_t compiled_impl_t::execute_device(dnnl_stream *stream,
         const std::vector<dnnl_memory_t> &view_mem, char *temp_ptr, engine_allocation_t &temp,
-        memories_t &mems, const ocl_events_t *events) const {
+        memories_t &mems, const interop_events_t *events) const {
     engine_t *e = engine.get();
-    ocl_chain_t chain(stream, events);
+    device_chain_t chain(stream, events);
     std::vector<dnnl_exec_arg_t> args;
     status_t st = dnnl_success;
     std::vector<dnnl_memory *> step_mems;
     for (const auto &step : steps) {
-        // compile_partition never gives an OpenCL engine a host kernel
+        // compile_partition never gives a GPU engine a host kernel
         if (step.device_kernel) {
             step_mems.clear();
             for (const auto &a : step.args)
                 step_mems.push_back(view_mem[a.second]);
-            st = chain.run(stream, [&] { return step.device_kernel(stream, step_mems); });
+            st = chain.run([&] { return step.device_kernel(stream, step_mems); });
             if (st != dnnl_success) break;
             continue;
         }
@@ -238,22 +247,30 @@ status_t compiled_impl_t::execute_ocl(dnnl_stream *stream,
             if (st != dnnl_success) break;
             args.push_back({DNNL_ARG_SCRATCHPAD, m});
         }
-        st = chain.run(step.prim.get(), stream, args);
+        st = chain.run(step.prim.get(), args);
         if (st != dnnl_success) break;
     }
-    cl_event done = nullptr;
-    if (st == dnnl_success) st = chain.finish(done);
+    // One event for the whole execution, when the caller or the temporaries' free needs it.
+    void *done = nullptr;
+    const bool need_done = temp.get() || (events && events->done);
+    if (st == dnnl_success && need_done) st = chain.finish(done);
     if (st != dnnl_success) {
-        // Whatever was enqueued may still use the temporaries: let it finish first.
-        ocl::cl_api()->clFinish(chain.queue);
+        // Whatever was enqueued may still use the temporaries: let it finish first (an
+        // event after everything enqueued so far: a SYCL stream runs this in a host task,
+        // where waiting for the whole queue would wait for the task itself).
+        void *drained = nullptr;
+        if (temp.get() && chain.compute->join_events(stream, nullptr, 0, &drained) == dnnl_success) {
+            chain.compute->wait_event(drained);
+            chain.compute->release_event(drained);
+        }
         temp.release();
         return st;
     }
     temp.release(done); // the allocator's free call-back gets the last event
     if (events && events->done)
         *events->done = done;
-    else
-        ocl::cl_api()->clReleaseEvent(done);
+    else if (done)
+        chain.compute->release_event(done);
     return dnnl_success;
 }
 

@@ -15,19 +15,18 @@
 #include "graph/object.hpp"
 #include "graph/partition.hpp"
 
-struct _cl_event;
-
 namespace anydnn {
 namespace graph {
 
-// OpenCL event chaining of one execution (dnnl_graph_ocl.h); null for the plain calls.
 struct engine_allocation_t;
 struct memories_t;
 
-struct ocl_events_t {
-    _cl_event *const *deps = nullptr;
+// Event chaining of one interop execution (dnnl_graph_ocl.h; SYCL's host task too), in the
+// engine's runtime's events (cl_event there), opaque here: null for the plain calls.
+struct interop_events_t {
+    void *const *deps = nullptr;
     int ndeps = 0;
-    _cl_event **done = nullptr; // receives an event for the whole execution (may be null)
+    void **done = nullptr; // receives an event for the whole execution (may be null)
 };
 
 // cached: the compiled partition's area in the constant tensor cache (lower_constant.hpp).
@@ -46,7 +45,7 @@ struct view_t {
 
 struct exec_step_t {
     // A primitive, or (CPU engines) a host kernel given the buffers of `args` in order and
-    // the scratchpad part of the temporary area, or (OpenCL engines) a device kernel that
+    // the scratchpad part of the temporary area, or (GPU engines) a device kernel that
     // enqueues on the stream given the memories of `args` in order.
     std::shared_ptr<dnnl_primitive> prim;
     std::function<void(const std::vector<void *> &buffers, void *scratch)> host_kernel;
@@ -74,20 +73,21 @@ struct compiled_impl_t {
     size_t temp_size() const { return values_size + scratchpad_size; }
     status_t execute(dnnl_stream *stream, size_t nin, const const_dnnl_graph_tensor_t *in,
             size_t nout, const const_dnnl_graph_tensor_t *out,
-            const_dnnl_graph_tensor_t scratchpad, const ocl_events_t *events = nullptr) const;
+            const_dnnl_graph_tensor_t scratchpad, const interop_events_t *events = nullptr) const;
 
 private:
-    // The steps on an OpenCL stream, chained by events; frees `temp` after the last one.
-    status_t execute_ocl(dnnl_stream *stream, const std::vector<dnnl_memory_t> &view_mem,
+    // The steps on a GPU engine's stream (through the compute interface), chained by events
+    // for interop calls; frees `temp` after the last one.
+    status_t execute_device(dnnl_stream *stream, const std::vector<dnnl_memory_t> &view_mem,
             char *temp_ptr, engine_allocation_t &temp, memories_t &mems,
-            const ocl_events_t *events) const;
+            const interop_events_t *events) const;
 };
 
 // The execute entry points after checking their arguments (handles, tensors, stream).
 status_t checked_execute(const_dnnl_graph_compiled_partition_t cp, dnnl_stream_t stream,
         size_t num_inputs, const const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
         const const_dnnl_graph_tensor_t *outputs, const_dnnl_graph_tensor_t scratchpad,
-        const ocl_events_t *events);
+        const interop_events_t *events);
 
 // Shape inference, layout resolution and lowering of `part` for the given port
 // descriptions; unimplemented (with a reason) when some op cannot run on the engine.

@@ -443,8 +443,7 @@ status_t lowering_t::run() {
     }
     if (part.pattern == "sdpa" && engine->kind() == dnnl_cpu && lower_sdpa_fused() == dnnl_success)
         return dnnl_success;
-    if (part.pattern == "sdpa" && engine->runtime() == runtime_kind_t::ocl
-            && lower_sdpa_ocl() == dnnl_success)
+    if (part.pattern == "sdpa" && engine->compute() && lower_sdpa_device() == dnnl_success)
         return dnnl_success;
     // Dequantize ops that a matmul or convolution may fold wait for it.
     for (const auto &op : ops)
@@ -492,9 +491,8 @@ status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t>
     ANYDNN_REQUIRE(engine->kind() == part.engine_kind, dnnl_invalid_arguments,
             "partition %zu is for a %s engine, compiled for %s", part.id,
             dnnl_engine_kind2str(part.engine_kind), dnnl_engine_kind2str(engine->kind()));
-    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || engine->runtime() == runtime_kind_t::ocl,
-            dnnl_unimplemented,
-            "graph partitions run on cpu and OpenCL engines only");
+    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || engine->compute(), dnnl_unimplemented,
+            "graph partitions run on cpu engines and on GPU runtimes' engines only");
     auto impl = std::make_shared<compiled_impl_t>();
     impl->engine = engine_ref_t(engine);
     ANYDNN_CHECK(resolve_ports(part.inputs, inputs, "input", impl->inputs));

@@ -104,8 +104,9 @@ struct lowering_t {
     // The whole sdpa pattern as one CPU kernel (lower_sdpa.cpp, cpu/sdpa/fused_rows.cpp); unimplemented, with nothing
     // recorded, when the partition's shapes or types do not fit it.
     status_t lower_sdpa_fused();
-    // The same on OpenCL engines (lower_sdpa.cpp): one kernel of src/gpu/sdpa.
-    status_t lower_sdpa_ocl();
+    // The same on GPU engines (lower_sdpa.cpp): one kernel of src/gpu/sdpa, launched through
+    // the compute interface.
+    status_t lower_sdpa_device();
     // The sdpa chain read into `p` (sdpa_plan.cpp); unimplemented when the fused kernels
     // cannot take it.
     status_t plan_sdpa(sdpa_plan_t &p) const;

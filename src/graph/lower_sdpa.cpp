@@ -30,7 +30,7 @@ status_t lowering_t::lower_sdpa_fused() {
     return dnnl_success;
 }
 
-status_t lowering_t::lower_sdpa_ocl() {
+status_t lowering_t::lower_sdpa_device() {
     sdpa_plan_t p;
     ANYDNN_CHECK(plan_sdpa(p));
     sdpa_device_kernel_t kernel;

@@ -1,13 +1,16 @@
 // The compute interface GPU implementations see: kernels built from our OpenCL C sources,
-// argument lists and launches on a stream. GPU runtimes (OpenCL, Level Zero) implement
-// compute_engine_t, so one kernel source serves every GPU runtime; it lives in core so that
-// runtimes and implementations both see it and neither sees the other.
+// argument lists and launches on a stream; and what the graph API needs of a device (USM,
+// runtime events as opaque handles). GPU runtimes (OpenCL, Level Zero) implement
+// compute_engine_t, so one kernel source and one graph layer serve every GPU runtime; it
+// lives in core so that runtimes, implementations and the graph see it and none sees another.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -94,6 +97,41 @@ struct compute_engine_t {
     virtual status_t copy_from_device(stream_t *stream, void *host,
             const memory_storage_t *storage, size_t offset, size_t bytes)
             = 0;
+
+    // The runtime's device and context handles (cl_device_id and cl_context, Level Zero's
+    // device and context), opaque: engines with the same pair share memory and streams.
+    virtual std::pair<const void *, const void *> device_and_context() const = 0;
+    // A reference to the context the engine created for itself, given back when the last copy
+    // goes; empty where the application gave the context (it keeps it) or contexts are not
+    // reference counted. Memory an application allocates in the engine's context through the
+    // graph allocator's call-backs may outlive the engine.
+    virtual std::shared_ptr<const void> own_context_reference() = 0;
+
+    // Unified shared memory of the engine's context, handed around as a raw pointer (the
+    // graph API's tensors and temporaries): allocated, freed (no command may still use it),
+    // and seen as a storage of `size` bytes that does not own it.
+    virtual status_t allocate_usm(size_t size, void **ptr) = 0;
+    virtual void free_usm(void *ptr) = 0;
+    virtual status_t create_usm_storage(
+            std::unique_ptr<memory_storage_t> &storage, size_t size, void *ptr)
+            = 0;
+
+    // Events of the runtime's streams (cl_event, ze_event_handle_t), opaque here: how a
+    // sequence of executions follows an application's events (dnnl_graph_ocl.h) and how
+    // memory is freed after them.
+    // Runs `commands` (a primitive's execute, or kernels launched on `stream`) as one
+    // execution of `stream`: after `deps` when `with_deps`, else ordered as the stream orders
+    // executions. `done`, when not null, gets a new event of their completion.
+    virtual status_t enqueue(stream_t *stream, const std::function<status_t()> &commands,
+            bool with_deps, void *const *deps, int ndeps, void **done)
+            = 0;
+    // A new event completing once `deps` have; with none, once everything enqueued on
+    // `stream` so far has.
+    virtual status_t join_events(stream_t *stream, void *const *deps, int ndeps, void **done) = 0;
+    // Blocks until `event` has completed.
+    virtual status_t wait_event(void *event) = 0;
+    // Gives back an event `enqueue` or `join_events` returned.
+    virtual void release_event(void *event) = 0;
 
 protected:
     ~compute_engine_t() = default; // the engine owns its lifetime

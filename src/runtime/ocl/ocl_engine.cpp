@@ -128,8 +128,10 @@ status_t ocl_engine_t::prepare(cl_device_id device, cl_context &context, device_
 status_t ocl_engine_t::create(
         ocl_engine_t **engine, cl_device_id device, cl_context context, size_t index) {
     device_info_t info;
+    const bool own_context = context == nullptr;
     ANYDNN_CHECK(prepare(device, context, info));
     auto *e = new ocl_engine_t(device, context, index);
+    e->owns_context_ = own_context;
     e->info_ = std::move(info);
     *engine = e;
     return dnnl_success;

@@ -31,7 +31,7 @@ struct ocl_engine_t : public engine_t, public gpu::compute_engine_t {
             std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
     // USM memory: handle is DNNL_MEMORY_ALLOCATE, DNNL_MEMORY_NONE or a USM/SVM pointer.
     status_t create_usm_storage(
-            std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle);
+            std::unique_ptr<memory_storage_t> &storage, size_t size, void *handle) override;
     const std::vector<impl_entry_t> &impl_list(dnnl_primitive_kind_t kind) const override;
     // The compute interface (core/compute/compute.hpp): kernels, device capabilities, copies.
     gpu::compute_engine_t *compute() override { return this; }
@@ -43,6 +43,18 @@ struct ocl_engine_t : public engine_t, public gpu::compute_engine_t {
             const void *host, size_t bytes) override;
     status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
             size_t offset, size_t bytes) override;
+    std::pair<const void *, const void *> device_and_context() const override {
+        return {device_, context_};
+    }
+    std::shared_ptr<const void> own_context_reference() override;
+    status_t allocate_usm(size_t size, void **ptr) override;
+    void free_usm(void *ptr) override;
+    // Events are cl_events, the stream an ocl_stream_t (ocl_events.cpp).
+    status_t enqueue(stream_t *stream, const std::function<status_t()> &commands, bool with_deps,
+            void *const *deps, int ndeps, void **done) override;
+    status_t join_events(stream_t *stream, void *const *deps, int ndeps, void **done) override;
+    status_t wait_event(void *event) override;
+    void release_event(void *event) override;
 
 protected:
     ~ocl_engine_t() override;
@@ -55,6 +67,7 @@ protected:
 private:
     cl_device_id device_;
     cl_context context_;
+    bool owns_context_ = false; // created by prepare, not the application's
     device_info_t info_;
     std::mutex mutex_;
     cl_command_queue service_queue_ = nullptr;

@@ -42,6 +42,23 @@ struct ze_engine_t : public engine_t, public gpu::compute_engine_t {
             const void *host, size_t bytes) override;
     status_t copy_from_device(stream_t *stream, void *host, const memory_storage_t *storage,
             size_t offset, size_t bytes) override;
+    std::pair<const void *, const void *> device_and_context() const override {
+        return {device_, context_};
+    }
+    // USM is shared USM; events are ze_event_handle_t of the stream's own, valid until it has
+    // handed out ze_stream_t::returned_events more (ze_events.cpp).
+    // Level Zero contexts have no reference count (the graph allocator has no Level Zero
+    // call-backs to hand them to).
+    std::shared_ptr<const void> own_context_reference() override { return nullptr; }
+    status_t allocate_usm(size_t size, void **ptr) override;
+    void free_usm(void *ptr) override;
+    status_t create_usm_storage(
+            std::unique_ptr<memory_storage_t> &storage, size_t size, void *ptr) override;
+    status_t enqueue(stream_t *stream, const std::function<status_t()> &commands, bool with_deps,
+            void *const *deps, int ndeps, void **done) override;
+    status_t join_events(stream_t *stream, void *const *deps, int ndeps, void **done) override;
+    status_t wait_event(void *event) override;
+    void release_event(void *) override {}
 
 protected:
     ~ze_engine_t() override;

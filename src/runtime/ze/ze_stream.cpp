@@ -110,6 +110,31 @@ status_t ze_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
     return st != dnnl_success ? st : w;
 }
 
+status_t ze_stream_t::execute_commands(const std::function<status_t()> &commands, int ndeps,
+        const ze_event_handle_t *deps, ze_event_handle_t *done) {
+    const ze_api_t &ze = *ze_api();
+    if (ndeps > 0)
+        ANYDNN_CHECK(ze_check(ze.zeCommandListAppendWaitOnEvents(list_,
+                                      static_cast<uint32_t>(ndeps),
+                                      const_cast<ze_event_handle_t *>(deps)),
+                "zeCommandListAppendWaitOnEvents"));
+    ze_stream_t *outer = executing_stream;
+    executing_stream = this;
+    const status_t st = commands();
+    executing_stream = outer;
+    const status_t w = to_free_.empty() ? dnnl_success : wait();
+    ANYDNN_CHECK(st != dnnl_success ? st : w);
+    if (!done) return dnnl_success;
+    ze_event_handle_t event = nullptr;
+    uint32_t slot = 0;
+    ANYDNN_CHECK(next_returned_event(&event, &slot));
+    ANYDNN_CHECK(ze_check(
+            ze.zeCommandListAppendSignalEvent(list_, event), "zeCommandListAppendSignalEvent"));
+    returned_signal_appended_[slot] = true;
+    *done = event;
+    return dnnl_success;
+}
+
 status_t ze_stream_t::next_returned_event(ze_event_handle_t *event, uint32_t *slot) {
     const ze_api_t &ze = *ze_api();
     auto *engine = static_cast<ze_engine_t *>(this->engine());

@@ -6,6 +6,7 @@
 // the application's events first and signals an event of the stream's own after.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "core/stream.hpp"
@@ -32,6 +33,10 @@ struct ze_stream_t : public stream_t {
     status_t execute_with_events(const primitive_t &prim, const exec_ctx_t &ctx, int ndeps,
             const ze_event_handle_t *deps, ze_event_handle_t *done);
     static constexpr uint32_t returned_events = 256;
+    // The same for work that is not a primitive (the graph's own kernels; nothing, to join
+    // `deps` into one event): `commands` append to this stream's list.
+    status_t execute_commands(const std::function<status_t()> &commands, int ndeps,
+            const ze_event_handle_t *deps, ze_event_handle_t *done);
 
     // The stream executing a primitive on this thread (null outside execute). USM an
     // implementation frees while it executes (a staging buffer) is handed to that stream and

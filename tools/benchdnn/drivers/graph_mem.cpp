@@ -45,6 +45,15 @@ int64_t offset_of(const dnnl_graph_logical_tensor_t &lt, const int64_t *pos) {
     return off;
 }
 
+#ifdef BENCHDNN_GRAPH_OCL
+// Whether `engine` runs on OpenCL (SYCL engines too): it has an OpenCL context.
+bool is_ocl_engine(dnnl_engine_t engine) {
+    auto get_context = BENCHDNN_API(dnnl_ocl_interop_engine_get_context);
+    cl_context context = nullptr;
+    return get_context && get_context(engine, &context) == dnnl_success && context;
+}
+#endif
+
 } // namespace
 
 graph_buffer_t::graph_buffer_t(dnnl_engine_t engine, const dnnl_graph_logical_tensor_t &lt)
@@ -59,16 +68,21 @@ graph_buffer_t::graph_buffer_t(dnnl_engine_t engine, const dnnl_graph_logical_te
     BENCHDNN_CHECK(dnnl_memory_desc_create_with_tag(md.out(), 1, dims, dnnl_u8, dnnl_a));
     dnnl_engine_kind_t kind;
     BENCHDNN_CHECK(dnnl_engine_get_kind(engine, &kind));
+    // The graph API takes device tensors as USM pointers: memory of that kind, made by the
+    // library, which the tester maps to read and write. A Level Zero engine's memory is USM
+    // already; an OpenCL engine's is a buffer unless asked for USM.
     if (kind == dnnl_cpu) {
         BENCHDNN_CHECK(dnnl_memory_create(mem_.out(), md.get(), engine, DNNL_MEMORY_ALLOCATE));
     } else {
-        // The graph API takes device tensors as USM pointers: memory of that kind, made by
-        // the library, which the tester maps to read and write.
 #ifdef BENCHDNN_GRAPH_OCL
         auto create = BENCHDNN_API(dnnl_ocl_interop_memory_create);
         if (!create) throw dnnl_error(dnnl_unimplemented, "library has no OpenCL interop");
-        BENCHDNN_CHECK(
-                create(mem_.out(), md.get(), engine, dnnl_ocl_interop_usm, DNNL_MEMORY_ALLOCATE));
+        if (is_ocl_engine(engine))
+            BENCHDNN_CHECK(create(
+                    mem_.out(), md.get(), engine, dnnl_ocl_interop_usm, DNNL_MEMORY_ALLOCATE));
+        else
+            BENCHDNN_CHECK(
+                    dnnl_memory_create(mem_.out(), md.get(), engine, DNNL_MEMORY_ALLOCATE));
 #else
         throw dnnl_error(dnnl_unimplemented, "benchdnn built without OpenCL headers");
 #endif
