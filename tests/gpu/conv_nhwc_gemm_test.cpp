@@ -58,7 +58,7 @@ tag plain(size_t ndims) {
 memory user_memory(const dnnl::engine &eng, const memory::dims &dims, const std::vector<float> &v) {
     memory m({dims, dt::f32, plain(dims.size())}, eng);
     float *p = m.map_data<float>();
-    std::memcpy(p, v.data(), v.size() * sizeof(float));
+    if (!v.empty()) std::memcpy(p, v.data(), v.size() * sizeof(float)); // empty: p may be null
     m.unmap_data(p);
     return m;
 }
@@ -66,7 +66,7 @@ memory user_memory(const dnnl::engine &eng, const memory::dims &dims, const std:
 std::vector<float> read(const memory &m) {
     std::vector<float> v(m.get_desc().get_size() / sizeof(float));
     const float *p = m.map_data<float>();
-    std::memcpy(v.data(), p, v.size() * sizeof(float));
+    if (!v.empty()) std::memcpy(v.data(), p, v.size() * sizeof(float));
     m.unmap_data(const_cast<float *>(p));
     return v;
 }
