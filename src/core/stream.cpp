@@ -6,6 +6,11 @@ dnnl_stream::dnnl_stream(dnnl_engine *engine, unsigned flags) : engine_(engine),
 
 dnnl_stream::~dnnl_stream() = default;
 
+std::unique_lock<std::recursive_mutex> dnnl_stream::exclusive() {
+    if (engine()->kind() == dnnl_cpu) return std::unique_lock<std::recursive_mutex>();
+    return std::unique_lock<std::recursive_mutex>(exec_mutex_);
+}
+
 anydnn::status_t dnnl_stream::scratchpad(
         size_t bytes, const anydnn::memory_storage_t *&storage) {
     storage = nullptr;
