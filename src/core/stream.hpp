@@ -2,7 +2,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 
 #include "core/engine.hpp"
 
@@ -29,13 +28,9 @@ struct dnnl_stream {
     // microseconds) and a primitive run on two streams at once gets two buffers. `storage` is
     // null where the stream keeps none (CPU engines, out-of-order streams): the caller then
     // allocates for the one execution. A larger request waits for the stream first, since
-    // commands still queued may use the old buffer. Called under exclusive().
+    // commands still queued may use the old buffer. Like the rest of a stream, not for
+    // several threads at once.
     anydnn::status_t scratchpad(size_t bytes, const anydnn::memory_storage_t *&storage);
-    // Executions of several threads on one device stream take turns (oneDNN lets threads
-    // share a stream): the stream's event bookkeeping and its scratchpad belong to one
-    // execution at a time. CPU streams keep neither, and their executions run side by side.
-    // Recursive: an execution may enqueue through the stream again.
-    std::unique_lock<std::recursive_mutex> exclusive();
     // The buffer scratchpad() hands out (null before the first request): runtimes whose frees
     // do not wait for queued commands need not wait after executions that use it.
     const anydnn::memory_storage_t *kept_scratchpad() const { return scratchpad_.get(); }
@@ -45,7 +40,6 @@ private:
     unsigned flags_;
     std::unique_ptr<anydnn::memory_storage_t> scratchpad_; // freed before engine_ is released
     size_t scratchpad_bytes_ = 0;
-    std::recursive_mutex exec_mutex_;
 };
 
 namespace anydnn {
