@@ -32,16 +32,23 @@ public:
                                                                   : ConsumeIntegralInRange<int>(0, 6); }
     // Any data type value, the valid ones far more often.
     dnnl_data_type_t data_type() {
-        if (ConsumeIntegralInRange<int>(0, 31) == 0)
-            return static_cast<dnnl_data_type_t>(ConsumeIntegral<int>());
+        if (ConsumeIntegralInRange<int>(0, 31) == 0) // dnnl_data_type_max is 0x7fff
+            return static_cast<dnnl_data_type_t>(ConsumeIntegralInRange<int>(0, 0x7fff));
         static const dnnl_data_type_t common[]
                 = {dnnl_f32, dnnl_f32, dnnl_bf16, dnnl_f16, dnnl_s8, dnnl_u8, dnnl_s32};
         if (ConsumeBool()) return PickValueInArray(common);
         return static_cast<dnnl_data_type_t>(ConsumeIntegralInRange<int>(0, 17));
     }
+    // A value of [lo, hi] mostly, now and then any value the enum can hold: [0, 2^k - 1]
+    // for the smallest k covering hi (C++ makes a value beyond that undefined; hi must not be
+    // below the enum's largest enumerator).
     template <typename E>
     E enum_in(int lo, int hi) {
-        if (ConsumeIntegralInRange<int>(0, 31) == 0) return static_cast<E>(ConsumeIntegral<int>());
+        if (ConsumeIntegralInRange<int>(0, 31) == 0) {
+            int mask = 1;
+            while (mask < hi) mask = mask * 2 + 1;
+            return static_cast<E>(ConsumeIntegralInRange<int>(0, mask));
+        }
         return static_cast<E>(ConsumeIntegralInRange<int>(lo, hi));
     }
 };

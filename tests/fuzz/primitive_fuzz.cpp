@@ -58,8 +58,9 @@ public:
                 dnnl_dims_t strides {};
                 dnnl_dim_t s = 1;
                 for (int i = nd - 1; i >= 0; --i) { // dense, or with a gap, in a fuzzed order
-                    strides[i] = s * (in_.ConsumeBool() ? 1 : 2);
-                    s = strides[i] * (d[i] > 0 ? d[i] : 1);
+                    if (__builtin_mul_overflow(s, in_.ConsumeBool() ? 1 : 2, &strides[i])
+                            || __builtin_mul_overflow(strides[i], d[i] > 0 ? d[i] : 1, &s))
+                        break; // bent dims: the library must refuse what is left
                 }
                 if (nd > 1 && in_.ConsumeBool()) std::swap(strides[0], strides[nd - 1]);
                 dnnl_memory_desc_create_with_strides(out, nd, d, dt, strides);
