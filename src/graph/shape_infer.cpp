@@ -336,6 +336,7 @@ status_t infer_norm(const op_t &op, const std::vector<dims_t> &in, std::vector<d
     const int nd = static_cast<int>(src.size());
     out[0] = src;
     if (out.size() == 1) return dnnl_success;
+    SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);
     dims_t stat;
     if (op.kind == dnnl_graph_op_group_norm) {
         const int c = channel_axis(op, nd);
