@@ -48,9 +48,11 @@ build: intel-ocl intel-sycl
 
 # ASan + UBSan with clang-15: the same objects also carry libFuzzer's coverage hooks, so the
 # fuzz targets (tests/fuzz) need no build of their own (libomp-15-dev: clang's OpenMP).
+# No PTX kernels: nvcc's minutes (where it is installed) buy nothing without an NVIDIA GPU.
 build-asan: intel-ocl intel-sycl
 	CC=clang-15 CXX=clang++-15 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF \
+	  -DANYDNN_PTX_KERNELS=OFF
 	cmake --build build-asan -j $(JOBS)
 
 # ThreadSanitizer: the library and the concurrency stress test only. OpenMP is left out of the
@@ -58,7 +60,7 @@ build-asan: intel-ocl intel-sycl
 # barriers as races); the stress test's threads are the application's.
 build-tsan: intel-ocl
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' \
-	  -DANYDNN_TSAN=ON -DANYDNN_BUILD_TOOLS=OFF -DANYDNN_ENABLE_SYCL=OFF
+	  -DANYDNN_TSAN=ON -DANYDNN_BUILD_TOOLS=OFF -DANYDNN_ENABLE_SYCL=OFF -DANYDNN_PTX_KERNELS=OFF
 	cmake --build build-tsan -j $(JOBS) --target anydnn_concurrency_stress
 
 # The SYCL demo runs on Intel's CPU OpenCL runtime above, the one OpenCL implementation
