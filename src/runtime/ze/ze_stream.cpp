@@ -114,6 +114,7 @@ status_t ze_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
 
 status_t ze_stream_t::execute_commands(const std::function<status_t()> &commands, int ndeps,
         const ze_event_handle_t *deps, ze_event_handle_t *done) {
+    auto turn = stream_turn(this); // the list and its returned events, one execution's at a time
     const ze_api_t &ze = *ze_api();
     if (ndeps > 0)
         ANYDNN_CHECK(ze_check(ze.zeCommandListAppendWaitOnEvents(list_,
