@@ -21,7 +21,12 @@ turns_t &turns() {
 } // namespace
 
 std::unique_lock<std::recursive_mutex> stream_turn(const stream_t *stream) {
-    if (stream->engine()->kind() == dnnl_cpu) return std::unique_lock<std::recursive_mutex>();
+    // SYCL streams run each execution in a host task on SYCL's thread while the caller waits
+    // for it (the task enqueues through the same stream): a lock held by the caller would
+    // never be released to the task. Their in-order queue serializes the host tasks instead.
+    const runtime_kind_t rt = stream->engine()->runtime();
+    if (rt == runtime_kind_t::cpu || rt == runtime_kind_t::sycl)
+        return std::unique_lock<std::recursive_mutex>();
     std::recursive_mutex *m = nullptr;
     {
         turns_t &t = turns();
