@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 namespace anydnn {
 
@@ -11,6 +12,7 @@ namespace {
 struct turns_t {
     std::mutex mutex;
     std::map<const stream_t *, std::unique_ptr<std::recursive_mutex>> by_stream;
+    std::set<const stream_t *> exempt;
 };
 
 turns_t &turns() {
@@ -21,16 +23,12 @@ turns_t &turns() {
 } // namespace
 
 std::unique_lock<std::recursive_mutex> stream_turn(const stream_t *stream) {
-    // SYCL streams run each execution in a host task on SYCL's thread while the caller waits
-    // for it (the task enqueues through the same stream): a lock held by the caller would
-    // never be released to the task. Their in-order queue serializes the host tasks instead.
-    const runtime_kind_t rt = stream->engine()->runtime();
-    if (rt == runtime_kind_t::cpu || rt == runtime_kind_t::sycl)
-        return std::unique_lock<std::recursive_mutex>();
+    if (stream->engine()->kind() == dnnl_cpu) return std::unique_lock<std::recursive_mutex>();
     std::recursive_mutex *m = nullptr;
     {
         turns_t &t = turns();
         std::lock_guard<std::mutex> lock(t.mutex);
+        if (t.exempt.count(stream)) return std::unique_lock<std::recursive_mutex>();
         auto &slot = t.by_stream[stream];
         if (!slot) slot = std::make_unique<std::recursive_mutex>();
         m = slot.get();
@@ -38,10 +36,17 @@ std::unique_lock<std::recursive_mutex> stream_turn(const stream_t *stream) {
     return std::unique_lock<std::recursive_mutex>(*m);
 }
 
+void stream_turn_exempt(const stream_t *stream) {
+    turns_t &t = turns();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.exempt.insert(stream);
+}
+
 void stream_turn_forget(const stream_t *stream) {
     turns_t &t = turns();
     std::lock_guard<std::mutex> lock(t.mutex);
     t.by_stream.erase(stream);
+    t.exempt.erase(stream);
 }
 
 } // namespace anydnn
