@@ -3,10 +3,11 @@
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake g++ make python3 python3-venv libgtest-dev pkg-config \
   opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd \
-  libze1 libze-dev clang-15 llvm-spirv-15 libxxhash-dev nlohmann-json3-dev
+  libze1 libze-dev clang-15 llvm-spirv-15 libxxhash-dev nlohmann-json3-dev libomp-15-dev
 BUILD_TYPE ?= Release
 
-.PHONY: all setup intel-ocl intel-sycl build build-asan demo test test-asan test-release install clean
+.PHONY: all setup intel-ocl intel-sycl build build-asan build-tsan demo test test-asan test-release \
+  test-tsan fuzz install clean
 
 all: build
 
@@ -45,10 +46,22 @@ build: intel-ocl intel-sycl
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 	cmake --build build -j $(JOBS)
 
+# ASan + UBSan with clang-15: the same objects also carry libFuzzer's coverage hooks, so the
+# fuzz targets (tests/fuzz) need no build of their own (libomp-15-dev: clang's OpenMP).
+# No PTX kernels: nvcc's minutes (where it is installed) buy nothing without an NVIDIA GPU.
 build-asan: intel-ocl intel-sycl
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF
+	CC=clang-15 CXX=clang++-15 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DANYDNN_SANITIZE=ON -DANYDNN_BUILD_TOOLS=OFF \
+	  -DANYDNN_PTX_KERNELS=OFF
 	cmake --build build-asan -j $(JOBS)
+
+# ThreadSanitizer: the library and the concurrency stress test only. OpenMP is left out of the
+# picture by running with OMP_NUM_THREADS=1 (an uninstrumented libgomp would report its own
+# barriers as races); the stress test's threads are the application's.
+build-tsan: intel-ocl
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' \
+	  -DANYDNN_TSAN=ON -DANYDNN_BUILD_TOOLS=OFF -DANYDNN_ENABLE_SYCL=OFF -DANYDNN_PTX_KERNELS=OFF
+	cmake --build build-tsan -j $(JOBS) --target anydnn_concurrency_stress
 
 # The SYCL demo runs on Intel's CPU OpenCL runtime above, the one OpenCL implementation
 # SYCL is shown (an empty vendor directory keeps PoCL out).
@@ -70,8 +83,17 @@ test-asan: build-asan
 
 test: test-release test-asan
 
+test-tsan: build-tsan
+	cd build-tsan && OMP_NUM_THREADS=1 TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/concurrency/tsan.supp" \
+	  ctest --output-on-failure -R '^concurrency\.' -j 1
+
+# Every fuzz target for FUZZ_SECONDS each, two at a time, corpora in build-asan/tests/fuzz.
+FUZZ_SECONDS ?= 600
+fuzz: build-asan
+	tests/fuzz/run_all.sh build-asan $(FUZZ_SECONDS)
+
 install: build
 	cmake --install build
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan

@@ -333,8 +333,11 @@ status_t md_init_with_tag(memory_desc_t &md, int ndims, const dnnl_dims_t dims,
         if (stride == runtime_dim) continue;
         if (r.padded_dims[d] == runtime_dim)
             stride = runtime_dim;
-        else
-            stride *= std::max<dim_t>(1, r.padded_dims[d] / blocks[d]);
+        else // a runtime dimension elsewhere leaves the volume check blind to this product
+            ANYDNN_REQUIRE(!__builtin_mul_overflow(
+                                   stride, std::max<dim_t>(1, r.padded_dims[d] / blocks[d]), &stride),
+                    dnnl_invalid_arguments, "the strides of %s overflow 64 bits",
+                    core::format_tag_name(tag));
     }
     md = r;
     return dnnl_success;
@@ -360,8 +363,11 @@ status_t md_init_with_strides(memory_desc_t &md, int ndims, const dnnl_dims_t di
         for (int d = ndims - 1; d >= 0; --d) {
             b.strides[d] = stride;
             if (stride == runtime_dim) continue;
-            stride = dims[d] == runtime_dim ? runtime_dim
-                                            : stride * std::max<dim_t>(1, dims[d]);
+            if (dims[d] == runtime_dim)
+                stride = runtime_dim;
+            else
+                ANYDNN_REQUIRE(!__builtin_mul_overflow(stride, std::max<dim_t>(1, dims[d]), &stride),
+                        dnnl_invalid_arguments, "the dense strides overflow 64 bits");
         }
         md = r;
         return dnnl_success;

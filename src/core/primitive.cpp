@@ -7,6 +7,7 @@
 #include "core/object.hpp"
 #include "core/primitive_cache.hpp"
 #include "core/serializer.hpp"
+#include "core/stream_turn.hpp"
 #include "core/verbose.hpp"
 
 namespace anydnn {
@@ -180,6 +181,7 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
     // (device streams in order), else a buffer of the engine for this execution (device
     // buffers are freed by the runtime once the commands using them end).
     std::unique_ptr<memory_storage_t> owned_scratchpad;
+    auto turn = stream_turn(stream); // the stream's scratchpad and events: one execution's
     if (pd.scratchpad_size > 0) {
         if (pd.attr.scratchpad_mode == dnnl_scratchpad_mode_user) {
             memory_t *m = ctx.arg(DNNL_ARG_SCRATCHPAD);

@@ -1,10 +1,11 @@
 #include "core/stream.hpp"
 
 #include "core/memory.hpp"
+#include "core/stream_turn.hpp"
 
 dnnl_stream::dnnl_stream(dnnl_engine *engine, unsigned flags) : engine_(engine), flags_(flags) {}
 
-dnnl_stream::~dnnl_stream() = default;
+dnnl_stream::~dnnl_stream() { anydnn::stream_turn_forget(this); }
 
 anydnn::status_t dnnl_stream::scratchpad(
         size_t bytes, const anydnn::memory_storage_t *&storage) {

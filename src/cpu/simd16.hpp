@@ -13,6 +13,18 @@
 #define ANYDNN_AVX512_INLINE \
     inline __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 
+// A section of a file whose every function, lambdas included (they do not inherit a
+// function's target attribute), may use AVX-512. GCC and clang spell it differently.
+#if defined(__clang__)
+#define ANYDNN_AVX512_SECTION_BEGIN \
+    _Pragma("clang attribute push(__attribute__((target(\"avx512f,avx512bw,avx512vl,avx512dq\"))), apply_to = function)")
+#define ANYDNN_AVX512_SECTION_END _Pragma("clang attribute pop")
+#else
+#define ANYDNN_AVX512_SECTION_BEGIN \
+    _Pragma("GCC push_options") _Pragma("GCC target(\"avx512f,avx512bw,avx512vl,avx512dq\")")
+#define ANYDNN_AVX512_SECTION_END _Pragma("GCC pop_options")
+#endif
+
 namespace anydnn {
 namespace cpu {
 namespace simd16 {

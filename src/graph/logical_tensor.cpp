@@ -1,5 +1,6 @@
 #include "graph/logical_tensor.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 namespace anydnn {
@@ -44,7 +45,12 @@ void set_dense_strides(lt_t &lt) {
     dim_t stride = 1;
     for (int d = lt.ndims - 1; d >= 0; --d) {
         lt.layout.strides[d] = stride;
-        stride *= lt.dims[d] > 0 ? lt.dims[d] : 1;
+        if (__builtin_mul_overflow(stride, lt.dims[d] > 0 ? lt.dims[d] : 1, &stride)) {
+            // No dense layout fits 64 bits: the strides stay unknown, as for unknown shapes.
+            for (int k = 0; k < lt.ndims; ++k)
+                lt.layout.strides[k] = DNNL_GRAPH_UNKNOWN_DIM;
+            return;
+        }
     }
 }
 
@@ -56,9 +62,16 @@ size_t lt_mem_size(const lt_t &lt) {
     for (int d = 0; d < lt.ndims; ++d) {
         if (lt.dims[d] == 0) return 0;
         if (lt.layout.strides[d] < 0) return 0;
-        last += (lt.dims[d] - 1) * lt.layout.strides[d];
+        dim_t span = 0;
+        // A size beyond 64 bits cannot be allocated: say so rather than wrap around.
+        if (__builtin_mul_overflow(lt.dims[d] - 1, lt.layout.strides[d], &span)
+                || __builtin_add_overflow(last, span, &last))
+            return SIZE_MAX;
     }
-    return static_cast<size_t>(last + 1) * data_type_size(lt.data_type);
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<size_t>(last) + 1, data_type_size(lt.data_type), &bytes))
+        return SIZE_MAX;
+    return bytes;
 }
 
 bool lt_equal(const lt_t &a, const lt_t &b) {

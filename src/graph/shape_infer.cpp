@@ -336,6 +336,7 @@ status_t infer_norm(const op_t &op, const std::vector<dims_t> &in, std::vector<d
     const int nd = static_cast<int>(src.size());
     out[0] = src;
     if (out.size() == 1) return dnnl_success;
+    SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);
     dims_t stat;
     if (op.kind == dnnl_graph_op_group_norm) {
         const int c = channel_axis(op, nd);
@@ -359,6 +360,7 @@ status_t infer_norm(const op_t &op, const std::vector<dims_t> &in, std::vector<d
 status_t infer_batch_norm_training(
         const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
     const int nd = static_cast<int>(in[0].size());
+    SHAPE_REQUIRE(nd >= 2, "op %zu: BatchNorm src needs rank >= 2", op.id);
     const dim_t c = in[0][channel_axis(op, nd)];
     out[0] = in[0];
     for (size_t i = 1; i < out.size(); ++i)
@@ -368,7 +370,9 @@ status_t infer_batch_norm_training(
 
 status_t infer_bias_add_backward(
         const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
-    out[0] = {in[0][channel_axis(op, static_cast<int>(in[0].size()))]};
+    const int nd = static_cast<int>(in[0].size());
+    SHAPE_REQUIRE(nd >= 2, "op %zu: BiasAddBackward input needs rank >= 2", op.id);
+    out[0] = {in[0][channel_axis(op, nd)]};
     return dnnl_success;
 }
 

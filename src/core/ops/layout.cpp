@@ -219,7 +219,7 @@ flat_bcast_t analyze_flat_bcast(const memory_desc_t &dst, const memory_desc_t &o
     dim_t inner = 1, period = 1, expect = 1;
     for (int k = dst.ndims - 1; k > last; --k)
         inner *= dst.dims[order[k]];
-    for (int k = last; k >= first; --k) {
+    for (int k = last; k >= first && k >= 0; --k) { // none (last < 0): a scalar operand
         const int d = order[k];
         if (dst.dims[d] <= 1) continue;
         if (op.blocking.strides[d] != expect) return r;

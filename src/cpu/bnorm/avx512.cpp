@@ -120,8 +120,7 @@ struct bn_t : public primitive_t {
 };
 
 // Everything below runs only once init has seen avx512_core.
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq")
+ANYDNN_AVX512_SECTION_BEGIN
 
 // Where one vector sits and how it reaches per-channel arrays and accumulators.
 struct vpos_t {
@@ -427,7 +426,7 @@ void bn_t::run(const exec_ctx_t &ctx) const {
     });
 }
 
-#pragma GCC pop_options
+ANYDNN_AVX512_SECTION_END
 
 } // namespace
 

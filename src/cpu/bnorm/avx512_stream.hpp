@@ -23,8 +23,7 @@ struct lay_t {
 };
 
 // Lambdas do not inherit a function's target attribute: the whole section carries it.
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq")
+ANYDNN_AVX512_SECTION_BEGIN
 
 namespace stream {
 
@@ -245,7 +244,7 @@ ANYDNN_AVX512 void apply(const apply_args_t &args, const lay_t &lay, const conf_
 
 } // namespace stream
 
-#pragma GCC pop_options
+ANYDNN_AVX512_SECTION_END
 } // namespace bnorm
 } // namespace cpu
 } // namespace anydnn

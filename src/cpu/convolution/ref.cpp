@@ -271,7 +271,9 @@ void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *
             }
             const dim_t off = v.off(idx);
             if (dt == dnnl_f32 && std::is_same<T, float>::value && ist == 1) {
-                std::memcpy(o, static_cast<const float *>(base) + off, inner * sizeof(float));
+                // Rows of an empty tensor have no base pointer (null): nothing to copy.
+                if (inner > 0)
+                    std::memcpy(o, static_cast<const float *>(base) + off, inner * sizeof(float));
                 continue;
             }
             for (dim_t x = 0; x < inner; ++x)

@@ -47,6 +47,11 @@ status_t init_common(primitive_desc_t &pd, memory_desc_t &in, memory_desc_t &out
     for (const memory_desc_t *md : {&in, &out}) {
         ANYDNN_REQUIRE(md->format_kind == dnnl_blocked, dnnl_unimplemented,
                 "tensors must have a blocked layout");
+        // The kernels move whole elements of data_type_size bytes: two 4-bit elements share
+        // one byte, so those types would be read and written past the tensors.
+        const dnnl_data_type_t dt = md->data_type;
+        ANYDNN_REQUIRE(dt != dnnl_s4 && dt != dnnl_u4 && dt != dnnl_f4_e2m1 && dt != dnnl_f4_e3m0,
+                dnnl_unimplemented, "4-bit data types are not supported");
         ANYDNN_REQUIRE(!has_runtime_dims_or_strides(*md), dnnl_unimplemented,
                 "runtime dimensions or strides are not supported");
     }

@@ -6,10 +6,23 @@
 #include <mutex>
 #include <strings.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace anydnn {
 namespace cpu {
 
 namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+// AVX-VNNI (CPUID.(EAX=7,ECX=1):EAX[4]), asked directly: clang before 16 has no name for it
+// in __builtin_cpu_supports.
+bool has_avx_vnni() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 4) & 1;
+}
+#endif
 
 dnnl_cpu_isa_t probe() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -23,7 +36,7 @@ dnnl_cpu_isa_t probe() {
         return dnnl_cpu_isa_avx512_core;
     }
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        if (__builtin_cpu_supports("avxvnni")) return dnnl_cpu_isa_avx2_vnni;
+        if (has_avx_vnni()) return dnnl_cpu_isa_avx2_vnni;
         return dnnl_cpu_isa_avx2;
     }
     if (__builtin_cpu_supports("avx")) return dnnl_cpu_isa_avx;

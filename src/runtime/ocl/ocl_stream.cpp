@@ -1,6 +1,7 @@
 #include "runtime/ocl/ocl_stream.hpp"
 
 #include "core/primitive.hpp"
+#include "core/stream_turn.hpp"
 #include "runtime/ocl/ocl_engine.hpp"
 
 namespace anydnn {
@@ -112,6 +113,7 @@ status_t ocl_stream_t::execute_with_events(const primitive_t &prim, const exec_c
 
 status_t ocl_stream_t::execute_enqueue(const std::function<status_t()> &enqueue, bool with_deps,
         const cl_event *deps, int ndeps, cl_event *done) {
+    auto turn = stream_turn(this); // deps_ and last_ are one execution's at a time
     clear_deps();
     // On an out-of-order queue, executions of one stream still follow each other.
     if (!with_deps && out_of_order_ && last_) {

@@ -5,6 +5,7 @@
 
 #include "core/primitive.hpp"
 #include "core/primitive_desc.hpp"
+#include "core/stream_turn.hpp"
 
 #include "runtime/ze/ze_engine.hpp"
 
@@ -68,6 +69,7 @@ ze_stream_t::~ze_stream_t() {
 }
 
 status_t ze_stream_t::wait() {
+    auto turn = stream_turn(this); // done_ and to_free_ are shared with executions of other threads
     const ze_api_t &ze = *ze_api();
     // In order: the event is signalled once everything appended before it has finished.
     ANYDNN_CHECK(ze_check(ze.zeCommandListAppendSignalEvent(list_, done_),
@@ -112,6 +114,7 @@ status_t ze_stream_t::execute(const primitive_t &prim, const exec_ctx_t &ctx) {
 
 status_t ze_stream_t::execute_commands(const std::function<status_t()> &commands, int ndeps,
         const ze_event_handle_t *deps, ze_event_handle_t *done) {
+    auto turn = stream_turn(this); // the list and its returned events, one execution's at a time
     const ze_api_t &ze = *ze_api();
     if (ndeps > 0)
         ANYDNN_CHECK(ze_check(ze.zeCommandListAppendWaitOnEvents(list_,

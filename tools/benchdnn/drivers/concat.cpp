@@ -29,7 +29,8 @@ public:
         dst_dims_ = c_.src_dims[0];
         if (axis_ok()) {
             dst_dims_[c_.axis] = 0;
-            for (const auto &d : c_.src_dims) dst_dims_[c_.axis] += d[c_.axis];
+            for (const auto &d : c_.src_dims) // a source of another rank is skipped later
+                if (c_.axis < static_cast<int>(d.size())) dst_dims_[c_.axis] += d[c_.axis];
         }
     }
 

@@ -126,6 +126,7 @@ conv_desc_t parse_conv_desc(const std::string &s, bool deconv) {
     fill(15, r.pl, 0, gp);
     fill(18, r.d, 0, gd);
     for (int x = 3 - r.nsp; x < 3; ++x) {
+        if (r.s[x] <= 0) throw std::invalid_argument("convolution stride must be positive");
         const int64_t ext = (r.k[x] - 1) * (r.d[x] + 1) + 1;
         // big / small sides of the relation small = (big + pl + pr - ext) / s + 1.
         int64_t &big = deconv ? r.o[x] : r.i[x];

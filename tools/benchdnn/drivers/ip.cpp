@@ -36,7 +36,8 @@ public:
         wei_dims_ = c_.src_dims;
         wei_dims_[0] = c_.oc;
         dst_dims_ = {c_.src_dims[0], c_.oc};
-        k_ = product(c_.src_dims) / c_.src_dims[0];
+        k_ = 1; // the reduction size: every source dimension but the batch (which may be 0)
+        for (size_t i = 1; i < c_.src_dims.size(); ++i) k_ *= c_.src_dims[i];
     }
 
     std::string repro() const override {

@@ -65,6 +65,8 @@ pool_desc_t parse_pool_desc(const std::string &text) {
         d.s[s] = get('s', s, 1);
         d.dl[s] = get('d', s, 0);
         d.pl[s] = get('p', s, 0);
+        if (d.s[s] <= 0)
+            throw std::invalid_argument("pooling stride must be positive: '" + text + "'");
         const int64_t ext = (d.k[s] - 1) * (d.dl[s] + 1) + 1;
         d.out[s] = get('o', s, (d.in[s] + 2 * d.pl[s] - ext) / d.s[s] + 1);
         d.pr[s] = (d.out[s] - 1) * d.s[s] + ext - d.in[s] - d.pl[s];
