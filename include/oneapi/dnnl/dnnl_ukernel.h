@@ -94,7 +94,7 @@ dnnl_status_t DNNL_API dnnl_brgemm_is_execute_postops_valid(
 dnnl_status_t DNNL_API dnnl_brgemm_set_hw_context(const_dnnl_brgemm_t brgemm);
 
 /** No hardware context on this CPU: returns dnnl_success. */
-dnnl_status_t DNNL_API dnnl_brgemm_release_hw_context();
+dnnl_status_t DNNL_API dnnl_brgemm_release_hw_context(void);
 
 /** Picks the kernel; after finalize, before any execution. */
 dnnl_status_t DNNL_API dnnl_brgemm_generate(dnnl_brgemm_t brgemm);
