@@ -9,6 +9,7 @@
 #include "core/primitive.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/lnorm/lnorm_flags.hpp"
 #include "gpu/quant_attr.hpp"
 #include "gpu/reduce_launch.hpp"
 #include "gpu/row_plan.hpp"
@@ -21,20 +22,7 @@ namespace {
 
 namespace ln = cpu::lnorm;
 
-// Mirrors the LN_* flags of lnorm_rows.cl.
-enum : int {
-    ln_scale = 1,
-    ln_shift = 2,
-    ln_global = 4,
-    ln_stats_out = 8,
-    ln_rms = 16,
-    ln_diff_scale = 32,
-    ln_diff_shift = 64
-};
-
-bool is_fwd(const layer_normalization_desc_t &d) {
-    return d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference;
-}
+using namespace lnorm_flags;
 
 struct lnorm_rows_t;
 
