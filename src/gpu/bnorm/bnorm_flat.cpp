@@ -80,17 +80,7 @@ struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_fla
     }
 
     static status_t init(bnorm_flat_pd_t &pd) {
-        pd.conf = bn::make_conf(bn::desc_of(pd));
-        ANYDNN_CHECK(bn::resolve(pd));
-        for (const auto &a : pd.args)
-            ANYDNN_CHECK(check_tensors({&a.second}));
-        for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_SCALE, DNNL_ARG_SHIFT,
-                     DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT}) {
-            auto it = pd.args.find(a);
-            ANYDNN_REQUIRE(it == pd.args.end() || it->second.data_type == dnnl_f32,
-                    dnnl_unimplemented,
-                    "GPU batch normalization keeps f32 statistics, scale, shift");
-        }
+        ANYDNN_CHECK(init_bnorm_common(pd));
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
         bool same = true;
         for (int a : pd.data_args()) {
