@@ -23,7 +23,7 @@ int arg_of(const std::string &name) {
     for (const auto &a : args)
         if (name == a.name) return a.arg;
     if (name.rfind("msrc", 0) == 0 && name.size() > 4) {
-        int i = static_cast<int>(parse_number(name.substr(4), "argument index"));
+        int i = static_cast<int>(parse_integer(name.substr(4), "argument index", 0, 1000));
         return DNNL_ARG_MULTIPLE_SRC + i;
     }
     throw std::invalid_argument("unknown argument '" + name + "'");
@@ -68,7 +68,7 @@ std::vector<post_op_t> parse_post_ops(const std::string &s) {
         if (name == "sum") {
             po.kind = post_op_t::kind_t::sum;
             if (f.size() > 1) po.scale = parse_number(f[1], "sum scale");
-            if (f.size() > 2) po.zero_point = static_cast<int>(parse_number(f[2], "sum zero point"));
+            if (f.size() > 2) po.zero_point = static_cast<int>(parse_integer(f[2], "sum zero point"));
             if (f.size() > 3) po.dt = str2dt(f[3]);
             if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
         } else if (name == "prelu") {

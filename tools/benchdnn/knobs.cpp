@@ -1,5 +1,6 @@
 #include "knobs.hpp"
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,6 +28,15 @@ double parse_number(const std::string &s, const char *what) {
     } catch (const std::exception &) {
     }
     throw std::invalid_argument(std::string("bad ") + what + " '" + s + "'");
+}
+
+int64_t parse_integer(const std::string &s, const char *what, int64_t lo, int64_t hi) {
+    double v = parse_number(s, what);
+    // Checked as a double first: converting an out-of-range double to an integer is undefined.
+    if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || v != std::floor(v))
+        throw std::invalid_argument(std::string(what) + " '" + s + "' is not an integer in ["
+                + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return static_cast<int64_t>(v);
 }
 
 bool parse_bool(const std::string &s) {
@@ -142,9 +152,7 @@ bool common_knobs_t::parse(const std::string &key, const std::string &value) {
     else if (key == "--attr-fpmath") list(fpmath_);
     else if (key == "--mb")
         mb = parse_list<int64_t>(value, [](const std::string &s) {
-            double v = parse_number(s, "mini-batch");
-            if (v < 0) throw std::invalid_argument("negative mini-batch");
-            return static_cast<int64_t>(v);
+            return parse_integer(s, "mini-batch", 0, INT64_MAX / 2);
         });
     else
         return false;

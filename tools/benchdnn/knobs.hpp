@@ -1,6 +1,8 @@
 // Knob values and problem descriptors as text: lists, shapes, layouts.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ std::vector<T> parse_list(const std::string &value, F parse_one) {
 }
 
 double parse_number(const std::string &s, const char *what);
+// A whole number in [lo, hi]; anything else throws std::invalid_argument.
+int64_t parse_integer(const std::string &s, const char *what, int64_t lo = INT_MIN,
+        int64_t hi = INT_MAX);
 bool parse_bool(const std::string &s);
 
 // "2x16x3x3" -> {2, 16, 3, 3}; "2x3:2x5" -> two shapes.

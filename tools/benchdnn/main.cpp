@@ -65,9 +65,7 @@ void set_engine(const std::string &e) {
     else throw std::invalid_argument("unknown engine '" + e + "'");
     s.engine_index = 0;
     if (colon != std::string::npos) {
-        double i = parse_number(e.substr(colon + 1), "engine index");
-        if (i < 0) throw std::invalid_argument("negative engine index");
-        s.engine_index = static_cast<size_t>(i);
+        s.engine_index = static_cast<size_t>(parse_integer(e.substr(colon + 1), "engine index", 0));
     }
 }
 
@@ -78,12 +76,12 @@ bool parse_global(const std::string &key, const std::string &value) {
     else if (key == "--engine") set_engine(value);
     else if (key == "--max-ms-per-prb") s.max_ms_per_prb = parse_number(value, "time");
     else if (key == "--fix-times-per-prb")
-        s.fix_times_per_prb = static_cast<int>(parse_number(value, "count"));
+        s.fix_times_per_prb = static_cast<int>(parse_integer(value, "count", 0));
     else if (key == "--perf-template") s.perf_template = value;
     else if (key == "--skip-impl") s.skip_impl = split(value, ',');
-    else if (key == "--verbose") s.verbose = static_cast<int>(parse_number(value, "level"));
+    else if (key == "--verbose") s.verbose = static_cast<int>(parse_integer(value, "level"));
     else if (key.rfind("-v", 0) == 0 && key.size() > 2 && key[1] == 'v')
-        s.verbose = static_cast<int>(parse_number(key.substr(2), "level"));
+        s.verbose = static_cast<int>(parse_integer(key.substr(2), "level"));
     else if (key == "--version") print_version();
     else if (key == "--help" || key == "-h") print_help();
     else return false;

@@ -145,7 +145,7 @@ public:
         else if (key == "--dtag") dtag_ = parse_tag_list(v);
         else if (key == "--axis")
             axis_ = parse_list<int>(v, [](const std::string &s) {
-                return static_cast<int>(parse_number(s, "axis"));
+                return static_cast<int>(parse_integer(s, "axis"));
             });
         else return common_.parse(key, v);
         return true;

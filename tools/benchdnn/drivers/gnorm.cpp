@@ -246,7 +246,7 @@ public:
                 return f;
             });
         else if (key == "--g")
-            g_ = parse_list<int64_t>(v, [](const std::string &s) { return int64_t(parse_number(s, "g")); });
+            g_ = parse_list<int64_t>(v, [](const std::string &s) { return parse_integer(s, "g", 0, INT64_MAX / 2); });
         else return common_.parse(key, v);
         return true;
     }

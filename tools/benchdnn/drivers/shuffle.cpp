@@ -107,9 +107,9 @@ public:
         else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
         else if (key == "--tag") tag_ = parse_tag_list(v);
         else if (key == "--axis")
-            axis_ = parse_list<int>(v, [](const std::string &s) { return int(parse_number(s, "axis")); });
+            axis_ = parse_list<int>(v, [](const std::string &s) { return int(parse_integer(s, "axis")); });
         else if (key == "--group")
-            group_ = parse_list<int64_t>(v, [](const std::string &s) { return int64_t(parse_number(s, "group")); });
+            group_ = parse_list<int64_t>(v, [](const std::string &s) { return parse_integer(s, "group", 0, INT64_MAX / 2); });
         else return common_.parse(key, v);
         return true;
     }

@@ -226,7 +226,7 @@ public:
                 return a;
             });
         else if (key == "--axis")
-            axis_ = parse_list<int>(v, [](const std::string &s) { return static_cast<int>(parse_number(s, "axis")); });
+            axis_ = parse_list<int>(v, [](const std::string &s) { return static_cast<int>(parse_integer(s, "axis")); });
         else if (key == "--inplace") inplace_ = parse_list<bool>(v, parse_bool);
         else return common_.parse(key, v);
         return true;
