@@ -1,16 +1,18 @@
 #include "core/stream.hpp"
 
 #include "core/memory.hpp"
-#include "core/stream_turn.hpp"
 
 dnnl_stream::dnnl_stream(dnnl_engine *engine, unsigned flags) : engine_(engine), flags_(flags) {}
 
-dnnl_stream::~dnnl_stream() { anydnn::stream_turn_forget(this); }
+dnnl_stream::~dnnl_stream() = default;
 
 anydnn::status_t dnnl_stream::scratchpad(
         size_t bytes, const anydnn::memory_storage_t *&storage) {
     storage = nullptr;
-    if (engine()->kind() == dnnl_cpu || !(flags_ & dnnl_stream_in_order)) return dnnl_success;
+    // Without turns, another thread could replace the buffer between this call and the
+    // enqueue of the execution that uses it.
+    if (engine()->kind() == dnnl_cpu || !(flags_ & dnnl_stream_in_order) || turn_exempt_)
+        return dnnl_success;
     if (bytes > scratchpad_bytes_) {
         if (scratchpad_) {
             ANYDNN_CHECK(wait());

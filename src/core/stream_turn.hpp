@@ -11,12 +11,10 @@ namespace anydnn {
 
 // Held for the whole of one execution on `stream` (nothing held for CPU and exempt streams).
 // Recursive: an execution may enqueue through the stream again.
+// Exempt (stream_t::exempt_from_turns): SYCL streams run each execution in a host task on
+// SYCL's thread, which enqueues through the same stream while the caller waits for it (a turn
+// held by the caller would never reach the task); their in-order queue orders the tasks, and
+// each execution gets its own scratchpad.
 std::unique_lock<std::recursive_mutex> stream_turn(const stream_t *stream);
-// A stream whose executions take no turn: SYCL streams run each execution in a host task on
-// SYCL's thread, which enqueues through the same stream while the caller waits for it (a
-// turn held by the caller would never reach the task); their in-order queue orders the tasks.
-void stream_turn_exempt(const stream_t *stream);
-// Called as a stream is destroyed.
-void stream_turn_forget(const stream_t *stream);
 
 } // namespace anydnn

@@ -44,7 +44,7 @@ status_t sycl_stream_t::create(sycl_stream_t **stream, sycl_engine_t *engine,
         // get_native hands out a reference, which the OpenCL stream releases.
         cl_command_queue native = ::sycl::get_native<::sycl::backend::opencl>(queue);
         *stream = new sycl_stream_t(engine, native, queue, flags, ooo);
-        stream_turn_exempt(*stream); // its executions run in host tasks (core/stream_turn.hpp)
+        (*stream)->exempt_from_turns(); // its executions run in host tasks (core/stream_turn.hpp)
         return dnnl_success;
     });
 }
