@@ -12,6 +12,8 @@
 #        tensor-core and FMA variants: tails, both layouts of A and B, batch broadcast, bias,
 #        post-ops, bf16/f16/f32 results; quick: the same in fewer combinations.
 # perf: medians (PERF lines) of the table's choice and of other rows.
+# gemv: the skinny kernel's shapes (work-group K shares x columns, rows per build) on f32
+#       GEMV-like products: a check and a median of each, then PyTorch's time (TF32 off).
 D=${D:-.dev-gemm}
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
@@ -90,6 +92,27 @@ for s in "$@"; do
         for v in "variant=tiled_wg" "regs=128" "regs=128,kt=16"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
         done
+        ;;
+    gemv)
+        G="1x4096:4096x4096 1x4096:4096x1000 4x4096:4096x4096 16x4096:4096x4096"
+        for v in "" "variant=skinny,wg_m=32,wg_n=32,tm=4" "variant=skinny,wg_m=64,wg_n=16,tm=4" "variant=skinny,wg_m=16,wg_n=64,tm=4" \
+                 "variant=skinny,wg_m=32,wg_n=32,tm=1" "variant=skinny,wg_m=16,wg_n=32,tm=16"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=f32 1x4096:4096x1000 3x257:257x1031 \
+                | grep -E "FAILED|tests:" | sed "s/^/CHECK[$v] /" | tail -2
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 $G | sed "s/^PERF/PERF[$v]/"
+        done
+        python3 - <<'PY'
+import torch
+torch.backends.cuda.matmul.allow_tf32 = False
+for m, k, n in [(1, 4096, 4096), (1, 4096, 1000), (4, 4096, 4096), (16, 4096, 4096)]:
+    a = torch.randn(m, k, device='cuda'); b = torch.randn(k, n, device='cuda')
+    ts = []
+    for _ in range(50):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record(); torch.mm(a, b); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort()
+    print(f"TORCH|{m}x{k}:{k}x{n}|{ts[len(ts)//2]:.4f} ms|spread {ts[5]:.4f}-{ts[-5]:.4f}")
+PY
         ;;
     esac
 done
