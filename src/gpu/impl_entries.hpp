@@ -30,6 +30,7 @@ impl_entry_t softmax_rows_entry(); // gpu/softmax/softmax_rows.cpp
 impl_entry_t lnorm_entry(); // gpu/lnorm/lnorm.cpp
 impl_entry_t lnorm_rows_entry(); // gpu/lnorm/lnorm_rows.cpp
 impl_entry_t reduction_entry(); // gpu/reduction/reduction.cpp
+impl_entry_t pooling_dense_entry(); // gpu/pooling/pooling_dense.cpp
 impl_entry_t pooling_entry(); // gpu/pooling/pooling.cpp
 impl_entry_t bnorm_entry(); // gpu/bnorm/bnorm.cpp
 impl_entry_t bnorm_flat_entry(); // gpu/bnorm/bnorm_flat.cpp

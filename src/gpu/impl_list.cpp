@@ -28,7 +28,8 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> softmax = {gpu::softmax_rows_entry(), gpu::softmax_entry()};
     static const std::vector<impl_entry_t> lnorm = {gpu::lnorm_rows_entry(), gpu::lnorm_entry()};
     static const std::vector<impl_entry_t> reduction = {gpu::reduction_entry()};
-    static const std::vector<impl_entry_t> pooling = {gpu::pooling_entry()};
+    static const std::vector<impl_entry_t> pooling
+            = {gpu::pooling_dense_entry(), gpu::pooling_entry()};
     static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_flat_entry(), gpu::bnorm_entry()};
     static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
     static const std::vector<impl_entry_t> rnn = {gpu::rnn_gemm_entry()};
