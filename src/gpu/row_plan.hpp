@@ -12,8 +12,9 @@ namespace gpu {
 struct row_plan_t {
     int vec = 1, t = 1, nreg = 1;
     size_t group = 1; // work-items per group: group / t rows each
+    bool streamed = false; // the row is read in passes, not kept (nreg unused)
 
-    // Build options VEC, T, NREG.
+    // Build options VEC, T, NREG or STREAMED.
     std::string options() const;
     // The launch for `rows` rows and the kernel's limit on work-items per group; a kernel
     // whose registers allow fewer than planned gets one row per group (false: not even that).
@@ -24,6 +25,10 @@ struct row_plan_t {
 // `aligned`: every tensor's row starts on a multiple of 4 elements) is too wide for registers
 // (`backward`: kernels keeping five arrays per work-item, half the elements).
 bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward = false);
+
+// Rows too wide for registers, read in passes by as many work-items per row as a group takes
+// (false where the engine's tuning keeps rows to one work-item each).
+bool plan_streamed_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan);
 
 } // namespace gpu
 } // namespace anydnn

@@ -239,11 +239,11 @@ TEST(GpuBandwidth, BatchNormZeroBatchWritesZeroStatistics) {
     expect_near(read(var), {0, 0, 0, 0}, 0, "variance");
 }
 
-TEST(GpuBandwidth, SoftmaxRowsInRegistersAccurateAndLog) {
-    SKIP_WITHOUT_GPU();
+// Softmax and log-softmax over the last axis of each shape, by implementation `impl`,
+// against a plain reference in double.
+void check_softmax_rows(const std::vector<dims> &shapes, const char *impl) {
     engine e(engine::kind::gpu, 0);
     stream s(e);
-    const dims shapes[] = {{7, 33}, {5, 1024}, {3, 4}, {1, 1}, {9, 1000}, {2, 3, 37}, {4, 2048}};
     for (const auto &d : shapes)
         for (auto alg : {algorithm::softmax_accurate, algorithm::softmax_log}) {
             const int64_t C = d.back();
@@ -254,7 +254,7 @@ TEST(GpuBandwidth, SoftmaxRowsInRegistersAccurateAndLog) {
             const memory::desc md(d, dt::f32, d.size() == 2 ? tag::ab : tag::abc);
             softmax_forward::primitive_desc pd(
                     e, prop_kind::forward_inference, alg, md, md, int(d.size()) - 1);
-            expect_impl(pd, "ocl:softmax:rows_in_registers");
+            expect_impl(pd, impl);
             const std::vector<float> x = values(size_t(rows * C), 0.7f, -8.f, 16.f);
             memory dst(md, e);
             softmax_forward(pd).execute(s, {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DST, dst}});
@@ -276,7 +276,20 @@ TEST(GpuBandwidth, SoftmaxRowsInRegistersAccurateAndLog) {
         }
 }
 
-TEST(GpuBandwidth, SoftmaxZeroRowsRunAndTooWideRowsFallBack) {
+TEST(GpuBandwidth, SoftmaxRowsInRegistersAccurateAndLog) {
+    SKIP_WITHOUT_GPU();
+    check_softmax_rows({{7, 33}, {5, 1024}, {3, 4}, {1, 1}, {9, 1000}, {2, 3, 37}, {4, 2048}},
+            "ocl:softmax:rows_in_registers");
+}
+
+// Wider than row_group_max x row_elems_max: read twice by a whole work-group, with 4-element
+// loads (widths divisible by 4) or single ones, and rows that end in a partial pass.
+TEST(GpuBandwidth, SoftmaxRowsStreamedAccurateAndLog) {
+    SKIP_WITHOUT_GPU();
+    check_softmax_rows({{2, 20480}, {3, 20003}, {1, 70001}}, "ocl:softmax:rows_streamed");
+}
+
+TEST(GpuBandwidth, SoftmaxZeroRowsRun) {
     SKIP_WITHOUT_GPU();
     engine e(engine::kind::gpu, 0);
     stream s(e);
@@ -285,11 +298,6 @@ TEST(GpuBandwidth, SoftmaxZeroRowsRunAndTooWideRowsFallBack) {
             e, prop_kind::forward_inference, algorithm::softmax_accurate, empty, empty, 1);
     softmax_forward(pd).execute(s, {{DNNL_ARG_SRC, memory(empty, e)}, {DNNL_ARG_DST, memory(empty, e)}});
     s.wait();
-    // Wider than row_group_max x row_elems_max: the generic row kernel takes it.
-    const memory::desc wide({2, 200000}, dt::f32, tag::ab);
-    softmax_forward::primitive_desc wpd(
-            e, prop_kind::forward_inference, algorithm::softmax_accurate, wide, wide, 1);
-    EXPECT_EQ(std::string(wpd.impl_info_str()).find("rows_in_registers"), std::string::npos);
 }
 
 TEST(GpuBandwidth, LayerNormAndRmsNormRowsInRegisters) {

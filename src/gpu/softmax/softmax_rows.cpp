@@ -1,7 +1,8 @@
 // GPU softmax forward (accurate and log) over rows contiguous in memory, read once: the row
 // is kept in registers by T work-items (softmax_rows.cl). Sizes come from the tuning table
-// (row_elems per work-item, at most row_elems_max); src/dst scales; rows whose layout, width
-// or post-ops it does not take go to ocl:softmax:rows.
+// (row_elems per work-item, at most row_elems_max); rows wider than that are read twice by a
+// whole work-group (ocl:softmax:rows_streamed). src/dst scales; rows whose layout or
+// post-ops it does not take go to ocl:softmax:rows.
 #include "core/compute/compute.hpp"
 #include "core/ops/scales.hpp"
 #include "core/ops/softmax/common.hpp"
@@ -24,7 +25,7 @@ struct softmax_rows_t;
 struct softmax_rows_pd_t : public primitive_desc_impl_t<softmax_rows_pd_t, softmax_rows_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override {
-        return "ocl:softmax:rows_in_registers";
+        return plan.streamed ? "ocl:softmax:rows_streamed" : "ocl:softmax:rows_in_registers";
     }
     row_plan_t plan;
 
@@ -41,8 +42,10 @@ struct softmax_rows_pd_t : public primitive_desc_impl_t<softmax_rows_pd_t, softm
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_DST] = dst;
         const bool aligned = src.offset0 % 4 == 0 && dst.offset0 % 4 == 0;
-        ANYDNN_REQUIRE(plan_rows(pd.engine, src.dims[src.ndims - 1], aligned, pd.plan),
-                dnnl_unimplemented, "rows too wide to keep in registers");
+        const int64_t C = src.dims[src.ndims - 1];
+        ANYDNN_REQUIRE(plan_rows(pd.engine, C, aligned, pd.plan)
+                        || plan_streamed_rows(pd.engine, C, aligned, pd.plan),
+                dnnl_unimplemented, "the device keeps rows to one work-item each");
         return dnnl_success;
     }
 };
