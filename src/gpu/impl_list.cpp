@@ -33,7 +33,7 @@ const std::vector<impl_entry_t> &gpu_impl_list(dnnl_primitive_kind_t kind) {
     static const std::vector<impl_entry_t> bnorm = {gpu::bnorm_flat_entry(), gpu::bnorm_entry()};
     static const std::vector<impl_entry_t> resampling = {gpu::resampling_entry()};
     static const std::vector<impl_entry_t> rnn = {gpu::rnn_gemm_entry()};
-    static const std::vector<impl_entry_t> gnorm = {gpu::gnorm_entry()};
+    static const std::vector<impl_entry_t> gnorm = {gpu::gnorm_flat_entry(), gpu::gnorm_entry()};
     static const std::vector<impl_entry_t> lrn = {gpu::lrn_entry()};
     switch (kind) {
         case dnnl_eltwise: return eltwise;

@@ -69,7 +69,7 @@ void check_forward(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t p
         if (dnnl_post_ops_get_kind(chain, i) == dnnl_sum) ins.push_back(DNNL_ARG_DST);
     std::vector<int> outs = {DNNL_ARG_DST};
     if (training && !global) outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
-    EXPECT_EQ(run_each_impl(cpu, gpu, pd, ins, outs,
+    EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, outs,
                       [&](const std::vector<tensor_t *> &t) {
                           const lookup_t in {ins, t};
                           const std::vector<double> x = c_tensor::values(*t[0]);

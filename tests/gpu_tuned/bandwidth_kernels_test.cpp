@@ -300,6 +300,57 @@ TEST(GpuBandwidth, SoftmaxZeroRowsRun) {
     s.wait();
 }
 
+// Group norm over dense NCHW with four-element loads: training writes dst and the
+// statistics, including data far from zero (where sums of squares alone would cancel).
+TEST(GpuBandwidth, GroupNormFlatTrainingFourPerLoad) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    struct case_t {
+        dims d;
+        int64_t groups;
+        float lo;
+    };
+    for (const case_t &c : {case_t {{2, 8, 4, 6}, 4, -2.f}, case_t {{3, 6, 2, 2}, 3, 1000.f},
+                 case_t {{1, 4, 1, 4}, 1, -2.f}}) {
+        const int64_t N = c.d[0], C = c.d[1], SP = c.d[2] * c.d[3], G = c.groups, Cg = C / G;
+        SCOPED_TRACE("N " + std::to_string(N) + " C " + std::to_string(C) + " groups "
+                + std::to_string(G) + " from " + std::to_string(c.lo));
+        const memory::desc md(c.d, dt::f32, tag::abcd), stat({N, G}, dt::f32, tag::ab),
+                ch({C}, dt::f32, tag::a);
+        group_normalization_forward::primitive_desc pd(e, prop_kind::forward_training, md, md,
+                G, 1e-5f, normalization_flags::use_scale | normalization_flags::use_shift);
+        expect_impl(pd, "ocl:gnorm:flat");
+        const auto x = values(size_t(N * C * SP), 0.3f, c.lo, 4.f);
+        const auto gamma = values(size_t(C), 1.1f, 0.5f, 1.f), beta = values(size_t(C), 2.f);
+        memory dst(md, e), mean(stat, e), var(stat, e);
+        group_normalization_forward(pd).execute(s, {{DNNL_ARG_SRC, make(e, md, x)},
+                {DNNL_ARG_DST, dst}, {DNNL_ARG_MEAN, mean}, {DNNL_ARG_VARIANCE, var},
+                {DNNL_ARG_SCALE, make(e, ch, gamma)}, {DNNL_ARG_SHIFT, make(e, ch, beta)}});
+        s.wait();
+        std::vector<double> want(x.size()), mu(size_t(N * G)), va(size_t(N * G));
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t g = 0; g < G; ++g) {
+                const size_t first = size_t((n * C + g * Cg) * SP), M = size_t(Cg * SP);
+                double m = 0, v = 0;
+                for (size_t i = 0; i < M; ++i)
+                    m += x[first + i];
+                m /= double(M);
+                for (size_t i = 0; i < M; ++i)
+                    v += (x[first + i] - m) * (x[first + i] - m);
+                v /= double(M);
+                mu[size_t(n * G + g)] = m, va[size_t(n * G + g)] = v;
+                for (size_t i = 0; i < M; ++i) {
+                    const size_t ci = size_t(g * Cg) + i / size_t(SP);
+                    want[first + i] = gamma[ci] * (x[first + i] - m) / std::sqrt(v + 1e-5) + beta[ci];
+                }
+            }
+        expect_near(read(mean), mu, 1e-6, "mean");
+        expect_near(read(var), va, 1e-4, "variance");
+        expect_near(read(dst), want, 1e-4, "dst");
+    }
+}
+
 TEST(GpuBandwidth, LayerNormAndRmsNormRowsInRegisters) {
     SKIP_WITHOUT_GPU();
     engine e(engine::kind::gpu, 0);
