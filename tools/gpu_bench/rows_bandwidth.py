@@ -92,6 +92,11 @@ CHECKS = [
     '--eltwise --alg=relu,gelu_tanh --dt=f32,bf16 1000x1027 512x1024 1x3',
     '--binary --alg=ADD,MUL --sdt=f32:f32,bf16:bf16 --ddt=f32,bf16 --stag=abcd:abcd,acdb:acdb '
     '4x32x13x13:1x32x1x1 4x32x13x13:4x32x13x13 4x32x13x13:1x1x1x1 4x32x13x13:1x1x13x13 3x5x7x9:3x1x7x1',
+    '--pool --dir=FWD_D,FWD_I --alg=max,avg_p,avg_np --tag=abx,axb --dt=f32,bf16 '
+    'mb2ic19ih9iw9kh3kw3sh2sw2ph1pw1 mb3ic5id4ih5iw4kd2kh3kw2sd2sh1sw2 mb1ic1iw7kw3sw1pw1 '
+    'mb2ic3ih6iw6kh2kw2sh2sw2dh1dw1',
+    '--gnorm --dir=FWD_D,FWD_I --flags=,CH,G,GCH --g=4 --tag=abx --dt=f32,bf16 '
+    'mb2ic16ih5iw4 mb3ic32ih3iw3 mb1ic8ih1iw1',
 ]
 CHECKS = [c for c in CHECKS if re.search(os.environ.get('BW_CHECKS', ''), c)]
 
