@@ -121,6 +121,10 @@ void pack_a(
 
 void pack_b(const gemm_operand_t &b, dim_t k0, dim_t n0, dim_t kc, dim_t nc, float *bp) {
     constexpr int NR = panel_cols;
+    if (b.dq) {
+        pack_b_dequant(b, k0, n0, kc, nc, bp);
+        return;
+    }
     if (b.dt == dnnl_f32 && b.cs == 1 && b.zp == 0.f) {
         // Row by row across all panels: long contiguous runs of the source, each asked for
         // a few rows ahead (B may be far larger than the caches and its rows far apart).

@@ -50,6 +50,9 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         ANYDNN_CHECK(cpu::matmul::init_attr(
                 pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
+        for (const auto &z : pd.attr.zero_points)
+            ANYDNN_REQUIRE(z.second.mask == 0, dnnl_unimplemented,
+                    "GPU matmul takes common zero points (mask 0), not mask %d", z.second.mask);
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         if (Kind == gemm_kind_t::tiled) {
             gemm_problem_t problem;

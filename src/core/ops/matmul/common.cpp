@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/data_types.hpp"
+#include "core/ops/matmul/woq.hpp"
 #include "core/ops/scales.hpp"
 
 namespace anydnn {
@@ -39,7 +40,7 @@ bool is_int8(const memory_desc_t &src) {
 }
 
 status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_t &wei,
-        memory_desc_t &bias, memory_desc_t &dst) {
+        memory_desc_t &bias, memory_desc_t &dst, bool allow_woq) {
     src = d.src_md;
     wei = d.weights_md;
     bias = d.bias_md;
@@ -50,6 +51,12 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
                 "int8 src needs s8 or u8 weights (got %s)", dnnl_dt2str(wdt));
         ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s32 || ddt == dnnl_s8 || ddt == dnnl_u8,
                 dnnl_unimplemented, "dst type %s is not supported", dnnl_dt2str(ddt));
+    } else if (is_woq(sdt, wdt)) {
+        ANYDNN_REQUIRE(allow_woq, dnnl_unimplemented,
+                "%s weights with %s src (weights decompression) are not supported here",
+                dnnl_dt2str(wdt), dnnl_dt2str(sdt));
+        ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s8 || ddt == dnnl_u8, dnnl_unimplemented,
+                "dst type %s is not supported with %s src", dnnl_dt2str(ddt), dnnl_dt2str(sdt));
     } else {
         ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt), dnnl_unimplemented,
                 "src/weights types %s/%s are not supported", dnnl_dt2str(sdt),
@@ -59,7 +66,8 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
                 dnnl_dt2str(ddt), dnnl_dt2str(sdt));
     }
     if (!is_zero_md(bias))
-        ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32,
+        ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32
+                        || bias.data_type == dnnl_s8 || bias.data_type == dnnl_u8,
                 dnnl_unimplemented, "bias type %s is not supported",
                 dnnl_dt2str(bias.data_type));
     ANYDNN_CHECK(resolve_plain(src, "src"));
@@ -101,11 +109,22 @@ status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int w
         const quant_entry_t &q = z.second;
         ANYDNN_REQUIRE(std::find(zp_args.begin(), zp_args.end(), arg) != zp_args.end(),
                 dnnl_unimplemented, "zero points for argument %d are not supported", arg);
-        ANYDNN_REQUIRE(q.mask == 0 && q.group_ndims == 0, dnnl_unimplemented,
-                "only a common zero point (mask 0) is supported");
+        // dst may also take one per output channel (per N).
+        const int n_mask = 1 << (dst.ndims - 1);
+        ANYDNN_REQUIRE(q.group_ndims == 0
+                        && (q.mask == 0 || (arg == DNNL_ARG_DST && q.mask == n_mask)),
+                dnnl_unimplemented,
+                "zero points mask %d for argument %d: only a common one (and per-N on dst)",
+                q.mask, arg);
+        ANYDNN_REQUIRE(q.data_type == dnnl_s32 || q.data_type == dnnl_s8
+                        || q.data_type == dnnl_u8,
+                dnnl_unimplemented, "zero points of type %s are not supported",
+                dnnl_dt2str(q.data_type));
         if (q.is_host_scalar) continue;
+        ANYDNN_REQUIRE(q.mask == 0 || dst.dims[dst.ndims - 1] != DNNL_RUNTIME_DIM_VAL,
+                dnnl_unimplemented, "per-N zero points with a runtime N");
         memory_desc_t md;
-        ANYDNN_CHECK(quant_md(q, 1, md));
+        ANYDNN_CHECK(quant_md(q, q.mask == 0 ? 1 : dst.dims[dst.ndims - 1], md));
         args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
     }
     ANYDNN_CHECK(po.init(attr, dst));

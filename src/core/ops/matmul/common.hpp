@@ -13,9 +13,10 @@ namespace cpu {
 namespace matmul {
 
 // Matmul descriptor checks: ndims and data types, `format_kind any` resolved to plain
-// row-major layouts (src, weights, bias and dst come back resolved).
+// row-major layouts (src, weights, bias and dst come back resolved). Floating-point src with
+// integer weights (weights decompression, core/ops/matmul/woq.hpp) only where allow_woq.
 status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_t &wei,
-        memory_desc_t &bias, memory_desc_t &dst);
+        memory_desc_t &bias, memory_desc_t &dst, bool allow_woq = false);
 // Whether the problem is quantized (u8/s8 src): zero points are allowed then.
 bool is_int8(const memory_desc_t &src);
 
