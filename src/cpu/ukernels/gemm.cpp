@@ -27,6 +27,7 @@ using detail::tile_kernels_t;
 constexpr dim_t KC = 1024;
 constexpr dim_t MC_TILES = 8;
 constexpr dim_t NC = 512;
+constexpr dim_t DQ_KC = 256;
 // Work sharing: chunks of C taken in turn (see chunk_grid), none smaller than this.
 constexpr dim_t CHUNKS_PER_THREAD = 4;
 constexpr dim_t MIN_CHUNK_TILES = 8, MIN_CHUNK_PANELS = 4;
@@ -87,15 +88,15 @@ void gemm_block(
     // Equal blocks: rows of at most MC_TILES tiles, depth of at most KC. One tile of rows
     // against packed B is memory-bound: whole panels, back to back, make one long stream.
     const dim_t mc_max = div_up(ms, div_up(ms, mr * MC_TILES));
-    const dim_t kc_cap = b_packed && ms <= mr ? K : KC;
+    // Decompressed B for a single block of rows is packed a panel at a time, just before its
+    // tiles read it, and in depths whose panel fits L1 (DQ_KC x 32 floats).
+    const bool per_panel = p.b.dq && ms <= mc_max;
+    const dim_t kc_cap = per_panel ? DQ_KC : b_packed && ms <= mr ? K : KC;
     const dim_t kc_max = std::min(K, round_up(div_up(K, div_up(K, kc_cap)), 16));
     const dim_t nc_max = std::min<dim_t>(round_up(ns, panel_cols), NC);
     // Row pitch off a multiple of 4 KiB so packed rows do not share L1 sets.
     const dim_t lda_p = round_up(kc_max, 16) + 16;
     fbuf_t ap = alloc_floats(mc_max * lda_p);
-    // Decompressed B for a single block of rows is packed a panel at a time, just before its
-    // tiles read it (in cache), rather than a whole block ahead.
-    const bool per_panel = p.b.dq && ms <= mc_max;
     fbuf_t bp = b_packed ? nullptr : alloc_floats((per_panel ? panel_cols : nc_max) * kc_max);
 
     for (dim_t jc = 0; jc < ns; jc += NC) {

@@ -10,6 +10,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "core/data_types_int4.hpp"
+#include "cpu/tensor_run.hpp"
 #include "cpu/ukernels/gemm_kernels.hpp"
 #include "runtime/cpu/isa.hpp"
 
@@ -31,14 +32,25 @@ float param_at(const param_t &p, dim_t k, dim_t n, float none) {
     return load_as_f32_or_int4(p.dt, p.ptr, p.off + k / p.group_k * p.sk + n / p.group_n * p.sn);
 }
 
+// out[j] = the parameter at (k, n0 + j) for j < cols, `none` without one.
+void param_row(const param_t &p, dim_t k, dim_t n0, int cols, float none, float *out) {
+    if (!p.ptr) {
+        std::fill(out, out + cols, none);
+    } else if (p.group_n == 1 && p.dt != dnnl_s4 && p.dt != dnnl_u4) { // one typed run
+        load_f32(p.dt, p.ptr, p.off + k / p.group_k * p.sk + n0 * p.sn, p.sn, cols, out);
+    } else {
+        for (int j = 0; j < cols; ++j)
+            out[j] = param_at(p, k, n0 + j, none);
+    }
+}
+
 // Scale and zero point of columns [n0, n0 + cols) at row k, zero past cols (so padded
 // columns come out 0).
 void column_params(const gemm_dequant_t &dq, dim_t k, dim_t n0, int cols, float *sc, float *zp) {
-    for (int j = 0; j < NR; ++j) {
-        const bool in = j < cols;
-        sc[j] = in ? param_at(dq.scale, k, n0 + j, 1.f) : 0.f;
-        zp[j] = in ? param_at(dq.zp, k, n0 + j, 0.f) : 0.f;
-    }
+    param_row(dq.scale, k, n0, cols, 1.f, sc);
+    param_row(dq.zp, k, n0, cols, 0.f, zp);
+    std::fill(sc + cols, sc + NR, 0.f);
+    std::fill(zp + cols, zp + NR, 0.f);
 }
 
 // The end (exclusive) of the run of rows from k that share their parameters.
