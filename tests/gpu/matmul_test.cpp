@@ -17,6 +17,7 @@ struct mm_case_t {
     std::vector<int64_t> a, b, c;
     dnnl_data_type_t at = dnnl_f32, bt = dnnl_f32, ct = dnnl_f32;
     bool bias = false, transposed_b = false, quant = false;
+    dnnl_data_type_t bias_t = dnnl_f32;
 };
 
 dnnl_format_tag_t plain(size_t nd) {
@@ -39,7 +40,7 @@ void check(const mm_case_t &t) {
     dnnl_memory_desc_t c = md(t.c, t.ct, plain(nd));
     std::vector<int64_t> bdims(nd, 1);
     bdims[nd - 1] = t.c[nd - 1];
-    dnnl_memory_desc_t bias = t.bias ? md(bdims, dnnl_f32, plain(nd)) : nullptr;
+    dnnl_memory_desc_t bias = t.bias ? md(bdims, t.bias_t, plain(nd)) : nullptr;
     dnnl_primitive_attr_t attr = nullptr;
     std::vector<int> ins = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS};
     if (t.bias) ins.push_back(DNNL_ARG_BIAS);
@@ -143,6 +144,42 @@ TEST(GpuMatmul, Int8ScalesZeroPoints) {
     check({{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_s32});
     check({{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_f32, true, false, true});
     check({{5, 64}, {64, 33}, {5, 33}, dnnl_s8, dnnl_s8, dnnl_s8, false, true, true});
+}
+
+TEST(GpuMatmul, S8AndU8Bias) {
+    SKIP_WITHOUT_GPU();
+    for (auto bt : {dnnl_s8, dnnl_u8}) {
+        mm_case_t c {{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_f32, true};
+        c.bias_t = bt;
+        check(c);
+        mm_case_t f {{7, 30}, {30, 20}, {7, 20}, dnnl_f32, dnnl_f32, dnnl_f32, true};
+        f.bias_t = bt;
+        check(f);
+    }
+}
+
+// Weights decompression (f32 src, integer weights, fpmath apply_to_int) has no GPU kernel yet:
+// refused, not computed wrongly.
+TEST(GpuMatmul, WeightsDecompressionIsUnimplemented) {
+    SKIP_WITHOUT_GPU();
+    dnnl_engine_t gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_memory_desc_t a = md({4, 64}, dnnl_f32, dnnl_ab), b = md({64, 6}, dnnl_s4, dnnl_ab),
+                       c = md({4, 6}, dnnl_f32, dnnl_ab);
+    dnnl_primitive_attr_t attr = nullptr;
+    ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+    ASSERT_EQ(dnnl_primitive_attr_set_fpmath_mode_v2(attr, dnnl_fpmath_mode_strict, 1),
+            dnnl_success);
+    const dnnl_dims_t groups = {32, 1};
+    ASSERT_EQ(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_WEIGHTS, 3, 2, groups, dnnl_f32),
+            dnnl_success);
+    dnnl_primitive_desc_t pd = nullptr;
+    EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, c, attr),
+            dnnl_unimplemented);
+    dnnl_primitive_attr_destroy(attr);
+    for (dnnl_memory_desc_t m : {a, b, c})
+        dnnl_memory_desc_destroy(m);
+    dnnl_engine_destroy(gpu);
 }
 
 // Post-ops are covered by quant_post_ops_test.cpp; chains longer than the kernels' six slots
