@@ -158,30 +158,6 @@ TEST(GpuMatmul, S8AndU8Bias) {
     }
 }
 
-// Weights decompression (f32 src, integer weights, fpmath apply_to_int) has no GPU kernel yet:
-// refused, not computed wrongly.
-TEST(GpuMatmul, WeightsDecompressionIsUnimplemented) {
-    SKIP_WITHOUT_GPU();
-    dnnl_engine_t gpu = nullptr;
-    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
-    dnnl_memory_desc_t a = md({4, 64}, dnnl_f32, dnnl_ab), b = md({64, 6}, dnnl_s4, dnnl_ab),
-                       c = md({4, 6}, dnnl_f32, dnnl_ab);
-    dnnl_primitive_attr_t attr = nullptr;
-    ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
-    ASSERT_EQ(dnnl_primitive_attr_set_fpmath_mode_v2(attr, dnnl_fpmath_mode_strict, 1),
-            dnnl_success);
-    const dnnl_dims_t groups = {32, 1};
-    ASSERT_EQ(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_WEIGHTS, 3, 2, groups, dnnl_f32),
-            dnnl_success);
-    dnnl_primitive_desc_t pd = nullptr;
-    EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, c, attr),
-            dnnl_unimplemented);
-    dnnl_primitive_attr_destroy(attr);
-    for (dnnl_memory_desc_t m : {a, b, c})
-        dnnl_memory_desc_destroy(m);
-    dnnl_engine_destroy(gpu);
-}
-
 // Post-ops are covered by quant_post_ops_test.cpp; chains longer than the kernels' six slots
 // are not.
 TEST(GpuMatmul, LongPostOpChainsAndBlockedLayoutsAreUnimplemented) {

@@ -3,6 +3,7 @@
 // (common; per-N on weights), zero points on int8 problems, post-ops (gpu/post_ops.hpp) in the
 // output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int.
 #include "core/ops/matmul/common.hpp"
+#include "core/ops/matmul/woq.hpp"
 #include "core/primitive.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
@@ -29,11 +30,17 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     }
     post_ops_t post_ops;
     gemm_variant_t variant = gemm_variant_t::generic;
+    // Weights decompression (generic kernel only): where the weights' scales and zero points
+    // vary; the rest of the attribute is checked as for any matmul.
+    bool woq = false;
+    cpu::matmul::wei_quant_t wei_scales, wei_zps;
 
     static status_t init(matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
         memory_desc_t src, wei, bias, dst;
-        ANYDNN_CHECK(cpu::matmul::resolve_matmul(d, src, wei, bias, dst));
+        ANYDNN_CHECK(cpu::matmul::resolve_matmul(
+                d, src, wei, bias, dst, Kind == gemm_kind_t::generic));
+        pd.woq = cpu::matmul::is_woq(src.data_type, wei.data_type);
         const bool with_bias = !is_zero_md(bias);
         ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
                         && (!with_bias || is_plain(bias)),
@@ -42,15 +49,32 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                         && dst.ndims <= 2 + gemm_max_batch,
                 dnnl_unimplemented, "GPU matmul takes up to %d batch dimensions",
                 gemm_max_batch);
-        ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
+        // 4-bit weights are read by the kernel byte by byte (plain, checked above).
+        const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
+        ANYDNN_CHECK(check_tensors({&src, &dst}));
+        if (!int4_wei) ANYDNN_CHECK(check_tensors({&wei}));
         if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
-        std::vector<int> zp_args = {DNNL_ARG_DST};
-        if (cpu::matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
         cpu::post_ops_chain_t chain;
-        ANYDNN_CHECK(cpu::matmul::init_attr(
-                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
-        ANYDNN_CHECK(check_quant_attr(pd.attr, true));
-        for (const auto &z : pd.attr.zero_points)
+        primitive_attr_t rest = pd.attr; // without the weights' decompression parameters
+        if (pd.woq) {
+            ANYDNN_CHECK(cpu::matmul::init_woq_attr(
+                    pd.attr, wei, dst, pd.wei_scales, pd.wei_zps, chain, pd.args));
+            for (const auto &q : {pd.attr.scales, pd.attr.zero_points}) {
+                const auto it = q.find(DNNL_ARG_WEIGHTS);
+                ANYDNN_REQUIRE(it == q.end() || !it->second.is_host_scalar, dnnl_unimplemented,
+                        "GPU kernels take weights scales and zero points in device memory");
+            }
+            rest.scales.erase(DNNL_ARG_WEIGHTS);
+            rest.zero_points.erase(DNNL_ARG_WEIGHTS);
+        } else {
+            std::vector<int> zp_args = {DNNL_ARG_DST};
+            if (cpu::matmul::is_int8(src))
+                zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+            ANYDNN_CHECK(cpu::matmul::init_attr(
+                    pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
+        }
+        ANYDNN_CHECK(check_quant_attr(rest, true));
+        for (const auto &z : rest.zero_points)
             ANYDNN_REQUIRE(z.second.mask == 0, dnnl_unimplemented,
                     "GPU matmul takes common zero points (mask 0), not mask %d", z.second.mask);
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
@@ -84,6 +108,8 @@ struct matmul_t : public primitive_t {
         t.c = pd.arg_md(DNNL_ARG_DST).data_type;
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
         t.set_scale_types(pd.attr);
+        t.woq = pd.woq;
+        if (pd.wei_zps.present) t.zp_b = pd.wei_zps.dt;
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
         return gemm_.init(pd.engine, t, Kind, nelems(dst), &pd.post_ops, dst.dims[dst.ndims - 2]);
@@ -134,7 +160,21 @@ struct matmul_t : public primitive_t {
         }
         const auto ws_scale = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
         p.scale_b_sn = ws_scale != pd.attr.scales.end() && ws_scale->second.mask != 0;
+        gemm_woq_params_t wq;
+        if (pd.woq) {
+            auto fill = [&](const cpu::matmul::wei_quant_t &q, int64_t *sb, int64_t &sk,
+                                int64_t &sn, int64_t &gk, int64_t &gn) {
+                if (!q.present) return;
+                for (int d = 0; d < nd - 2; ++d)
+                    sb[gemm_max_batch - (nd - 2) + d] = wei.dims[d] == 1 ? 0 : q.stride[d];
+                sk = q.stride[nd - 2], sn = q.stride[nd - 1];
+                gk = q.group[nd - 2], gn = q.group[nd - 1];
+            };
+            fill(pd.wei_scales, wq.s_sb, wq.s_sk, wq.s_sn, wq.s_gk, wq.s_gn);
+            fill(pd.wei_zps, wq.z_sb, wq.z_sk, wq.z_sn, wq.z_gk, wq.z_gn);
+        }
         gemm_operands_t ops;
+        if (pd.woq) ops.woq = &wq;
         ops.a = storage_of(ctx, DNNL_ARG_SRC);
         ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
         ops.c = storage_of(ctx, DNNL_ARG_DST);
