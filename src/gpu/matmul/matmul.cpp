@@ -49,11 +49,26 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                         && dst.ndims <= 2 + gemm_max_batch,
                 dnnl_unimplemented, "GPU matmul takes up to %d batch dimensions",
                 gemm_max_batch);
+        // Runtime dimensions or strides: the generic kernel takes the sizes at each launch;
+        // the passed tensors are checked then.
+        bool runtime = false;
+        for (const memory_desc_t *md : {&src, &wei, &dst, &bias})
+            runtime = runtime || has_runtime_dims_or_strides(*md);
+        ANYDNN_REQUIRE(!runtime || Kind == gemm_kind_t::generic, dnnl_unimplemented,
+                "runtime dimensions run on the generic GEMM kernel");
         // 4-bit weights are read by the kernel byte by byte (plain, checked above).
         const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
-        ANYDNN_CHECK(check_tensors({&src, &dst}));
-        if (!int4_wei) ANYDNN_CHECK(check_tensors({&wei}));
-        if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
+        if (!runtime) {
+            ANYDNN_CHECK(check_tensors({&src, &dst}));
+            if (!int4_wei) ANYDNN_CHECK(check_tensors({&wei}));
+            if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
+        } else {
+            for (const memory_desc_t *md : {&src, &wei, &dst, &bias})
+                ANYDNN_REQUIRE(is_zero_md(*md) || kernel_data_type(md->data_type)
+                                || (md == &wei && int4_wei),
+                        dnnl_unimplemented, "GPU kernels do not handle data type %s",
+                        dnnl_dt2str(md->data_type));
+        }
         cpu::post_ops_chain_t chain;
         primitive_attr_t rest = pd.attr; // without the weights' decompression parameters
         if (pd.woq) {
@@ -112,14 +127,38 @@ struct matmul_t : public primitive_t {
         if (pd.wei_zps.present) t.zp_b = pd.wei_zps.dt;
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
-        return gemm_.init(pd.engine, t, Kind, nelems(dst), &pd.post_ops, dst.dims[dst.ndims - 2]);
+        const bool known = !has_runtime_dims_or_strides(dst); // else sizes come at launch
+        return gemm_.init(pd.engine, t, Kind, known ? nelems(dst) : 0, &pd.post_ops,
+                known ? dst.dims[dst.ndims - 2] : 0);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
         const matmul_pd_t<Kind> &pd = pd_();
-        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &wei = pd.arg_md(DNNL_ARG_WEIGHTS),
-                            &dst = pd.arg_md(DNNL_ARG_DST);
+        // The passed descriptors: the primitive's, or with runtime dims the actual ones.
+        const memory_desc_t &src = ctx.md(DNNL_ARG_SRC), &wei = ctx.md(DNNL_ARG_WEIGHTS),
+                            &dst = ctx.md(DNNL_ARG_DST);
         const int nd = dst.ndims;
+        const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
+        const memory_desc_t *bias = with_bias ? &ctx.md(DNNL_ARG_BIAS) : nullptr;
+        if (has_runtime_dims_or_strides(pd.arg_md(DNNL_ARG_DST))
+                || has_runtime_dims_or_strides(pd.arg_md(DNNL_ARG_SRC))
+                || has_runtime_dims_or_strides(pd.arg_md(DNNL_ARG_WEIGHTS))) {
+            ANYDNN_REQUIRE(src.dims[nd - 1] == wei.dims[nd - 2]
+                            && src.dims[nd - 2] == dst.dims[nd - 2]
+                            && wei.dims[nd - 1] == dst.dims[nd - 1],
+                    dnnl_invalid_arguments, "src, weights and dst sizes do not agree");
+            for (int d = 0; d < nd - 2; ++d)
+                ANYDNN_REQUIRE((src.dims[d] == 1 || src.dims[d] == dst.dims[d])
+                                && (wei.dims[d] == 1 || wei.dims[d] == dst.dims[d]),
+                        dnnl_invalid_arguments, "batch dimension %d does not broadcast", d);
+            ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
+                            && (!bias || is_plain(*bias)),
+                    dnnl_invalid_arguments, "runtime tensors must have plain strided layouts");
+            if (wei.data_type != dnnl_s4 && wei.data_type != dnnl_u4)
+                ANYDNN_CHECK(check_tensors({&wei}));
+            ANYDNN_CHECK(check_tensors({&src, &dst}));
+            if (bias) ANYDNN_CHECK(check_tensors({bias}));
+        }
         const dim_t *ss = src.blocking.strides, *ws = wei.blocking.strides,
                     *ds = dst.blocking.strides;
         gemm_params_t p;
@@ -133,8 +172,6 @@ struct matmul_t : public primitive_t {
         auto bstride = [](const memory_desc_t &md, int d) {
             return md.dims[d] == 1 ? 0 : md.blocking.strides[d];
         };
-        const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
-        const memory_desc_t *bias = with_bias ? &pd.arg_md(DNNL_ARG_BIAS) : nullptr;
         if (bias) {
             p.has_bias = 1;
             p.bias_off = bias->offset0;
