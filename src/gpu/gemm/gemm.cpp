@@ -14,7 +14,7 @@ namespace gpu {
 
 namespace {
 
-static_assert(sizeof(gemm_params_t) == 51 * 8, "must match gemm/gemm.cl");
+static_assert(sizeof(gemm_params_t) == 53 * 8, "must match gemm/gemm.cl");
 static_assert(sizeof(gemm_woq_params_t) == 16 * 8, "must match gemm/gemm_woq.cl");
 
 bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
@@ -239,7 +239,8 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, status_t &st) const {
     if (!wgmma_ready_) return false;
     const bool plain = !(o.post_ops && !o.post_ops->empty()) && !o.scale_a && !o.scale_b
-            && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c;
+            && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c
+            && p.host_scale[0] == 1.f && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f;
     wgmma_problem_t w;
     std::string why = null_to_empty(gemm_wgmma_refusal(types_, p, plain, w));
     // The table's tiles for these sizes; its K split is not taken (no scratchpad here).

@@ -35,6 +35,8 @@ struct gemm_params_t {
     // sum(batch_i * po_ls_b[i]) + m * po_ls_m + n * po_ls_n of dst's dims po_dims.
     int64_t po_ls_b[gemm_max_batch] = {}, po_ls_m = 0, po_ls_n = 0;
     int64_t po_dims[max_kernel_ndims] = {1, 1, 1, 1, 1, 1}, po_ndims = 0;
+    // Scales of A, B and C by value (host scalars), read where their memory is absent.
+    float host_scale[4] = {1.f, 1.f, 1.f, 1.f};
 
     // po_dims from dst's logical dims (row-major linear positions over them).
     void set_post_op_dims(const memory_desc_t &dst);

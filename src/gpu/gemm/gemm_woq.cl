@@ -59,7 +59,7 @@ kernel void gemm_woq(const global A_DATA_T *A, const global B_DATA_T *B, global 
         zo += i * wq.z_sb[d];
     }
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    const quant_t q = read_quant(scale_a, scale_c, zp_a, 0, zp_c);
+    const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, 0, zp_c);
     so += n / wq.s_gn * wq.s_sn;
     zo += n / wq.z_gn * wq.z_sn;
     const global A_DATA_T *a = A + o.a + m * p.a_sm;

@@ -2,6 +2,7 @@
 // included), up to four batch dimensions with broadcast, bias of any broadcast shape, scales
 // (common; per-N on weights), zero points on int8 problems, post-ops (gpu/post_ops.hpp) in the
 // output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int.
+#include "core/data_types.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/ops/matmul/woq.hpp"
 #include "core/primitive.hpp"
@@ -88,7 +89,7 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
             ANYDNN_CHECK(cpu::matmul::init_attr(
                     pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
         }
-        ANYDNN_CHECK(check_quant_attr(rest, true));
+        ANYDNN_CHECK(check_quant_attr(rest, true, true));
         for (const auto &z : rest.zero_points)
             ANYDNN_REQUIRE(z.second.mask == 0, dnnl_unimplemented,
                     "GPU matmul takes common zero points (mask 0), not mask %d", z.second.mask);
@@ -217,6 +218,19 @@ struct matmul_t : public primitive_t {
         ops.c = storage_of(ctx, DNNL_ARG_DST);
         ops.bias = with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr;
         bind_quant(ctx, pd.attr, ops);
+        // Host-scalar scales go to the kernel by value.
+        const memory_storage_t **scale_ops[] = {&ops.scale_a, &ops.scale_b, &ops.scale_c};
+        const int scale_args[] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+        for (int i = 0; i < 3; ++i) {
+            const auto it = pd.attr.scales.find(scale_args[i]);
+            if (it == pd.attr.scales.end() || !it->second.is_host_scalar) continue;
+            const memory_t *m = ctx.arg(DNNL_ARG_ATTR_SCALES | scale_args[i]);
+            ANYDNN_REQUIRE(m && m->md().format_kind == dnnl_format_kind_host_scalar,
+                    dnnl_invalid_arguments, "host-scalar scale of argument %d is missing",
+                    scale_args[i]);
+            p.host_scale[i] = load_as_f32(m->md().data_type, m->scalar_value, 0);
+            *scale_ops[i] = nullptr;
+        }
         ops.post_ops = &pd.post_ops;
         ops.post_ops_buffer = post_ops_buffer_.get();
         ops.ctx = &ctx;
