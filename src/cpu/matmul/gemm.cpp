@@ -29,9 +29,7 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
     bool packed_wei = false; // f32 weights in the GEMM's panel layout, read in place
     // Weights decompression: integer weights turned into f32 while the GEMM packs them; the
     // output stage sees stage_attr (the attribute without the weights' parameters).
-    bool woq = false;
-    matmul::wei_quant_t wei_scales, wei_zps;
-    primitive_attr_t stage_attr;
+    matmul::matmul_quant_t quant;
 
     static status_t init(gemm_pd_t &pd) {
         matmul_desc_t d = matmul_of(pd);
@@ -50,21 +48,8 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
                 dnnl_unimplemented, "a tensor has a blocked layout the GEMM does not read");
         ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims, dnnl_unimplemented,
                 "src, weights and dst ranks differ");
-        pd.woq = matmul::is_woq(src.data_type, wei.data_type);
-        pd.stage_attr = pd.attr;
-        if (pd.woq) {
-            ANYDNN_CHECK(matmul::init_woq_attr(
-                    pd.attr, wei, dst, pd.wei_scales, pd.wei_zps, pd.po, pd.args));
-            pd.stage_attr.scales.erase(DNNL_ARG_WEIGHTS);
-            pd.stage_attr.zero_points.erase(DNNL_ARG_WEIGHTS);
-        } else {
-            std::vector<int> zp_args;
-            if (matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
-            else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8)
-                zp_args = {DNNL_ARG_DST};
-            ANYDNN_CHECK(matmul::init_attr(
-                    pd.attr, dst, 1 << (dst.ndims - 1), zp_args, pd.po, pd.args));
-        }
+        ANYDNN_CHECK(
+                matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;
@@ -99,12 +84,13 @@ struct gemm_t : public primitive_t {
 
         matmul::out_stage_t out;
         dim_t bias_sm = 0;
-        ANYDNN_CHECK(out.bind_matmul(ctx, pd_.stage_attr, pd_.po, has_bias, bias_sm));
+        ANYDNN_CHECK(out.bind_matmul(ctx, pd_.quant.stage_attr, pd_.po, has_bias, bias_sm));
         float za = 0.f, zb = 0.f;
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.stage_attr, DNNL_ARG_SRC, za));
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.stage_attr, DNNL_ARG_WEIGHTS, zb));
+        const primitive_attr_t &stage = pd_.quant.stage_attr;
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_SRC, za));
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_WEIGHTS, zb));
         matmul::woq_args_t woq;
-        if (pd_.woq) ANYDNN_CHECK(woq.bind(ctx, pd_.wei_scales, pd_.wei_zps));
+        ANYDNN_CHECK(woq.bind(ctx, pd_.quant));
 
         const bool in_place = dst.data_type == dnnl_f32 && out.dst_stride_n == 1
                 && !pd_.po.has_sum();
@@ -143,7 +129,7 @@ struct gemm_t : public primitive_t {
             if (pd_.packed_wei)
                 p.b = {at(wei_base, wei, wo), wei.data_type, 0, 0, 0.f,
                         ukernels::gemm_packed_b_panel_stride(wei)};
-            else if (pd_.woq) { // sub-byte weights: the element offset travels separately
+            else if (pd_.quant.woq) { // sub-byte weights: the element offset travels separately
                 dq = woq.for_batch(wpos, wo);
                 p.b = {wei_base, wei.data_type, wei.blocking.strides[nd - 2],
                         wei.blocking.strides[nd - 1], 0.f, 0, &dq};

@@ -1,6 +1,6 @@
 // Reference matmul: one dot product per dst element, any blocked layout, every supported type
 // and attribute; the fallback when the GEMM path does not apply.
-#include "core/data_types_int4.hpp"
+#include "core/data_types_narrow.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/matmul/out_stage.hpp"
@@ -23,30 +23,15 @@ struct ref_pd_t : public primitive_desc_impl_t<ref_pd_t, ref_t> {
     post_ops_chain_t po;
     // Weights decompression: the weights' scales and zero points; the output stage sees
     // stage_attr (the attribute without them).
-    bool woq = false;
-    matmul::wei_quant_t wei_scales, wei_zps;
-    primitive_attr_t stage_attr;
+    matmul::matmul_quant_t quant;
 
     static status_t init(ref_pd_t &pd) {
         memory_desc_t src, wei, bias, dst;
         ANYDNN_CHECK(matmul::resolve_matmul(matmul_of(pd), src, wei, bias, dst, true));
         ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims, dnnl_unimplemented,
                 "src, weights and dst ranks differ");
-        pd.woq = matmul::is_woq(src.data_type, wei.data_type);
-        pd.stage_attr = pd.attr;
-        if (pd.woq) {
-            ANYDNN_CHECK(matmul::init_woq_attr(
-                    pd.attr, wei, dst, pd.wei_scales, pd.wei_zps, pd.po, pd.args));
-            pd.stage_attr.scales.erase(DNNL_ARG_WEIGHTS);
-            pd.stage_attr.zero_points.erase(DNNL_ARG_WEIGHTS);
-        } else {
-            std::vector<int> zp_args;
-            if (matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
-            else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8)
-                zp_args = {DNNL_ARG_DST};
-            ANYDNN_CHECK(matmul::init_attr(
-                    pd.attr, dst, 1 << (dst.ndims - 1), zp_args, pd.po, pd.args));
-        }
+        ANYDNN_CHECK(
+                matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;
@@ -74,9 +59,9 @@ struct ref_t : public primitive_t {
         if (total == 0) return dnnl_success;
 
         matmul::out_stage_t out;
-        ANYDNN_CHECK(out.bind(ctx, pd_.stage_attr, pd_.po, N));
+        ANYDNN_CHECK(out.bind(ctx, pd_.quant.stage_attr, pd_.po, N));
         matmul::woq_args_t woq;
-        if (pd_.woq) ANYDNN_CHECK(woq.bind(ctx, pd_.wei_scales, pd_.wei_zps));
+        ANYDNN_CHECK(woq.bind(ctx, pd_.quant));
         out.dst = ctx.host_ptr(DNNL_ARG_DST);
         out.dst_dt = dst.data_type;
         out.n_axis = nd - 1;
@@ -85,10 +70,11 @@ struct ref_t : public primitive_t {
             out.bias_dt = bias.data_type;
         }
         float za = 0.f, zb = 0.f;
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.stage_attr, DNNL_ARG_SRC, za));
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.stage_attr, DNNL_ARG_WEIGHTS, zb));
+        const primitive_attr_t &stage = pd_.quant.stage_attr;
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_SRC, za));
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_WEIGHTS, zb));
         const void *s = ctx.host_ptr(DNNL_ARG_SRC), *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
-        const bool woq_on = pd_.woq;
+        const bool woq_on = pd_.quant.woq;
 
         parallel_range(total, [&](dim_t start, dim_t end) {
             dim_t pos[max_ndims], sp[max_ndims], wp[max_ndims], bp[max_ndims];
@@ -108,8 +94,9 @@ struct ref_t : public primitive_t {
                 for (dim_t k = 0; k < K; ++k) {
                     sp[nd - 1] = k;
                     wp[nd - 2] = k;
-                    const double a = load_as_f32(src.data_type, s, off_logical(src, sp)) - za;
-                    const float wv = load_as_f32_or_int4(wei.data_type, w, off_logical(wei, wp));
+                    const double a
+                            = load_any_as_f32(src.data_type, s, off_logical(src, sp)) - za;
+                    const float wv = load_any_as_f32(wei.data_type, w, off_logical(wei, wp));
                     const double b = woq_on ? woq.dequant(wv, wp) : wv - zb;
                     acc += a * b;
                 }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/data_types_int4.hpp"
+#include "core/data_types_narrow.hpp"
 
 namespace anydnn {
 namespace cpu {
@@ -19,7 +19,7 @@ status_t bind_one(const exec_ctx_t &ctx, int arg, const wei_quant_t &q, woq_args
             arg);
     const memory_desc_t &md = m->md();
     if (md.format_kind == dnnl_format_kind_host_scalar) {
-        host = load_as_f32_or_int4(md.data_type, m->scalar_value, 0);
+        host = load_any_as_f32(md.data_type, m->scalar_value, 0);
         p.ptr = &host;
         p.dt = dnnl_f32;
         return dnnl_success;
@@ -48,8 +48,9 @@ woq_args_t::param_t at_batch(
 
 } // namespace
 
-status_t woq_args_t::bind(
-        const exec_ctx_t &ctx, const wei_quant_t &scales, const wei_quant_t &zero_points) {
+status_t woq_args_t::bind(const exec_ctx_t &ctx, const matmul_quant_t &q) {
+    if (!q.woq) return dnnl_success;
+    const wei_quant_t &scales = q.wei_scales, &zero_points = q.wei_zps;
     scale_q = scales.present ? &scales : nullptr;
     zp_q = zero_points.present ? &zero_points : nullptr;
     ANYDNN_CHECK(bind_one(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS, scales, scale, host_[0]));
@@ -59,9 +60,9 @@ status_t woq_args_t::bind(
 
 float woq_args_t::dequant(float w, const dim_t *wpos) const {
     const float z
-            = zp.ptr ? load_as_f32_or_int4(zp.dt, zp.ptr, zp.off + zp_q->index(wpos)) : 0.f;
+            = zp.ptr ? load_any_as_f32(zp.dt, zp.ptr, zp.off + zp_q->index(wpos)) : 0.f;
     const float s = scale.ptr
-            ? load_as_f32_or_int4(scale.dt, scale.ptr, scale.off + scale_q->index(wpos))
+            ? load_any_as_f32(scale.dt, scale.ptr, scale.off + scale_q->index(wpos))
             : 1.f;
     return (w - z) * s;
 }

@@ -19,8 +19,8 @@ struct woq_args_t {
     woq_args_t(const woq_args_t &) = delete;
     woq_args_t &operator=(const woq_args_t &) = delete;
 
-    status_t bind(const exec_ctx_t &ctx, const wei_quant_t &scales,
-            const wei_quant_t &zero_points);
+    // Nothing to bind unless q.woq.
+    status_t bind(const exec_ctx_t &ctx, const matmul_quant_t &q);
     // The decompressed weight at weights position wpos (all weights dims) from its stored
     // integer value w.
     float dequant(float w, const dim_t *wpos) const;

@@ -4,12 +4,11 @@
 // widened 32 at a time with AVX-512; other layouts element by element.
 #include <algorithm>
 
-#include <immintrin.h>
-
 // GCC 12 intrinsics leave __Y = __Y (an undefined vector) in the header.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-#include "core/data_types_int4.hpp"
+#include "core/data_types_narrow.hpp"
+#include "cpu/simd16.hpp"
 #include "cpu/tensor_run.hpp"
 #include "cpu/ukernels/gemm_kernels.hpp"
 #include "runtime/cpu/isa.hpp"
@@ -21,15 +20,13 @@ namespace detail {
 
 namespace {
 
-#define ANYDNN_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-
 constexpr int NR = panel_cols;
 
 using param_t = gemm_dequant_t::param_t;
 
 float param_at(const param_t &p, dim_t k, dim_t n, float none) {
     if (!p.ptr) return none;
-    return load_as_f32_or_int4(p.dt, p.ptr, p.off + k / p.group_k * p.sk + n / p.group_n * p.sn);
+    return load_any_as_f32(p.dt, p.ptr, p.off + k / p.group_k * p.sk + n / p.group_n * p.sn);
 }
 
 // out[j] = the parameter at (k, n0 + j) for j < cols, `none` without one.
@@ -71,7 +68,7 @@ void panel_generic(const gemm_operand_t &b, dim_t k0, dim_t n0, dim_t kc, int co
             float *dst = bp + k * NR;
             const dim_t row = dq.b_off + (k0 + k) * b.rs + n0 * b.cs;
             for (int j = 0; j < cols; ++j)
-                dst[j] = (load_as_f32_or_int4(b.dt, b.ptr, row + j * b.cs) - zp[j]) * sc[j];
+                dst[j] = (load_any_as_f32(b.dt, b.ptr, row + j * b.cs) - zp[j]) * sc[j];
             for (int j = cols; j < NR; ++j)
                 dst[j] = 0.f;
         }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/data_types.hpp"
+#include "core/data_types_f8.hpp"
 #include "core/ops/matmul/woq.hpp"
 #include "core/ops/scales.hpp"
 
@@ -51,6 +51,12 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
                 "int8 src needs s8 or u8 weights (got %s)", dnnl_dt2str(wdt));
         ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s32 || ddt == dnnl_s8 || ddt == dnnl_u8,
                 dnnl_unimplemented, "dst type %s is not supported", dnnl_dt2str(ddt));
+    } else if (is_f8(wdt) && (is_f8(sdt) || sdt == dnnl_bf16 || sdt == dnnl_f16)) {
+        // 8-bit floats, computed in f32: f8 weights with f8, bf16 or f16 src.
+        ANYDNN_REQUIRE(is_float(ddt) || (is_f8(ddt) && is_f8(sdt)), dnnl_unimplemented,
+                "dst type %s is not supported with %s src", dnnl_dt2str(ddt), dnnl_dt2str(sdt));
+        ANYDNN_REQUIRE(is_zero_md(bias) || is_float(bias.data_type), dnnl_unimplemented,
+                "bias type %s is not supported with f8 weights", dnnl_dt2str(bias.data_type));
     } else if (is_woq(sdt, wdt)) {
         ANYDNN_REQUIRE(allow_woq, dnnl_unimplemented,
                 "%s weights with %s src (weights decompression) are not supported here",

@@ -106,6 +106,23 @@ status_t init_woq_attr(const primitive_attr_t &attr, const memory_desc_t &wei,
     return dnnl_success;
 }
 
+status_t init_matmul_quant(const primitive_attr_t &attr, const memory_desc_t &src,
+        const memory_desc_t &wei, const memory_desc_t &dst, matmul_quant_t &q,
+        post_ops_chain_t &po, std::map<int, memory_desc_t> &args) {
+    q.woq = is_woq(src.data_type, wei.data_type);
+    q.stage_attr = attr;
+    if (q.woq) {
+        ANYDNN_CHECK(init_woq_attr(attr, wei, dst, q.wei_scales, q.wei_zps, po, args));
+        q.stage_attr.scales.erase(DNNL_ARG_WEIGHTS);
+        q.stage_attr.zero_points.erase(DNNL_ARG_WEIGHTS);
+        return dnnl_success;
+    }
+    std::vector<int> zp_args;
+    if (is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8) zp_args = {DNNL_ARG_DST};
+    return init_attr(attr, dst, 1 << (dst.ndims - 1), zp_args, po, args);
+}
+
 } // namespace matmul
 } // namespace cpu
 } // namespace anydnn

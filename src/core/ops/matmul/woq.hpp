@@ -47,6 +47,19 @@ status_t init_woq_attr(const primitive_attr_t &attr, const memory_desc_t &wei,
         const memory_desc_t &dst, wei_quant_t &scales, wei_quant_t &zero_points,
         post_ops_chain_t &po, std::map<int, memory_desc_t> &args);
 
+// The quantization attributes of a CPU matmul on resolved tensors: weights decompression
+// (init_woq_attr) when src is floating point and the weights integer, else init_attr with the
+// zero points int8 takes (src, weights, dst; only dst for s8/u8 dst from floating point).
+struct matmul_quant_t {
+    bool woq = false;
+    wei_quant_t wei_scales, wei_zps;
+    // The attribute without the weights' decompression parameters (for the output stage).
+    primitive_attr_t stage_attr;
+};
+status_t init_matmul_quant(const primitive_attr_t &attr, const memory_desc_t &src,
+        const memory_desc_t &wei, const memory_desc_t &dst, matmul_quant_t &q,
+        post_ops_chain_t &po, std::map<int, memory_desc_t> &args);
+
 } // namespace matmul
 } // namespace cpu
 } // namespace anydnn

@@ -1,8 +1,9 @@
-// Packed 4-bit integers (s4/u4: two a byte, the even element in the low half) read as f32,
-// beside the byte-sized types of data_types.hpp.
+// The narrow types beside data_types.hpp read as f32: packed 4-bit integers (s4/u4: two a
+// byte, the even element in the low half) and the 8-bit floats (data_types_f8.hpp).
 #pragma once
 
 #include "core/data_types.hpp"
+#include "core/data_types_f8.hpp"
 
 namespace anydnn {
 
@@ -12,9 +13,10 @@ inline float load_int4(dnnl_data_type_t dt, const void *base, int64_t i) {
     return static_cast<float>(dt == dnnl_s4 ? (v ^ 8) - 8 : v);
 }
 
-// load_as_f32 with s4/u4 as well (`i` counts elements, not bytes).
-inline float load_as_f32_or_int4(dnnl_data_type_t dt, const void *base, int64_t i) {
+// load_as_f32 with s4/u4 and f8 as well (`i` counts elements, not bytes).
+inline float load_any_as_f32(dnnl_data_type_t dt, const void *base, int64_t i) {
     if (dt == dnnl_s4 || dt == dnnl_u4) return load_int4(dt, base, i);
+    if (is_f8(dt)) return load_f8(dt, base, i);
     return load_as_f32(dt, base, i);
 }
 
