@@ -257,7 +257,7 @@ TEST_F(matmul_woq, per_n_common_host_scalar_and_n_grouped_parameters) {
     c.zp = {0, {}, dnnl_s32};
     EXPECT_EQ(run(c), 2);
     c.scale = {0, {}, dnnl_f32, true}; // host scalar
-    c.zp = grouped(2, 8, dnnl_s4, 4); // groups along N too
+    c.zp = grouped(2, 1, dnnl_s4, 4); // groups along N
     EXPECT_EQ(run(c), 2);
     c.scale = {1 << 0, {}, dnnl_f16}; // per K (only decompression can apply it)
     c.zp = {};
@@ -305,6 +305,8 @@ TEST_F(matmul_woq, refused_as_onednn_refuses) {
     EXPECT_EQ(create(c, &pd), dnnl_unimplemented);
     c.scale = grouped(2, 32, dnnl_f32);
     c.zp = grouped(2, 32, dnnl_f32); // zero points are integers
+    EXPECT_EQ(create(c, &pd), dnnl_unimplemented);
+    c.zp = grouped(2, 32, dnnl_s8, 4); // zero points grouped along both K and N
     EXPECT_EQ(create(c, &pd), dnnl_unimplemented);
     EXPECT_EQ(pd, nullptr);
     // Zero points on src are not part of weights decompression.

@@ -50,6 +50,8 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
                 "src, weights and dst ranks differ");
         ANYDNN_CHECK(
                 matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
+        ANYDNN_REQUIRE(!pd.quant.src_zps.present, dnnl_unimplemented,
+                "src zero points along K are taken by the reference matmul");
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;

@@ -71,7 +71,18 @@ struct ref_t : public primitive_t {
         }
         float za = 0.f, zb = 0.f;
         const primitive_attr_t &stage = pd_.quant.stage_attr;
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_SRC, za));
+        // src zero points along K (or M and K): one per src element's group.
+        const matmul::grouped_quant_t &szp = pd_.quant.src_zps;
+        const void *szp_base = nullptr;
+        dim_t szp_off = 0;
+        if (szp.present) {
+            const int a = DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC;
+            szp_base = ctx.host_ptr(a);
+            ANYDNN_REQUIRE(szp_base, dnnl_invalid_arguments, "src zero points are missing");
+            szp_off = ctx.md(a).offset0;
+        } else {
+            ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_SRC, za));
+        }
         ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_WEIGHTS, zb));
         const void *s = ctx.host_ptr(DNNL_ARG_SRC), *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
         const bool woq_on = pd_.quant.woq;
@@ -94,8 +105,10 @@ struct ref_t : public primitive_t {
                 for (dim_t k = 0; k < K; ++k) {
                     sp[nd - 1] = k;
                     wp[nd - 2] = k;
-                    const double a
-                            = load_any_as_f32(src.data_type, s, off_logical(src, sp)) - za;
+                    const float z = szp.present
+                            ? load_as_f32(szp.dt, szp_base, szp_off + szp.index(sp))
+                            : za;
+                    const double a = load_any_as_f32(src.data_type, s, off_logical(src, sp)) - z;
                     const float wv = load_any_as_f32(wei.data_type, w, off_logical(wei, wp));
                     const double b = woq_on ? woq.dequant(wv, wp) : wv - zb;
                     acc += a * b;

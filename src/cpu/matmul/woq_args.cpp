@@ -10,7 +10,7 @@ namespace matmul {
 
 namespace {
 
-status_t bind_one(const exec_ctx_t &ctx, int arg, const wei_quant_t &q, woq_args_t::param_t &p,
+status_t bind_one(const exec_ctx_t &ctx, int arg, const grouped_quant_t &q, woq_args_t::param_t &p,
         float &host) {
     p = woq_args_t::param_t();
     if (!q.present) return dnnl_success;
@@ -31,7 +31,7 @@ status_t bind_one(const exec_ctx_t &ctx, int arg, const wei_quant_t &q, woq_args
 }
 
 woq_args_t::param_t at_batch(
-        const woq_args_t::param_t &p, const wei_quant_t *q, const dim_t *wpos) {
+        const woq_args_t::param_t &p, const grouped_quant_t *q, const dim_t *wpos) {
     woq_args_t::param_t r = p;
     if (!p.ptr || !q) return r;
     const int nd = q->ndims;
@@ -50,7 +50,7 @@ woq_args_t::param_t at_batch(
 
 status_t woq_args_t::bind(const exec_ctx_t &ctx, const matmul_quant_t &q) {
     if (!q.woq) return dnnl_success;
-    const wei_quant_t &scales = q.wei_scales, &zero_points = q.wei_zps;
+    const grouped_quant_t &scales = q.wei_scales, &zero_points = q.wei_zps;
     scale_q = scales.present ? &scales : nullptr;
     zp_q = zero_points.present ? &zero_points : nullptr;
     ANYDNN_CHECK(bind_one(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS, scales, scale, host_[0]));

@@ -12,7 +12,7 @@ namespace matmul {
 struct woq_args_t {
     using param_t = ukernels::gemm_dequant_t::param_t;
     param_t scale, zp; // ptr null: none (scale 1, zero point 0)
-    const wei_quant_t *scale_q = nullptr, *zp_q = nullptr;
+    const grouped_quant_t *scale_q = nullptr, *zp_q = nullptr;
 
     // Not copyable: a host-scalar parameter points into the object.
     woq_args_t() = default;

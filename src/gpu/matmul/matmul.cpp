@@ -34,7 +34,7 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     // Weights decompression (generic kernel only): where the weights' scales and zero points
     // vary; the rest of the attribute is checked as for any matmul.
     bool woq = false;
-    cpu::matmul::wei_quant_t wei_scales, wei_zps;
+    cpu::matmul::grouped_quant_t wei_scales, wei_zps;
 
     static status_t init(matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
@@ -200,7 +200,7 @@ struct matmul_t : public primitive_t {
         p.scale_b_sn = ws_scale != pd.attr.scales.end() && ws_scale->second.mask != 0;
         gemm_woq_params_t wq;
         if (pd.woq) {
-            auto fill = [&](const cpu::matmul::wei_quant_t &q, int64_t *sb, int64_t &sk,
+            auto fill = [&](const cpu::matmul::grouped_quant_t &q, int64_t *sb, int64_t &sk,
                                 int64_t &sn, int64_t &gk, int64_t &gn) {
                 if (!q.present) return;
                 for (int d = 0; d < nd - 2; ++d)

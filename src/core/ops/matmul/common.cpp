@@ -85,7 +85,7 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
 
 status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int wei_n_mask,
         const std::vector<int> &zp_args, post_ops_chain_t &po,
-        std::map<int, memory_desc_t> &args) {
+        std::map<int, memory_desc_t> &args, const memory_desc_t *src_md) {
     const unsigned handled = attr_skip::scales | attr_skip::zero_points | attr_skip::post_ops
             | attr_skip::fpmath | attr_skip::scratchpad | attr_skip::deterministic
             | attr_skip::acc_mode;
@@ -115,10 +115,24 @@ status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int w
         const quant_entry_t &q = z.second;
         ANYDNN_REQUIRE(std::find(zp_args.begin(), zp_args.end(), arg) != zp_args.end(),
                 dnnl_unimplemented, "zero points for argument %d are not supported", arg);
-        // dst may also take one per output channel (per N).
+        if (arg == DNNL_ARG_SRC && (q.mask != 0 || q.group_ndims != 0)) {
+            // Along K, or M and K (grouped along K): only src's own dims are known here.
+            ANYDNN_REQUIRE(src_md, dnnl_unimplemented, "src zero points must be common here");
+            grouped_quant_t layout;
+            ANYDNN_CHECK(init_src_zero_points(q, *src_md, layout));
+            memory_desc_t md;
+            ANYDNN_CHECK(quant_md(q, layout.count, md));
+            args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
+            continue;
+        }
+        // dst may also take one per output channel (per N); size-1 dims do not vary.
         const int n_mask = 1 << (dst.ndims - 1);
+        int dst_mask = q.mask;
+        for (int d = 0; d < dst.ndims; ++d)
+            if (dst.dims[d] == 1) dst_mask &= ~(1 << d);
         ANYDNN_REQUIRE(q.group_ndims == 0
-                        && (q.mask == 0 || (arg == DNNL_ARG_DST && q.mask == n_mask)),
+                        && (q.mask == 0
+                                || (arg == DNNL_ARG_DST && (dst_mask == n_mask || dst_mask == 0))),
                 dnnl_unimplemented,
                 "zero points mask %d for argument %d: only a common one (and per-N on dst)",
                 q.mask, arg);
@@ -127,10 +141,11 @@ status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int w
                 dnnl_unimplemented, "zero points of type %s are not supported",
                 dnnl_dt2str(q.data_type));
         if (q.is_host_scalar) continue;
-        ANYDNN_REQUIRE(q.mask == 0 || dst.dims[dst.ndims - 1] != DNNL_RUNTIME_DIM_VAL,
+        const bool per_n = arg == DNNL_ARG_DST && dst_mask == n_mask;
+        ANYDNN_REQUIRE(!per_n || dst.dims[dst.ndims - 1] != DNNL_RUNTIME_DIM_VAL,
                 dnnl_unimplemented, "per-N zero points with a runtime N");
         memory_desc_t md;
-        ANYDNN_CHECK(quant_md(q, q.mask == 0 ? 1 : dst.dims[dst.ndims - 1], md));
+        ANYDNN_CHECK(quant_md(q, per_n ? dst.dims[dst.ndims - 1] : 1, md));
         args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
     }
     ANYDNN_CHECK(po.init(attr, dst));

@@ -21,7 +21,7 @@ bool is_woq(dnnl_data_type_t src_dt, dnnl_data_type_t wei_dt) {
 }
 
 status_t init_wei_quant(const quant_entry_t &q, const memory_desc_t &wei, bool zero_point,
-        wei_quant_t &out) {
+        grouped_quant_t &out) {
     const char *what = zero_point ? "weights zero points" : "weights scales";
     const int nd = wei.ndims;
     if (zero_point)
@@ -40,7 +40,11 @@ status_t init_wei_quant(const quant_entry_t &q, const memory_desc_t &wei, bool z
     ANYDNN_REQUIRE(!q.is_host_scalar || q.mask == 0, dnnl_unimplemented,
             "%s: a host scalar takes mask 0", what);
     const int kd = nd - 2, nd_ = nd - 1;
-    out = wei_quant_t();
+    if (zero_point && q.group_ndims > 0)
+        ANYDNN_REQUIRE(q.groups[0] == 1 || q.groups[1] == 1, dnnl_unimplemented,
+                "%s: groups along both K and N (%lldx%lld)", what, (long long)q.groups[0],
+                (long long)q.groups[1]);
+    out = grouped_quant_t();
     out.present = true;
     out.dt = q.data_type;
     out.ndims = nd;
@@ -73,8 +77,48 @@ status_t init_wei_quant(const quant_entry_t &q, const memory_desc_t &wei, bool z
     return dnnl_success;
 }
 
+status_t init_src_zero_points(const quant_entry_t &q, const memory_desc_t &src,
+        grouped_quant_t &out) {
+    const int nd = src.ndims, md_ = nd - 2, kd = nd - 1;
+    int bcast = 0; // a dimension of size 1 does not vary
+    for (int d = 0; d < nd; ++d)
+        if (src.dims[d] == 1) bcast |= 1 << d;
+    const int mask = q.mask & ~bcast, k_bit = (1 << kd) & ~bcast,
+              mk_bits = ((1 << kd) | (1 << md_)) & ~bcast;
+    ANYDNN_REQUIRE(mask == 0 || mask == k_bit || mask == mk_bits, dnnl_unimplemented,
+            "src zero points mask %d: 0, along K, or along M and K", q.mask);
+    ANYDNN_REQUIRE(q.data_type == dnnl_s32 || q.data_type == dnnl_s8 || q.data_type == dnnl_u8,
+            dnnl_unimplemented, "src zero points of type %s are not supported",
+            dnnl_dt2str(q.data_type));
+    out = grouped_quant_t();
+    out.present = true;
+    out.dt = q.data_type;
+    out.ndims = nd;
+    for (int d = 0; d < nd; ++d)
+        out.group[d] = 1;
+    if (q.group_ndims > 0) {
+        ANYDNN_REQUIRE(q.group_ndims == 2 && q.groups[0] == 1, dnnl_unimplemented,
+                "src zero points: groups are {1, Gk}");
+        const dim_t K = src.dims[kd], gk = q.groups[1];
+        ANYDNN_REQUIRE(K != DNNL_RUNTIME_DIM_VAL && gk > 0 && K % gk == 0, dnnl_unimplemented,
+                "src zero points: group %lld does not divide K %lld", (long long)gk,
+                (long long)K);
+        out.group[kd] = gk;
+    }
+    dim_t s = 1;
+    for (int d = nd - 1; d >= 0; --d) {
+        if (!(mask >> d & 1)) continue;
+        ANYDNN_REQUIRE(src.dims[d] != DNNL_RUNTIME_DIM_VAL, dnnl_unimplemented,
+                "src zero points vary along a runtime dimension");
+        out.stride[d] = s;
+        s *= src.dims[d] / out.group[d];
+    }
+    out.count = s;
+    return dnnl_success;
+}
+
 status_t init_woq_attr(const primitive_attr_t &attr, const memory_desc_t &wei,
-        const memory_desc_t &dst, wei_quant_t &scales, wei_quant_t &zero_points,
+        const memory_desc_t &dst, grouped_quant_t &scales, grouped_quant_t &zero_points,
         post_ops_chain_t &po, std::map<int, memory_desc_t> &args) {
     ANYDNN_REQUIRE(attr.fpmath_apply_to_int, dnnl_unimplemented,
             "%s weights with %s computation need the fpmath mode's apply_to_int",
@@ -87,9 +131,9 @@ status_t init_woq_attr(const primitive_attr_t &attr, const memory_desc_t &wei,
     std::vector<int> zp_args;
     if (int_dst) zp_args.push_back(DNNL_ARG_DST);
     ANYDNN_CHECK(init_attr(rest, dst, 0, zp_args, po, args));
-    scales = wei_quant_t();
-    zero_points = wei_quant_t();
-    auto add = [&](const quant_entry_t &q, bool zp, wei_quant_t &out, int tag) -> status_t {
+    scales = grouped_quant_t();
+    zero_points = grouped_quant_t();
+    auto add = [&](const quant_entry_t &q, bool zp, grouped_quant_t &out, int tag) -> status_t {
         ANYDNN_CHECK(init_wei_quant(q, wei, zp, out));
         if (q.is_host_scalar) return dnnl_success;
         memory_desc_t md;
@@ -111,6 +155,7 @@ status_t init_matmul_quant(const primitive_attr_t &attr, const memory_desc_t &sr
         post_ops_chain_t &po, std::map<int, memory_desc_t> &args) {
     q.woq = is_woq(src.data_type, wei.data_type);
     q.stage_attr = attr;
+    q.src_zps = grouped_quant_t();
     if (q.woq) {
         ANYDNN_CHECK(init_woq_attr(attr, wei, dst, q.wei_scales, q.wei_zps, po, args));
         q.stage_attr.scales.erase(DNNL_ARG_WEIGHTS);
@@ -120,7 +165,11 @@ status_t init_matmul_quant(const primitive_attr_t &attr, const memory_desc_t &sr
     std::vector<int> zp_args;
     if (is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
     else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8) zp_args = {DNNL_ARG_DST};
-    return init_attr(attr, dst, 1 << (dst.ndims - 1), zp_args, po, args);
+    ANYDNN_CHECK(init_attr(attr, dst, 1 << (dst.ndims - 1), zp_args, po, args, &src));
+    const auto z = attr.zero_points.find(DNNL_ARG_SRC);
+    if (z != attr.zero_points.end() && (z->second.mask != 0 || z->second.group_ndims != 0))
+        ANYDNN_CHECK(init_src_zero_points(z->second, src, q.src_zps));
+    return dnnl_success;
 }
 
 } // namespace matmul
