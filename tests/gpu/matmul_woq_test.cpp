@@ -202,6 +202,12 @@ TEST(GpuMatmulWoq, RefusedWithoutApplyToIntOrOnHostOrOnTheTiledKernel) {
     EXPECT_NE(dnnl_primitive_desc_next_impl(pd), dnnl_success);
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_attr_destroy(attr);
+    // int8 src with 4-bit weights (integer products, not decompression): no GPU kernel.
+    dnnl_memory_desc_t u8 = md({4, 64}, dnnl_u8, dnnl_ab);
+    pd = nullptr;
+    EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, u8, b, nullptr, c, nullptr),
+            dnnl_unimplemented);
+    dnnl_memory_desc_destroy(u8);
     for (dnnl_memory_desc_t m : {a, b, c})
         dnnl_memory_desc_destroy(m);
     dnnl_engine_destroy(gpu);

@@ -282,6 +282,19 @@ TEST_F(matmul_woq, low_precision_src_dst_batches_bias_and_post_ops) {
     EXPECT_EQ(run(c), 2);
 }
 
+// Not decompression: int8 src with 4-bit weights, integer products (the reference matmul).
+TEST_F(matmul_woq, int8_src_with_4bit_weights) {
+    for (auto wdt : {dnnl_s4, dnnl_u4}) {
+        woq_case_t c;
+        c.src = {5, 70}, c.wei = {70, 33}, c.dst = {5, 33};
+        c.sdt = dnnl_u8, c.wdt = wdt;
+        c.scale = {1 << 1, {}, dnnl_f32};
+        c.zp = {0, {}, dnnl_s32};
+        c.apply_to_int = 0;
+        EXPECT_GE(run(c), 1);
+    }
+}
+
 TEST_F(matmul_woq, zero_size_is_a_no_op) {
     woq_case_t c;
     c.src = {0, 64}, c.wei = {64, 32}, c.dst = {0, 32};

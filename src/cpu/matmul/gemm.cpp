@@ -52,6 +52,9 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
                 matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
         ANYDNN_REQUIRE(!pd.quant.src_zps.present, dnnl_unimplemented,
                 "src zero points along K are taken by the reference matmul");
+        const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
+        ANYDNN_REQUIRE(!int4_wei || pd.quant.woq, dnnl_unimplemented,
+                "4-bit weights with int8 src are taken by the reference matmul");
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;

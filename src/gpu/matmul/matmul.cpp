@@ -59,6 +59,8 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                 "runtime dimensions run on the generic GEMM kernel");
         // 4-bit weights are read by the kernel byte by byte (plain, checked above).
         const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
+        ANYDNN_REQUIRE(!int4_wei || pd.woq, dnnl_unimplemented,
+                "4-bit weights with int8 src have no GPU kernel");
         if (!runtime) {
             ANYDNN_CHECK(check_tensors({&src, &dst}));
             if (!int4_wei) ANYDNN_CHECK(check_tensors({&wei}));

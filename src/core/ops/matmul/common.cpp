@@ -47,8 +47,9 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
     dst = d.dst_md;
     const dnnl_data_type_t sdt = src.data_type, wdt = wei.data_type, ddt = dst.data_type;
     if (is_int8(src)) {
-        ANYDNN_REQUIRE(wdt == dnnl_s8 || wdt == dnnl_u8, dnnl_unimplemented,
-                "int8 src needs s8 or u8 weights (got %s)", dnnl_dt2str(wdt));
+        ANYDNN_REQUIRE(wdt == dnnl_s8 || wdt == dnnl_u8 || wdt == dnnl_s4 || wdt == dnnl_u4,
+                dnnl_unimplemented, "int8 src needs s8, u8, s4 or u4 weights (got %s)",
+                dnnl_dt2str(wdt));
         ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s32 || ddt == dnnl_s8 || ddt == dnnl_u8,
                 dnnl_unimplemented, "dst type %s is not supported", dnnl_dt2str(ddt));
     } else if (is_f8(wdt) && (is_f8(sdt) || sdt == dnnl_bf16 || sdt == dnnl_f16)) {
