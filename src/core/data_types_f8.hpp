@@ -35,6 +35,8 @@ inline uint8_t f32_to_f8(float f, int man, int bias, bool has_inf) {
     const uint8_t nan = has_inf ? static_cast<uint8_t>(exp_max << man | 1)
                                 : static_cast<uint8_t>(exp_max << man | ((1 << man) - 1));
     if (std::isnan(f)) return sign | nan;
+    const uint8_t overflow = static_cast<uint8_t>(sign | (has_inf ? exp_max << man : nan));
+    if (std::isinf(f)) return overflow;
     const float a = std::fabs(f);
     // Largest finite: e5m2 exponent exp_max - 1 with all mantissa bits, e4m3 all but one.
     const int top_exp = has_inf ? exp_max - 1 : exp_max;
@@ -52,7 +54,7 @@ inline uint8_t f32_to_f8(float f, int man, int bias, bool has_inf) {
     }
     if (mant < (1L << man)) biased = 0; // subnormal (or zero)
     if (biased > top_exp || (biased == top_exp && (mant & ((1 << man) - 1)) > top_man))
-        return static_cast<uint8_t>(sign | (has_inf ? exp_max << man : nan));
+        return overflow;
     return static_cast<uint8_t>(sign | biased << man | (mant & ((1 << man) - 1)));
 }
 

@@ -186,6 +186,44 @@ TEST_F(matmul_f8, low_precision_src_with_f8_weights_and_edge_shapes) {
     }
 }
 
+// Beyond the largest finite value: e4m3 (no infinity) gives NaN, e5m2 infinity.
+TEST_F(matmul_f8, out_of_range_results_become_nan_or_infinity) {
+    for (auto ddt : {dnnl_f8_e4m3, dnnl_f8_e5m2}) {
+        SCOPED_TRACE(dnnl_dt2str(ddt));
+        dnnl_memory_desc_t s = make_md(spec_t({1, 1}, dnnl_f8_e5m2, dnnl_ab));
+        dnnl_memory_desc_t w = make_md(spec_t({1, 2}, dnnl_f8_e5m2, dnnl_ab));
+        dnnl_memory_desc_t b = make_md(spec_t({1, 2}, dnnl_f32, dnnl_ab));
+        dnnl_memory_desc_t d = make_md(spec_t({1, 2}, ddt, dnnl_ab));
+        dnnl_primitive_desc_t pd = nullptr;
+        ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, engine, s, w, b, d, nullptr),
+                dnnl_success);
+        while (pd) {
+            SCOPED_TRACE(impl_name(pd));
+            tensor_t ts(engine, s), tw(engine, w), tb(engine, b), td(engine, d);
+            write(ts.mem, dnnl_f8_e5m2, 0, 2);
+            write(tw.mem, dnnl_f8_e5m2, 0, 3);
+            write(tw.mem, dnnl_f8_e5m2, 1, 3);
+            write(tb.mem, dnnl_f32, 0, 1000); // 1006
+            write(tb.mem, dnnl_f32, 1, -1e5); // -99994
+            ASSERT_EQ(execute(pd, {{DNNL_ARG_SRC, ts.mem}, {DNNL_ARG_WEIGHTS, tw.mem},
+                                          {DNNL_ARG_BIAS, tb.mem}, {DNNL_ARG_DST, td.mem}}),
+                    dnnl_success);
+            const uint8_t *out = static_cast<const uint8_t *>(td.data());
+            if (ddt == dnnl_f8_e4m3) {
+                EXPECT_TRUE(std::isnan(f8_value(out[0], ddt)));
+                EXPECT_TRUE(std::isnan(f8_value(out[1], ddt)));
+            } else {
+                EXPECT_EQ(f8_value(out[0], ddt), 1024.0);
+                EXPECT_EQ(f8_value(out[1], ddt), -INFINITY);
+            }
+            if (dnnl_primitive_desc_next_impl(pd) != dnnl_success) break;
+        }
+        if (pd) dnnl_primitive_desc_destroy(pd);
+        for (auto m : {s, w, b, d})
+            dnnl_memory_desc_destroy(m);
+    }
+}
+
 TEST_F(matmul_f8, unlisted_combinations_are_refused) {
     dnnl_primitive_desc_t pd = nullptr;
     // f32 src with f8 weights, f8 src with f32 weights, f8 dst from bf16 src.
