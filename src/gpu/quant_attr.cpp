@@ -16,12 +16,12 @@ std::string scale_type_options(const primitive_attr_t &attr) {
     return opt;
 }
 
-status_t check_quant_attr(const primitive_attr_t &attr, bool half_scales) {
+status_t check_quant_attr(const primitive_attr_t &attr, bool half_scales, bool host_scales) {
     for (const auto &s : attr.scales) {
         const dnnl_data_type_t dt = s.second.data_type;
         const bool type_ok
                 = dt == dnnl_f32 || (half_scales && (dt == dnnl_bf16 || dt == dnnl_f16));
-        ANYDNN_REQUIRE(type_ok && !s.second.is_host_scalar, dnnl_unimplemented,
+        ANYDNN_REQUIRE(type_ok && (host_scales || !s.second.is_host_scalar), dnnl_unimplemented,
                 half_scales ? "GPU kernels take f32, bf16 or f16 scales in device memory"
                             : "GPU kernels take f32 scales in device memory");
     }

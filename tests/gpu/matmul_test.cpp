@@ -17,6 +17,7 @@ struct mm_case_t {
     std::vector<int64_t> a, b, c;
     dnnl_data_type_t at = dnnl_f32, bt = dnnl_f32, ct = dnnl_f32;
     bool bias = false, transposed_b = false, quant = false;
+    dnnl_data_type_t bias_t = dnnl_f32;
 };
 
 dnnl_format_tag_t plain(size_t nd) {
@@ -39,7 +40,7 @@ void check(const mm_case_t &t) {
     dnnl_memory_desc_t c = md(t.c, t.ct, plain(nd));
     std::vector<int64_t> bdims(nd, 1);
     bdims[nd - 1] = t.c[nd - 1];
-    dnnl_memory_desc_t bias = t.bias ? md(bdims, dnnl_f32, plain(nd)) : nullptr;
+    dnnl_memory_desc_t bias = t.bias ? md(bdims, t.bias_t, plain(nd)) : nullptr;
     dnnl_primitive_attr_t attr = nullptr;
     std::vector<int> ins = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS};
     if (t.bias) ins.push_back(DNNL_ARG_BIAS);
@@ -143,6 +144,177 @@ TEST(GpuMatmul, Int8ScalesZeroPoints) {
     check({{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_s32});
     check({{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_f32, true, false, true});
     check({{5, 64}, {64, 33}, {5, 33}, dnnl_s8, dnnl_s8, dnnl_s8, false, true, true});
+}
+
+TEST(GpuMatmul, S8AndU8Bias) {
+    SKIP_WITHOUT_GPU();
+    for (auto bt : {dnnl_s8, dnnl_u8}) {
+        mm_case_t c {{9, 70}, {70, 65}, {9, 65}, dnnl_u8, dnnl_s8, dnnl_f32, true};
+        c.bias_t = bt;
+        check(c);
+        mm_case_t f {{7, 30}, {30, 20}, {7, 20}, dnnl_f32, dnnl_f32, dnnl_f32, true};
+        f.bias_t = bt;
+        check(f);
+    }
+}
+
+// Runtime M, N, K (and strides): one primitive runs every shape passed at execution, with a
+// post-op chain; f32 and int8.
+TEST(GpuMatmul, RuntimeDimensionsWithPostOps) {
+    SKIP_WITHOUT_GPU();
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_stream_t stream = nullptr;
+    ASSERT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
+    const dnnl_data_type_t types[][3] = {{dnnl_f32, dnnl_f32, dnnl_f32}, {dnnl_u8, dnnl_s8, dnnl_f32}};
+    for (const auto &t : types) {
+        SCOPED_TRACE(dnnl_dt2str(t[0]));
+        auto rt = [](dnnl_data_type_t dt) {
+            dnnl_memory_desc_t m = nullptr;
+            const dnnl_dims_t d = {DNNL_RUNTIME_DIM_VAL, DNNL_RUNTIME_DIM_VAL};
+            EXPECT_EQ(dnnl_memory_desc_create_with_strides(&m, 2, d, dt, d), dnnl_success);
+            return m;
+        };
+        dnnl_memory_desc_t a = rt(t[0]), b = rt(t[1]), c = rt(t[2]);
+        dnnl_post_ops_t po = nullptr;
+        ASSERT_EQ(dnnl_post_ops_create(&po), dnnl_success);
+        ASSERT_EQ(dnnl_post_ops_append_eltwise(po, dnnl_eltwise_relu, 0.25f, 0.f), dnnl_success);
+        dnnl_primitive_attr_t attr = nullptr;
+        ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+        ASSERT_EQ(dnnl_primitive_attr_set_post_ops(attr, po), dnnl_success);
+        dnnl_primitive_desc_t pd = nullptr;
+        ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, c, attr),
+                dnnl_success);
+        dnnl_primitive_t prim = nullptr;
+        ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+        for (auto mnk : std::vector<std::vector<int64_t>> {{1, 1, 1}, {7, 20, 30}, {33, 17, 65}}) {
+            const int64_t M = mnk[0], N = mnk[1], K = mnk[2];
+            SCOPED_TRACE(::testing::Message() << M << "x" << N << "x" << K);
+            dnnl_memory_desc_t am = md({M, K}, t[0], dnnl_ab), bm = md({K, N}, t[1], dnnl_ab),
+                               cm = md({M, N}, t[2], dnnl_ab);
+            tensor_t ha(cpu, am), hb(cpu, bm), hc(cpu, cm);
+            ha.fill_random(1);
+            hb.fill_random(2);
+            device_memory_t da(gpu, am), db(gpu, bm), dc(gpu, cm);
+            da.upload(ha);
+            db.upload(hb);
+            dc.fill(0x33);
+            const dnnl_exec_arg_t args[] = {
+                    {DNNL_ARG_SRC, da.mem}, {DNNL_ARG_WEIGHTS, db.mem}, {DNNL_ARG_DST, dc.mem}};
+            ASSERT_EQ(dnnl_primitive_execute(prim, stream, 3, args), dnnl_success);
+            ASSERT_EQ(dnnl_stream_wait(stream), dnnl_success);
+            dc.download(hc);
+            std::vector<float> want;
+            std::vector<double> slack;
+            int64_t pos[2] = {};
+            do {
+                double mag = 0;
+                const double acc = matmul_ref::dot(matmul_ref::broadcasting(ha),
+                        matmul_ref::broadcasting(hb), 2, pos, K, 0, 0, &mag);
+                want.push_back(float(acc < 0 ? 0.25 * acc : acc));
+                slack.push_back(double(K) * post_ops_ref::f32_eps * mag);
+            } while (c_tensor::next_pos(pos, hc.lay.dims, 2));
+            c_tensor::expect_values(want, hc, slack);
+            for (dnnl_memory_desc_t m : {am, bm, cm})
+                dnnl_memory_desc_destroy(m);
+        }
+        dnnl_primitive_destroy(prim);
+        dnnl_primitive_desc_destroy(pd);
+        dnnl_primitive_attr_destroy(attr);
+        dnnl_post_ops_destroy(po);
+        for (dnnl_memory_desc_t m : {a, b, c})
+            dnnl_memory_desc_destroy(m);
+    }
+    dnnl_stream_destroy(stream);
+    dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
+}
+
+// Scales of src, weights and dst as host scalars (f32, bf16, f16): passed to the kernels by
+// value, on every implementation; f32 and int8.
+TEST(GpuMatmul, HostScalarScales) {
+    SKIP_WITHOUT_GPU();
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_stream_t stream = nullptr;
+    ASSERT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
+    const int scale_args[] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    const dnnl_data_type_t scale_types[] = {dnnl_f32, dnnl_bf16, dnnl_f16};
+    const float scale_values[] = {0.5f, 3.f, 4.f}; // exact in every scale type
+    const dnnl_data_type_t types[][3] = {{dnnl_f32, dnnl_f32, dnnl_f32}, {dnnl_u8, dnnl_s8, dnnl_s8}};
+    for (const auto &t : types) {
+        SCOPED_TRACE(dnnl_dt2str(t[0]));
+        const int64_t M = 19, N = 37, K = 45;
+        dnnl_memory_desc_t am = md({M, K}, t[0], dnnl_ab), bm = md({K, N}, t[1], dnnl_ab),
+                           cm = md({M, N}, t[2], dnnl_ab);
+        dnnl_primitive_attr_t attr = nullptr;
+        ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+        for (int i = 0; i < 3; ++i)
+            ASSERT_EQ(dnnl_primitive_attr_set_scales_v2(
+                              attr, scale_args[i], 0, 0, nullptr, scale_types[i], 1),
+                    dnnl_success);
+        dnnl_primitive_desc_t pd = nullptr;
+        ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, am, bm, nullptr, cm, attr),
+                dnnl_success);
+        tensor_t ha(cpu, am), hb(cpu, bm), hc(cpu, cm);
+        ha.fill_random(1);
+        hb.fill_random(2);
+        std::vector<float> want;
+        std::vector<double> slack;
+        int64_t pos[2] = {};
+        do {
+            double mag = 0;
+            const double acc = matmul_ref::dot(matmul_ref::broadcasting(ha),
+                    matmul_ref::broadcasting(hb), 2, pos, K, 0, 0, &mag);
+            want.push_back(c_tensor::round_to(
+                    t[2], float(acc * scale_values[0] * scale_values[1] / scale_values[2])));
+            slack.push_back(double(K) * post_ops_ref::f32_eps * mag);
+        } while (c_tensor::next_pos(pos, hc.lay.dims, 2));
+        dnnl_memory_t scales[3] = {};
+        for (int i = 0; i < 3; ++i) {
+            dnnl_memory_desc_t smd = nullptr;
+            ASSERT_EQ(dnnl_memory_desc_create_host_scalar(&smd, scale_types[i]), dnnl_success);
+            uint16_t half = scale_types[i] == dnnl_bf16 ? c_tensor::to_bf16(scale_values[i])
+                                                        : c_tensor::to_f16(scale_values[i]);
+            float full = scale_values[i];
+            ASSERT_EQ(dnnl_memory_create_host_scalar(&scales[i], smd,
+                              scale_types[i] == dnnl_f32 ? static_cast<void *>(&full) : &half),
+                    dnnl_success);
+            dnnl_memory_desc_destroy(smd);
+        }
+        int impls = 0;
+        do {
+            ++impls;
+            device_memory_t da(gpu, am), db(gpu, bm), dc(gpu, cm);
+            da.upload(ha);
+            db.upload(hb);
+            dc.fill(0x33);
+            std::vector<dnnl_exec_arg_t> args = {
+                    {DNNL_ARG_SRC, da.mem}, {DNNL_ARG_WEIGHTS, db.mem}, {DNNL_ARG_DST, dc.mem}};
+            for (int i = 0; i < 3; ++i)
+                args.push_back({DNNL_ARG_ATTR_SCALES | scale_args[i], scales[i]});
+            dnnl_primitive_t prim = nullptr;
+            ASSERT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
+            ASSERT_EQ(dnnl_primitive_execute(prim, stream, int(args.size()), args.data()),
+                    dnnl_success);
+            ASSERT_EQ(dnnl_stream_wait(stream), dnnl_success);
+            dnnl_primitive_destroy(prim);
+            dc.download(hc);
+            c_tensor::expect_values(want, hc, slack);
+        } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
+        EXPECT_GE(impls, 1);
+        for (dnnl_memory_t m : scales)
+            dnnl_memory_destroy(m);
+        dnnl_primitive_desc_destroy(pd);
+        dnnl_primitive_attr_destroy(attr);
+        for (dnnl_memory_desc_t m : {am, bm, cm})
+            dnnl_memory_desc_destroy(m);
+    }
+    dnnl_stream_destroy(stream);
+    dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
 }
 
 // Post-ops are covered by quant_post_ops_test.cpp; chains longer than the kernels' six slots

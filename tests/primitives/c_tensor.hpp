@@ -3,6 +3,7 @@
 // layout (not by the library), plus test-side data type conversions and an engine fixture.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -209,6 +210,12 @@ struct tensor_t {
             case dnnl_s32: return static_cast<float>(reinterpret_cast<const int32_t *>(base)[off]);
             case dnnl_s8: return reinterpret_cast<const int8_t *>(base)[off];
             case dnnl_u8: return reinterpret_cast<const uint8_t *>(base)[off];
+            case dnnl_s4:
+            case dnnl_u4: { // two a byte, the even element in the low half
+                const uint8_t b = reinterpret_cast<const uint8_t *>(base)[off / 2];
+                const int v = off % 2 ? b >> 4 : b & 0xf;
+                return static_cast<float>(lay.dt == dnnl_s4 && v > 7 ? v - 16 : v);
+            }
             default: return 0.f;
         }
     }
@@ -225,6 +232,16 @@ struct tensor_t {
             case dnnl_s32: reinterpret_cast<int32_t *>(base)[off] = saturate<int32_t>(v); break;
             case dnnl_s8: reinterpret_cast<int8_t *>(base)[off] = saturate<int8_t>(v); break;
             case dnnl_u8: reinterpret_cast<uint8_t *>(base)[off] = saturate<uint8_t>(v); break;
+            case dnnl_s4:
+            case dnnl_u4: {
+                uint8_t &b = reinterpret_cast<uint8_t *>(base)[off / 2];
+                const int lo = lay.dt == dnnl_s4 ? -8 : 0;
+                const int n = std::min(lo + 15, std::max(lo, static_cast<int>(std::lround(v))));
+                const uint8_t nib = static_cast<uint8_t>(n & 0xf);
+                b = off % 2 ? static_cast<uint8_t>((b & 0x0f) | nib << 4)
+                            : static_cast<uint8_t>((b & 0xf0) | nib);
+                break;
+            }
             default: break;
         }
     }

@@ -103,6 +103,7 @@ struct attr_spec_t {
     float src_scale = 0, dst_scale = 0; // 0: none
     bool wei_scale_per_n = false;
     int src_zp = 0, wei_zp = 0, dst_zp = 0;
+    bool dst_zp_per_n = false; // dst_zp + n % 3 for column n
     bool relu = false, sum = false, binary_add_n = false;
 };
 
@@ -143,7 +144,9 @@ protected:
         if (c.a.dst_scale) dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_DST, 0);
         if (c.a.src_zp) dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0);
         if (c.a.wei_zp) dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_WEIGHTS, 0);
-        if (c.a.dst_zp) dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 0);
+        if (c.a.dst_zp)
+            dnnl_primitive_attr_set_zero_points_mask(
+                    attr, DNNL_ARG_DST, c.a.dst_zp_per_n ? n_mask : 0);
         dnnl_post_ops_t po;
         dnnl_post_ops_create(&po);
         dnnl_memory_desc_t bin_md = nullptr;
@@ -211,7 +214,12 @@ protected:
         if (c.a.dst_scale) scalar(sc_d, dnnl_f32, 1, c.a.dst_scale, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST);
         if (c.a.src_zp) scalar(z_s, dnnl_s32, 1, float(c.a.src_zp), DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC);
         if (c.a.wei_zp) scalar(z_w, dnnl_s32, 1, float(c.a.wei_zp), DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS);
-        if (c.a.dst_zp) scalar(z_d, dnnl_s32, 1, float(c.a.dst_zp), DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST);
+        if (c.a.dst_zp) {
+            scalar(z_d, dnnl_s32, c.a.dst_zp_per_n ? N : 1, float(c.a.dst_zp),
+                    DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST);
+            for (int64_t i = 0; i < (c.a.dst_zp_per_n ? N : 1); ++i)
+                z_d.set_flat(i, float(c.a.dst_zp + i % 3));
+        }
 
         // Reference before execution (sum reads the old dst).
         int64_t total = 1;
@@ -240,7 +248,7 @@ protected:
             }
             if (c.a.relu && acc < 0) acc *= 0.1;
             if (c.a.dst_scale) acc /= c.a.dst_scale;
-            acc += c.a.dst_zp;
+            acc += c.a.dst_zp + (c.a.dst_zp_per_n ? n % 3 : 0);
             want[e] = acc;
         }
         dnnl_primitive_t prim;
@@ -346,6 +354,40 @@ TEST_F(matmul_test, int8_with_zero_points_and_scales) {
 TEST_F(matmul_test, runtime_dimensions) {
     case_t c {plain({31, 45}), plain({45, 17}), {}, plain({31, 17}), {}, true};
     EXPECT_EQ(run(c), 2);
+}
+
+TEST_F(matmul_test, int8_runtime_dimensions_with_post_ops) {
+    for (auto ddt : {dnnl_f32, dnnl_s8}) {
+        case_t c {plain({21, 70}, dnnl_u8), plain({70, 19}, dnnl_s8), {}, plain({21, 19}, ddt),
+                {}, true};
+        c.a.src_zp = 1;
+        c.a.wei_zp = -2;
+        c.a.src_scale = 0.5f;
+        c.a.dst_scale = 16.f;
+        c.a.sum = true;
+        c.a.relu = true;
+        EXPECT_GE(run(c), 2); // + the int8 kernels where the ISA has them
+    }
+    case_t f {plain({7, 45}), plain({45, 33}), {}, plain({7, 33}), {}, true};
+    f.a.relu = true;
+    f.a.sum = true;
+    EXPECT_EQ(run(f), 2);
+}
+
+TEST_F(matmul_test, int8_bias_and_per_n_dst_zero_points) {
+    for (auto bdt : {dnnl_s8, dnnl_u8}) {
+        case_t c {plain({13, 40}, dnnl_u8), plain({40, 35}, dnnl_s8), plain({1, 35}, bdt),
+                plain({13, 35}, dnnl_f32), {}};
+        EXPECT_GE(run(c), 2);
+        case_t f {plain({5, 20}), plain({20, 9}), plain({5, 9}, bdt), plain({5, 9}), {}};
+        EXPECT_EQ(run(f), 2);
+    }
+    case_t c {plain({11, 64}, dnnl_s8), plain({64, 37}, dnnl_s8), {}, plain({11, 37}, dnnl_u8),
+            {}};
+    c.a.dst_scale = 32.f;
+    c.a.dst_zp = 5;
+    c.a.dst_zp_per_n = true;
+    EXPECT_GE(run(c), 2);
 }
 
 // f32 weights `any` become the GEMM's panels: matmul_packed_test covers them.

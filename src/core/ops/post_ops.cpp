@@ -100,8 +100,11 @@ status_t post_ops_chain_t::init(const primitive_attr_t &attr, const memory_desc_
             }
             case dnnl_prelu: {
                 dnnl_dims_t dims;
-                for (int d = 0; d < dst_md.ndims; ++d)
+                for (int d = 0; d < dst_md.ndims; ++d) {
                     dims[d] = (p.prelu_mask >> d) & 1 ? dst_md.dims[d] : 1;
+                    ANYDNN_REQUIRE(dims[d] != DNNL_RUNTIME_DIM_VAL, dnnl_unimplemented,
+                            "post-op %d: prelu weights along runtime dimension %d", i, d);
+                }
                 ANYDNN_CHECK(md_init_with_strides(e.src1, dst_md.ndims, dims, dnnl_f32, nullptr));
                 e.arg1 = DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_WEIGHTS;
                 break;

@@ -8,6 +8,7 @@
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/matmul/out_stage.hpp"
+#include "cpu/matmul/woq_args.hpp"
 #include "cpu/ukernels/gemm.hpp"
 
 namespace anydnn {
@@ -26,6 +27,9 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
     const char *name() const override { return "cpu:matmul:gemm"; }
     post_ops_chain_t po;
     bool packed_wei = false; // f32 weights in the GEMM's panel layout, read in place
+    // Weights decompression: integer weights turned into f32 while the GEMM packs them; the
+    // output stage sees stage_attr (the attribute without the weights' parameters).
+    matmul::matmul_quant_t quant;
 
     static status_t init(gemm_pd_t &pd) {
         matmul_desc_t d = matmul_of(pd);
@@ -37,21 +41,20 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
                 && ukernels::gemm_packed_b_md(packed, nd, w.dims, w.data_type) == dnnl_success;
         if (can_pack && w.format_kind == dnnl_format_kind_any) w = packed;
         memory_desc_t src, wei, bias, dst;
-        ANYDNN_CHECK(matmul::resolve_matmul(d, src, wei, bias, dst));
+        ANYDNN_CHECK(matmul::resolve_matmul(d, src, wei, bias, dst, true));
         pd.packed_wei = can_pack && md_equal(wei, packed);
         ANYDNN_REQUIRE(is_plain(src) && (pd.packed_wei || is_plain(wei)) && is_plain(dst)
                         && (is_zero_md(bias) || is_plain(bias)),
                 dnnl_unimplemented, "a tensor has a blocked layout the GEMM does not read");
         ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims, dnnl_unimplemented,
                 "src, weights and dst ranks differ");
-        ANYDNN_REQUIRE(!has_runtime_dims_or_strides(dst) || pd.attr.post_ops.entries.empty(),
-                dnnl_unimplemented, "post-ops with runtime dst dimensions");
-        std::vector<int> zp_args;
-        if (matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
-        else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8)
-            zp_args = {DNNL_ARG_DST};
-        ANYDNN_CHECK(matmul::init_attr(
-                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, pd.po, pd.args));
+        ANYDNN_CHECK(
+                matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
+        ANYDNN_REQUIRE(!pd.quant.src_zps.present, dnnl_unimplemented,
+                "src zero points along K are taken by the reference matmul");
+        const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
+        ANYDNN_REQUIRE(!int4_wei || pd.quant.woq, dnnl_unimplemented,
+                "4-bit weights with int8 src are taken by the reference matmul");
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;
@@ -86,10 +89,13 @@ struct gemm_t : public primitive_t {
 
         matmul::out_stage_t out;
         dim_t bias_sm = 0;
-        ANYDNN_CHECK(out.bind_matmul(ctx, pd_.attr, pd_.po, has_bias, bias_sm));
+        ANYDNN_CHECK(out.bind_matmul(ctx, pd_.quant.stage_attr, pd_.po, has_bias, bias_sm));
         float za = 0.f, zb = 0.f;
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_SRC, za));
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_WEIGHTS, zb));
+        const primitive_attr_t &stage = pd_.quant.stage_attr;
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_SRC, za));
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_WEIGHTS, zb));
+        matmul::woq_args_t woq;
+        ANYDNN_CHECK(woq.bind(ctx, pd_.quant));
 
         const bool in_place = dst.data_type == dnnl_f32 && out.dst_stride_n == 1
                 && !pd_.po.has_sum();
@@ -110,9 +116,11 @@ struct gemm_t : public primitive_t {
             }
             dim_t so = src.offset0, wo = wei.offset0, dso = dst.offset0,
                   bo = has_bias ? bias.offset0 : 0;
+            dim_t wpos[max_ndims] = {}; // the weights' own position (their broadcast applied)
             for (int d = 0; d < nd - 2; ++d) {
                 if (src.dims[d] != 1) so += pos[d] * src.blocking.strides[d];
                 if (wei.dims[d] != 1) wo += pos[d] * wei.blocking.strides[d];
+                if (wei.dims[d] != 1) wpos[d] = pos[d];
                 dso += pos[d] * dst.blocking.strides[d];
                 if (has_bias && bias.dims[d] != 1) bo += pos[d] * bias.blocking.strides[d];
             }
@@ -122,10 +130,15 @@ struct gemm_t : public primitive_t {
             p.K = K;
             p.a = {at(src_base, src, so), src.data_type, src.blocking.strides[nd - 2],
                     src.blocking.strides[nd - 1], za};
+            ukernels::gemm_dequant_t dq;
             if (pd_.packed_wei)
                 p.b = {at(wei_base, wei, wo), wei.data_type, 0, 0, 0.f,
                         ukernels::gemm_packed_b_panel_stride(wei)};
-            else
+            else if (pd_.quant.woq) { // sub-byte weights: the element offset travels separately
+                dq = woq.for_batch(wpos, wo);
+                p.b = {wei_base, wei.data_type, wei.blocking.strides[nd - 2],
+                        wei.blocking.strides[nd - 1], 0.f, 0, &dq};
+            } else
                 p.b = {at(wei_base, wei, wo), wei.data_type, wei.blocking.strides[nd - 2],
                         wei.blocking.strides[nd - 1], zb};
             const dim_t dst_sm = dst.blocking.strides[nd - 2];

@@ -65,8 +65,6 @@ struct lowp_pd_t : public primitive_desc_impl_t<lowp_pd_t<INT8>, lowp_t<INT8>> {
                 dnnl_unimplemented, "a tensor has a blocked layout the kernels do not read");
         ANYDNN_REQUIRE(src.ndims == nd && wei.ndims == nd, dnnl_unimplemented,
                 "src, weights and dst ranks differ");
-        ANYDNN_REQUIRE(!has_runtime_dims_or_strides(dst) || pd.attr.post_ops.entries.empty(),
-                dnnl_unimplemented, "post-ops with runtime dst dimensions");
         std::vector<int> zp_args;
         if (INT8) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
         ANYDNN_CHECK(matmul::init_attr(pd.attr, dst, 1 << (nd - 1), zp_args, pd.po, pd.args));
@@ -110,6 +108,7 @@ struct lowp_t : public primitive_t {
         // is to be done; everything else goes through the output stage per tile.
         const bool plain_out = !out.po && out.src_scale == 1.f && out.wei_scale == 1.f
                 && out.wei_scales.empty() && out.dst_scale_inv == 1.f && out.dst_zp == 0.f
+                && out.dst_zps.empty()
                 && !out.bias && out.dst_stride_n == 1;
         const bool direct = plain_out
                 && (INT8 ? dst.data_type == dnnl_s32

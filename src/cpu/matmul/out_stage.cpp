@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/data_types.hpp"
+#include "core/data_types_f8.hpp"
 #include "core/ops/scales.hpp"
 #include "cpu/tensor_run.hpp"
 
@@ -77,13 +77,27 @@ status_t out_stage_t::bind(const exec_ctx_t &ctx, const primitive_attr_t &attr,
     float ds = 1.f;
     ANYDNN_CHECK(read_common_scale(ctx, attr, DNNL_ARG_DST, ds));
     dst_scale_inv = 1.f / ds;
+    dst_zps.clear();
+    dst_zp = 0.f;
+    auto dz = attr.zero_points.find(DNNL_ARG_DST);
+    if (dz != attr.zero_points.end() && dz->second.mask != 0) {
+        const memory_t *m = ctx.arg(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST);
+        ANYDNN_REQUIRE(m, dnnl_invalid_arguments, "dst zero point memory is missing");
+        const memory_desc_t &md = m->md();
+        ANYDNN_REQUIRE(nelems(md) >= N, dnnl_invalid_arguments,
+                "dst zero points hold fewer than N values");
+        dst_zps.resize(N);
+        load_f32(md.data_type, m->host_ptr(), md.offset0, 1, N, dst_zps.data());
+        return dnnl_success;
+    }
     ANYDNN_CHECK(read_zero_point(ctx, attr, DNNL_ARG_DST, dst_zp));
     return dnnl_success;
 }
 
 bool out_stage_t::trivial() const {
     return !po && src_scale == 1.f && wei_scale == 1.f && wei_scales.empty()
-            && dst_scale_inv == 1.f && dst_zp == 0.f && !bias && dst_dt == dnnl_f32;
+            && dst_scale_inv == 1.f && dst_zp == 0.f && dst_zps.empty() && !bias
+            && dst_dt == dnnl_f32;
 }
 
 void out_stage_t::row(float *v, dim_t nb, const dim_t *pos, dim_t n0, dim_t bias_off,
@@ -116,11 +130,21 @@ void out_stage_t::row(float *v, dim_t nb, const dim_t *pos, dim_t n0, dim_t bias
             po->apply(po_args, x, n, p, n_axis, d ? d + off * data_type_size(po->sum_dt()) : nullptr,
                     dst_stride_n);
         }
-        if (dst_scale_inv != 1.f || dst_zp != 0.f)
+        if (!dst_zps.empty()) {
+            const float *z = dst_zps.data() + n0 + s;
+            for (dim_t j = 0; j < n; ++j)
+                x[j] = x[j] * dst_scale_inv + z[j];
+        } else if (dst_scale_inv != 1.f || dst_zp != 0.f) {
             for (dim_t j = 0; j < n; ++j)
                 x[j] = x[j] * dst_scale_inv + dst_zp;
+        }
         float *out = static_cast<float *>(dst) + off;
         if (dst_dt == dnnl_f32 && dst_stride_n == 1 && out == x) continue;
+        if (is_f8(dst_dt)) {
+            for (dim_t j = 0; j < n; ++j)
+                store_f8(dst_dt, dst, off + j * dst_stride_n, x[j]);
+            continue;
+        }
         store_f32(dst_dt, dst, off, dst_stride_n, n, x);
     }
 }

@@ -21,6 +21,7 @@ struct out_stage_t {
     float src_scale = 1.f, wei_scale = 1.f;
     std::vector<float> wei_scales; // per output channel when not empty
     float dst_scale_inv = 1.f, dst_zp = 0.f;
+    std::vector<float> dst_zps; // per output channel when not empty (dst_zp unused)
     const void *bias = nullptr; // element offsets come with each row
     dnnl_data_type_t bias_dt = dnnl_f32;
     dim_t bias_stride_n = 0; // 0: broadcast along N

@@ -1,9 +1,10 @@
 // Reference matmul: one dot product per dst element, any blocked layout, every supported type
 // and attribute; the fallback when the GEMM path does not apply.
-#include "core/data_types.hpp"
+#include "core/data_types_narrow.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/matmul/out_stage.hpp"
+#include "cpu/matmul/woq_args.hpp"
 
 namespace anydnn {
 namespace cpu {
@@ -20,20 +21,17 @@ struct ref_pd_t : public primitive_desc_impl_t<ref_pd_t, ref_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "cpu:matmul:ref"; }
     post_ops_chain_t po;
+    // Weights decompression: the weights' scales and zero points; the output stage sees
+    // stage_attr (the attribute without them).
+    matmul::matmul_quant_t quant;
 
     static status_t init(ref_pd_t &pd) {
         memory_desc_t src, wei, bias, dst;
-        ANYDNN_CHECK(matmul::resolve_matmul(matmul_of(pd), src, wei, bias, dst));
+        ANYDNN_CHECK(matmul::resolve_matmul(matmul_of(pd), src, wei, bias, dst, true));
         ANYDNN_REQUIRE(src.ndims == dst.ndims && wei.ndims == dst.ndims, dnnl_unimplemented,
                 "src, weights and dst ranks differ");
-        ANYDNN_REQUIRE(!has_runtime_dims_or_strides(dst) || pd.attr.post_ops.entries.empty(),
-                dnnl_unimplemented, "post-ops with runtime dst dimensions");
-        std::vector<int> zp_args;
-        if (matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
-        else if (dst.data_type == dnnl_s8 || dst.data_type == dnnl_u8)
-            zp_args = {DNNL_ARG_DST};
-        ANYDNN_CHECK(matmul::init_attr(
-                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, pd.po, pd.args));
+        ANYDNN_CHECK(
+                matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
         if (!is_zero_md(bias)) pd.args[DNNL_ARG_BIAS] = bias;
@@ -61,7 +59,9 @@ struct ref_t : public primitive_t {
         if (total == 0) return dnnl_success;
 
         matmul::out_stage_t out;
-        ANYDNN_CHECK(out.bind(ctx, pd_.attr, pd_.po, N));
+        ANYDNN_CHECK(out.bind(ctx, pd_.quant.stage_attr, pd_.po, N));
+        matmul::woq_args_t woq;
+        ANYDNN_CHECK(woq.bind(ctx, pd_.quant));
         out.dst = ctx.host_ptr(DNNL_ARG_DST);
         out.dst_dt = dst.data_type;
         out.n_axis = nd - 1;
@@ -70,9 +70,22 @@ struct ref_t : public primitive_t {
             out.bias_dt = bias.data_type;
         }
         float za = 0.f, zb = 0.f;
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_SRC, za));
-        ANYDNN_CHECK(matmul::read_zero_point(ctx, pd_.attr, DNNL_ARG_WEIGHTS, zb));
+        const primitive_attr_t &stage = pd_.quant.stage_attr;
+        // src zero points along K (or M and K): one per src element's group.
+        const matmul::grouped_quant_t &szp = pd_.quant.src_zps;
+        const void *szp_base = nullptr;
+        dim_t szp_off = 0;
+        if (szp.present) {
+            const int a = DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC;
+            szp_base = ctx.host_ptr(a);
+            ANYDNN_REQUIRE(szp_base, dnnl_invalid_arguments, "src zero points are missing");
+            szp_off = ctx.md(a).offset0;
+        } else {
+            ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_SRC, za));
+        }
+        ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_WEIGHTS, zb));
         const void *s = ctx.host_ptr(DNNL_ARG_SRC), *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
+        const bool woq_on = pd_.quant.woq;
 
         parallel_range(total, [&](dim_t start, dim_t end) {
             dim_t pos[max_ndims], sp[max_ndims], wp[max_ndims], bp[max_ndims];
@@ -92,8 +105,12 @@ struct ref_t : public primitive_t {
                 for (dim_t k = 0; k < K; ++k) {
                     sp[nd - 1] = k;
                     wp[nd - 2] = k;
-                    const double a = load_as_f32(src.data_type, s, off_logical(src, sp)) - za;
-                    const double b = load_as_f32(wei.data_type, w, off_logical(wei, wp)) - zb;
+                    const float z = szp.present
+                            ? load_as_f32(szp.dt, szp_base, szp_off + szp.index(sp))
+                            : za;
+                    const double a = load_any_as_f32(src.data_type, s, off_logical(src, sp)) - z;
+                    const float wv = load_any_as_f32(wei.data_type, w, off_logical(wei, wp));
+                    const double b = woq_on ? woq.dequant(wv, wp) : wv - zb;
                     acc += a * b;
                 }
                 dim_t boff = 0;

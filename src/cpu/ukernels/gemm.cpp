@@ -27,6 +27,7 @@ using detail::tile_kernels_t;
 constexpr dim_t KC = 1024;
 constexpr dim_t MC_TILES = 8;
 constexpr dim_t NC = 512;
+constexpr dim_t DQ_KC = 256;
 // Work sharing: chunks of C taken in turn (see chunk_grid), none smaller than this.
 constexpr dim_t CHUNKS_PER_THREAD = 4;
 constexpr dim_t MIN_CHUNK_TILES = 8, MIN_CHUNK_PANELS = 4;
@@ -56,10 +57,12 @@ struct b_block_prefetch_t {
     b_block_prefetch_t(const gemm_operand_t &b, dim_t k0, dim_t kc, dim_t n0, dim_t nc) {
         if (b.cs != 1 || kc <= 0 || nc <= 0) return;
         const dim_t es = static_cast<dim_t>(data_type_size(b.dt));
-        base = static_cast<const char *>(b.ptr) + (k0 * b.rs + n0) * es;
+        const bool nibbles = b.dt == dnnl_s4 || b.dt == dnnl_u4; // two elements a byte
+        const dim_t e0 = (b.dq ? b.dq->b_off : 0) + k0 * b.rs + n0;
+        base = static_cast<const char *>(b.ptr) + (nibbles ? e0 / 2 : e0 * es);
         rows = kc;
-        pitch = b.rs * es;
-        bytes = nc * es;
+        pitch = nibbles ? b.rs / 2 : b.rs * es;
+        bytes = nibbles ? (nc + 1) / 2 : nc * es;
     }
     void slice(dim_t part, dim_t parts) const {
         if (!base) return;
@@ -85,13 +88,16 @@ void gemm_block(
     // Equal blocks: rows of at most MC_TILES tiles, depth of at most KC. One tile of rows
     // against packed B is memory-bound: whole panels, back to back, make one long stream.
     const dim_t mc_max = div_up(ms, div_up(ms, mr * MC_TILES));
-    const dim_t kc_cap = b_packed && ms <= mr ? K : KC;
+    // Decompressed B for a single block of rows is packed a panel at a time, just before its
+    // tiles read it, and in depths whose panel fits L1 (DQ_KC x 32 floats).
+    const bool per_panel = p.b.dq && ms <= mc_max;
+    const dim_t kc_cap = per_panel ? DQ_KC : b_packed && ms <= mr ? K : KC;
     const dim_t kc_max = std::min(K, round_up(div_up(K, div_up(K, kc_cap)), 16));
     const dim_t nc_max = std::min<dim_t>(round_up(ns, panel_cols), NC);
     // Row pitch off a multiple of 4 KiB so packed rows do not share L1 sets.
     const dim_t lda_p = round_up(kc_max, 16) + 16;
     fbuf_t ap = alloc_floats(mc_max * lda_p);
-    fbuf_t bp = b_packed ? nullptr : alloc_floats(nc_max * kc_max);
+    fbuf_t bp = b_packed ? nullptr : alloc_floats((per_panel ? panel_cols : nc_max) * kc_max);
 
     for (dim_t jc = 0; jc < ns; jc += NC) {
         const dim_t nc = std::min(NC, ns - jc);
@@ -111,15 +117,17 @@ void gemm_block(
                 const dim_t panels = div_up(nc, panel_cols);
                 const bool last_ic = ic + mc == ms;
                 detail::pack_a(p.a, m0 + ic, pc, mc, kc, lda_p, ap.get());
-                if (ic == 0 && !b_packed) detail::pack_b(p.b, pc, n0 + jc, kc, nc, bp.get());
+                if (ic == 0 && !b_packed && !per_panel)
+                    detail::pack_b(p.b, pc, n0 + jc, kc, nc, bp.get());
                 for (dim_t jp = 0; jp < panels; ++jp) {
                     const dim_t jr = jp * panel_cols;
                     const int cols = static_cast<int>(std::min<dim_t>(panel_cols, nc - jr));
+                    if (per_panel) detail::pack_b(p.b, pc, n0 + jc + jr, kc, cols, bp.get());
                     const float *panel =
                             b_packed ? static_cast<const float *>(p.b.ptr)
                                                + (n0 + jc + jr) / panel_cols * p.b.panel_stride
                                                + pc * panel_cols
-                                     : bp.get() + jr * kc;
+                                     : bp.get() + (per_panel ? 0 : jr * kc);
                     float *c = p.c + (m0 + ic) * p.ldc + n0 + jc + jr;
                     for (dim_t t = 0; t < tiles; ++t) {
                         const dim_t ir = mc * t / tiles;

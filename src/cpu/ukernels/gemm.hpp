@@ -15,6 +15,21 @@ namespace anydnn {
 namespace cpu {
 namespace ukernels {
 
+// Integer B decompressed while it is packed (weight-only quantization): element (k, n) is
+// read as (B(k, n) - zp(k, n)) * scale(k, n), a parameter value at element
+// off + k / group_k * sk + n / group_n * sn of its array (ptr null: zp 0, scale 1).
+struct gemm_dequant_t {
+    struct param_t {
+        const void *ptr = nullptr;
+        dnnl_data_type_t dt = dnnl_f32;
+        dim_t off = 0, sk = 0, sn = 0;
+        dim_t group_k = 1, group_n = 1;
+    };
+    param_t scale, zp;
+    // Element offset of B(0, 0) from the operand's ptr (s4/u4 pack two elements a byte).
+    dim_t b_off = 0;
+};
+
 // One input matrix: element (r, c) is at ptr[r * rs + c * cs], of type dt; the GEMM reads
 // it as float(element) - zp (zero points of quantized operands).
 struct gemm_operand_t {
@@ -26,6 +41,8 @@ struct gemm_operand_t {
     // (rs, cs unused): (k, n) at ptr[n / 32 * panel_stride + k * 32 + n % 32], the panels
     // zero-padded to a multiple of 32 columns. See gemm_packed_b_md.
     dim_t panel_stride = 0;
+    // B only: s8/u8/s4/u4 weights decompressed while packing (zp above unused).
+    const gemm_dequant_t *dq = nullptr;
 };
 
 struct gemm_problem_t {

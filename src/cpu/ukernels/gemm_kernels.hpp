@@ -67,6 +67,9 @@ void pack_a(
 // Packs depth [k0, k0+kc) x columns [n0, n0+nc) of `b` as 32-column panels, panel p at
 // bp + p * kc * 32, the last one zero-padded.
 void pack_b(const gemm_operand_t &b, dim_t k0, dim_t n0, dim_t kc, dim_t nc, float *bp);
+// The same for B with b.dq: integer weights decompressed into the f32 panels
+// (cpu/ukernels/gemm_dequant.cpp).
+void pack_b_dequant(const gemm_operand_t &b, dim_t k0, dim_t n0, dim_t kc, dim_t nc, float *bp);
 
 // Small M with f32 operands: streams B once (AVX-512). Returns false when it does not apply.
 bool gemv_avx512(const gemm_problem_t &p, int nthr);

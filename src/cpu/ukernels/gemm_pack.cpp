@@ -5,7 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/data_types.hpp"
+#include "core/data_types_f8.hpp"
 #include "cpu/ukernels/gemm_kernels.hpp"
 
 namespace anydnn {
@@ -21,8 +21,20 @@ struct bf16_t {
 struct f16_t {
     uint16_t v;
 };
+struct f8_e5m2_t {
+    uint8_t v;
+};
+struct f8_e4m3_t {
+    uint8_t v;
+};
 template <typename T> inline float cvt(T v) {
     return static_cast<float>(v);
+}
+template <> inline float cvt(f8_e5m2_t v) {
+    return f8_e5m2_to_f32(v.v);
+}
+template <> inline float cvt(f8_e4m3_t v) {
+    return f8_e4m3_to_f32(v.v);
 }
 template <> inline float cvt(bf16_t v) {
     return bf16_to_f32(v.v);
@@ -38,6 +50,8 @@ template <typename F> void dispatch_dt(dnnl_data_type_t dt, F f) {
     case dnnl_s8: f(int8_t{}); break;
     case dnnl_u8: f(uint8_t{}); break;
     case dnnl_s32: f(int32_t{}); break;
+    case dnnl_f8_e5m2: f(f8_e5m2_t{}); break;
+    case dnnl_f8_e4m3: f(f8_e4m3_t{}); break;
     default: f(float{}); break;
     }
 }
@@ -121,6 +135,10 @@ void pack_a(
 
 void pack_b(const gemm_operand_t &b, dim_t k0, dim_t n0, dim_t kc, dim_t nc, float *bp) {
     constexpr int NR = panel_cols;
+    if (b.dq) {
+        pack_b_dequant(b, k0, n0, kc, nc, bp);
+        return;
+    }
     if (b.dt == dnnl_f32 && b.cs == 1 && b.zp == 0.f) {
         // Row by row across all panels: long contiguous runs of the source, each asked for
         // a few rows ahead (B may be far larger than the caches and its rows far apart).

@@ -12,7 +12,7 @@ kernel void gemm_generic(GEMM_ARGS) {
     const long n = get_global_id(0), m = get_global_id(1);
     if (n >= p.N || m >= p.M) return;
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    const quant_t q = read_quant(scale_a, scale_c, zp_a, zp_b, zp_c);
+    const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     ACC_T acc = ACC_ZERO;
     const global A_DATA_T *a = A + o.a + m * p.a_sm;
     const global B_DATA_T *b = B + o.b + n * p.b_sn;
@@ -67,7 +67,7 @@ kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_tiled(GEMM
     const int tx = get_local_id(0), ty = get_local_id(1);
     const long n0 = get_group_id(0) * BN, m0 = get_group_id(1) * BM;
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    quant_t q = read_quant(scale_a, scale_c, zp_a, zp_b, zp_c);
+    quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     if (!ZP_SUB) q.zp_a = q.zp_b = 0;
     VEC_T acc[TM][NV];
     for (int i = 0; i < TM; ++i)
@@ -137,7 +137,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_tiled(GEMM_ARGS)
     local ACC_T Cb[BM * BN];
     const long n0 = get_group_id(0) * BN, m0 = get_group_id(1) * BM;
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    quant_t q = read_quant(scale_a, scale_c, zp_a, zp_b, zp_c);
+    quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     if (!ZP_SUB) q.zp_a = q.zp_b = 0;
     const int mt_n = (int)min((long)(BM / TM), (p.M - m0 + TM - 1) / TM);
     const int nt_n = (int)min((long)(BN / TN), (p.N - n0 + TN - 1) / TN);
@@ -210,6 +210,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_tiled(GEMM_ARGS)
 #ifdef C_F32
     // Plain f32 results with nothing to add: whole vectors straight to C.
     const bool plain = !p.has_bias && !scale_a && !scale_b && !scale_c && !zp_c
+            && p.host_scale[0] == 1.f && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f
             && !p.beta_accumulate && p.c_sn == 1 && p.K > 0 && PO_COUNT == 0;
 #endif
     for (long i = 0; i < m_end; ++i) {

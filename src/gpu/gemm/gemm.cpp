@@ -14,7 +14,8 @@ namespace gpu {
 
 namespace {
 
-static_assert(sizeof(gemm_params_t) == 51 * 8, "must match gemm/gemm.cl");
+static_assert(sizeof(gemm_params_t) == 53 * 8, "must match gemm/gemm.cl");
+static_assert(sizeof(gemm_woq_params_t) == 16 * 8, "must match gemm/gemm_woq.cl");
 
 bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
 
@@ -40,7 +41,11 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     kind_ = kind;
     types_ = t;
     wgmma_ready_ = false;
-    std::string opt = data_type_options("A", t.a) + data_type_options("B", t.b)
+    const bool int4_b = t.b == dnnl_s4 || t.b == dnnl_u4; // bytes, unpacked by the kernel
+    std::string opt = data_type_options("A", t.a)
+            + (int4_b ? data_type_options("B", dnnl_u8) + " -DB_INT4"
+                            + (t.b == dnnl_s4 ? " -DB_INT4_SIGNED" : "")
+                      : data_type_options("B", t.b))
             + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
     // Scale types only when not f32: the f32 builds keep their options.
     const char *scale_names[] = {"SA", "SB", "SC"};
@@ -50,6 +55,18 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     if (post_ops) opt += post_ops->build_options();
     const bool acc_int = is_int(t.a) && is_int(t.b);
     if (acc_int) opt += " -DACC_INT";
+    if (t.woq) {
+        ANYDNN_REQUIRE(kind == gemm_kind_t::generic, dnnl_unimplemented,
+                "weights decompression runs on the generic GEMM kernel only");
+        const dnnl_data_type_t zp_types[] = {dnnl_s32, dnnl_s8, dnnl_u8, dnnl_s4, dnnl_u4};
+        int zp_kind = 0;
+        while (zp_kind < 4 && zp_types[zp_kind] != t.zp_b)
+            ++zp_kind;
+        ANYDNN_REQUIRE(zp_types[zp_kind] == t.zp_b, dnnl_unimplemented,
+                "weights zero points of type %s", dnnl_dt2str(t.zp_b));
+        opt += " -DZPB_KIND=" + std::to_string(zp_kind);
+        return create_kernel(engine, "gemm/gemm_woq.cl", opt, "gemm_woq", kernel_);
+    }
     if (kind == gemm_kind_t::generic) {
         ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt, "gemm_generic", kernel_));
         const std::string wgmma = init_wgmma(engine, t, post_ops);
@@ -222,7 +239,8 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, status_t &st) const {
     if (!wgmma_ready_) return false;
     const bool plain = !(o.post_ops && !o.post_ops->empty()) && !o.scale_a && !o.scale_b
-            && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c;
+            && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c
+            && p.host_scale[0] == 1.f && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f;
     wgmma_problem_t w;
     std::string why = null_to_empty(gemm_wgmma_refusal(types_, p, plain, w));
     // The table's tiles for these sizes; its K split is not taken (no scratchpad here).
@@ -266,6 +284,10 @@ status_t gemm_kernel_t::launch(
             {o.a, o.b, o.c, o.bias, o.scale_a, o.scale_b, o.scale_c, o.zp_a, o.zp_b, o.zp_c})
         args.add(s);
     args.add_value(p);
+    if (types_.woq) {
+        ANYDNN_REQUIRE(o.woq, dnnl_runtime_error, "weights decompression without its parameters");
+        args.add_value(*o.woq);
+    }
     if (o.post_ops) o.post_ops->add_args(args, *o.ctx, o.post_ops_buffer);
     nd_range_t r;
     r.ndims = 3;

@@ -35,6 +35,8 @@ struct gemm_params_t {
     // sum(batch_i * po_ls_b[i]) + m * po_ls_m + n * po_ls_n of dst's dims po_dims.
     int64_t po_ls_b[gemm_max_batch] = {}, po_ls_m = 0, po_ls_n = 0;
     int64_t po_dims[max_kernel_ndims] = {1, 1, 1, 1, 1, 1}, po_ndims = 0;
+    // Scales of A, B and C by value (host scalars), read where their memory is absent.
+    float host_scale[4] = {1.f, 1.f, 1.f, 1.f};
 
     // po_dims from dst's logical dims (row-major linear positions over them).
     void set_post_op_dims(const memory_desc_t &dst);
@@ -44,8 +46,19 @@ struct gemm_params_t {
     }
 };
 
+// Mirrors woq_params_t of gemm/gemm_woq.cl: where the weights scale and zero point of B(k, n)
+// of a batch are in their arrays (batch slots as gemm_params_t's; groups along K and N).
+struct gemm_woq_params_t {
+    int64_t s_sb[gemm_max_batch] = {}, s_sk = 0, s_sn = 0, s_gk = 1, s_gn = 1;
+    int64_t z_sb[gemm_max_batch] = {}, z_sk = 0, z_sn = 0, z_gk = 1, z_gn = 1;
+};
+
 struct gemm_types_t {
     dnnl_data_type_t a = dnnl_f32, b = dnnl_f32, c = dnnl_f32, bias = dnnl_f32;
+    // Weights decompression (gemm/gemm_woq.cl): B integer (s8/u8/s4/u4) turned into f32
+    // with its zero points (of type zp_b) and scales; generic kind only.
+    bool woq = false;
+    dnnl_data_type_t zp_b = dnnl_s32;
     // Scales of A, B and C (f32, bf16 or f16).
     dnnl_data_type_t scale_a = dnnl_f32, scale_b = dnnl_f32, scale_c = dnnl_f32;
 
@@ -58,6 +71,7 @@ struct gemm_operands_t {
     const memory_storage_t *a = nullptr, *b = nullptr, *c = nullptr, *bias = nullptr;
     const memory_storage_t *scale_a = nullptr, *scale_b = nullptr, *scale_c = nullptr;
     const memory_storage_t *zp_a = nullptr, *zp_b = nullptr, *zp_c = nullptr;
+    const gemm_woq_params_t *woq = nullptr; // with types' woq
     // The post-op chain the kernel was built with (null: none), its parameter buffer and the
     // execution it reads its operands from.
     const post_ops_t *post_ops = nullptr;

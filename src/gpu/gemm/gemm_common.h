@@ -33,6 +33,9 @@ typedef struct {
     // sum(batch_i * po_ls_b[i]) + m * po_ls_m + n * po_ls_n of the dst dims po_dims.
     long po_ls_b[MAX_BATCH], po_ls_m, po_ls_n;
     long po_dims[MAX_NDIMS], po_ndims;
+    // Scales of A, B and C given by value (host scalars), used where their pointer is null;
+    // 1 otherwise. The fourth is padding.
+    float host_scale[4];
 } gemm_params_t;
 
 #ifdef ACC_INT
@@ -80,11 +83,12 @@ typedef struct {
     int zp_a, zp_b;
 } quant_t;
 
-quant_t read_quant(const global SA_DATA_T *scale_a, const global SC_DATA_T *scale_c,
-        const global int *zp_a, const global int *zp_b, const global int *zp_c) {
+quant_t read_quant(const gemm_params_t *p, const global SA_DATA_T *scale_a,
+        const global SC_DATA_T *scale_c, const global int *zp_a, const global int *zp_b,
+        const global int *zp_c) {
     quant_t q;
-    q.scale_a = scale_a ? LOAD_SA(scale_a, 0) : 1.f;
-    q.scale_c_inv = scale_c ? 1.f / LOAD_SC(scale_c, 0) : 1.f;
+    q.scale_a = scale_a ? LOAD_SA(scale_a, 0) : p->host_scale[0];
+    q.scale_c_inv = 1.f / (scale_c ? LOAD_SC(scale_c, 0) : p->host_scale[2]);
     q.zp_c = zp_c ? (float)zp_c[0] : 0.f;
     q.zp_a = zp_a ? zp_a[0] : 0;
     q.zp_b = zp_b ? zp_b[0] : 0;
@@ -96,7 +100,7 @@ void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global SB
         const gemm_params_t *p, const quant_t *q, batch_offsets_t o, long m, long n,
         ACC_T acc POST_OP_PARAMS) {
     float v = (float)acc * q->scale_a;
-    if (scale_b) v *= LOAD_SB(scale_b, n * p->scale_b_sn);
+    v *= scale_b ? LOAD_SB(scale_b, n * p->scale_b_sn) : p->host_scale[1];
     if (p->has_bias) v += LOAD_BIAS(bias, o.bias + m * p->bias_sm + n * p->bias_sn);
     const long off = o.c + m * p->c_sm + n * p->c_sn;
 #if PO_COUNT > 0

@@ -39,7 +39,7 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void gemm_fma(GEMM_ARGS)
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * 16 + tx;
     const long n0 = get_group_id(0) * BN, m0 = get_group_id(1) * BM;
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    const quant_t q = read_quant(scale_a, scale_c, zp_a, zp_b, zp_c);
+    const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     float acc[8][8];
 #pragma unroll
     for (int i = 0; i < 8; ++i)

@@ -129,7 +129,7 @@ kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma(GEMM_A
     const long m0 = (long)(first_m + lin % (8 * nb_n) % rows) * BM;
     const long n0 = (long)(lin % (8 * nb_n) / rows) * BN;
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    const quant_t q = read_quant(scale_a, scale_c, zp_a, zp_b, zp_c);
+    const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     const global ushort *a = (const global ushort *)A + o.a;
     const global ushort *b = (const global ushort *)B + o.b;
 

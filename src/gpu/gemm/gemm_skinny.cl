@@ -9,7 +9,7 @@ kernel __attribute__((reqd_work_group_size(NT, KS, 1))) void gemm_skinny(GEMM_AR
     const int lane = get_local_id(0), ks = get_local_id(1);
     const long n = get_group_id(0) * NT + lane;
     const batch_offsets_t o = batch_offsets(&p, get_global_id(2));
-    const quant_t q = read_quant(scale_a, scale_c, zp_a, zp_b, zp_c);
+    const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     float acc[MMAX];
 #pragma unroll
     for (int m = 0; m < MMAX; ++m)

@@ -2,7 +2,9 @@
 // included), up to four batch dimensions with broadcast, bias of any broadcast shape, scales
 // (common; per-N on weights), zero points on int8 problems, post-ops (gpu/post_ops.hpp) in the
 // output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int.
+#include "core/data_types.hpp"
 #include "core/ops/matmul/common.hpp"
+#include "core/ops/matmul/woq.hpp"
 #include "core/primitive.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
@@ -29,11 +31,17 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     }
     post_ops_t post_ops;
     gemm_variant_t variant = gemm_variant_t::generic;
+    // Weights decompression (generic kernel only): where the weights' scales and zero points
+    // vary; the rest of the attribute is checked as for any matmul.
+    bool woq = false;
+    cpu::matmul::grouped_quant_t wei_scales, wei_zps;
 
     static status_t init(matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
         memory_desc_t src, wei, bias, dst;
-        ANYDNN_CHECK(cpu::matmul::resolve_matmul(d, src, wei, bias, dst));
+        ANYDNN_CHECK(cpu::matmul::resolve_matmul(
+                d, src, wei, bias, dst, Kind == gemm_kind_t::generic));
+        pd.woq = cpu::matmul::is_woq(src.data_type, wei.data_type);
         const bool with_bias = !is_zero_md(bias);
         ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
                         && (!with_bias || is_plain(bias)),
@@ -42,14 +50,51 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                         && dst.ndims <= 2 + gemm_max_batch,
                 dnnl_unimplemented, "GPU matmul takes up to %d batch dimensions",
                 gemm_max_batch);
-        ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
-        if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
-        std::vector<int> zp_args = {DNNL_ARG_DST};
-        if (cpu::matmul::is_int8(src)) zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+        // Runtime dimensions or strides: the generic kernel takes the sizes at each launch;
+        // the passed tensors are checked then.
+        bool runtime = false;
+        for (const memory_desc_t *md : {&src, &wei, &dst, &bias})
+            runtime = runtime || has_runtime_dims_or_strides(*md);
+        ANYDNN_REQUIRE(!runtime || Kind == gemm_kind_t::generic, dnnl_unimplemented,
+                "runtime dimensions run on the generic GEMM kernel");
+        // 4-bit weights are read by the kernel byte by byte (plain, checked above).
+        const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
+        ANYDNN_REQUIRE(!int4_wei || pd.woq, dnnl_unimplemented,
+                "4-bit weights with int8 src have no GPU kernel");
+        if (!runtime) {
+            ANYDNN_CHECK(check_tensors({&src, &dst}));
+            if (!int4_wei) ANYDNN_CHECK(check_tensors({&wei}));
+            if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
+        } else {
+            for (const memory_desc_t *md : {&src, &wei, &dst, &bias})
+                ANYDNN_REQUIRE(is_zero_md(*md) || kernel_data_type(md->data_type)
+                                || (md == &wei && int4_wei),
+                        dnnl_unimplemented, "GPU kernels do not handle data type %s",
+                        dnnl_dt2str(md->data_type));
+        }
         cpu::post_ops_chain_t chain;
-        ANYDNN_CHECK(cpu::matmul::init_attr(
-                pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
-        ANYDNN_CHECK(check_quant_attr(pd.attr, true));
+        primitive_attr_t rest = pd.attr; // without the weights' decompression parameters
+        if (pd.woq) {
+            ANYDNN_CHECK(cpu::matmul::init_woq_attr(
+                    pd.attr, wei, dst, pd.wei_scales, pd.wei_zps, chain, pd.args));
+            for (const auto &q : {pd.attr.scales, pd.attr.zero_points}) {
+                const auto it = q.find(DNNL_ARG_WEIGHTS);
+                ANYDNN_REQUIRE(it == q.end() || !it->second.is_host_scalar, dnnl_unimplemented,
+                        "GPU kernels take weights scales and zero points in device memory");
+            }
+            rest.scales.erase(DNNL_ARG_WEIGHTS);
+            rest.zero_points.erase(DNNL_ARG_WEIGHTS);
+        } else {
+            std::vector<int> zp_args = {DNNL_ARG_DST};
+            if (cpu::matmul::is_int8(src))
+                zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+            ANYDNN_CHECK(cpu::matmul::init_attr(
+                    pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
+        }
+        ANYDNN_CHECK(check_quant_attr(rest, true, true));
+        for (const auto &z : rest.zero_points)
+            ANYDNN_REQUIRE(z.second.mask == 0, dnnl_unimplemented,
+                    "GPU matmul takes common zero points (mask 0), not mask %d", z.second.mask);
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         if (Kind == gemm_kind_t::tiled) {
             gemm_problem_t problem;
@@ -81,16 +126,42 @@ struct matmul_t : public primitive_t {
         t.c = pd.arg_md(DNNL_ARG_DST).data_type;
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
         t.set_scale_types(pd.attr);
+        t.woq = pd.woq;
+        if (pd.wei_zps.present) t.zp_b = pd.wei_zps.dt;
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
-        return gemm_.init(pd.engine, t, Kind, nelems(dst), &pd.post_ops, dst.dims[dst.ndims - 2]);
+        const bool known = !has_runtime_dims_or_strides(dst); // else sizes come at launch
+        return gemm_.init(pd.engine, t, Kind, known ? nelems(dst) : 0, &pd.post_ops,
+                known ? dst.dims[dst.ndims - 2] : 0);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
         const matmul_pd_t<Kind> &pd = pd_();
-        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &wei = pd.arg_md(DNNL_ARG_WEIGHTS),
-                            &dst = pd.arg_md(DNNL_ARG_DST);
+        // The passed descriptors: the primitive's, or with runtime dims the actual ones.
+        const memory_desc_t &src = ctx.md(DNNL_ARG_SRC), &wei = ctx.md(DNNL_ARG_WEIGHTS),
+                            &dst = ctx.md(DNNL_ARG_DST);
         const int nd = dst.ndims;
+        const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
+        const memory_desc_t *bias = with_bias ? &ctx.md(DNNL_ARG_BIAS) : nullptr;
+        if (has_runtime_dims_or_strides(pd.arg_md(DNNL_ARG_DST))
+                || has_runtime_dims_or_strides(pd.arg_md(DNNL_ARG_SRC))
+                || has_runtime_dims_or_strides(pd.arg_md(DNNL_ARG_WEIGHTS))) {
+            ANYDNN_REQUIRE(src.dims[nd - 1] == wei.dims[nd - 2]
+                            && src.dims[nd - 2] == dst.dims[nd - 2]
+                            && wei.dims[nd - 1] == dst.dims[nd - 1],
+                    dnnl_invalid_arguments, "src, weights and dst sizes do not agree");
+            for (int d = 0; d < nd - 2; ++d)
+                ANYDNN_REQUIRE((src.dims[d] == 1 || src.dims[d] == dst.dims[d])
+                                && (wei.dims[d] == 1 || wei.dims[d] == dst.dims[d]),
+                        dnnl_invalid_arguments, "batch dimension %d does not broadcast", d);
+            ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
+                            && (!bias || is_plain(*bias)),
+                    dnnl_invalid_arguments, "runtime tensors must have plain strided layouts");
+            if (wei.data_type != dnnl_s4 && wei.data_type != dnnl_u4)
+                ANYDNN_CHECK(check_tensors({&wei}));
+            ANYDNN_CHECK(check_tensors({&src, &dst}));
+            if (bias) ANYDNN_CHECK(check_tensors({bias}));
+        }
         const dim_t *ss = src.blocking.strides, *ws = wei.blocking.strides,
                     *ds = dst.blocking.strides;
         gemm_params_t p;
@@ -104,8 +175,6 @@ struct matmul_t : public primitive_t {
         auto bstride = [](const memory_desc_t &md, int d) {
             return md.dims[d] == 1 ? 0 : md.blocking.strides[d];
         };
-        const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
-        const memory_desc_t *bias = with_bias ? &pd.arg_md(DNNL_ARG_BIAS) : nullptr;
         if (bias) {
             p.has_bias = 1;
             p.bias_off = bias->offset0;
@@ -131,12 +200,39 @@ struct matmul_t : public primitive_t {
         }
         const auto ws_scale = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
         p.scale_b_sn = ws_scale != pd.attr.scales.end() && ws_scale->second.mask != 0;
+        gemm_woq_params_t wq;
+        if (pd.woq) {
+            auto fill = [&](const cpu::matmul::grouped_quant_t &q, int64_t *sb, int64_t &sk,
+                                int64_t &sn, int64_t &gk, int64_t &gn) {
+                if (!q.present) return;
+                for (int d = 0; d < nd - 2; ++d)
+                    sb[gemm_max_batch - (nd - 2) + d] = wei.dims[d] == 1 ? 0 : q.stride[d];
+                sk = q.stride[nd - 2], sn = q.stride[nd - 1];
+                gk = q.group[nd - 2], gn = q.group[nd - 1];
+            };
+            fill(pd.wei_scales, wq.s_sb, wq.s_sk, wq.s_sn, wq.s_gk, wq.s_gn);
+            fill(pd.wei_zps, wq.z_sb, wq.z_sk, wq.z_sn, wq.z_gk, wq.z_gn);
+        }
         gemm_operands_t ops;
+        if (pd.woq) ops.woq = &wq;
         ops.a = storage_of(ctx, DNNL_ARG_SRC);
         ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
         ops.c = storage_of(ctx, DNNL_ARG_DST);
         ops.bias = with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr;
         bind_quant(ctx, pd.attr, ops);
+        // Host-scalar scales go to the kernel by value.
+        const memory_storage_t **scale_ops[] = {&ops.scale_a, &ops.scale_b, &ops.scale_c};
+        const int scale_args[] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+        for (int i = 0; i < 3; ++i) {
+            const auto it = pd.attr.scales.find(scale_args[i]);
+            if (it == pd.attr.scales.end() || !it->second.is_host_scalar) continue;
+            const memory_t *m = ctx.arg(DNNL_ARG_ATTR_SCALES | scale_args[i]);
+            ANYDNN_REQUIRE(m && m->md().format_kind == dnnl_format_kind_host_scalar,
+                    dnnl_invalid_arguments, "host-scalar scale of argument %d is missing",
+                    scale_args[i]);
+            p.host_scale[i] = load_as_f32(m->md().data_type, m->scalar_value, 0);
+            *scale_ops[i] = nullptr;
+        }
         ops.post_ops = &pd.post_ops;
         ops.post_ops_buffer = post_ops_buffer_.get();
         ops.ctx = &ctx;

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/data_types.hpp"
+#include "core/data_types_f8.hpp"
+#include "core/ops/matmul/woq.hpp"
 #include "core/ops/scales.hpp"
 
 namespace anydnn {
@@ -39,17 +40,30 @@ bool is_int8(const memory_desc_t &src) {
 }
 
 status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_t &wei,
-        memory_desc_t &bias, memory_desc_t &dst) {
+        memory_desc_t &bias, memory_desc_t &dst, bool allow_woq) {
     src = d.src_md;
     wei = d.weights_md;
     bias = d.bias_md;
     dst = d.dst_md;
     const dnnl_data_type_t sdt = src.data_type, wdt = wei.data_type, ddt = dst.data_type;
     if (is_int8(src)) {
-        ANYDNN_REQUIRE(wdt == dnnl_s8 || wdt == dnnl_u8, dnnl_unimplemented,
-                "int8 src needs s8 or u8 weights (got %s)", dnnl_dt2str(wdt));
+        ANYDNN_REQUIRE(wdt == dnnl_s8 || wdt == dnnl_u8 || wdt == dnnl_s4 || wdt == dnnl_u4,
+                dnnl_unimplemented, "int8 src needs s8, u8, s4 or u4 weights (got %s)",
+                dnnl_dt2str(wdt));
         ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s32 || ddt == dnnl_s8 || ddt == dnnl_u8,
                 dnnl_unimplemented, "dst type %s is not supported", dnnl_dt2str(ddt));
+    } else if (is_f8(wdt) && (is_f8(sdt) || sdt == dnnl_bf16 || sdt == dnnl_f16)) {
+        // 8-bit floats, computed in f32: f8 weights with f8, bf16 or f16 src.
+        ANYDNN_REQUIRE(is_float(ddt) || (is_f8(ddt) && is_f8(sdt)), dnnl_unimplemented,
+                "dst type %s is not supported with %s src", dnnl_dt2str(ddt), dnnl_dt2str(sdt));
+        ANYDNN_REQUIRE(is_zero_md(bias) || is_float(bias.data_type), dnnl_unimplemented,
+                "bias type %s is not supported with f8 weights", dnnl_dt2str(bias.data_type));
+    } else if (is_woq(sdt, wdt)) {
+        ANYDNN_REQUIRE(allow_woq, dnnl_unimplemented,
+                "%s weights with %s src (weights decompression) are not supported here",
+                dnnl_dt2str(wdt), dnnl_dt2str(sdt));
+        ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s8 || ddt == dnnl_u8, dnnl_unimplemented,
+                "dst type %s is not supported with %s src", dnnl_dt2str(ddt), dnnl_dt2str(sdt));
     } else {
         ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt), dnnl_unimplemented,
                 "src/weights types %s/%s are not supported", dnnl_dt2str(sdt),
@@ -59,7 +73,8 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
                 dnnl_dt2str(ddt), dnnl_dt2str(sdt));
     }
     if (!is_zero_md(bias))
-        ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32,
+        ANYDNN_REQUIRE(is_float(bias.data_type) || bias.data_type == dnnl_s32
+                        || bias.data_type == dnnl_s8 || bias.data_type == dnnl_u8,
                 dnnl_unimplemented, "bias type %s is not supported",
                 dnnl_dt2str(bias.data_type));
     ANYDNN_CHECK(resolve_plain(src, "src"));
@@ -71,7 +86,7 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
 
 status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int wei_n_mask,
         const std::vector<int> &zp_args, post_ops_chain_t &po,
-        std::map<int, memory_desc_t> &args) {
+        std::map<int, memory_desc_t> &args, const memory_desc_t *src_md) {
     const unsigned handled = attr_skip::scales | attr_skip::zero_points | attr_skip::post_ops
             | attr_skip::fpmath | attr_skip::scratchpad | attr_skip::deterministic
             | attr_skip::acc_mode;
@@ -101,11 +116,37 @@ status_t init_attr(const primitive_attr_t &attr, const memory_desc_t &dst, int w
         const quant_entry_t &q = z.second;
         ANYDNN_REQUIRE(std::find(zp_args.begin(), zp_args.end(), arg) != zp_args.end(),
                 dnnl_unimplemented, "zero points for argument %d are not supported", arg);
-        ANYDNN_REQUIRE(q.mask == 0 && q.group_ndims == 0, dnnl_unimplemented,
-                "only a common zero point (mask 0) is supported");
+        if (arg == DNNL_ARG_SRC && (q.mask != 0 || q.group_ndims != 0)) {
+            // Along K, or M and K (grouped along K): only src's own dims are known here.
+            ANYDNN_REQUIRE(src_md, dnnl_unimplemented, "src zero points must be common here");
+            grouped_quant_t layout;
+            ANYDNN_CHECK(init_src_zero_points(q, *src_md, layout));
+            memory_desc_t md;
+            ANYDNN_CHECK(quant_md(q, layout.count, md));
+            args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
+            continue;
+        }
+        // dst may also take one per output channel (per N); size-1 dims do not vary.
+        const int n_mask = 1 << (dst.ndims - 1);
+        int dst_mask = q.mask;
+        for (int d = 0; d < dst.ndims; ++d)
+            if (dst.dims[d] == 1) dst_mask &= ~(1 << d);
+        ANYDNN_REQUIRE(q.group_ndims == 0
+                        && (q.mask == 0
+                                || (arg == DNNL_ARG_DST && (dst_mask == n_mask || dst_mask == 0))),
+                dnnl_unimplemented,
+                "zero points mask %d for argument %d: only a common one (and per-N on dst)",
+                q.mask, arg);
+        ANYDNN_REQUIRE(q.data_type == dnnl_s32 || q.data_type == dnnl_s8
+                        || q.data_type == dnnl_u8,
+                dnnl_unimplemented, "zero points of type %s are not supported",
+                dnnl_dt2str(q.data_type));
         if (q.is_host_scalar) continue;
+        const bool per_n = arg == DNNL_ARG_DST && dst_mask == n_mask;
+        ANYDNN_REQUIRE(!per_n || dst.dims[dst.ndims - 1] != DNNL_RUNTIME_DIM_VAL,
+                dnnl_unimplemented, "per-N zero points with a runtime N");
         memory_desc_t md;
-        ANYDNN_CHECK(quant_md(q, 1, md));
+        ANYDNN_CHECK(quant_md(q, per_n ? dst.dims[dst.ndims - 1] : 1, md));
         args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
     }
     ANYDNN_CHECK(po.init(attr, dst));
