@@ -119,7 +119,7 @@ const std::vector<op_schema_t> &schema_table() {
             {K(sigmoid), "Sigmoid", 1, 1, 1, 1, {}, infer_same_as_first},
             {K(sigmoid_backward), "SigmoidBackward", 2, 2, 1, 1, {O(use_dst)},
                     infer_same_as_first},
-            {K(softmax), "SoftMax", 1, 1, 1, 1, {O(axis), O(mode)}, infer_same_as_first},
+            {K(softmax), "SoftMax", 1, 1, 1, 2, {O(axis), O(mode)}, infer_softmax},
             {K(softmax_backward), "SoftMaxBackward", 2, 2, 1, 1, {O(axis)},
                     infer_same_as_first},
             {K(softplus), "SoftPlus", 1, 1, 1, 1, {O(beta)}, infer_same_as_first},
