@@ -552,6 +552,9 @@ status_t lowering_t::lower_reorder_like(const op_t &op) {
                 constant(scales.data(), scales.size() * sizeof(float),
                         dense_md({(dim_t)scales.size()}, dnnl_f32))});
         if (std::any_of(zps.begin(), zps.end(), [](int64_t z) { return z != 0; })) {
+            const dnnl_data_type_t qdt = q ? dst.data_type : src.data_type;
+            ANYDNN_REQUIRE(qdt != dnnl_f8_e4m3 && qdt != dnnl_f8_e5m2, dnnl_unimplemented,
+                    "op %zu: %s quantization takes no zero points", op.id, dnnl_dt2str(qdt));
             std::vector<int32_t> z32(zps.begin(), zps.end());
             ANYDNN_CHECK(dnnl_primitive_attr_set_zero_points_mask(attr.attr, arg, mask));
             args.push_back({DNNL_ARG_ATTR_ZERO_POINTS | arg,
