@@ -135,7 +135,9 @@ bool lowerable(const op_t &op) {
         case dnnl_graph_op_avg_pool_backward:
         case dnnl_graph_op_convolution_backward_data:
         case dnnl_graph_op_convolution_backward_weights:
-        case dnnl_graph_op_gen_index: return true;
+        case dnnl_graph_op_gen_index:
+        case dnnl_graph_op_dynamic_quantize:
+        case dnnl_graph_op_dynamic_dequantize: return true;
         default: return false;
     }
 }
@@ -450,6 +452,8 @@ status_t lowering_t::lower(const op_t &op) {
         case dnnl_graph_op_convolution_backward_data:
         case dnnl_graph_op_convolution_backward_weights: return lower_conv_backward(op);
         case dnnl_graph_op_gen_index: return lower_gen_index(op);
+        case dnnl_graph_op_dynamic_quantize:
+        case dnnl_graph_op_dynamic_dequantize: return lower_dynamic_quant(op);
         default:
             return fail(dnnl_unimplemented, __func__, "op %zu: %s has no CPU lowering", op.id,
                     op_kind_name(op.kind));

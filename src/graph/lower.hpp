@@ -135,6 +135,8 @@ struct lowering_t {
     status_t lower_concat(const op_t &op);
     status_t lower_interpolate(const op_t &op);
     status_t lower_prelu(const op_t &op);
+    // DynamicQuantize / DynamicDequantize (lower_dynamic_quant.cpp).
+    status_t lower_dynamic_quant(const op_t &op);
     // The indices along an axis: known at compile, a constant copied into the output.
     status_t lower_gen_index(const op_t &op);
     // Training (lower_backward.cpp).

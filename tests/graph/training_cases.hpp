@@ -1,6 +1,6 @@
 // Graphs of the training ops (SoftMax with stats, SoftMaxBackward, MaxPoolBackward,
-// ConvolutionBackwardData / Weights) and int8 convolution with per-output-channel weight
-// scales, each with its inputs and the outputs plain loops written here expect. The CPU
+// ConvolutionBackwardData / Weights), int8 convolution with per-output-channel weight scales
+// and DynamicQuantize / DynamicDequantize, each with its inputs and the outputs plain loops written here expect. The CPU
 // tests (graph_training_test.cpp) and the OpenCL ones (tests/gpu) run the same cases.
 #pragma once
 
@@ -357,6 +357,68 @@ inline case_t int8_conv_per_oc(const conv_geom_t &q, bool nxc, bool xio, bool qu
     return c;
 }
 
+// DynamicDequantize of s8 (per channel, zero points) or u8 (per group of 1x3, no zero points),
+// the scales and zero points as input tensors.
+inline case_t dynamic_dequantize(bool per_group) {
+    const int64_t R = per_group ? 4 : 3, C = per_group ? 6 : 8;
+    std::vector<uint8_t> q(R * C);
+    for (size_t i = 0; i < q.size(); ++i)
+        q[i] = uint8_t((i * 29 + 5) % 256);
+    const int64_t nscales = per_group ? R * (C / 3) : R;
+    std::vector<float> scales(nscales);
+    for (int64_t i = 0; i < nscales; ++i)
+        scales[i] = 0.01f * float(i + 1);
+    const std::vector<int32_t> zps {-3, 0, 11};
+    std::vector<float> want(q.size());
+    for (int64_t r = 0; r < R; ++r)
+        for (int64_t c = 0; c < C; ++c) {
+            const size_t i = size_t(r * C + c);
+            want[i] = per_group ? float(q[i]) * scales[r * (C / 3) + c / 3]
+                                : float((double(int8_t(q[i])) - zps[r]) * scales[r]);
+        }
+    case_t k;
+    k.name = per_group ? "DynamicDequantize u8 per_group" : "DynamicDequantize s8 per_channel";
+    k.build = [=](graph &g) {
+        const dt qt = per_group ? dt::u8 : dt::s8;
+        std::vector<logical_tensor> ins {lt(0, {R, C}, qt),
+                lt(1, per_group ? lt_dims {R, C / 3} : lt_dims {R})};
+        if (!per_group) ins.push_back(lt(2, {R}, dt::s32));
+        op o(1, op::kind::DynamicDequantize, ins, {lt(3, {R, C})});
+        o.set_attr(op::attr::qtype, std::string(per_group ? "per_group" : "per_channel"));
+        if (per_group) o.set_attr(op::attr::group_shape, std::vector<int64_t> {1, 3});
+        else o.set_attr(op::attr::axis, int64_t(0));
+        g.add_op(o);
+    };
+    k.inputs = {{0, raw_bytes(q)}, {1, bytes(scales)}};
+    if (!per_group) k.inputs[2] = raw_bytes(zps);
+    k.want[3] = want;
+    k.tol = 1e-6f;
+    return k;
+}
+
+// DynamicQuantize f32 -> u8, per tensor, with a zero point: round to nearest, saturate.
+inline case_t dynamic_quantize() {
+    const auto x = random_floats(20, 51, -3.f, 3.f);
+    const float scale = 0.02f;
+    const int32_t zp = 120;
+    std::vector<float> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        want[i] = float(std::min(255.0, std::max(0.0, std::nearbyint(double(x[i]) / scale) + zp)));
+    case_t k;
+    k.name = "DynamicQuantize u8 per_tensor";
+    k.build = [=](graph &g) {
+        op o(1, op::kind::DynamicQuantize, {lt(0, {5, 4}), lt(1, {1}), lt(2, {1}, dt::s32)},
+                {lt(3, {5, 4}, dt::u8)});
+        o.set_attr(op::attr::qtype, std::string("per_tensor"));
+        g.add_op(o);
+    };
+    k.inputs = {{0, bytes(x)}, {1, bytes({scale})}, {2, raw_bytes(std::vector<int32_t> {zp})}};
+    k.want[3] = want;
+    k.u8_outputs.push_back(3);
+    k.tol = 0.f;
+    return k;
+}
+
 // Every case, each layout.
 inline std::vector<case_t> all_cases() {
     std::vector<case_t> all;
@@ -387,6 +449,9 @@ inline std::vector<case_t> all_cases() {
     all.push_back(softmax_backward({3, 17}, 1));
     all.push_back(softmax_backward({2, 5, 3, 4}, 1));
     all.push_back(softmax_backward({1, 1}, 0));
+    all.push_back(dynamic_dequantize(false));
+    all.push_back(dynamic_dequantize(true));
+    all.push_back(dynamic_quantize());
     return all;
 }
 
