@@ -196,6 +196,51 @@ inline case_t max_pool_backward(bool nxc, int64_t N, int64_t C, int64_t H, int64
     return r;
 }
 
+// AvgPoolBackward(diff_dst) with src_shape: each window's diff_dst spread evenly over the
+// elements it counts (padding too unless exclude_pad).
+inline case_t avg_pool_backward(bool nxc, bool exclude_pad, int64_t N, int64_t C, int64_t H,
+        int64_t W, int64_t K, int64_t S, int64_t P) {
+    const int64_t OH = (H + 2 * P - K) / S + 1, OW = (W + 2 * P - K) / S + 1;
+    const lt_dims sd = data_dims(nxc, N, C, H, W), dd = data_dims(nxc, N, C, OH, OW);
+    const auto diff_dst = random_floats(nelems(dd), 23);
+    std::vector<double> dsrc(nelems(sd), 0.0);
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t y = 0; y < OH; ++y)
+                for (int64_t x = 0; x < OW; ++x) {
+                    int64_t count = 0;
+                    for (int pass = 0; pass < 2; ++pass)
+                        for (int64_t kh = 0; kh < K; ++kh)
+                            for (int64_t kw = 0; kw < K; ++kw) {
+                                const int64_t ih = y * S - P + kh, iw = x * S - P + kw;
+                                const bool in = ih >= 0 && ih < H && iw >= 0 && iw < W;
+                                if (pass == 0) {
+                                    count += in || !exclude_pad;
+                                } else if (in) {
+                                    dsrc[at4(nxc, C, H, W, n, c, ih, iw)]
+                                            += double(diff_dst[at4(nxc, C, OH, OW, n, c, y, x)]) / count;
+                                }
+                            }
+                }
+    case_t r;
+    r.name = std::string("AvgPoolBackward ") + (nxc ? "NXC" : "NCX")
+            + (exclude_pad ? " exclude_pad" : "");
+    r.build = [=](graph &g) {
+        op o(1, op::kind::AvgPoolBackward, {lt(1, dd)}, {lt(2, sd)});
+        o.set_attr(op::attr::strides, std::vector<int64_t> {S, S});
+        o.set_attr(op::attr::kernel, std::vector<int64_t> {K, K});
+        o.set_attr(op::attr::pads_begin, std::vector<int64_t> {P, P});
+        o.set_attr(op::attr::pads_end, std::vector<int64_t> {P, P});
+        o.set_attr(op::attr::exclude_pad, exclude_pad);
+        o.set_attr(op::attr::src_shape, sd);
+        o.set_attr(op::attr::data_format, std::string(nxc ? "NXC" : "NCX"));
+        g.add_op(o);
+    };
+    r.inputs = {{1, bytes(diff_dst)}};
+    r.want[2] = std::vector<float>(dsrc.begin(), dsrc.end());
+    return r;
+}
+
 // Softmax rows of a [outer, n, inner] view (axis in the middle).
 struct rows_t {
     int64_t outer = 1, n = 1, inner = 1;
@@ -357,6 +402,37 @@ inline case_t int8_conv_per_oc(const conv_geom_t &q, bool nxc, bool xio, bool qu
     return c;
 }
 
+// LogSoftmaxBackward(diff_dst, dst) = diff_dst - exp(dst) * sum(diff_dst) along the axis.
+inline case_t log_softmax_backward(const lt_dims &dims, int axis) {
+    const auto x = random_floats(nelems(dims), 43, -3.f, 3.f);
+    const auto dd = random_floats(nelems(dims), 44);
+    const rows_t rows(dims, axis);
+    std::vector<float> dst(x.size()), dsrc(x.size());
+    rows.each([&](size_t b, size_t s) {
+        double m = -INFINITY, sum = 0, total = 0;
+        for (int64_t j = 0; j < rows.n; ++j)
+            m = std::max(m, double(x[b + j * s]));
+        for (int64_t j = 0; j < rows.n; ++j)
+            sum += std::exp(double(x[b + j * s]) - m);
+        for (int64_t j = 0; j < rows.n; ++j) {
+            dst[b + j * s] = float(double(x[b + j * s]) - m - std::log(sum));
+            total += dd[b + j * s];
+        }
+        for (int64_t j = 0; j < rows.n; ++j)
+            dsrc[b + j * s] = float(dd[b + j * s] - std::exp(double(dst[b + j * s])) * total);
+    });
+    case_t c;
+    c.name = "LogSoftmaxBackward";
+    c.build = [=](graph &g) {
+        op o(1, op::kind::LogSoftmaxBackward, {lt(0, dims), lt(1, dims)}, {lt(2, dims)});
+        o.set_attr(op::attr::axis, int64_t(axis));
+        g.add_op(o);
+    };
+    c.inputs = {{0, bytes(dd)}, {1, bytes(dst)}};
+    c.want[2] = dsrc;
+    return c;
+}
+
 // DynamicDequantize of s8 (per channel, zero points) or u8 (per group of 1x3, no zero points),
 // the scales and zero points as input tensors.
 inline case_t dynamic_dequantize(bool per_group) {
@@ -441,6 +517,8 @@ inline std::vector<case_t> all_cases() {
         all.push_back(max_pool_backward(nxc, 2, 3, 7, 8, 3, 2, 1, 1));
         all.push_back(max_pool_backward(nxc, 1, 5, 9, 9, 2, 1, 0, 2));
         all.push_back(max_pool_backward(nxc, 1, 1, 1, 1, 1, 1, 0, 1));
+        for (bool exclude_pad : {false, true})
+            all.push_back(avg_pool_backward(nxc, exclude_pad, 2, 3, 7, 6, 3, 2, 1));
     }
     all.push_back(softmax_stats({3, 17}, 1, false));
     all.push_back(softmax_stats({2, 5, 3, 4}, 1, false));
@@ -449,6 +527,8 @@ inline std::vector<case_t> all_cases() {
     all.push_back(softmax_backward({3, 17}, 1));
     all.push_back(softmax_backward({2, 5, 3, 4}, 1));
     all.push_back(softmax_backward({1, 1}, 0));
+    all.push_back(log_softmax_backward({4, 9}, 1));
+    all.push_back(log_softmax_backward({2, 3, 5}, 1));
     all.push_back(dynamic_dequantize(false));
     all.push_back(dynamic_dequantize(true));
     all.push_back(dynamic_quantize());
