@@ -1,6 +1,7 @@
 // Scalar conversions between the storage data types and the f32 that kernels compute in.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -71,6 +72,45 @@ inline uint16_t f32_to_f16(float f) {
     return sign | static_cast<uint16_t>((rounded - 0x38000000u) >> 13);
 }
 
+// 8-bit floats: f8_e4m3 (bias 7, 3 mantissa bits, no infinity, 0x7f NaN, largest 448) and
+// f8_e5m2 (bias 15, 2 mantissa bits, IEEE-like with infinities). f32 rounds to nearest even;
+// beyond the largest finite value it overflows as IEEE does (e5m2: infinity, e4m3: NaN).
+inline float f8_to_f32(uint8_t v, int man_bits, int bias, bool has_inf) {
+    const int exp_bits = 7 - man_bits;
+    const int e = (v >> man_bits) & ((1 << exp_bits) - 1), m = v & ((1 << man_bits) - 1);
+    const float sign = (v & 0x80) ? -1.f : 1.f;
+    if (has_inf && e == (1 << exp_bits) - 1)
+        return m ? std::numeric_limits<float>::quiet_NaN() : sign * INFINITY;
+    if (!has_inf && (v & 0x7f) == 0x7f) return std::numeric_limits<float>::quiet_NaN();
+    if (e == 0) return sign * std::ldexp(static_cast<float>(m), 1 - bias - man_bits);
+    return sign * std::ldexp(static_cast<float>((1 << man_bits) | m), e - bias - man_bits);
+}
+
+inline uint8_t f32_to_f8(float f, int man_bits, int bias, bool has_inf) {
+    const uint8_t sign = std::signbit(f) ? 0x80 : 0;
+    const uint8_t nan = has_inf ? 0x7e : 0x7f;
+    if (std::isnan(f)) return sign | nan;
+    const int emin = 1 - bias;
+    const int top = has_inf ? (1 << (7 - man_bits)) - 2 : (1 << (7 - man_bits)) - 1;
+    // The largest finite magnitude (e4m3 keeps its top exponent, less the NaN code).
+    const float max = std::ldexp(static_cast<float>((2 << man_bits) - (has_inf ? 1 : 2)),
+            top - bias - man_bits);
+    const float a = std::fabs(f);
+    if (std::isinf(a)) return sign | (has_inf ? 0x7c : nan);
+    int e2 = 0;
+    std::frexp(a, &e2); // a = [0.5, 1) * 2^e2
+    const int exp = std::max(e2 - 1, emin);
+    const float quantum = std::ldexp(1.f, exp - man_bits);
+    const float r = std::nearbyint(a / quantum) * quantum;
+    if (r > max) return sign | (has_inf ? 0x7c : nan);
+    if (r < std::ldexp(1.f, emin)) // subnormal or zero
+        return sign | static_cast<uint8_t>(r / std::ldexp(1.f, emin - man_bits));
+    std::frexp(r, &e2);
+    const int re = e2 - 1;
+    const int m = static_cast<int>(r / std::ldexp(1.f, re - man_bits)) - (1 << man_bits);
+    return sign | static_cast<uint8_t>(((re + bias) << man_bits) | m);
+}
+
 // Saturating conversion of an f32 to an integer type, rounding to nearest even.
 template <typename T>
 inline T saturate_round(float f) {
@@ -107,6 +147,8 @@ inline float load_as_f32(dnnl_data_type_t dt, const void *base, int64_t i) {
         case dnnl_u8: return static_cast<const uint8_t *>(base)[i];
         case dnnl_f64: return static_cast<float>(static_cast<const double *>(base)[i]);
         case dnnl_boolean: return static_cast<const uint8_t *>(base)[i] ? 1.f : 0.f;
+        case dnnl_f8_e4m3: return f8_to_f32(static_cast<const uint8_t *>(base)[i], 3, 7, false);
+        case dnnl_f8_e5m2: return f8_to_f32(static_cast<const uint8_t *>(base)[i], 2, 15, true);
         default: return 0.f;
     }
 }
@@ -122,6 +164,8 @@ inline void store_from_f32(dnnl_data_type_t dt, void *base, int64_t i, float v) 
         case dnnl_u8: static_cast<uint8_t *>(base)[i] = saturate_round<uint8_t>(v); break;
         case dnnl_f64: static_cast<double *>(base)[i] = v; break;
         case dnnl_boolean: static_cast<uint8_t *>(base)[i] = v != 0.f; break;
+        case dnnl_f8_e4m3: static_cast<uint8_t *>(base)[i] = f32_to_f8(v, 3, 7, false); break;
+        case dnnl_f8_e5m2: static_cast<uint8_t *>(base)[i] = f32_to_f8(v, 2, 15, true); break;
         default: break;
     }
 }

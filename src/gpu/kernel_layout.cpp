@@ -46,6 +46,8 @@ const char *type_suffix(dnnl_data_type_t dt) {
         case dnnl_s8: return "s8";
         case dnnl_u8: return "u8";
         case dnnl_s32: return "s32";
+        case dnnl_f8_e4m3: return "f8_e4m3";
+        case dnnl_f8_e5m2: return "f8_e5m2";
         default: return nullptr;
     }
 }
@@ -57,12 +59,17 @@ const char *storage_type(dnnl_data_type_t dt) {
         case dnnl_s8: return "char";
         case dnnl_u8: return "uchar";
         case dnnl_s32: return "int";
+        case dnnl_f8_e4m3:
+        case dnnl_f8_e5m2: return "uchar";
         default: return nullptr;
     }
 }
 } // namespace
 
-bool kernel_data_type(dnnl_data_type_t dt) { return type_suffix(dt) != nullptr; }
+bool kernel_data_type(dnnl_data_type_t dt) {
+    return type_suffix(dt) != nullptr && !is_f8(dt);
+}
+bool is_f8(dnnl_data_type_t dt) { return dt == dnnl_f8_e4m3 || dt == dnnl_f8_e5m2; }
 
 std::string data_type_options(const char *name, dnnl_data_type_t dt) {
     const char *suffix = type_suffix(dt) ? type_suffix(dt) : "f32";

@@ -31,6 +31,9 @@ status_t make_layout(const memory_desc_t &md, tensor_layout_t &layout);
 
 // Whether kernels can load and store this element type.
 bool kernel_data_type(dnnl_data_type_t dt);
+// f8_e4m3 / f8_e5m2: kernel_data_type refuses them; only the reorder converts them (one
+// element at a time: load_f8_* / store_f8_* of cl/common.h).
+bool is_f8(dnnl_data_type_t dt);
 
 // Build options naming tensor `name`'s type: -D<name>_DATA_T=... -DLOAD_<name>=load_<dt>
 // -DSTORE_<name>=store_<dt>.

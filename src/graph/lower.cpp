@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "graph/device_constants.hpp"
 #include "graph/graph.hpp"
 
 namespace anydnn {
@@ -127,7 +128,16 @@ bool lowerable(const op_t &op) {
         case dnnl_graph_op_static_transpose:
         case dnnl_graph_op_concat:
         case dnnl_graph_op_interpolate:
-        case dnnl_graph_op_prelu: return true;
+        case dnnl_graph_op_prelu:
+        case dnnl_graph_op_softmax_backward:
+        case dnnl_graph_op_log_softmax_backward:
+        case dnnl_graph_op_max_pool_backward:
+        case dnnl_graph_op_avg_pool_backward:
+        case dnnl_graph_op_convolution_backward_data:
+        case dnnl_graph_op_convolution_backward_weights:
+        case dnnl_graph_op_gen_index:
+        case dnnl_graph_op_dynamic_quantize:
+        case dnnl_graph_op_dynamic_dequantize: return true;
         default: return false;
     }
 }
@@ -229,6 +239,13 @@ size_t lowering_t::constant(const void *data, size_t bytes, const memory_desc_t 
     const uint8_t *p = static_cast<const uint8_t *>(data);
     out.constants.emplace_back(p, p + bytes);
     out.storages.push_back({storage_kind::constant, out.constants.size() - 1});
+    out.views.push_back({out.storages.size() - 1, m});
+    return out.views.size() - 1;
+}
+
+size_t lowering_t::temp(const memory_desc_t &m) {
+    out.storages.push_back({storage_kind::temp, out.values_size});
+    out.values_size += (size_in_bytes(m) + 63) / 64 * 64;
     out.views.push_back({out.storages.size() - 1, m});
     return out.views.size() - 1;
 }
@@ -428,6 +445,15 @@ status_t lowering_t::lower(const op_t &op) {
         case dnnl_graph_op_concat: return lower_concat(op);
         case dnnl_graph_op_interpolate: return lower_interpolate(op);
         case dnnl_graph_op_prelu: return lower_prelu(op);
+        case dnnl_graph_op_softmax_backward:
+        case dnnl_graph_op_log_softmax_backward: return lower_softmax_backward(op);
+        case dnnl_graph_op_max_pool_backward:
+        case dnnl_graph_op_avg_pool_backward: return lower_pool_backward(op);
+        case dnnl_graph_op_convolution_backward_data:
+        case dnnl_graph_op_convolution_backward_weights: return lower_conv_backward(op);
+        case dnnl_graph_op_gen_index: return lower_gen_index(op);
+        case dnnl_graph_op_dynamic_quantize:
+        case dnnl_graph_op_dynamic_dequantize: return lower_dynamic_quant(op);
         default:
             return fail(dnnl_unimplemented, __func__, "op %zu: %s has no CPU lowering", op.id,
                     op_kind_name(op.kind));
@@ -545,11 +571,9 @@ status_t compile_partition(const partition_impl_t &part, const std::vector<lt_t>
     for (auto &lt : impl->outputs)
         lt = l.lts.at(lt.id);
     ANYDNN_CHECK(l.run());
-    // Constants (quantization scales, zero points) are host data: device engines would need
-    // them copied through the allocator, which is not done yet.
-    ANYDNN_REQUIRE(engine->kind() == dnnl_cpu || impl->constants.empty(), dnnl_unimplemented,
-            "partition %zu needs constant tensors (quantization parameters): not supported on "
-            "%s engines yet", part.id, dnnl_engine_kind2str(engine->kind()));
+    // Constants (quantization scales, zero points) are host data: device engines get them
+    // uploaded into the temporary area by a first step.
+    if (engine->compute()) upload_constants_first(*impl);
     result = impl;
     return dnnl_success;
 }

@@ -38,6 +38,37 @@ memory_desc_t permute_md(const memory_desc_t &md, const std::vector<int> &perm);
 memory_desc_t nxc_to_ncx(const memory_desc_t &md); // logical NCX view of NXC data
 bool is_row_major_dense(const memory_desc_t &md);
 dims_t md_dims(const memory_desc_t &md);
+inline memory_desc_t identity_view(const memory_desc_t &md) {
+    return md;
+}
+inline memory_desc_t with_dt(memory_desc_t md, dnnl_data_type_t dt) {
+    md.data_type = dt;
+    return md;
+}
+inline int norm_axis(int64_t axis, int ndims) {
+    return static_cast<int>(axis < 0 ? axis + ndims : axis);
+}
+// data_format NXC (the graph API's default).
+inline bool nxc(const op_t &op) {
+    return op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
+}
+// A primitive's dims array from the graph's values (dilations: minus 1).
+inline void fill(dnnl_dims_t out, const dims_t &v, dim_t minus = 0) {
+    for (size_t i = 0; i < v.size(); ++i)
+        out[i] = v[i] - minus;
+}
+// Convolution weights as the primitive sees them: XIO / XOI (kernel dims first) read as
+// OIX / IOX, ConvTranspose's [IC, OC/G, k...] as [G, OC/G, IC/G, k...], groups split off.
+memory_desc_t conv_weights_view(memory_desc_t wei, bool xio, int64_t g, bool transpose);
+
+// A pooling op's primitive parameters for src and dst (NCX views); ceil rounding as end
+// padding.
+struct pool_params_t {
+    dnnl_alg_kind_t alg;
+    dnnl_dims_t strides, kernel, dilation, pad_l, pad_r;
+};
+void pool_params(const op_t &op, const memory_desc_t &src, const memory_desc_t &dst,
+        pool_params_t &p);
 
 struct lowering_t {
     lowering_t(const partition_impl_t &part, engine_t *engine, compiled_impl_t &out)
@@ -60,6 +91,9 @@ struct lowering_t {
     size_t view(size_t value_id, const memory_desc_t &md);
     size_t view(size_t value_id) { return view(value_id, md(value_id)); }
     size_t constant(const void *data, size_t bytes, const memory_desc_t &md);
+    // A temporary buffer of the partition that no graph value names (a workspace, a
+    // partial result of a lowering in several steps).
+    size_t temp(const memory_desc_t &md);
     memory_desc_t md(size_t value_id) const;
     bool available(size_t value_id) const;
 
@@ -101,6 +135,16 @@ struct lowering_t {
     status_t lower_concat(const op_t &op);
     status_t lower_interpolate(const op_t &op);
     status_t lower_prelu(const op_t &op);
+    // DynamicQuantize / DynamicDequantize (lower_dynamic_quant.cpp).
+    status_t lower_dynamic_quant(const op_t &op);
+    // The indices along an axis: known at compile, a constant copied into the output.
+    status_t lower_gen_index(const op_t &op);
+    // Training (lower_backward.cpp).
+    // SoftMax's second output from its source (src_v seen as src).
+    status_t lower_softmax_stats(const op_t &op, size_t src_v, const memory_desc_t &src);
+    status_t lower_softmax_backward(const op_t &op);
+    status_t lower_pool_backward(const op_t &op);
+    status_t lower_conv_backward(const op_t &op);
     // The whole sdpa pattern as one CPU kernel (lower_sdpa.cpp, cpu/sdpa/fused_rows.cpp); unimplemented, with nothing
     // recorded, when the partition's shapes or types do not fit it.
     status_t lower_sdpa_fused();

@@ -1,5 +1,6 @@
 // Lowering of each op family onto one primitive (see lower.hpp).
 #include <algorithm>
+#include <cfloat>
 #include <cstdint>
 
 #include "graph/lower.hpp"
@@ -10,35 +11,42 @@ namespace graph {
 
 namespace {
 
-memory_desc_t identity_view(const memory_desc_t &md) {
-    return md;
-}
-
-memory_desc_t with_dt(memory_desc_t md, dnnl_data_type_t dt) {
-    md.data_type = dt;
-    return md;
-}
-
 // Booleans travel as bytes through the primitives.
 memory_desc_t byte_bools(memory_desc_t md) {
     if (md.data_type == dnnl_boolean) md.data_type = dnnl_s8;
     return md;
 }
 
-int norm_axis(int64_t axis, int ndims) {
-    return static_cast<int>(axis < 0 ? axis + ndims : axis);
-}
-
-bool nxc(const op_t &op) {
-    return op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
-}
-
-void fill(dnnl_dims_t out, const dims_t &v, dim_t minus = 0) {
-    for (size_t i = 0; i < v.size(); ++i)
-        out[i] = v[i] - minus;
-}
-
 } // namespace
+
+memory_desc_t conv_weights_view(memory_desc_t wei, bool xio, int64_t g, bool transpose) {
+    if (xio) { // [k..., A, B] -> [B, A, k...]: OIX / IOX order
+        std::vector<int> perm {wei.ndims - 1, wei.ndims - 2};
+        for (int i = 0; i < wei.ndims - 2; ++i)
+            perm.push_back(i);
+        wei = permute_md(wei, perm);
+    }
+    if (transpose) { // [IC, OC/G, k...] -> [G, OC/G, IC/G, k...] (no G when 1)
+        dims_t dims = md_dims(wei), strides(wei.blocking.strides, wei.blocking.strides + wei.ndims);
+        const dim_t icg = dims[0] / g;
+        std::swap(dims[0], dims[1]);
+        std::swap(strides[0], strides[1]);
+        dims[1] = icg;
+        if (g > 1) {
+            dims.insert(dims.begin(), g);
+            strides.insert(strides.begin(), strides[1] * icg);
+        }
+        wei = make_md(dims, wei.data_type, strides);
+    } else if (g > 1) { // [O, I, k...] -> [G, O/G, I, k...]
+        dims_t dims = md_dims(wei), strides(wei.blocking.strides, wei.blocking.strides + wei.ndims);
+        const dim_t og = dims[0] / g;
+        dims[0] = og;
+        dims.insert(dims.begin(), g);
+        strides.insert(strides.begin(), strides[0] * og);
+        wei = make_md(dims, wei.data_type, strides);
+    }
+    return wei;
+}
 
 status_t lowering_t::lower_matmul(const op_t &op, bool fuse) {
     prim_attr_t attr;
@@ -174,32 +182,7 @@ status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
         const size_t src_id = dq[0] ? dq[0]->inputs[0].id : op.inputs[0].id;
         const size_t wei_id = dq[1] ? dq[1]->inputs[0].id : op.inputs[1].id;
         const memory_desc_t src = data_view(md(src_id));
-        memory_desc_t wei = md(wei_id);
-        if (xio) { // [k..., A, B] -> [B, A, k...]: OIX / IOX order
-            std::vector<int> perm {wei.ndims - 1, wei.ndims - 2};
-            for (int i = 0; i < wei.ndims - 2; ++i)
-                perm.push_back(i);
-            wei = permute_md(wei, perm);
-        }
-        if (transpose) { // [IC, OC/G, k...] -> [G, OC/G, IC/G, k...] (no G when 1)
-            dims_t dims = md_dims(wei), strides(wei.blocking.strides, wei.blocking.strides + wei.ndims);
-            const dim_t icg = dims[0] / g;
-            std::swap(dims[0], dims[1]);
-            std::swap(strides[0], strides[1]);
-            dims[1] = icg;
-            if (g > 1) {
-                dims.insert(dims.begin(), g);
-                strides.insert(strides.begin(), strides[1] * icg);
-            }
-            wei = make_md(dims, wei.data_type, strides);
-        } else if (g > 1) { // [O, I, k...] -> [G, O/G, I, k...]
-            dims_t dims = md_dims(wei), strides(wei.blocking.strides, wei.blocking.strides + wei.ndims);
-            const dim_t og = dims[0] / g;
-            dims[0] = og;
-            dims.insert(dims.begin(), g);
-            strides.insert(strides.begin(), strides[0] * og);
-            wei = make_md(dims, wei.data_type, strides);
-        }
+        const memory_desc_t wei = conv_weights_view(md(wei_id), xio, g, transpose);
         const memory_desc_t dst = data_view(with_dt(md(f.out_value), f.dst_dt));
         const size_t nsp = src.ndims - 2;
         const dims_t kernel = xio ? dims_t(lts.at(wei_id).dims, lts.at(wei_id).dims + nsp)
@@ -353,20 +336,46 @@ status_t lowering_t::lower_binary(const op_t &op, bool fuse) {
 }
 
 status_t lowering_t::lower_softmax(const op_t &op) {
-    ANYDNN_REQUIRE(op.str(dnnl_graph_op_attr_mode, "none") == "none", dnnl_unimplemented,
-            "op %zu: SoftMax mode %s is not supported", op.id,
-            op.str(dnnl_graph_op_attr_mode).c_str());
+    const std::string mode = op.str(dnnl_graph_op_attr_mode, "none");
+    ANYDNN_REQUIRE(mode == "none" || mode == "inf_as_zero", dnnl_unimplemented,
+            "op %zu: SoftMax mode %s is not supported", op.id, mode.c_str());
+    const bool inf_as_zero = mode == "inf_as_zero" && op.kind == dnnl_graph_op_softmax;
     const memory_desc_t src = md(op.inputs[0].id), dst = md(op.outputs[0].id);
     const int axis = norm_axis(op.s64(dnnl_graph_op_attr_axis, 1), src.ndims);
     prim_attr_t attr;
     dnnl_primitive_desc_t pd = nullptr;
+    size_t src_v = view(op.inputs[0].id, src);
+    memory_desc_t sm_src = src;
+    std::vector<std::pair<int, size_t>> args;
+    if (inf_as_zero) {
+        // softmax(max(src, lowest)) * (src >= lowest): -inf inputs give 0, and a row of
+        // -inf only gives zeros instead of NaN.
+        sm_src = dense_md(md_dims(src), dnnl_f32);
+        const size_t clipped = temp(sm_src), mask = temp(sm_src);
+        prim_attr_t a;
+        ANYDNN_CHECK(dnnl_eltwise_forward_primitive_desc_create(&pd, engine,
+                dnnl_forward_inference, dnnl_eltwise_clip, &src, &sm_src, -FLT_MAX, FLT_MAX,
+                a.get()));
+        ANYDNN_CHECK(emit(pd, {{DNNL_ARG_SRC, src_v}, {DNNL_ARG_DST, clipped}}, op));
+        const float lowest = -FLT_MAX;
+        const memory_desc_t one = expand_md(dense_md({1}, dnnl_f32), src.ndims);
+        ANYDNN_CHECK(dnnl_binary_primitive_desc_create(
+                &pd, engine, dnnl_binary_ge, &src, &one, &sm_src, a.get()));
+        ANYDNN_CHECK(emit(pd,
+                {{DNNL_ARG_SRC_0, src_v}, {DNNL_ARG_SRC_1, constant(&lowest, sizeof(lowest), one)},
+                        {DNNL_ARG_DST, mask}},
+                op));
+        ANYDNN_CHECK(dnnl_post_ops_append_binary(attr.post_ops, dnnl_binary_mul, &sm_src));
+        args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mask});
+        src_v = clipped;
+    }
     ANYDNN_CHECK(dnnl_softmax_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
             op.kind == dnnl_graph_op_log_softmax ? dnnl_softmax_log : dnnl_softmax_accurate,
-            &src, &dst, axis, attr.get()));
-    return emit(pd,
-            {{DNNL_ARG_SRC, view(op.inputs[0].id, src)},
-                    {DNNL_ARG_DST, view(op.outputs[0].id, dst)}},
-            op);
+            &sm_src, &dst, axis, attr.get()));
+    args.push_back({DNNL_ARG_SRC, src_v});
+    args.push_back({DNNL_ARG_DST, view(op.outputs[0].id, dst)});
+    ANYDNN_CHECK(emit(pd, args, op));
+    return op.outputs.size() > 1 ? lower_softmax_stats(op, src_v, sm_src) : dnnl_success;
 }
 
 status_t lowering_t::lower_norm(const op_t &op) {
@@ -446,12 +455,11 @@ status_t lowering_t::lower_norm(const op_t &op) {
     return emit(pd, args, op);
 }
 
-status_t lowering_t::lower_pool(const op_t &op) {
-    auto data_view = nxc(op) ? nxc_to_ncx : identity_view;
-    const memory_desc_t src = data_view(md(op.inputs[0].id));
-    const memory_desc_t dst = data_view(md(op.outputs[0].id));
+void pool_params(const op_t &op, const memory_desc_t &src, const memory_desc_t &dst,
+        pool_params_t &p) {
     const size_t nsp = src.ndims - 2;
-    const bool is_max = op.kind == dnnl_graph_op_max_pool;
+    const bool is_max = op.kind == dnnl_graph_op_max_pool
+            || op.kind == dnnl_graph_op_max_pool_backward;
     const dims_t kernel = op.s64s(dnnl_graph_op_attr_kernel);
     const dims_t strides = op.s64s(dnnl_graph_op_attr_strides);
     const dims_t dil = is_max ? op.s64s(dnnl_graph_op_attr_dilations, dims_t(nsp, 1))
@@ -462,19 +470,26 @@ status_t lowering_t::lower_pool(const op_t &op) {
     // Ceil rounding: the end padding that makes the floor formula give dst's extent.
     for (size_t i = 0; i < nsp; ++i)
         pe[i] = (dst.dims[2 + i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - sp[i] - pb[i];
-    dnnl_dims_t s, k, d, l, r;
-    fill(s, strides);
-    fill(k, kernel);
-    fill(d, dil, 1);
-    fill(l, pb);
-    fill(r, pe);
-    const dnnl_alg_kind_t alg = is_max ? dnnl_pooling_max
+    fill(p.strides, strides);
+    fill(p.kernel, kernel);
+    fill(p.dilation, dil, 1);
+    fill(p.pad_l, pb);
+    fill(p.pad_r, pe);
+    p.alg = is_max ? dnnl_pooling_max
             : op.flag(dnnl_graph_op_attr_exclude_pad) ? dnnl_pooling_avg_exclude_padding
                                                       : dnnl_pooling_avg_include_padding;
+}
+
+status_t lowering_t::lower_pool(const op_t &op) {
+    auto data_view = nxc(op) ? nxc_to_ncx : identity_view;
+    const memory_desc_t src = data_view(md(op.inputs[0].id));
+    const memory_desc_t dst = data_view(md(op.outputs[0].id));
+    pool_params_t p;
+    pool_params(op, src, dst, p);
     prim_attr_t attr;
     dnnl_primitive_desc_t pd = nullptr;
-    ANYDNN_CHECK(dnnl_pooling_forward_primitive_desc_create(
-            &pd, engine, dnnl_forward_inference, alg, &src, &dst, s, k, d, l, r, attr.get()));
+    ANYDNN_CHECK(dnnl_pooling_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+            p.alg, &src, &dst, p.strides, p.kernel, p.dilation, p.pad_l, p.pad_r, attr.get()));
     return emit(pd,
             {{DNNL_ARG_SRC, view(op.inputs[0].id, src)},
                     {DNNL_ARG_DST, view(op.outputs[0].id, dst)}},
@@ -537,6 +552,9 @@ status_t lowering_t::lower_reorder_like(const op_t &op) {
                 constant(scales.data(), scales.size() * sizeof(float),
                         dense_md({(dim_t)scales.size()}, dnnl_f32))});
         if (std::any_of(zps.begin(), zps.end(), [](int64_t z) { return z != 0; })) {
+            const dnnl_data_type_t qdt = q ? dst.data_type : src.data_type;
+            ANYDNN_REQUIRE(qdt != dnnl_f8_e4m3 && qdt != dnnl_f8_e5m2, dnnl_unimplemented,
+                    "op %zu: %s quantization takes no zero points", op.id, dnnl_dt2str(qdt));
             std::vector<int32_t> z32(zps.begin(), zps.end());
             ANYDNN_CHECK(dnnl_primitive_attr_set_zero_points_mask(attr.attr, arg, mask));
             args.push_back({DNNL_ARG_ATTR_ZERO_POINTS | arg,
@@ -595,6 +613,30 @@ status_t lowering_t::lower_interpolate(const op_t &op) {
     return emit(pd,
             {{DNNL_ARG_SRC, view(op.inputs[0].id, src)},
                     {DNNL_ARG_DST, view(op.outputs[0].id, dst)}},
+            op);
+}
+
+status_t lowering_t::lower_gen_index(const op_t &op) {
+    const memory_desc_t out = md(op.outputs[0].id);
+    ANYDNN_REQUIRE(out.data_type == dnnl_s32, dnnl_unimplemented,
+            "op %zu: GenIndex produces s32, not %s", op.id, dnnl_dt2str(out.data_type));
+    const int axis = norm_axis(op.s64(dnnl_graph_op_attr_axis), out.ndims);
+    ANYDNN_REQUIRE(axis >= 0 && axis < out.ndims, dnnl_invalid_arguments,
+            "op %zu: GenIndex axis out of range", op.id);
+    const dims_t dims = md_dims(out);
+    const memory_desc_t dense = dense_md(dims, dnnl_s32);
+    dim_t inner = 1;
+    for (int i = axis + 1; i < out.ndims; ++i)
+        inner *= dims[i];
+    std::vector<int32_t> values(static_cast<size_t>(nelems(dense)));
+    for (size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<int32_t>((static_cast<dim_t>(i) / inner) % dims[axis]);
+    prim_attr_t attr;
+    dnnl_primitive_desc_t pd = nullptr;
+    ANYDNN_CHECK(dnnl_reorder_primitive_desc_create(&pd, &dense, engine, &out, engine, attr.get()));
+    return emit(pd,
+            {{DNNL_ARG_SRC, constant(values.data(), values.size() * sizeof(int32_t), dense)},
+                    {DNNL_ARG_DST, view(op.outputs[0].id, out)}},
             op);
 }
 

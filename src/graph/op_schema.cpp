@@ -119,7 +119,7 @@ const std::vector<op_schema_t> &schema_table() {
             {K(sigmoid), "Sigmoid", 1, 1, 1, 1, {}, infer_same_as_first},
             {K(sigmoid_backward), "SigmoidBackward", 2, 2, 1, 1, {O(use_dst)},
                     infer_same_as_first},
-            {K(softmax), "SoftMax", 1, 1, 1, 1, {O(axis), O(mode)}, infer_same_as_first},
+            {K(softmax), "SoftMax", 1, 1, 1, 2, {O(axis), O(mode)}, infer_softmax},
             {K(softmax_backward), "SoftMaxBackward", 2, 2, 1, 1, {O(axis)},
                     infer_same_as_first},
             {K(softplus), "SoftPlus", 1, 1, 1, 1, {O(beta)}, infer_same_as_first},
@@ -162,6 +162,10 @@ const std::vector<op_schema_t> &schema_table() {
 #undef O
 #undef K
 
+bool is_quantized_type(dnnl_data_type_t dt) {
+    return dt == dnnl_u8 || dt == dnnl_s8 || dt == dnnl_f8_e4m3 || dt == dnnl_f8_e5m2;
+}
+
 // Data types of inputs and outputs that must agree, by family.
 status_t check_data_types(const op_t &op) {
     switch (op.kind) {
@@ -171,14 +175,13 @@ status_t check_data_types(const op_t &op) {
                     dnnl_dt2str(op.inputs[0].data_type));
             break;
         case dnnl_graph_op_quantize:
-            ANYDNN_REQUIRE(op.outputs[0].data_type == dnnl_u8
-                            || op.outputs[0].data_type == dnnl_s8,
-                    dnnl_invalid_graph_op, "op %zu: Quantize produces u8 or s8, not %s", op.id,
+            ANYDNN_REQUIRE(is_quantized_type(op.outputs[0].data_type), dnnl_invalid_graph_op,
+                    "op %zu: Quantize produces u8, s8, f8_e4m3 or f8_e5m2, not %s", op.id,
                     dnnl_dt2str(op.outputs[0].data_type));
             break;
         case dnnl_graph_op_dequantize:
-            ANYDNN_REQUIRE(op.inputs[0].data_type == dnnl_u8 || op.inputs[0].data_type == dnnl_s8,
-                    dnnl_invalid_graph_op, "op %zu: Dequantize reads u8 or s8, not %s", op.id,
+            ANYDNN_REQUIRE(is_quantized_type(op.inputs[0].data_type), dnnl_invalid_graph_op,
+                    "op %zu: Dequantize reads u8, s8, f8_e4m3 or f8_e5m2, not %s", op.id,
                     dnnl_dt2str(op.inputs[0].data_type));
             break;
         default: break;

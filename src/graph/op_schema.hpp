@@ -54,6 +54,7 @@ status_t infer_batch_norm_training(
         const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_bias_add_backward(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_from_shape_attr(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
+status_t infer_softmax(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_prelu_backward(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 
 // Pads per spatial dimension: the attributes, or what auto_pad asks for.

@@ -204,7 +204,8 @@ struct matcher_t {
             g.push_back(cur);
             cur = sole_consumer(cur->outputs[0].id);
         }
-        if (!cur || cur->kind != dnnl_graph_op_softmax) return {};
+        // A SoftMax with its stats (training) is not inference attention.
+        if (!cur || cur->kind != dnnl_graph_op_softmax || cur->outputs.size() != 1) return {};
         g.push_back(cur);
         const op_t *pv = sole_consumer(cur->outputs[0].id);
         if (!pv || pv->kind != dnnl_graph_op_matmul || pv->inputs[0].id != cur->outputs[0].id)

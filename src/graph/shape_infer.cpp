@@ -390,6 +390,19 @@ status_t infer_from_shape_attr(
     return dnnl_success;
 }
 
+// dst like src; the optional stats like src with the softmax axis reduced to 1.
+status_t infer_softmax(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
+    out[0] = in[0];
+    if (out.size() > 1) {
+        const int nd = static_cast<int>(in[0].size());
+        const int axis = norm_axis(op.s64(dnnl_graph_op_attr_axis, 1), nd);
+        SHAPE_REQUIRE(axis >= 0 && axis < nd, "op %zu: axis out of range for rank %d", op.id, nd);
+        out[1] = in[0];
+        out[1][axis] = 1;
+    }
+    return dnnl_success;
+}
+
 status_t infer_prelu_backward(
         const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
     out[0] = in[0];

@@ -29,6 +29,42 @@ static void store_s8(global char *p, long i, float v) { p[i] = convert_char_sat_
 static void store_u8(global uchar *p, long i, float v) { p[i] = convert_uchar_sat_rte(v); }
 static void store_s32(global int *p, long i, float v) { p[i] = convert_int_sat_rte(v); }
 
+// 8-bit floats, converted by the reorder kernels only: f8_e4m3 (bias 7, 3 mantissa bits, no
+// infinity, 0x7f NaN) and f8_e5m2 (bias 15, 2 mantissa bits, IEEE-like). Rounding to nearest
+// even; overflow as IEEE does (e5m2: infinity, e4m3: NaN). Mirrors core/data_types.hpp.
+static float f8_to_float(uint v, int mb, int bias, int has_inf) {
+    const int eb = 7 - mb;
+    const int e = (v >> mb) & ((1 << eb) - 1), m = v & ((1 << mb) - 1);
+    const float sign = (v & 0x80u) ? -1.f : 1.f;
+    if (has_inf && e == (1 << eb) - 1) return m ? NAN : sign * INFINITY;
+    if (!has_inf && (v & 0x7fu) == 0x7fu) return NAN;
+    if (e == 0) return sign * ldexp((float)m, 1 - bias - mb);
+    return sign * ldexp((float)((1 << mb) | m), e - bias - mb);
+}
+static uchar float_to_f8(float f, int mb, int bias, int has_inf) {
+    const uint sign = signbit(f) ? 0x80u : 0u;
+    const uint nan = has_inf ? 0x7eu : 0x7fu;
+    if (isnan(f)) return (uchar)(sign | nan);
+    const int emin = 1 - bias;
+    const int top = has_inf ? (1 << (7 - mb)) - 2 : (1 << (7 - mb)) - 1;
+    const float maxv = ldexp((float)((2 << mb) - (has_inf ? 1 : 2)), top - bias - mb);
+    const float a = fabs(f);
+    if (isinf(a)) return (uchar)(sign | (has_inf ? 0x7cu : nan));
+    int e2 = 0;
+    frexp(a, &e2);
+    const float quantum = ldexp(1.f, max(e2 - 1, emin) - mb);
+    const float r = rint(a / quantum) * quantum;
+    if (r > maxv) return (uchar)(sign | (has_inf ? 0x7cu : nan));
+    if (r < ldexp(1.f, emin)) return (uchar)(sign | (uint)(r / ldexp(1.f, emin - mb)));
+    frexp(r, &e2);
+    const int m = (int)(r / ldexp(1.f, e2 - 1 - mb)) - (1 << mb);
+    return (uchar)(sign | (uint)(((e2 - 1 + bias) << mb) | m));
+}
+static float load_f8_e4m3(const global uchar *p, long i) { return f8_to_float(p[i], 3, 7, 0); }
+static float load_f8_e5m2(const global uchar *p, long i) { return f8_to_float(p[i], 2, 15, 1); }
+static void store_f8_e4m3(global uchar *p, long i, float v) { p[i] = float_to_f8(v, 3, 7, 0); }
+static void store_f8_e5m2(global uchar *p, long i, float v) { p[i] = float_to_f8(v, 2, 15, 1); }
+
 // Mirrors gpu::tensor_layout_t (src/gpu/kernel_layout.hpp) field for field.
 #define MAX_NDIMS 6
 #define MAX_BLKS 3

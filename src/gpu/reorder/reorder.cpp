@@ -91,7 +91,14 @@ std::string quant_options(const char *name, const cpu::reorder::quant_arg_t &a) 
 
 status_t reorder_pd_t::init_tensors(
         reorder_pd_t &pd, const memory_desc_t &src, const memory_desc_t &dst, bool want_dense) {
-    ANYDNN_CHECK(check_tensors({&src, &dst}));
+    pd.f8 = is_f8(src.data_type) || is_f8(dst.data_type);
+    for (const memory_desc_t *md : {&src, &dst})
+        if (is_f8(md->data_type)) {
+            tensor_layout_t l;
+            ANYDNN_CHECK(make_layout(*md, l));
+        } else {
+            ANYDNN_CHECK(check_tensors({md}));
+        }
     ANYDNN_CHECK(cpu::reorder::quant_init(pd.q, pd.attr, src, dst));
     const cpu::reorder::quant_t &q = pd.q;
     for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
@@ -100,7 +107,8 @@ status_t reorder_pd_t::init_tensors(
     ANYDNN_REQUIRE(!q.sum || q.sum_dt == dst.data_type, dnnl_unimplemented,
             "GPU reorder: a sum reads dst as its own type");
     pd.dense = same_dense_layout({&src, &dst}) && q.masks_within(0);
-    pd.blocked = !pd.dense && q.trivial() && blocked_shape(pd.engine, src, dst, pd.shape);
+    pd.blocked = !pd.dense && !pd.f8 && q.trivial()
+            && blocked_shape(pd.engine, src, dst, pd.shape);
     pd.rows = !has_inner_block_on(src, src.ndims - 1)
             && !has_inner_block_on(dst, dst.ndims - 1);
     if (want_dense)
@@ -145,7 +153,7 @@ status_t reorder_t::init() {
                 blocked_kernel_name(pd.shape), kernel_);
     // CPU devices run a work-group as vector lanes over its work-items: one element each
     // keeps that vectorizable; other devices gain from a few loads in flight per work-item.
-    vec_ = op_tuning(engine_caps(pd.engine)).reorder_vector;
+    vec_ = pd.f8 ? 1 : op_tuning(engine_caps(pd.engine)).reorder_vector;
     opt += " -DVEC=" + std::to_string(vec_);
     return create_kernel(pd.engine, "reorder/reorder.cl", opt,
             pd.dense ? "reorder_dense" : pd.rows ? "reorder_rows" : "reorder_generic", kernel_);

@@ -37,6 +37,7 @@ struct reorder_pd_t : public primitive_desc_impl_t<reorder_pd_t, reorder_t> {
     bool blocked = false;
     blocked_shape_t shape; // where blocked
     bool rows = false;
+    bool f8 = false; // an f8 side: converted one element per work-item
 };
 
 struct reorder_t : public primitive_t {

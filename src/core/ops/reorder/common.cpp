@@ -23,7 +23,8 @@ bool is_vector_type(dnnl_data_type_t dt) {
 }
 
 bool is_ref_type(dnnl_data_type_t dt) {
-    return is_vector_type(dt) || dt == dnnl_f64 || dt == dnnl_boolean;
+    return is_vector_type(dt) || dt == dnnl_f64 || dt == dnnl_boolean || dt == dnnl_f8_e4m3
+            || dt == dnnl_f8_e5m2;
 }
 
 dim_t padded_nelems(const memory_desc_t &md) {
