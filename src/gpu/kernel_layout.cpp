@@ -69,7 +69,6 @@ const char *storage_type(dnnl_data_type_t dt) {
 bool kernel_data_type(dnnl_data_type_t dt) {
     return type_suffix(dt) != nullptr && !is_f8(dt);
 }
-bool is_f8(dnnl_data_type_t dt) { return dt == dnnl_f8_e4m3 || dt == dnnl_f8_e5m2; }
 
 std::string data_type_options(const char *name, dnnl_data_type_t dt) {
     const char *suffix = type_suffix(dt) ? type_suffix(dt) : "f32";

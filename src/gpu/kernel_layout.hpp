@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/data_types_f8.hpp"
 #include "core/memory_desc.hpp"
 
 namespace anydnn {
@@ -29,11 +30,9 @@ static_assert(sizeof(tensor_layout_t) == 200, "must match cl/common.h");
 // than max_kernel_ndims dimensions or max_kernel_blks inner blocks, runtime dimensions.
 status_t make_layout(const memory_desc_t &md, tensor_layout_t &layout);
 
-// Whether kernels can load and store this element type.
+// Whether kernels can load and store this element type. f8_e4m3 / f8_e5m2 (is_f8): no; only
+// the reorder converts them (one element at a time: load_f8_* / store_f8_* of cl/common.h).
 bool kernel_data_type(dnnl_data_type_t dt);
-// f8_e4m3 / f8_e5m2: kernel_data_type refuses them; only the reorder converts them (one
-// element at a time: load_f8_* / store_f8_* of cl/common.h).
-bool is_f8(dnnl_data_type_t dt);
 
 // Build options naming tensor `name`'s type: -D<name>_DATA_T=... -DLOAD_<name>=load_<dt>
 // -DSTORE_<name>=store_<dt>.
