@@ -29,4 +29,12 @@ TEST_F(GpuNormPostOps, BnormReluPostOp) {
     norm_post_ops_cases::bnorm_post_ops(cpu, gpu);
 }
 
+TEST_F(GpuNormPostOps, GnormScalesInt8DstInTraining) {
+    norm_post_ops_cases::gnorm_scales(cpu, gpu);
+}
+
+TEST_F(GpuNormPostOps, SoftmaxInt8DstInTraining) {
+    norm_post_ops_cases::softmax_int8_dst(cpu, gpu);
+}
+
 } // namespace

@@ -2,7 +2,8 @@
 // CPU tests pass the CPU engine twice, tests/gpu an OpenCL engine): layer normalization's
 // src/dst scales and eltwise/binary post-ops (forward), batch normalization's relu post-op
 // (any slope in inference, slope 0 in training), group normalization's src/dst scales, s8/u8
-// dst in training; and what each refuses (dnnl_unimplemented). Every implementation that
+// dst in training (layer and group normalization, softmax); and what each refuses
+// (dnnl_unimplemented). Every implementation that
 // accepts a case runs it (run_each_impl) against group_normalization_ref and post_ops_ref.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include "gpu/device_copy.hpp"
 #include "primitives/group_normalization_ref.hpp"
 #include "primitives/post_ops_ref.hpp"
+#include "primitives/softmax_ref.hpp"
 
 namespace norm_post_ops_cases {
 
@@ -314,6 +316,164 @@ inline void bnorm_post_ops(dnnl_engine_t cpu, dnnl_engine_t eng) {
     for (auto *c : {&two, &binary, &other})
         EXPECT_EQ(bnorm_relu(cpu, eng, d, dnnl_abc, dnnl_forward_inference, 0u, 0.f, c->po),
                 dnnl_unimplemented);
+}
+
+// Group normalization forward with src/dst scales and `po`, G groups; returns how many
+// implementations ran.
+inline int gnorm_forward(dnnl_engine_t cpu, dnnl_engine_t eng, const std::vector<int64_t> &dims,
+        int64_t G, dnnl_format_tag_t tag, dnnl_prop_kind_t prop, unsigned flags,
+        dnnl_data_type_t ddt, dnnl_post_ops_t po) {
+    const dnnl_memory_desc_t src = gpu_test::md(dims, dnnl_f32, tag);
+    const dnnl_memory_desc_t dst = gpu_test::md(dims, ddt, tag);
+    dnnl_primitive_attr_t attr = make_attr({DNNL_ARG_SRC, DNNL_ARG_DST}, po);
+    dnnl_primitive_desc_t pd = nullptr;
+    const double eps = 1e-3;
+    EXPECT_EQ(dnnl_group_normalization_forward_primitive_desc_create(
+                      &pd, eng, prop, src, dst, G, float(eps), flags, attr),
+            dnnl_success);
+    int ran = 0;
+    if (pd) {
+        const bool global = flags & dnnl_use_global_stats;
+        const bool stats_out = prop == dnnl_forward_training && !global;
+        std::vector<int> ins = {DNNL_ARG_SRC, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC,
+                DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST};
+        std::vector<int> outs = {DNNL_ARG_DST};
+        if (flags & dnnl_use_scale) ins.push_back(DNNL_ARG_SCALE);
+        if (flags & dnnl_use_shift) ins.push_back(DNNL_ARG_SHIFT);
+        if (global) ins.insert(ins.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+        if (stats_out) outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+        const const_dnnl_post_ops_t chain = post_ops_ref::of(pd);
+        add_operand_args(chain, ins);
+        const gn::shape_t sh(dims, G);
+        ran = gpu_test::run_each_impl(cpu, eng, pd, ins, outs, [&](const std::vector<tensor_t *> &t) {
+            const std::vector<tensor_t *> res_t(t.begin() + long(ins.size()), t.end());
+            const lookup_t at {ins, t}, res {outs, res_t};
+            const auto x = c_tensor::values(*t[0]);
+            std::vector<double> mu, va;
+            if (global) {
+                mu = c_tensor::values(*at(DNNL_ARG_MEAN));
+                va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
+            } else {
+                gn::statistics(x, sh, mu, va);
+            }
+            std::vector<double> y(x.size());
+            for (int64_t n = 0; n < sh.N; ++n)
+                for (int64_t c = 0; c < sh.C; ++c)
+                    for (int64_t i = 0; i < sh.SP; ++i) {
+                        const size_t e = size_t(sh.index(n, c, i)), w = size_t(sh.stat(n, c));
+                        y[e] = gn::forward(x[e], mu[w], va[w], eps,
+                                at(DNNL_ARG_SCALE) ? at(DNNL_ARG_SCALE)->get(&c) : 1.0,
+                                at(DNNL_ARG_SHIFT) ? at(DNNL_ARG_SHIFT)->get(&c) : 0.0);
+                    }
+            const double L = double(sh.group_size());
+            expect_output(*res(DNNL_ARG_DST), y, chain, post_ops_ref::operands_of(chain, ins, t),
+                    at.common(DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, 1),
+                    at.common(DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, 1), 8 * L);
+            if (stats_out) {
+                gpu_test::expect_near(*res(DNNL_ARG_MEAN), mu, 2 * L);
+                gpu_test::expect_near(*res(DNNL_ARG_VARIANCE), va, 8 * L);
+            }
+        });
+        dnnl_primitive_desc_destroy(pd);
+    }
+    dnnl_primitive_attr_destroy(attr);
+    dnnl_memory_desc_destroy(src);
+    dnnl_memory_desc_destroy(dst);
+    return ran;
+}
+
+inline void gnorm_scales(dnnl_engine_t cpu, dnnl_engine_t eng) {
+    const unsigned ss = dnnl_use_scale | dnnl_use_shift;
+    chain_t chain;
+    chain.binary(dnnl_binary_mul, {1, 8, 1, 1}, dnnl_f32).eltwise(dnnl_eltwise_relu, 0.f, 0.f);
+    for (auto prop : {dnnl_forward_training, dnnl_forward_inference}) {
+        SCOPED_TRACE(dnnl_prop_kind2str(prop));
+        for (auto tag : {dnnl_nchw, dnnl_nhwc, dnnl_nChw16c}) {
+            SCOPED_TRACE(tag);
+            EXPECT_GE(gnorm_forward(cpu, eng, {2, 8, 3, 5}, 4, tag, prop, ss, dnnl_s8, nullptr), 1);
+            EXPECT_GE(gnorm_forward(cpu, eng, {2, 8, 3, 5}, 2, tag, prop, ss, dnnl_u8, chain.po), 1);
+            EXPECT_GE(gnorm_forward(cpu, eng, {2, 8, 3, 5}, 8, tag, prop, 0u, dnnl_f32, chain.po), 1);
+        }
+        EXPECT_GE(gnorm_forward(cpu, eng, {3, 6, 7}, 3, dnnl_ncw, prop,
+                          ss | dnnl_use_global_stats, dnnl_s8, nullptr),
+                1);
+        EXPECT_GE(gnorm_forward(cpu, eng, {1, 1, 1}, 1, dnnl_ncw, prop, ss, dnnl_s8, nullptr), 1);
+    }
+}
+
+// Softmax forward with s8/u8 dst and src/dst scales, in training as in inference.
+inline void softmax_int8_dst(dnnl_engine_t cpu, dnnl_engine_t eng) {
+    struct case_t {
+        std::vector<int64_t> dims;
+        dnnl_format_tag_t tag;
+        int axis;
+    };
+    const case_t cases[] = {{{6, 40}, dnnl_ab, 1}, {{3, 5, 19}, dnnl_abc, 1},
+            {{2, 19, 3, 3}, dnnl_acdb, 1}, {{1, 1}, dnnl_ab, 1}};
+    for (const auto &c : cases)
+        for (auto prop : {dnnl_forward_training, dnnl_forward_inference})
+            for (auto alg : {dnnl_softmax_accurate, dnnl_softmax_log})
+                for (auto ddt : {dnnl_u8, dnnl_s8}) {
+                    SCOPED_TRACE(std::string(dnnl_prop_kind2str(prop)) + " "
+                            + dnnl_alg_kind2str(alg) + " " + dnnl_dt2str(ddt) + " ndims "
+                            + std::to_string(c.dims.size()));
+                    const dnnl_memory_desc_t src = gpu_test::md(c.dims, dnnl_f32, c.tag);
+                    const dnnl_memory_desc_t dst = gpu_test::md(c.dims, ddt, c.tag);
+                    dnnl_primitive_attr_t attr
+                            = make_attr({DNNL_ARG_SRC, DNNL_ARG_DST}, nullptr);
+                    dnnl_primitive_desc_t pd = nullptr;
+                    EXPECT_EQ(dnnl_softmax_forward_primitive_desc_create(
+                                      &pd, eng, prop, alg, src, dst, c.axis, attr),
+                            dnnl_success);
+                    const std::vector<int> ins = {DNNL_ARG_SRC,
+                            DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC,
+                            DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST};
+                    // Probabilities scaled up to the integer range, log-probabilities down.
+                    auto fill = [&](int arg, tensor_t &t, uint32_t seed) {
+                        t.fill_random(seed);
+                        if (!(arg & DNNL_ARG_ATTR_SCALES)) return;
+                        const int64_t z = 0;
+                        const bool log = alg == dnnl_softmax_log;
+                        t.set(&z, arg == (DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC)
+                                        ? (log ? 3.f : 1.5f)
+                                        : (log ? 0.25f : 1.f / 64));
+                    };
+                    if (pd)
+                        EXPECT_GE(gpu_test::run_each_impl(cpu, eng, pd, ins, {DNNL_ARG_DST},
+                                          [&](const std::vector<tensor_t *> &t) {
+                                              const lookup_t at {ins, t};
+                                              const double s_src = at.common(ins[1], 1),
+                                                           s_dst = at.common(ins[2], 1);
+                                              const tensor_t &x = *t[0];
+                                              std::vector<double> y(size_t(x.lay.nelems()));
+                                              int64_t pos[DNNL_MAX_NDIMS] = {};
+                                              int64_t inner = 1;
+                                              for (size_t d = size_t(c.axis) + 1; d < c.dims.size(); ++d)
+                                                  inner *= c.dims[d];
+                                              size_t e = 0;
+                                              if (x.lay.nelems() > 0) do {
+                                                      if (pos[c.axis] == 0) {
+                                                          std::vector<double> v;
+                                                          int64_t p[DNNL_MAX_NDIMS];
+                                                          std::copy(pos, pos + x.lay.ndims, p);
+                                                          for (p[c.axis] = 0; p[c.axis] < c.dims[size_t(c.axis)]; ++p[c.axis])
+                                                              v.push_back(x.get(p));
+                                                          const auto r = softmax_ref::slice(alg, v);
+                                                          for (size_t k = 0; k < r.size(); ++k)
+                                                              y[e + k * size_t(inner)] = r[k];
+                                                      }
+                                                      ++e;
+                                                  } while (c_tensor::next_pos(pos, x.lay.dims, x.lay.ndims));
+                                              expect_output(*t[3], y, nullptr, {}, s_src, s_dst,
+                                                      8 * double(c.dims[size_t(c.axis)]));
+                                          },
+                                          fill),
+                                1);
+                    if (pd) dnnl_primitive_desc_destroy(pd);
+                    dnnl_primitive_attr_destroy(attr);
+                    dnnl_memory_desc_destroy(src);
+                    dnnl_memory_desc_destroy(dst);
+                }
 }
 
 } // namespace norm_post_ops_cases

@@ -22,4 +22,12 @@ TEST_F(norm_post_ops, bnorm_relu_post_op) {
     norm_post_ops_cases::bnorm_post_ops(cpu, cpu);
 }
 
+TEST_F(norm_post_ops, gnorm_scales_int8_dst_in_training) {
+    norm_post_ops_cases::gnorm_scales(cpu, cpu);
+}
+
+TEST_F(norm_post_ops, softmax_int8_dst_in_training) {
+    norm_post_ops_cases::softmax_int8_dst(cpu, cpu);
+}
+
 } // namespace
