@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/compute/compute.hpp"
 #include "core/object.hpp"
 #include "core/primitive_cache.hpp"
 #include "core/serializer.hpp"
@@ -151,6 +152,22 @@ status_t primitive_create(dnnl_primitive **out, const dnnl_primitive_desc *cpd) 
     return dnnl_success;
 }
 
+namespace {
+
+// Whether a kernel of engine `prim` may use memory of engine `mem`: the same runtime, and for
+// GPU runtimes the same context (device memory belongs to its context; an equal engine made
+// over the application's context, as graph and interop paths make, shares it). Host memory of
+// any CPU engine serves every CPU engine, as in oneDNN.
+bool memory_usable(engine_t &mem, engine_t &prim) {
+    if (&mem == &prim) return true;
+    if (mem.runtime() != prim.runtime()) return false;
+    gpu::compute_engine_t *a = mem.compute(), *b = prim.compute();
+    if (!a || !b) return !a && !b;
+    return a->device_and_context().second == b->device_and_context().second;
+}
+
+} // namespace
+
 status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nargs,
         const dnnl_exec_arg_t *args, const stream_run_t &run) {
     const primitive_t &impl = *prim->impl;
@@ -169,9 +186,11 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
                 "argument %d passed twice", args[i].arg);
         // Only reorders move data between engines; other kernels read their engine's memory.
         ANYDNN_REQUIRE(!m->engine() || pd.kind() == dnnl_reorder
-                        || m->engine()->runtime() == prim->engine->runtime(),
-                dnnl_invalid_arguments, "%s: argument %s is memory of another kind of engine",
-                pd.name(), arg_name(args[i].arg).c_str());
+                        || memory_usable(*m->engine(), *prim->engine.get()),
+                dnnl_invalid_arguments,
+                "%s: argument %s is memory of an engine of another %s", pd.name(),
+                arg_name(args[i].arg).c_str(),
+                m->engine()->runtime() == prim->engine->runtime() ? "context" : "kind");
         ctx.args.emplace_back(args[i].arg, m);
     }
     std::vector<std::unique_ptr<memory_t>> views; // live until the kernels are enqueued
