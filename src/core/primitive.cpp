@@ -46,24 +46,6 @@ size_t extent_in_bytes(const memory_desc_t &md) {
     return bytes == 0 ? 0 : bytes + md.offset0 * data_type_size(md.data_type);
 }
 
-// Bytes from the handle up to the end of the last element a blocked view addresses: a
-// submemory's span is its window, tighter than the parent's layout size.
-size_t reach_in_bytes(const memory_desc_t &md) {
-    if (nelems(md, true) == 0) return 0;
-    const auto &b = md.blocking;
-    dim_t inner = 1, blocks[max_ndims];
-    for (int d = 0; d < md.ndims; ++d)
-        blocks[d] = 1;
-    for (int i = 0; i < b.inner_nblks; ++i) {
-        inner *= b.inner_blks[i];
-        blocks[b.inner_idxs[i]] *= b.inner_blks[i];
-    }
-    dim_t last = md.offset0 + inner - 1;
-    for (int d = 0; d < md.ndims; ++d)
-        last += (md.padded_dims[d] / blocks[d] - 1) * b.strides[d];
-    return static_cast<size_t>(last + 1) * data_type_size(md.data_type);
-}
-
 // How the primitive sees a passed memory. oneDNN checks only that arguments are there and
 // applies the primitive's descriptor to the handle of the memory passed: a primitive made
 // from a submemory descriptor runs on its parent memory (RNN stacks, in-place concat). We
@@ -137,6 +119,8 @@ status_t primitive_create(dnnl_primitive **out, const dnnl_primitive_desc *cpd) 
     prim->impl = std::move(impl);
     prim->pd = new dnnl_primitive_desc;
     prim->pd->engine = cpd->engine;
+    prim->pd->reorder_src_engine = cpd->reorder_src_engine;
+    prim->pd->reorder_dst_engine = cpd->reorder_dst_engine;
     prim->pd->desc = cpd->desc;
     prim->pd->attr = cpd->attr;
     prim->pd->hint = cpd->hint;
@@ -151,22 +135,6 @@ status_t primitive_create(dnnl_primitive **out, const dnnl_primitive_desc *cpd) 
     *out = prim.release();
     return dnnl_success;
 }
-
-namespace {
-
-// Whether a kernel of engine `prim` may use memory of engine `mem`: the same runtime, and for
-// GPU runtimes the same context (device memory belongs to its context; an equal engine made
-// over the application's context, as graph and interop paths make, shares it). Host memory of
-// any CPU engine serves every CPU engine, as in oneDNN.
-bool memory_usable(engine_t &mem, engine_t &prim) {
-    if (&mem == &prim) return true;
-    if (mem.runtime() != prim.runtime()) return false;
-    gpu::compute_engine_t *a = mem.compute(), *b = prim.compute();
-    if (!a || !b) return !a && !b;
-    return a->device_and_context().second == b->device_and_context().second;
-}
-
-} // namespace
 
 status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nargs,
         const dnnl_exec_arg_t *args, const stream_run_t &run) {
@@ -186,7 +154,9 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
                 "argument %d passed twice", args[i].arg);
         // Only reorders move data between engines; other kernels read their engine's memory.
         ANYDNN_REQUIRE(!m->engine() || pd.kind() == dnnl_reorder
-                        || memory_usable(*m->engine(), *prim->engine.get()),
+                        // Device memory belongs to its context; an equal engine made over
+                        // the application's context (graph, interop) shares it.
+                        || gpu::shares_memory(*m->engine(), *prim->engine.get()),
                 dnnl_invalid_arguments,
                 "%s: argument %s is memory of an engine of another %s", pd.name(),
                 arg_name(args[i].arg).c_str(),
