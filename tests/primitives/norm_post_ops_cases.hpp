@@ -61,6 +61,26 @@ inline void expect_output(const tensor_t &out, const std::vector<double> &y,
     c_tensor::expect_values(want, out, slack);
 }
 
+// The arguments a forward normalization reads (appended to ins) and writes (to outs), by its
+// flags and propagation kind.
+inline void norm_args(unsigned flags, dnnl_prop_kind_t prop, std::vector<int> &ins,
+        std::vector<int> &outs) {
+    const bool global = flags & dnnl_use_global_stats;
+    if (flags & dnnl_use_scale) ins.push_back(DNNL_ARG_SCALE);
+    if (flags & dnnl_use_shift) ins.push_back(DNNL_ARG_SHIFT);
+    if (global) ins.insert(ins.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+    if (prop == dnnl_forward_training && !global)
+        outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+}
+
+// Mean and variance of a run: the inputs with global statistics, else the reference's of x.
+inline void statistics_of(const lookup_t &at, bool global, const std::vector<double> &x,
+        const gn::shape_t &sh, std::vector<double> &mu, std::vector<double> &va) {
+    if (!global) return gn::statistics(x, sh, mu, va);
+    mu = c_tensor::values(*at(DNNL_ARG_MEAN));
+    va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
+}
+
 struct lnorm_case_t {
     std::vector<int64_t> dims;
     dnnl_format_tag_t tag;
@@ -89,10 +109,7 @@ inline int lnorm_forward(dnnl_engine_t cpu, dnnl_engine_t eng, const lnorm_case_
         const bool global = c.flags & dnnl_use_global_stats;
         const bool stats_out = c.prop == dnnl_forward_training && !global;
         std::vector<int> ins = {DNNL_ARG_SRC}, outs = {DNNL_ARG_DST};
-        if (c.flags & dnnl_use_scale) ins.push_back(DNNL_ARG_SCALE);
-        if (c.flags & dnnl_use_shift) ins.push_back(DNNL_ARG_SHIFT);
-        if (global) ins.insert(ins.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
-        if (stats_out) outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+        norm_args(c.flags, c.prop, ins, outs);
         if (c.scales)
             ins.insert(ins.end(),
                     {DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST});
@@ -108,12 +125,7 @@ inline int lnorm_forward(dnnl_engine_t cpu, dnnl_engine_t eng, const lnorm_case_
             const lookup_t at {ins, t}, res {outs, res_t};
             const auto x = c_tensor::values(*t[0]);
             std::vector<double> mu, va;
-            if (global) {
-                mu = c_tensor::values(*at(DNNL_ARG_MEAN));
-                va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
-            } else {
-                gn::statistics(x, sh, mu, va);
-            }
+            statistics_of(at, global, x, sh, mu, va);
             std::vector<double> y(x.size());
             for (size_t e = 0; e < x.size(); ++e) {
                 const int64_t k = int64_t(e) % C;
@@ -236,10 +248,7 @@ inline dnnl_status_t bnorm_relu(dnnl_engine_t cpu, dnnl_engine_t eng,
         const bool global = flags & dnnl_use_global_stats;
         const bool stats_out = prop == dnnl_forward_training && !global;
         std::vector<int> ins = {DNNL_ARG_SRC}, outs = {DNNL_ARG_DST};
-        if (flags & dnnl_use_scale) ins.push_back(DNNL_ARG_SCALE);
-        if (flags & dnnl_use_shift) ins.push_back(DNNL_ARG_SHIFT);
-        if (global) ins.insert(ins.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
-        if (stats_out) outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+        norm_args(flags, prop, ins, outs);
         const const_dnnl_post_ops_t chain = post_ops_ref::of(pd);
         const int64_t N = dims[0], C = dims[1];
         int64_t SP = 1;
@@ -257,12 +266,7 @@ inline dnnl_status_t bnorm_relu(dnnl_engine_t cpu, dnnl_engine_t eng,
                     for (int64_t i = 0; i < SP; ++i)
                         x[size_t((c * N + n) * SP + i)] = xs[size_t((n * C + c) * SP + i)];
             std::vector<double> mu, va;
-            if (global) {
-                mu = c_tensor::values(*at(DNNL_ARG_MEAN));
-                va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
-            } else {
-                gn::statistics(x, sh, mu, va);
-            }
+            statistics_of(at, global, x, sh, mu, va);
             std::vector<double> y(xs.size());
             for (int64_t n = 0; n < N; ++n)
                 for (int64_t c = 0; c < C; ++c)
@@ -338,10 +342,7 @@ inline int gnorm_forward(dnnl_engine_t cpu, dnnl_engine_t eng, const std::vector
         std::vector<int> ins = {DNNL_ARG_SRC, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC,
                 DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST};
         std::vector<int> outs = {DNNL_ARG_DST};
-        if (flags & dnnl_use_scale) ins.push_back(DNNL_ARG_SCALE);
-        if (flags & dnnl_use_shift) ins.push_back(DNNL_ARG_SHIFT);
-        if (global) ins.insert(ins.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
-        if (stats_out) outs.insert(outs.end(), {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE});
+        norm_args(flags, prop, ins, outs);
         const const_dnnl_post_ops_t chain = post_ops_ref::of(pd);
         add_operand_args(chain, ins);
         const gn::shape_t sh(dims, G);
@@ -350,12 +351,7 @@ inline int gnorm_forward(dnnl_engine_t cpu, dnnl_engine_t eng, const std::vector
             const lookup_t at {ins, t}, res {outs, res_t};
             const auto x = c_tensor::values(*t[0]);
             std::vector<double> mu, va;
-            if (global) {
-                mu = c_tensor::values(*at(DNNL_ARG_MEAN));
-                va = c_tensor::values(*at(DNNL_ARG_VARIANCE));
-            } else {
-                gn::statistics(x, sh, mu, va);
-            }
+            statistics_of(at, global, x, sh, mu, va);
             std::vector<double> y(x.size());
             for (int64_t n = 0; n < sh.N; ++n)
                 for (int64_t c = 0; c < sh.C; ++c)
