@@ -121,6 +121,8 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_clone(
     return guarded(__func__, [&] {
         auto pd = std::make_unique<dnnl_primitive_desc>();
         pd->engine = existing->engine;
+        pd->reorder_src_engine = existing->reorder_src_engine;
+        pd->reorder_dst_engine = existing->reorder_dst_engine;
         pd->desc = existing->desc;
         pd->attr = existing->attr;
         pd->hint = existing->hint;
@@ -162,11 +164,14 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t pri
             *static_cast<dnnl_engine_t *>(result) = pd.engine.get();
             return dnnl_success;
         case dnnl_query_reorder_src_engine:
-        case dnnl_query_reorder_dst_engine:
+        case dnnl_query_reorder_dst_engine: {
             ANYDNN_REQUIRE(impl.kind() == dnnl_reorder, dnnl_unimplemented,
                     "not a reorder primitive descriptor");
-            *static_cast<dnnl_engine_t *>(result) = pd.engine.get();
+            const auto &e = what == dnnl_query_reorder_src_engine ? pd.reorder_src_engine
+                                                                  : pd.reorder_dst_engine;
+            *static_cast<dnnl_engine_t *>(result) = e.get() ? e.get() : pd.engine.get();
             return dnnl_success;
+        }
         case dnnl_query_primitive_kind:
             *static_cast<dnnl_primitive_kind_t *>(result) = impl.kind();
             return dnnl_success;

@@ -44,11 +44,7 @@ DNNL_API dnnl_status_t dnnl_reorder_primitive_desc_create(
                     static_cast<long long>(src_desc->dims[d]),
                     static_cast<long long>(dst_desc->dims[d]));
         // Between the CPU and a device the device's engine runs the copy (its implementations
-        // know both sides); two device engines must be the same one.
-        ANYDNN_REQUIRE(src_engine->kind() == dnnl_cpu || dst_engine->kind() == dnnl_cpu
-                        || src_engine == dst_engine,
-                dnnl_unimplemented, "reorder: between two different %s engines is not supported",
-                dnnl_engine_kind2str(src_engine->kind()));
+        // know both sides); between two device engines the source's does, as in oneDNN.
         ANYDNN_REQUIRE(src_engine->kind() != dnnl_cpu || dst_engine->kind() != dnnl_cpu
                         || src_engine->runtime() == dst_engine->runtime(),
                 dnnl_unimplemented, "reorder: CPU engines of different runtimes");
@@ -60,7 +56,12 @@ DNNL_API dnnl_status_t dnnl_reorder_primitive_desc_create(
         desc.dst_md = *dst_desc;
         desc.src_engine_kind = src_engine->kind();
         desc.dst_engine_kind = dst_engine->kind();
-        return primitive_desc_create(reorder_primitive_desc, desc, attr, engine, nullptr);
+        desc.cross_engine = src_engine != dst_engine && src_engine->kind() == dnnl_gpu
+                && dst_engine->kind() == dnnl_gpu;
+        ANYDNN_CHECK(primitive_desc_create(reorder_primitive_desc, desc, attr, engine, nullptr));
+        (*reorder_primitive_desc)->reorder_src_engine = engine_ref_t(src_engine);
+        (*reorder_primitive_desc)->reorder_dst_engine = engine_ref_t(dst_engine);
+        return dnnl_success;
     });
 }
 

@@ -182,6 +182,22 @@ size_t size_in_bytes(const memory_desc_t &md) {
     return size_in_bytes(md, 0);
 }
 
+size_t reach_in_bytes(const memory_desc_t &md) {
+    if (nelems(md, true) == 0) return 0;
+    const auto &b = md.blocking;
+    dim_t inner = 1, blocks[max_ndims];
+    for (int d = 0; d < md.ndims; ++d)
+        blocks[d] = 1;
+    for (int i = 0; i < b.inner_nblks; ++i) {
+        inner *= b.inner_blks[i];
+        blocks[b.inner_idxs[i]] *= b.inner_blks[i];
+    }
+    dim_t last = md.offset0 + inner - 1;
+    for (int d = 0; d < md.ndims; ++d)
+        last += (md.padded_dims[d] / blocks[d] - 1) * b.strides[d];
+    return static_cast<size_t>(last + 1) * data_type_size(md.data_type);
+}
+
 size_t size_in_bytes(const memory_desc_t &md, int index) {
     if (index < 0 || index >= num_handles(md)) return 0;
     switch (md.format_kind) {

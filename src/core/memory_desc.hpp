@@ -56,6 +56,9 @@ size_t data_type_size(dnnl_data_type_t dt); // 0 for undef; sub-byte types round
 bool has_runtime_dims_or_strides(const memory_desc_t &md);
 dim_t nelems(const memory_desc_t &md, bool with_padding = false);
 size_t size_in_bytes(const memory_desc_t &md); // the buffer size the layout needs
+// Bytes from the handle up to the end of the last element a blocked layout addresses (its
+// offset included): a submemory's span is its window, tighter than the parent's layout size.
+size_t reach_in_bytes(const memory_desc_t &md);
 // Handles a memory object of this layout has (dense: 1; CSR: values, indices, pointers...),
 // and the bytes of handle `index` (dnnl_memory_desc_get_size_v2).
 int num_handles(const memory_desc_t &md);

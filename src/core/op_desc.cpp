@@ -23,6 +23,9 @@ struct aux_printer_t {
     void operator()(const char *, const std::vector<memory_desc_t> &) {}
     void operator()(const char *name, dnnl_prop_kind_t) {}
     void operator()(const char *, dnnl_engine_kind_t) {}
+    void operator()(const char *name, bool v) {
+        if (v) add(name, "1");
+    }
     void operator()(const char *name, dnnl_alg_kind_t v) {
         if (v != dnnl_alg_kind_undef) add(name, dnnl_alg_kind2str(v));
     }

@@ -16,12 +16,15 @@ struct reorder_desc_t {
     static constexpr dnnl_primitive_kind_t kind = dnnl_reorder;
     memory_desc_t src_md, dst_md;
     dnnl_engine_kind_t src_engine_kind, dst_engine_kind;
+    // Between two different GPU engines (the pd is made on the source's).
+    bool cross_engine = false;
     template <typename F>
     void visit(F &&f) const {
         f("src", src_md);
         f("dst", dst_md);
         f("src_engine", src_engine_kind);
         f("dst_engine", dst_engine_kind);
+        f("cross_engine", cross_engine);
     }
 };
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/compute/compute.hpp"
 #include "core/object.hpp"
 #include "core/primitive_cache.hpp"
 #include "core/serializer.hpp"
@@ -43,24 +44,6 @@ std::string cache_key(const primitive_desc_t &pd) {
 size_t extent_in_bytes(const memory_desc_t &md) {
     size_t bytes = size_in_bytes(md);
     return bytes == 0 ? 0 : bytes + md.offset0 * data_type_size(md.data_type);
-}
-
-// Bytes from the handle up to the end of the last element a blocked view addresses: a
-// submemory's span is its window, tighter than the parent's layout size.
-size_t reach_in_bytes(const memory_desc_t &md) {
-    if (nelems(md, true) == 0) return 0;
-    const auto &b = md.blocking;
-    dim_t inner = 1, blocks[max_ndims];
-    for (int d = 0; d < md.ndims; ++d)
-        blocks[d] = 1;
-    for (int i = 0; i < b.inner_nblks; ++i) {
-        inner *= b.inner_blks[i];
-        blocks[b.inner_idxs[i]] *= b.inner_blks[i];
-    }
-    dim_t last = md.offset0 + inner - 1;
-    for (int d = 0; d < md.ndims; ++d)
-        last += (md.padded_dims[d] / blocks[d] - 1) * b.strides[d];
-    return static_cast<size_t>(last + 1) * data_type_size(md.data_type);
 }
 
 // How the primitive sees a passed memory. oneDNN checks only that arguments are there and
@@ -136,6 +119,8 @@ status_t primitive_create(dnnl_primitive **out, const dnnl_primitive_desc *cpd) 
     prim->impl = std::move(impl);
     prim->pd = new dnnl_primitive_desc;
     prim->pd->engine = cpd->engine;
+    prim->pd->reorder_src_engine = cpd->reorder_src_engine;
+    prim->pd->reorder_dst_engine = cpd->reorder_dst_engine;
     prim->pd->desc = cpd->desc;
     prim->pd->attr = cpd->attr;
     prim->pd->hint = cpd->hint;
@@ -169,9 +154,13 @@ status_t primitive_execute(const dnnl_primitive *prim, stream_t *stream, int nar
                 "argument %d passed twice", args[i].arg);
         // Only reorders move data between engines; other kernels read their engine's memory.
         ANYDNN_REQUIRE(!m->engine() || pd.kind() == dnnl_reorder
-                        || m->engine()->runtime() == prim->engine->runtime(),
-                dnnl_invalid_arguments, "%s: argument %s is memory of another kind of engine",
-                pd.name(), arg_name(args[i].arg).c_str());
+                        // Device memory belongs to its context; an equal engine made over
+                        // the application's context (graph, interop) shares it.
+                        || gpu::shares_memory(*m->engine(), *prim->engine.get()),
+                dnnl_invalid_arguments,
+                "%s: argument %s is memory of an engine of another %s", pd.name(),
+                arg_name(args[i].arg).c_str(),
+                m->engine()->runtime() == prim->engine->runtime() ? "context" : "kind");
         ctx.args.emplace_back(args[i].arg, m);
     }
     std::vector<std::unique_ptr<memory_t>> views; // live until the kernels are enqueued

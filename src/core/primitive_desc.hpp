@@ -91,6 +91,9 @@ bool is_output_arg(int arg, dnnl_prop_kind_t prop);
 
 struct dnnl_primitive_desc {
     anydnn::engine_ref_t engine;
+    // A reorder's source and destination engines (dnnl_query_reorder_*_engine); empty for
+    // other primitives.
+    anydnn::engine_ref_t reorder_src_engine, reorder_dst_engine;
     anydnn::op_desc_t desc; // as the user gave it (format any unresolved)
     anydnn::primitive_attr_t attr;
     std::shared_ptr<anydnn::primitive_desc_t> hint; // forward pd of a backward primitive

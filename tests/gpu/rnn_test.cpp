@@ -66,6 +66,13 @@ problem_t ldgoi(problem_t r) {
     return r;
 }
 
+// One step whose src_iter has `sic` channels, other than the state's.
+problem_t with_sic(problem_t r, int64_t sic) {
+    r.p.T = 1;
+    r.p.sic = sic;
+    return r;
+}
+
 problem_t bf16(problem_t r) {
     r.p.dt = dnnl_bf16;
     return r;
@@ -240,6 +247,12 @@ const problem_t problems[] = {
         // Weights with the input channel innermost (transposed GEMM operands).
         ldgoi(cell("lstm_ldgoi_weights", dnnl_vanilla_lstm, concat, 2, 3, 2, 5, 5)),
         ldgoi(cell("lbr_gru_ldgoi_weights_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),
+        // src_iter with other channels than the state (one step).
+        with_sic(cell("lstm_sic_more_l2r", dnnl_vanilla_lstm, l2r, 1, 1, 3, 5, 7), 11),
+        with_sic(cell("lstm_sic_fewer_concat_2layers", dnnl_vanilla_lstm, concat, 2, 1, 2, 6, 6),
+                3),
+        with_sic(vanilla("vanilla_sic_more_sum", dnnl_eltwise_tanh, 0.f, sum), 9),
+        with_sic(lstm_proj("lstm_peephole_projection_sic", r2l, true, 1), 9),
 };
 
 

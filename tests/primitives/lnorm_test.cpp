@@ -1,7 +1,7 @@
 // Layer normalization forward and backward through the C API (both entry point versions),
 // every flag combination and implementation, against double-precision formulas written here:
 // statistics computed or given, rms_norm, scale/shift in f32/bf16, f32/bf16/f16 data (s8/u8
-// dst for inference with scales), plain, transposed and blocked layouts, one-element and
+// dst in training and inference, with scales), plain, transposed and blocked layouts, one-element and
 // zero-size tensors, streaming-size problems, and bad arguments.
 #include <cmath>
 #include <string>
@@ -277,14 +277,21 @@ TEST_F(lnorm_test, data_types) {
         c.prop = dnnl_backward;
         EXPECT_EQ(run(c), 2);
     }
-    ln_case_t q {{5, 64}, dnnl_forward_inference, ss, dnnl_f32, dnnl_s8};
-    q.dst_scale = 1.f / 32;
-    EXPECT_EQ(run(q), 2);
-    q.ddt = dnnl_u8;
-    EXPECT_EQ(run(q), 2);
-    q.ddt = dnnl_f32;
-    q.give_stat_desc = true;
-    EXPECT_EQ(run(q), 2);
+    for (auto prop : {dnnl_forward_inference, dnnl_forward_training}) {
+        SCOPED_TRACE(dnnl_prop_kind2str(prop));
+        ln_case_t q {{5, 64}, prop, ss, dnnl_f32, dnnl_s8};
+        q.dst_scale = 1.f / 32;
+        EXPECT_EQ(run(q), 2);
+        q.ddt = dnnl_u8;
+        EXPECT_EQ(run(q), 2);
+        q.ddt = dnnl_f32;
+        q.give_stat_desc = true;
+        EXPECT_EQ(run(q), 2);
+    }
+    // Training with s8 dst and a row of odd length: statistics (checked) stay f32.
+    ln_case_t t {{3, 2, 37}, dnnl_forward_training, 0u, dnnl_bf16, dnnl_s8};
+    t.dst_scale = 1.f / 40;
+    EXPECT_EQ(run(t), 2);
 }
 
 TEST_F(lnorm_test, layouts_other_than_dense_rows_use_the_reference) {

@@ -463,16 +463,43 @@ TEST_F(rnn_test, src_iter_channels_differing_from_state_are_refused_where_onednn
         g.cell = cell;
         EXPECT_EQ(status(g, dnnl_forward_inference), dnnl_invalid_arguments);
     }
-    // Backward of such a problem is not implemented: a training forward runs, backward says so.
-    mds_t mds, dmds, none;
-    make_mds(p, mds);
-    make_mds(p, dmds);
-    dnnl_primitive_desc_t fpd = nullptr, bpd = nullptr;
-    ASSERT_EQ(create_pd(&fpd, engine, p, dnnl_forward_training, mds.c, none.c, nullptr),
-            dnnl_success);
-    EXPECT_EQ(create_pd(&bpd, engine, p, dnnl_backward, mds.c, dmds.c, fpd), dnnl_unimplemented);
-    if (bpd) dnnl_primitive_desc_destroy(bpd);
-    dnnl_primitive_desc_destroy(fpd);
+}
+
+// Backward of one step whose src_iter has other channels than the state (sic != dic): the
+// gradients of src_iter and weights_iter have sic channels (central differences of the
+// reference), every direction, two layers, projection and peephole, more and fewer channels.
+TEST_F(rnn_test, backward_src_iter_channels_differing_from_state) {
+    for (int64_t sic : {11, 3, 1})
+        for (auto dir : {dnnl_unidirectional_left2right, dnnl_unidirectional_right2left,
+                     dnnl_bidirectional_concat, dnnl_bidirectional_sum}) {
+            prob_t p;
+            p.T = 1;
+            p.sic = sic;
+            p.dir = dir;
+            check_backward(p);
+            prob_t v = p;
+            v.cell = dnnl_vanilla_rnn;
+            v.act = dnnl_eltwise_logistic;
+            check_backward(v);
+        }
+    prob_t p;
+    p.T = 1;
+    p.L = 2;
+    p.SLC = 7; // layers above read the state: SLC = DIC for L > 1
+    p.sic = 5;
+    p.N = 3;
+    check_backward(p);
+    check_backward(p, true);
+    prob_t proj;
+    proj.T = 1;
+    proj.SLC = 4;
+    proj.proj_dic = 4;
+    proj.sic = 9;
+    proj.peephole = true;
+    check_backward(proj);
+    prob_t bare = proj; // no src_iter given: zero state of sic channels, no diff_src_iter
+    bare.src_iter = bare.src_iter_c = false;
+    check_backward(bare);
 }
 
 TEST_F(rnn_test, bad_arguments_are_rejected) {

@@ -1,6 +1,6 @@
 // Softmax forward and backward through the C API, both algorithms, every implementation
 // (dnnl_primitive_desc_next_impl walks them), against double-precision formulas written here:
-// any axis, f32/bf16/f16 (s8/u8 dst for inference), plain, strided and blocked layouts with
+// any axis, f32/bf16/f16 (s8/u8 dst in training and inference), plain, strided and blocked layouts with
 // tails, zero-size and single-element tensors, src/dst scales, post-ops, streaming-size
 // problems, and bad arguments.
 #include <cmath>
@@ -245,13 +245,19 @@ TEST_F(softmax_test, forward_data_types_and_scales) {
         c.dst_scale = 0.5f;
         EXPECT_EQ(check_fwd(c), 2);
     }
-    sm_case_t q {{6, 40}, 1, dnnl_softmax_accurate, dnnl_f32, dnnl_u8, dnnl_ab,
-            dnnl_forward_inference};
-    q.dst_scale = 1.f / 255.f;
-    EXPECT_EQ(check_fwd(q), 2);
-    q.ddt = dnnl_s8;
-    q.dst_scale = 1.f / 127.f;
-    EXPECT_EQ(check_fwd(q), 2);
+    for (auto prop : {dnnl_forward_inference, dnnl_forward_training}) {
+        SCOPED_TRACE(dnnl_prop_kind2str(prop));
+        sm_case_t q {{6, 40}, 1, dnnl_softmax_accurate, dnnl_f32, dnnl_u8, dnnl_ab, prop};
+        q.dst_scale = 1.f / 255.f;
+        EXPECT_EQ(check_fwd(q), 2);
+        q.ddt = dnnl_s8;
+        q.dst_scale = 1.f / 127.f;
+        EXPECT_EQ(check_fwd(q), 2);
+        q.alg = dnnl_softmax_log; // negative values: s8 saturates at -128
+        q.dst_scale = 1.f / 16.f;
+        q.src_scale = 3.f;
+        EXPECT_EQ(check_fwd(q), 2);
+    }
 }
 
 TEST_F(softmax_test, forward_post_ops) {
@@ -364,11 +370,12 @@ TEST_F(softmax_test, bad_arguments) {
     EXPECT_EQ(dnnl_softmax_backward_primitive_desc_create(
                       &pd, engine, dnnl_softmax_accurate, a, a, a, 1, nullptr, nullptr),
             dnnl_invalid_arguments);
-    // int8 dst is for inference only.
+    // int8 dst in training, as oneDNN (softmax keeps nothing else for backward).
     dnnl_memory_desc_t q = md({2, 3}, dnnl_u8, dnnl_ab);
-    EXPECT_EQ(dnnl_softmax_forward_primitive_desc_create(
+    ASSERT_EQ(dnnl_softmax_forward_primitive_desc_create(
                       &pd, engine, dnnl_forward_training, dnnl_softmax_accurate, a, q, 1, nullptr),
-            dnnl_unimplemented);
+            dnnl_success);
+    dnnl_primitive_desc_destroy(pd);
     // The former stub answered unimplemented for everything: a plain problem now works.
     ASSERT_EQ(dnnl_softmax_forward_primitive_desc_create(
                       &pd, engine, dnnl_forward_inference, dnnl_softmax_accurate, a, q, 1, nullptr),

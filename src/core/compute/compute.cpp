@@ -23,6 +23,14 @@ status_t compute_engine_t::create_ptx_kernel(const char *name, std::shared_ptr<k
     return fail(dnnl_unimplemented, __func__, "this runtime loads no PTX programs (kernel %s)", name);
 }
 
+bool shares_memory(engine_t &a, engine_t &b) {
+    if (&a == &b) return true;
+    if (a.runtime() != b.runtime()) return false;
+    compute_engine_t *ca = a.compute(), *cb = b.compute();
+    if (!ca || !cb) return !ca && !cb;
+    return ca->device_and_context().second == cb->device_and_context().second;
+}
+
 const device_caps_t &engine_caps(engine_t *engine) {
     // Filled once per engine from the device's properties.
     static std::mutex mutex;

@@ -148,6 +148,11 @@ status_t create_ptx_kernel(engine_t *engine, const char *name, std::shared_ptr<k
 
 const device_caps_t &engine_caps(engine_t *engine);
 
+// Whether kernels of engine `b` may use memory of engine `a`: the same engine, or the same
+// runtime and (GPU runtimes) the same context; host memory of any CPU engine serves every CPU
+// engine.
+bool shares_memory(engine_t &a, engine_t &b);
+
 // Copies `bytes` between host memory and device memory `storage` (from byte `offset`), in
 // `stream`'s order; they return once the host side has been read or written.
 status_t copy_to_device(stream_t *stream, const memory_storage_t *storage, size_t offset,

@@ -47,6 +47,19 @@ status_t check_operand(memory_desc_t &md, const memory_desc_t &dst, int index,
 
 } // namespace
 
+status_t check_post_op_kinds(const primitive_attr_t &attr,
+        std::initializer_list<dnnl_primitive_kind_t> kinds, const char *op) {
+    const auto &list = attr.post_ops.entries;
+    for (size_t i = 0; i < list.size(); ++i) {
+        bool ok = false;
+        for (auto k : kinds)
+            ok = ok || list[i].kind == k;
+        ANYDNN_REQUIRE(ok, dnnl_unimplemented, "post-op %d: %s is not supported by %s",
+                int(i), dnnl_prim_kind2str(list[i].kind), op);
+    }
+    return dnnl_success;
+}
+
 status_t post_ops_chain_t::init(const primitive_attr_t &attr, const memory_desc_t &dst_md) {
     entries_.clear();
     dst_ = dst_md;

@@ -12,6 +12,7 @@
 // apply_flat run on host memory and are defined by the CPU engine (cpu/post_ops_apply.cpp).
 #pragma once
 
+#include <initializer_list>
 #include <map>
 #include <vector>
 
@@ -20,6 +21,11 @@
 
 namespace anydnn {
 namespace cpu {
+
+// dnnl_unimplemented (with the entry and the operation named) when the attribute's chain
+// holds a kind outside `kinds`: the post-ops oneDNN documents for an operation.
+status_t check_post_op_kinds(const primitive_attr_t &attr,
+        std::initializer_list<dnnl_primitive_kind_t> kinds, const char *op);
 
 class post_ops_chain_t {
 public:

@@ -67,11 +67,16 @@ struct bn_pd_t : public primitive_desc_impl_t<bn_pd_t, bn_t> {
     lay_t lay;
     dim_t cp = 0; // channels rounded up to 16
     int nthr = 1;
+    bool po_relu = false; // a relu post-op (slope 0): the fused relu without its workspace
 
     static status_t init(bn_pd_t &pd) {
         ANYDNN_REQUIRE(isa_enabled(dnnl_cpu_isa_avx512_core), dnnl_unimplemented,
                 "needs avx512_core");
         ANYDNN_CHECK(resolve(pd));
+        float alpha = 0.f;
+        pd.po_relu = relu_post_op(pd.attr, alpha);
+        ANYDNN_REQUIRE(!pd.po_relu || alpha == 0.f, dnnl_unimplemented,
+                "relu post-op with a negative slope (cpu:bnorm:ref applies it)");
         const memory_desc_t &src = pd.args[DNNL_ARG_SRC];
         ANYDNN_REQUIRE(make_lay(src, pd.lay), dnnl_unimplemented,
                 "src layout is neither nCx16c, channels-last nor planar with dense spatial");
@@ -331,7 +336,7 @@ void bn_t::run(const exec_ctx_t &ctx) const {
         char *ws = c.relu && c.training ? ctx.host_ptr<char>(DNNL_ARG_WORKSPACE) : nullptr;
         const dnnl_data_type_t ddt = pd.arg_md(DNNL_ARG_DST).data_type;
         const size_t ds = data_type_size(ddt);
-        const bool relu = c.relu;
+        const bool relu = c.relu || pd.po_relu;
         if constexpr (!plane) {
             // Past half the last-level cache src and dst no longer both stay there: skip
             // reading dst's lines before overwriting them.

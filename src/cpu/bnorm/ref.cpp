@@ -1,6 +1,6 @@
-// Reference batch normalization, forward and backward, every flag: any blocked layouts (all
-// tensors may differ), threaded over channels, each channel walked through logical positions
-// with statistics accumulated in double.
+// Reference batch normalization, forward and backward, every flag and the relu post-op (any
+// slope): any blocked layouts (all tensors may differ), threaded over channels, each channel
+// walked through logical positions with statistics accumulated in double.
 #include <cmath>
 #include <vector>
 
@@ -64,6 +64,8 @@ struct ref_t : public primitive_t {
 
     status_t execute(const exec_ctx_t &ctx) const override {
         const conf_t c = make_conf(desc_of(pd()));
+        float po_alpha = 0.f;
+        const bool po_relu = c.fwd && relu_post_op(pd().attr, po_alpha);
         const float *scale = c.scale ? ctx.host_ptr<const float>(DNNL_ARG_SCALE) : nullptr;
         const float *shift = c.fwd && c.shift ? ctx.host_ptr<const float>(DNNL_ARG_SHIFT) : nullptr;
         float *mean = ctx.host_ptr<float>(DNNL_ARG_MEAN);
@@ -105,6 +107,7 @@ struct ref_t : public primitive_t {
                             if (c.training) st(ctx, DNNL_ARG_WORKSPACE, p, y > 0.f ? 1.f : 0.f);
                             y = y > 0.f ? y : 0.f;
                         }
+                        if (po_relu) y = y > 0.f ? y : y * po_alpha;
                         st(ctx, DNNL_ARG_DST, p, y);
                     });
                     continue;

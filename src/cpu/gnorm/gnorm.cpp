@@ -1,5 +1,5 @@
-// Group normalization, forward (training/inference, global stats, scale, shift, post-ops in
-// the reference) and backward (data; scale and shift gradients). Statistics per (mb, group)
+// Group normalization, forward (training/inference, global stats, scale, shift, src/dst scales
+// and post-ops in the reference) and backward (data; scale and shift gradients). Statistics per (mb, group)
 // cover C/G channels and every spatial point. Work items are (mb, group) pairs; `plain`
 // addresses plain layouts by strides (contiguous f32 rows get a direct loop), `ref` walks any
 // blocked layout through logical positions.
@@ -13,6 +13,7 @@
 #include "core/ops/eltwise/layout.hpp"
 #include "core/ops/gnorm/common.hpp"
 #include "core/ops/post_ops.hpp"
+#include "core/ops/scales.hpp"
 #include "core/parallel.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"
@@ -83,11 +84,12 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t<plain_only>, gnorm_t
         const auto &d = gnorm_of(pd);
         const bool fwd = is_fwd(d);
         unsigned ignore = attr_skip::scratchpad;
-        if (fwd && !plain_only) ignore |= attr_skip::post_ops;
+        if (fwd && !plain_only) ignore |= attr_skip::post_ops | attr_skip::scales;
         ANYDNN_REQUIRE(pd.attr.has_default_values(ignore), dnnl_unimplemented,
-                fwd && !plain_only ? "attributes other than post-ops are not supported"
+                fwd && !plain_only ? "attributes other than scales and post-ops are not supported"
                                    : "attributes are not supported");
         ANYDNN_CHECK(gnorm::resolve(pd));
+        if (fwd) ANYDNN_CHECK(init_common_scales(pd.attr, {DNNL_ARG_SRC, DNNL_ARG_DST}, pd.args));
         const memory_desc_t &src = pd.args[DNNL_ARG_SRC];
         const int tensors[3] = {DNNL_ARG_SRC, fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST,
                 fwd ? 0 : DNNL_ARG_DIFF_SRC};
@@ -377,6 +379,10 @@ struct gnorm_t : public primitive_t {
         const auto &po = pd.post_ops;
         const auto po_args = po.bind(ctx);
         const size_t dsize = data_type_size(ddt);
+        // The src scale on the normalized value, then the post-ops, then the dst scale.
+        float src_scale = 1.f, dst_scale = 1.f;
+        ANYDNN_CHECK(read_common_scale(ctx, pd.attr, DNNL_ARG_SRC, src_scale));
+        ANYDNN_CHECK(read_common_scale(ctx, pd.attr, DNNL_ARG_DST, dst_scale));
         // Contiguous f32 rows over spatial points (nchw-like): direct pointer loops.
         const bool rows = pd.plain && sdt == dnnl_f32 && pd.sp_stride[0] == 1;
         const dim_t M = sh.Cg * sh.SP;
@@ -427,8 +433,14 @@ struct gnorm_t : public primitive_t {
                 }
                 const double rstd = 1.0 / std::sqrt(v + d.epsilon);
                 for (dim_t c = c0; c < c0 + sh.Cg; ++c) {
-                    const float sc = static_cast<float>((scale ? scale[c] : 1.f) * rstd);
-                    const float sf = static_cast<float>((shift ? shift[c] : 0.f) - mu * sc);
+                    float sc = static_cast<float>((scale ? scale[c] : 1.f) * rstd);
+                    float sf = static_cast<float>((shift ? shift[c] : 0.f) - mu * sc);
+                    sc *= src_scale;
+                    sf *= src_scale;
+                    if (po.empty()) {
+                        sc /= dst_scale;
+                        sf /= dst_scale;
+                    }
                     if (rows && ddt == dnnl_f32 && pd.sp_stride[1] == 1 && po.empty()) {
                         const float *x = static_cast<const float *>(s) + sa.off(n, c, 0);
                         float *y = static_cast<float *>(t) + da.off(n, c, 0);
@@ -442,7 +454,7 @@ struct gnorm_t : public primitive_t {
                             const dim_t to = da.off(n, c, i, pos);
                             po.apply(po_args, &val, 1, pos, 1,
                                     static_cast<char *>(t) + to * dsize, 1);
-                            store_from_f32(ddt, t, to, val);
+                            store_from_f32(ddt, t, to, val / dst_scale);
                         } else {
                             store_from_f32(ddt, t, da.off(n, c, i), val);
                         }

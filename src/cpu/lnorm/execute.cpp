@@ -41,6 +41,27 @@ struct rows_t {
             r /= md.dims[k];
         }
     }
+    // Logical position of row r's first element: dense rows are numbered in memory order
+    // (one plain layout for every data tensor), the others row-major.
+    void row_pos(dim_t r, dim_t *pos, const memory_desc_t &md) const {
+        if (!dense) return pos_of(r, pos, md);
+        int order[max_ndims], n = 0;
+        for (int k = 0; k < last; ++k) {
+            pos[k] = 0;
+            if (md.dims[k] > 1) order[n++] = k;
+        }
+        // Dims of a plain dense layout, outermost (largest stride) first.
+        std::sort(order, order + n, [&](int a, int b) {
+            return md.blocking.strides[a] > md.blocking.strides[b];
+        });
+        dim_t off = r * C;
+        for (int i = 0; i < n; ++i) {
+            const dim_t st = md.blocking.strides[order[i]];
+            pos[order[i]] = off / st;
+            off %= st;
+        }
+        pos[last] = 0;
+    }
     dim_t stat_off(dim_t r, const memory_desc_t &src) const {
         if (dense) return stat->offset0 + r;
         dim_t pos[max_ndims] = {};
@@ -84,7 +105,8 @@ void load_vec(const exec_ctx_t &ctx, const primitive_desc_t &pd, int arg, dim_t 
 
 } // namespace
 
-status_t execute(const primitive_desc_t &pd, const exec_ctx_t &ctx, int max_nthr, bool dense) {
+status_t execute(const primitive_desc_t &pd, const exec_ctx_t &ctx, int max_nthr, bool dense,
+        const post_ops_chain_t &po) {
     const auto &d = desc_of(pd);
     const bool fwd = is_fwd(d.prop_kind);
     const memory_desc_t &src_md = pd.arg_md(DNNL_ARG_SRC);
@@ -128,10 +150,14 @@ status_t execute(const primitive_desc_t &pd, const exec_ctx_t &ctx, int max_nthr
         float src_scale, dst_scale;
         ANYDNN_CHECK(read_common_scale(ctx, pd.attr, DNNL_ARG_SRC, src_scale));
         ANYDNN_CHECK(read_common_scale(ctx, pd.attr, DNNL_ARG_DST, dst_scale));
-        a.out_scale = src_scale / dst_scale;
+        // Post-ops run between the src scale and the dst scale, on rows in the buffer.
+        const bool with_po = !po.empty();
+        a.out_scale = with_po ? src_scale : src_scale / dst_scale;
+        const auto po_args = po.bind(ctx);
         const memory_desc_t &dst_md = pd.arg_md(DNNL_ARG_DST);
         void *dst = ctx.host_ptr(DNNL_ARG_DST);
-        const bool direct = vec && src_md.data_type == dnnl_f32 && dst_md.data_type == dnnl_f32;
+        const bool direct = vec && src_md.data_type == dnnl_f32 && dst_md.data_type == dnnl_f32
+                && !with_po;
         const bool stream = direct && size_t(n) * sizeof(float) >= stream_bytes;
         const bool write_stats = stats_out(d);
         if (nrows > 0)
@@ -169,6 +195,13 @@ status_t execute(const primitive_desc_t &pd, const exec_ctx_t &ctx, int max_nthr
                                 direct && r + 1 < end ? x + C : nullptr);
                     else
                         fwd_row_scalar(x, y, C, a, m, v);
+                    if (with_po) {
+                        dim_t pos[max_ndims] = {};
+                        rows.row_pos(r, pos, src_md);
+                        po.apply(po_args, y, C, pos, last, nullptr, 0);
+                        for (dim_t c = 0; c < C; ++c)
+                            y[c] /= dst_scale;
+                    }
                     if (!direct) rows.store(dst_md, dst, r, yb);
                 }
                 if (stream) _mm_sfence();

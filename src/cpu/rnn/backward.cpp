@@ -141,7 +141,10 @@ void run_stack_layer(const bwd_state_t &st, dim_t l, dim_t d) {
                 s.dc = dc;
                 lstm_bwd(s);
             }
-            gemm_rows(N, c.SIC, GC, s.dg, GC, wi.bt(), dh_state, DIC, 0.f);
+            // Step 0 of initial states with SIC channels: their gradient has rows of its own.
+            const bool h0 = k == 0 && c.own_h0();
+            gemm_rows(N, c.SIC, GC, s.dg, GC, wi.bt(), h0 ? bs + c.bs_dh0 : dh_state,
+                    h0 ? c.SIC : DIC, 0.f);
         } else if (!c.lbr) {
             gru_bwd_state(s);
             float *drh = bs + c.bs_drh;
@@ -159,20 +162,24 @@ void run_stack_layer(const bwd_state_t &st, dim_t l, dim_t d) {
     }
 
     const plain_t &dsi = t.diff[rnn_src_iter], &dsic = t.diff[rnn_src_iter_c];
+    const float *dh0 = c.own_h0() ? bs + c.bs_dh0 : dh_state;
     for (dim_t n = 0; n < N; ++n) {
-        if (dsi.present()) dsi.store(dsi.off(l, d, n, 0), DIC, dh_state + n * DIC);
+        if (dsi.present()) dsi.store(dsi.off(l, d, n, 0), c.SIC, dh0 + n * c.SIC);
         if (dsic.present()) dsic.store(dsic.off(l, d, n, 0), H, dc + n * H);
     }
 
     // Weight gradients over all steps at once.
     const dim_t R = T * N, in_c = c.in_cols(l);
     const float *in = l == 0 ? ws + c.x0(d) : ws + c.h(l - 1, d, 1);
-    const float *hprev_all = ws + c.h(l, d, 0);
+    // Previous states of all steps in a row; initial states of SIC channels only ever
+    // precede the one step (T = 1) in rows of their own.
+    const float *hprev_all = ws + c.hprev(l, d, 0);
+    const dim_t hprev_ld = c.hprev_ld(0);
     accumulate_weights_grad(t.diff[rnn_weights_layer], l, d, 0, in_c, GC, R, in, in_c, dg_all,
             GC);
     const plain_t &dwi = t.diff[rnn_weights_iter];
     if (c.vanilla || c.lstm) {
-        accumulate_weights_grad(dwi, l, d, 0, c.SIC, GC, R, hprev_all, DIC, dg_all, GC);
+        accumulate_weights_grad(dwi, l, d, 0, c.SIC, GC, R, hprev_all, hprev_ld, dg_all, GC);
     } else if (!c.lbr) {
         accumulate_weights_grad(dwi, l, d, 0, c.SIC, 2 * H, R, hprev_all, DIC, dg_all, GC);
         accumulate_weights_grad(dwi, l, d, 2 * H, c.SIC, H, R, ws + c.per_step(c.ws_rh, l, d, 0),

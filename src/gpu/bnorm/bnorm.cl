@@ -14,6 +14,7 @@
 #define BN_WS 64 // the relu mask lives in the workspace (training)
 #define BN_DIFF_SCALE 128
 #define BN_DIFF_SHIFT 256
+#define BN_PO_RELU 512 // the attribute's relu post-op, slope po_alpha, after the fusions
 
 // Logical index of element k of channel c: k runs over N, then the spatial dims row-major.
 void channel_index(const long *dims, int ndims, long c, long k, long *idx) {
@@ -30,7 +31,8 @@ kernel void bnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst, glob
         global float *var, const global float *scale, const global float *shift,
         const global DST_DATA_T *src1, global uchar *ws, tensor_layout_t src_l,
         tensor_layout_t dst_l, tensor_layout_t src1_l, tensor_layout_t ws_l,
-        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps, local float *buf) {
+        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps, float po_alpha,
+        local float *buf) {
     long dims[8], idx[MAX_NDIMS];
     dims_of(logical_dims, dims);
     const int nd = src_l.ndims;
@@ -75,6 +77,7 @@ kernel void bnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst, glob
             if (flags & BN_WS) ws[layout_offset(&ws_l, idx)] = on ? 1 : 0;
             y = on ? y : 0.f;
         }
+        if (flags & BN_PO_RELU) y = y > 0.f ? y : y * po_alpha;
         STORE_DST(dst, layout_offset(&dst_l, idx), y);
     }
 }
@@ -90,7 +93,8 @@ kernel void bnorm_bwd(const global SRC_DATA_T *src, const global DIFF_DST_DATA_T
         const global float *scale, const global uchar *ws, global float *diff_scale,
         global float *diff_shift, global DIFF_SRC_DATA_T *diff_src1, tensor_layout_t src_l,
         tensor_layout_t dd_l, tensor_layout_t ds_l, tensor_layout_t ws_l,
-        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps, local float *buf) {
+        tensor_layout_t stat_l, long8 logical_dims, int flags, float eps,
+        local float *buf) {
     long dims[8], idx[MAX_NDIMS];
     dims_of(logical_dims, dims);
     const int nd = src_l.ndims;

@@ -1,6 +1,6 @@
 // GPU batch normalization: forward training/inference, backward (data, and scale/shift),
 // global statistics, scale/shift, fused relu and add+relu (the relu mask in a u8 workspace,
-// laid out as the CPU engine's); any blocked layouts, any OpenCL device: one work-group per
+// laid out as the CPU engine's), the relu post-op (any slope); any blocked layouts, any OpenCL device: one work-group per
 // channel.
 #include "core/compute/compute.hpp"
 #include "core/ops/bnorm/common.hpp"
@@ -25,14 +25,17 @@ struct bnorm_pd_t : public primitive_desc_impl_t<bnorm_pd_t, bnorm_t> {
         return "ocl:bnorm:channels";
     }
     bn::conf_t conf;
+    bool po_relu = false;
+    float po_alpha = 0.f;
 
     static status_t init(bnorm_pd_t &pd) {
         ANYDNN_CHECK(init_bnorm_common(pd));
+        pd.po_relu = bn::relu_post_op(pd.attr, pd.po_alpha);
         return dnnl_success;
     }
 
     int flags() const {
-        return bnorm_flags(conf, args);
+        return bnorm_flags(conf, args) | (po_relu ? bn_po_relu : 0);
     }
     // A tensor's layout, or src's for tensors that take no part (never read then).
     const memory_desc_t &md_or_src(int arg) const {
@@ -84,6 +87,7 @@ struct bnorm_t : public primitive_t {
         add_logical_dims(args, src);
         args.add_value<int32_t>(pd.flags());
         args.add_value(pd.conf.eps);
+        if (pd.conf.fwd) args.add_value(pd.po_alpha);
         const size_t local = row_group_size(*kernel_, pd.engine);
         add_row_buffer(args, local);
         return kernel_->launch(ctx.stream, args, rows_range(size_t(pd.conf.c), local));

@@ -18,7 +18,8 @@ enum : int {
     bn_add_relu = 32,
     bn_ws = 64,
     bn_diff_scale = 128,
-    bn_diff_shift = 256
+    bn_diff_shift = 256,
+    bn_po_relu = 512 // the relu post-op, its slope a kernel argument (bnorm.cl only)
 };
 
 template <typename ARGS>

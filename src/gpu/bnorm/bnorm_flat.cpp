@@ -65,6 +65,7 @@ struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_fla
     bn::conf_t conf;
     dim_t O = 0, C = 0, I = 1;
     bool ch_last = false;
+    bool po_relu = false; // a relu post-op of slope 0
     int vec = 1;
     size_t group = 1; // work-group size of the stats and apply kernels
     int tx_n = 1; // channels-last stats: work-items along C
@@ -81,6 +82,11 @@ struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_fla
 
     static status_t init(bnorm_flat_pd_t &pd) {
         ANYDNN_CHECK(init_bnorm_common(pd));
+        // A relu post-op of slope 0 is the fused relu without its workspace.
+        float alpha = 0.f;
+        pd.po_relu = cpu::bnorm::relu_post_op(pd.attr, alpha);
+        ANYDNN_REQUIRE(!pd.po_relu || alpha == 0.f, dnnl_unimplemented,
+                "relu post-op with a negative slope (ocl:bnorm:channels applies it)");
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
         bool same = true;
         for (int a : pd.data_args()) {
@@ -151,7 +157,7 @@ struct bnorm_flat_t : public primitive_t {
     status_t execute(const exec_ctx_t &ctx) const override {
         const bnorm_flat_pd_t &pd = pd_();
         if (pd.C == 0) return dnnl_success;
-        const int flags = bnorm_flags(pd.conf, pd.args);
+        const int flags = bnorm_flags(pd.conf, pd.args) | (pd.po_relu ? bn_relu : 0);
         const memory_storage_t *scratch = ctx.scratchpad_storage;
         const int64_t stat_off = off(DNNL_ARG_VARIANCE);
         // The stats and apply work-group: the tuned size where the kernel allows it.

@@ -8,6 +8,7 @@
 #include "cl/group_reduce.h"
 #ifdef FWD
 #include "cl/post_ops.h"
+#include "cl/scales.h"
 #endif
 
 // Flags (an int argument).
@@ -80,6 +81,7 @@ kernel void gnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst, glob
         global float *var, const global float *scale, const global float *shift,
         tensor_layout_t src_l, tensor_layout_t dst_l, tensor_layout_t stat_l,
         long8 logical_dims, long2 sp_strides, long groups, int flags, float eps,
+        const global SRC_SCALE_DATA_T *src_scale, const global DST_SCALE_DATA_T *dst_scale,
         local float *buf POST_OP_PARAMS) {
     long dims[8];
     dims_of(logical_dims, dims);
@@ -117,13 +119,16 @@ kernel void gnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst, glob
         var[so] = v;
     }
     const float inv = rsqrt(v + eps);
+    // The src scale on the normalized value, then the post-ops, then the dst scale.
+    const float s_scale = src_scale ? LOAD_SRC_SCALE(src_scale, 0) : 1.f;
+    const float d_scale = dst_scale ? LOAD_DST_SCALE(dst_scale, 0) : 1.f;
     for (long c = G.c0; c < G.c0 + G.Cg; ++c) {
         walk_channel(&sw, dims, nd, n, c);
         walk_channel(&dw, dims, nd, n, c);
         const float a = ((flags & GN_SCALE) ? scale[c] : 1.f) * inv;
         const float b = ((flags & GN_SHIFT) ? shift[c] : 0.f) - m * a;
         for (long sp = lid; sp < G.SP; sp += L) {
-            float y = LOAD_SRC(src, walk_offset(&sw, dims, nd, n, c, sp)) * a + b;
+            float y = (LOAD_SRC(src, walk_offset(&sw, dims, nd, n, c, sp)) * a + b) * s_scale;
             const long o = walk_offset(&dw, dims, nd, n, c, sp);
 #if PO_COUNT > 0
             long idx[MAX_NDIMS];
@@ -135,7 +140,7 @@ kernel void gnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst, glob
 #endif
             y = apply_post_ops(y, idx, old POST_OP_ARGS);
 #endif
-            STORE_DST(dst, o, y);
+            STORE_DST(dst, o, y / d_scale);
         }
     }
 }

@@ -1,16 +1,19 @@
 // GPU group normalization: forward training/inference and backward (data, and scale/shift),
-// global statistics, scale/shift, forward post-ops (the shared applier); any blocked layouts,
-// f32/bf16/f16 (forward dst also s8/u8), any OpenCL device: one work-group per (mb, group).
+// global statistics, scale/shift, forward src/dst scales and post-ops (the shared applier);
+// any blocked layouts, f32/bf16/f16 (forward dst also s8/u8, training included), any OpenCL
+// device: one work-group per (mb, group).
 // The descriptor checks are the shared ones (core/ops/gnorm/common.hpp).
 #include <array>
 #include <initializer_list>
 
 #include "core/compute/compute.hpp"
 #include "core/ops/gnorm/common.hpp"
+#include "core/ops/scales.hpp"
 #include "core/primitive.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"
+#include "gpu/quant_attr.hpp"
 #include "gpu/reduce_launch.hpp"
 #include "gpu/zero_padding.hpp"
 
@@ -57,12 +60,15 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t, gnorm_t> {
     static status_t init(gnorm_pd_t &pd) {
         const auto &d = gn::desc_of(pd);
         const bool fwd = gn::is_fwd(d);
-        ANYDNN_REQUIRE(pd.attr.has_default_values(
-                               attr_skip::scratchpad | (fwd ? attr_skip::post_ops : 0u)),
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::scratchpad
+                               | (fwd ? attr_skip::post_ops | attr_skip::scales : 0u)),
                 dnnl_unimplemented,
-                fwd ? "attributes other than post-ops are not supported"
+                fwd ? "attributes other than scales and post-ops are not supported"
                     : "attributes are not supported");
+        ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(gn::resolve(pd));
+        if (fwd)
+            ANYDNN_CHECK(cpu::init_common_scales(pd.attr, {DNNL_ARG_SRC, DNNL_ARG_DST}, pd.args));
         for (const auto &a : pd.args)
             ANYDNN_CHECK(check_tensors({&a.second}));
         if (fwd) ANYDNN_CHECK(pd.post_ops.init(pd.attr, pd.arg_md(DNNL_ARG_DST), pd.args));
@@ -113,7 +119,7 @@ struct gnorm_t : public primitive_t {
         ANYDNN_CHECK(zero_.init(pd.engine, out));
         if (pd.fwd()) {
             opt += " -DFWD" + data_type_options("DST", out.data_type)
-                    + pd.post_ops.build_options();
+                    + scale_type_options(pd.attr) + pd.post_ops.build_options();
             ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             return create_kernel(pd.engine, "gnorm/gnorm.cl", opt, "gnorm_fwd", kernel_);
         }
@@ -177,6 +183,11 @@ struct gnorm_t : public primitive_t {
             args.add_value(groups);
             args.add_value<int32_t>(pd.flags());
             args.add_value(d.epsilon);
+            if (pd.fwd())
+                for (int arg : {DNNL_ARG_SRC, DNNL_ARG_DST})
+                    args.add(pd.attr.scales.count(arg)
+                                    ? storage_of(ctx, DNNL_ARG_ATTR_SCALES | arg)
+                                    : nullptr);
             const size_t local = row_group_size(*kernel_, pd.engine);
             add_row_buffer(args, local);
             if (pd.fwd()) pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());

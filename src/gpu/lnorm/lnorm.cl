@@ -4,6 +4,9 @@
 // SS for scale/shift).
 #include "cl/group_reduce.h"
 #include "cl/scales.h"
+#ifdef FWD
+#include "cl/post_ops.h"
+#endif
 
 // Flags (an int argument): which tensors take part.
 #define LN_SCALE 1
@@ -20,7 +23,7 @@ kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         const global SS_DATA_T *shift, tensor_layout_t src_l, tensor_layout_t dst_l,
         tensor_layout_t stat_l, long8 logical_dims, int flags, float eps,
         const global SRC_SCALE_DATA_T *src_scale, const global DST_SCALE_DATA_T *dst_scale,
-        local float *buf) {
+        local float *buf POST_OP_PARAMS) {
     long dims[8], si[MAX_NDIMS], di[MAX_NDIMS];
     dims_of(logical_dims, dims);
     const int axis = src_l.ndims - 1;
@@ -55,14 +58,23 @@ kernel void lnorm_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         }
     }
     const float inv = rsqrt(v + eps);
-    // Quantization attributes: src scale / dst scale on the normalized result.
-    const float out_scale = (src_scale ? LOAD_SRC_SCALE(src_scale, 0) : 1.f)
-            / (dst_scale ? LOAD_DST_SCALE(dst_scale, 0) : 1.f);
+    // Quantization attributes: the src scale on the normalized result, then the post-ops
+    // (eltwise, binary: no sum), then the dst scale.
+    const float s_scale = src_scale ? LOAD_SRC_SCALE(src_scale, 0) : 1.f;
+    const float d_scale = dst_scale ? LOAD_DST_SCALE(dst_scale, 0) : 1.f;
     for (long c = lid; c < C; c += L) {
         float y = (LOAD_SRC(src, axis_offset(&src_l, si, axis, sbase, c)) - m) * inv;
         if (flags & LN_SCALE) y *= LOAD_SS(scale, c);
         if (flags & LN_SHIFT) y += LOAD_SS(shift, c);
-        STORE_DST(dst, axis_offset(&dst_l, di, axis, dbase, c), y * out_scale);
+        y *= s_scale;
+#if PO_COUNT > 0
+        long idx[MAX_NDIMS];
+        for (int d = 0; d < src_l.ndims; ++d)
+            idx[d] = si[d];
+        idx[axis] = c;
+        y = apply_post_ops(y, idx, 0.f POST_OP_ARGS);
+#endif
+        STORE_DST(dst, axis_offset(&dst_l, di, axis, dbase, c), y / d_scale);
     }
 }
 #endif

@@ -1,12 +1,13 @@
 // GPU layer normalization (and RMS normalization), forward training/inference and backward,
 // scale/shift, statistics in or out, any blocked layouts, any OpenCL device: one work-group
-// per row; forward src/dst scales (f32, one value each).
+// per row; forward src/dst scales (f32, one value each) and post-ops (eltwise, binary).
 #include "core/compute/compute.hpp"
 #include "core/ops/lnorm/common.hpp"
 #include "core/primitive.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/lnorm/lnorm_flags.hpp"
+#include "gpu/post_ops.hpp"
 #include "gpu/quant_attr.hpp"
 #include "gpu/reduce_launch.hpp"
 
@@ -27,6 +28,7 @@ struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
         return "ocl:lnorm:rows";
     }
     bool rows_f32 = false; // forward, f32 rows contiguous in memory, CPU device
+    post_ops_t post_ops; // forward
 
     static status_t init(lnorm_pd_t &pd) {
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
@@ -34,7 +36,10 @@ struct lnorm_pd_t : public primitive_desc_impl_t<lnorm_pd_t, lnorm_t> {
         pd.scratchpad_size = 0;
         const auto &d = ln::desc_of(pd);
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        if (is_fwd(d))
+            ANYDNN_CHECK(pd.post_ops.init(pd.attr, pd.arg_md(DNNL_ARG_DST), pd.args));
         pd.rows_f32 = is_fwd(d) && !group_reduce(pd.engine) && pd.attr.scales.empty()
+                && pd.post_ops.empty()
                 && src.data_type == dnnl_f32
                 && pd.arg_md(DNNL_ARG_DST).data_type == dnnl_f32 && row_major_dense(src)
                 && row_major_dense(pd.arg_md(DNNL_ARG_DST))
@@ -88,7 +93,8 @@ struct lnorm_t : public primitive_t {
                     pd.engine, "lnorm/lnorm.cl", " -DROWS_F32", "lnorm_fwd_rows_f32", kernel_);
         if (is_fwd(d)) {
             opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
-                    + scale_type_options(pd.attr);
+                    + scale_type_options(pd.attr) + pd.post_ops.build_options();
+            ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             return create_kernel(pd.engine, "lnorm/lnorm.cl", opt + row_options(pd.engine),
                     "lnorm_fwd", kernel_);
         }
@@ -143,6 +149,7 @@ struct lnorm_t : public primitive_t {
                                 : nullptr);
             const size_t local = row_group_size(*kernel_, pd.engine);
             add_row_buffer(args, local);
+            pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
             if (C == 0) return dnnl_success;
             return kernel_->launch(ctx.stream, args, rows_range(size_t(rows), local));
         }
@@ -179,6 +186,7 @@ struct lnorm_t : public primitive_t {
 
 private:
     std::shared_ptr<kernel_t> kernel_, ss_kernel_;
+    std::unique_ptr<memory_storage_t> post_ops_buffer_; // the chain's parameters
 };
 
 } // namespace

@@ -38,6 +38,8 @@ struct lnorm_rows_pd_t : public primitive_desc_impl_t<lnorm_rows_pd_t, lnorm_row
         const auto &d = ln::desc_of(pd);
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(ln::init_args(pd, 1));
+        ANYDNN_REQUIRE(pd.attr.post_ops.entries.empty(), dnnl_unimplemented,
+                "rows in registers apply no post-ops (ocl:lnorm:rows does)");
         pd.scratchpad_size = 0;
         for (const auto &a : pd.args)
             ANYDNN_CHECK(check_tensors({&a.second}));

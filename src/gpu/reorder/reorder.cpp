@@ -122,7 +122,8 @@ status_t reorder_pd_t::init_tensors(
 namespace {
 status_t check_gpu_to_gpu(const reorder_pd_t &pd) {
     const auto &d = cpu::reorder::reorder_desc(pd);
-    ANYDNN_REQUIRE(d.src_engine_kind == dnnl_gpu && d.dst_engine_kind == dnnl_gpu,
+    ANYDNN_REQUIRE(d.src_engine_kind == dnnl_gpu && d.dst_engine_kind == dnnl_gpu
+                    && !d.cross_engine,
             dnnl_unimplemented, "GPU reorder: src and dst on another engine");
     return dnnl_success;
 }

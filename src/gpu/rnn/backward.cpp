@@ -106,7 +106,10 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
         ANYDNN_CHECK(k.step(st, k.bwd_step, ws, bs, bs, p));
         const mat_t dg {bs, p.dg, GC, 1};
         if (c.vanilla || c.lstm) {
-            ANYDNN_CHECK(k.gemm(st, N, c.SIC, GC, dg, transposed(wi), dh_state_m, false));
+            // Step 0 of initial states with SIC channels: their gradient has rows of its own.
+            const bool h0 = s == 0 && c.own_h0();
+            ANYDNN_CHECK(k.gemm(st, N, c.SIC, GC, dg, transposed(wi),
+                    h0 ? mat_t {bs, int64_t(c.bs_dh0), c.SIC, 1} : dh_state_m, false));
             continue;
         }
         if (c.augru)
@@ -124,10 +127,12 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
         ANYDNN_CHECK(k.gemm(st, N, c.SIC, 2 * H, dg, transposed(wi), dh_state_m, true));
     }
 
-    if (c.with_src_iter && e.diff_md[rnn_src_iter])
-        ANYDNN_CHECK(k.copy(st, row_dims,
+    if (c.with_src_iter && e.diff_md[rnn_src_iter]) {
+        const int64_t h0_dims[5] = {1, 1, 1, N, c.SIC};
+        ANYDNN_CHECK(k.copy(st, h0_dims,
                 at_ld(user_view(*e.diff_md[rnn_src_iter], e.diff_mem[rnn_src_iter]), l, d),
-                dh_state));
+                c.own_h0() ? rows_view(bs, c.bs_dh0, c.SIC) : dh_state));
+    }
     if (c.lstm && c.with_src_iter_c && e.diff_md[rnn_src_iter_c])
         ANYDNN_CHECK(k.copy(st, cell_dims,
                 at_ld(user_view(*e.diff_md[rnn_src_iter_c], e.diff_mem[rnn_src_iter_c]), l, d),
@@ -138,7 +143,9 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
     const int64_t in = int64_t(l == 0 ? c.x0(d) : c.h(l - 1, d, 1));
     const mat_t in_t {ws, in, 1, in_c};
     const mat_t dg_all {bs, int64_t(c.bs_dg), GC, 1};
-    const mat_t hprev_t {ws, int64_t(c.h(l, d, 0)), 1, DIC};
+    // Previous states of all steps in a row; initial states of SIC channels only ever
+    // precede the one step (T = 1) in rows of their own.
+    const mat_t hprev_t {ws, int64_t(c.hprev(l, d, 0)), 1, c.hprev_ld(0)};
     ANYDNN_CHECK(k.gemm(st, in_c, GC, R, in_t, dg_all,
             diff_weights_mat(e, rnn_weights_layer, l, d), true));
     const mat_t dwi = diff_weights_mat(e, rnn_weights_iter, l, d);

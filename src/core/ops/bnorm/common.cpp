@@ -51,13 +51,36 @@ conf_t make_conf(const batch_normalization_desc_t &d) {
     return c;
 }
 
+bool relu_post_op(const primitive_attr_t &attr, float &alpha) {
+    const auto &po = attr.post_ops.entries;
+    if (po.size() != 1 || po[0].kind != dnnl_eltwise || po[0].alg != dnnl_eltwise_relu)
+        return false;
+    alpha = po[0].alpha;
+    return true;
+}
+
 status_t resolve(primitive_desc_t &pd) {
     const auto &d = desc_of(pd);
     const conf_t c = make_conf(d);
     const primitive_attr_t &attr = pd.attr;
     ANYDNN_REQUIRE(attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
-                           | attr_skip::deterministic | attr_skip::acc_mode),
-            dnnl_unimplemented, "attributes (post-ops, scales...) are not supported");
+                           | attr_skip::deterministic | attr_skip::acc_mode
+                           | (c.fwd ? attr_skip::post_ops : 0u)),
+            dnnl_unimplemented,
+            c.fwd ? "attributes other than post-ops (scales...) are not supported"
+                  : "backward batch normalization takes no attributes");
+    if (!attr.post_ops.entries.empty()) {
+        // As oneDNN: one eltwise relu, its slope 0 in training (where fuse_norm_relu is the
+        // way to get the workspace backward needs).
+        float alpha = 0.f;
+        ANYDNN_REQUIRE(relu_post_op(attr, alpha), dnnl_unimplemented,
+                "batch normalization takes one post-op, an eltwise relu (got %d post-ops, "
+                "the first %s)",
+                int(attr.post_ops.entries.size()),
+                dnnl_prim_kind2str(attr.post_ops.entries[0].kind));
+        ANYDNN_REQUIRE(!c.training || alpha == 0.f, dnnl_unimplemented,
+                "relu post-op with negative slope %g in training", double(alpha));
+    }
     ANYDNN_CHECK(check_stat(d.stat_md, "statistics"));
     memory_desc_t src = d.src_md;
     ANYDNN_CHECK(check_blocked(src, "src"));

@@ -24,6 +24,11 @@ struct conf_t {
 };
 conf_t make_conf(const batch_normalization_desc_t &d);
 
+// Whether the attribute holds the one post-op oneDNN documents for batch normalization, an
+// eltwise relu (forward; negative slope `alpha`, which must be 0 in training). resolve()
+// refuses every other chain.
+bool relu_post_op(const primitive_attr_t &attr, float &alpha);
+
 // Fills pd.args for every tensor (format any resolved to src's layout), checks data types
 // (f32/bf16/f16; s8 only for inference with global statistics) and attributes.
 status_t resolve(primitive_desc_t &pd);

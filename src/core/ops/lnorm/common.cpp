@@ -6,6 +6,7 @@
 #include "core/data_types.hpp"
 #include "core/ops/eltwise/layout.hpp"
 #include "core/ops/layout.hpp"
+#include "core/ops/post_ops.hpp"
 #include "core/ops/scales.hpp"
 #include "core/parallel.hpp"
 
@@ -71,16 +72,17 @@ status_t init_args(primitive_desc_t &pd, int nthr) {
         eltwise::resolve_any(dst, src);
         ANYDNN_CHECK(check_walkable(dst, "dst"));
         const dnnl_data_type_t ddt = dst.data_type;
-        ANYDNN_REQUIRE(is_float(ddt)
-                        || ((ddt == dnnl_s8 || ddt == dnnl_u8)
-                                && d.prop_kind == dnnl_forward_inference),
-                dnnl_unimplemented, "dst data type %s not supported for %s", dnnl_dt2str(ddt),
-                dnnl_prop_kind2str(d.prop_kind));
+        // s8/u8 dst in training too (the statistics stay f32), as oneDNN.
+        ANYDNN_REQUIRE(is_float(ddt) || ddt == dnnl_s8 || ddt == dnnl_u8, dnnl_unimplemented,
+                "dst data type %s not supported", dnnl_dt2str(ddt));
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
                                | attr_skip::deterministic | attr_skip::acc_mode
-                               | attr_skip::scales),
-                dnnl_unimplemented, "attributes other than scales are not supported");
+                               | attr_skip::scales | attr_skip::post_ops),
+                dnnl_unimplemented, "attributes other than scales and post-ops are not supported");
         ANYDNN_CHECK(init_common_scales(pd.attr, {DNNL_ARG_SRC, DNNL_ARG_DST}, pd.args));
+        // oneDNN's forward layer normalization takes eltwise and binary post-ops.
+        ANYDNN_CHECK(check_post_op_kinds(pd.attr, {dnnl_eltwise, dnnl_binary},
+                "layer normalization"));
         pd.args[DNNL_ARG_DST] = dst;
         if (d.flags & dnnl_use_shift) pd.args[DNNL_ARG_SHIFT] = d.scaleshift_md;
     } else {

@@ -142,10 +142,8 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr)
     c.DLC = m[rnn_dst_layer].dims[2];
     c.GB = c.G + (c.lbr ? 1 : 0);
 
-    // The API lets src_iter's channels differ from the state's for one time step only.
-    ANYDNN_REQUIRE(!c.backward || c.SIC == c.DIC, dnnl_unimplemented,
-            "backward with src_iter channels %lld differing from the state size %lld",
-            (long long)c.SIC, (long long)c.DIC);
+    // The API lets src_iter's channels differ from the state's for one time step only
+    // (LSTM and vanilla RNN): ws_h0 and bs_dh0 hold those rows and their gradient.
     const size_t LD = size_t(c.L * c.D), T = size_t(c.T), N = size_t(c.N);
     size_t top = 0;
     c.ws_x0 = take(top, size_t(c.D) * T * N * size_t(c.SLC));
@@ -173,6 +171,7 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr)
     c.bs_dhu = take(top, c.lbr ? T * N * size_t(c.DHC) : 0);
     c.bs_dhall = take(top, c.projection ? T * N * size_t(c.DIC) : 0);
     c.bs_dh_state = take(top, N * size_t(c.DIC));
+    c.bs_dh0 = take(top, c.own_h0() ? N * size_t(c.SIC) : 0);
     c.bs_dh_cell = take(top, N * size_t(c.DIC));
     c.bs_dhp = take(top, N * size_t(c.DHC));
     c.bs_dc = take(top, N * size_t(c.DHC));

@@ -54,7 +54,9 @@ struct conf_t {
     // Backward scratch: gate gradients of all steps, LBR's recurrent-o gradients, the
     // projected-state gradients, per-step rows, the layer-input gradients per direction,
     // diff attention and diff src_layer sums.
-    size_t bs_dg = 0, bs_dhu = 0, bs_dhall = 0, bs_dh_state = 0, bs_dh_cell = 0, bs_dhp = 0;
+    // bs_dh0: the gradient of initial states of SIC channels (own_h0), N rows.
+    size_t bs_dg = 0, bs_dhu = 0, bs_dhall = 0, bs_dh_state = 0, bs_dh0 = 0, bs_dh_cell = 0,
+           bs_dhp = 0;
     size_t bs_dc = 0, bs_drh = 0, bs_tmp = 0, bs_dx = 0, bs_datt = 0, bs_dsrc = 0, bs_bias = 0;
     size_t bs_peep = 0, bs_dbias = 0, bs_dpeep = 0, bs_att = 0, bs_floats = 0;
 

@@ -47,10 +47,9 @@ status_t resolve_fwd(const primitive_desc_t &pd, memory_desc_t &src, memory_desc
     ANYDNN_CHECK(check_walkable(dst, "dst"));
     ANYDNN_REQUIRE(is_float(src.data_type) || is_int8(src.data_type), dnnl_unimplemented,
             "src data type %s not supported", dnnl_dt2str(src.data_type));
-    ANYDNN_REQUIRE(is_float(dst.data_type)
-                    || (is_int8(dst.data_type) && d.prop_kind == dnnl_forward_inference),
-            dnnl_unimplemented, "dst data type %s not supported for %s",
-            dnnl_dt2str(dst.data_type), dnnl_prop_kind2str(d.prop_kind));
+    // int8 dst in training too, as oneDNN: softmax keeps nothing for backward but dst.
+    ANYDNN_REQUIRE(is_float(dst.data_type) || is_int8(dst.data_type), dnnl_unimplemented,
+            "dst data type %s not supported", dnnl_dt2str(dst.data_type));
     unsigned ignore = attr_skip::fpmath | attr_skip::scratchpad | attr_skip::deterministic
             | attr_skip::acc_mode | attr_skip::scales;
     if (allow_post_ops) ignore |= attr_skip::post_ops;
