@@ -46,6 +46,22 @@ bool parse_bool(const std::string &s) {
     throw std::invalid_argument("expected true or false, got '" + s + "'");
 }
 
+std::array<dnnl_data_type_t, 3> parse_dt_triple(const std::string &s) {
+    const auto parts = split(s, ':');
+    if (parts.size() == 1) {
+        const auto t = str2dt(parts[0]);
+        return {t, t, t};
+    }
+    if (parts.size() != 3) throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
+    return {str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
+}
+
+std::pair<dnnl_data_type_t, dnnl_data_type_t> parse_dt_pair(const std::string &s) {
+    const auto parts = split(s, ':');
+    if (parts.size() > 2) throw std::invalid_argument("--dt takes DT or SRC:DST");
+    return {str2dt(parts[0]), str2dt(parts.back())};
+}
+
 dims_t parse_dims(const std::string &s) {
     dims_t d;
     for (const auto &item : split(s, 'x')) {

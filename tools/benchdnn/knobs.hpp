@@ -1,9 +1,11 @@
 // Knob values and problem descriptors as text: lists, shapes, layouts.
 #pragma once
 
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attr.hpp"
@@ -27,6 +29,20 @@ double parse_number(const std::string &s, const char *what);
 int64_t parse_integer(const std::string &s, const char *what, int64_t lo = INT_MIN,
         int64_t hi = INT_MAX);
 bool parse_bool(const std::string &s);
+// Item readers for knob lists: a number, a whole number in [lo, hi], an int.
+inline auto number_item(const char *what) {
+    return [what](const std::string &s) { return parse_number(s, what); };
+}
+inline auto integer_item(const char *what, int64_t lo = INT_MIN, int64_t hi = INT_MAX) {
+    return [=](const std::string &s) { return parse_integer(s, what, lo, hi); };
+}
+inline auto int_item(const char *what) {
+    return [what](const std::string &s) { return static_cast<int>(parse_integer(s, what)); };
+}
+// "DT" (all three the same) or "SRC:WEI:DST", as conv, ip and matmul take --dt.
+std::array<dnnl_data_type_t, 3> parse_dt_triple(const std::string &s);
+// "DT" (both the same) or "SRC:DST", as the normalizations take --dt.
+std::pair<dnnl_data_type_t, dnnl_data_type_t> parse_dt_pair(const std::string &s);
 
 // "2x16x3x3" -> {2, 16, 3, 3}; "2x3:2x5" -> two shapes.
 dims_t parse_dims(const std::string &s);

@@ -9,6 +9,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -262,58 +263,33 @@ private:
     test_mem_t fwd_src_, fwd_dst_;
 };
 
-class pool_driver_t : public driver_t {
+class pool_driver_t : public knob_driver_t {
 public:
-    pool_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        alg_ = {dnnl_pooling_max};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                const std::string l = lowercase(s);
-                if (l == "max" || l == "pooling_max") return dnnl_pooling_max;
-                if (l == "avg_p" || l == "avg_include_padding" || l == "pooling_avg_include_padding")
-                    return dnnl_pooling_avg_include_padding;
-                if (l == "avg_np" || l == "avg_exclude_padding" || l == "pooling_avg_exclude_padding")
-                    return dnnl_pooling_avg_exclude_padding;
-                throw std::invalid_argument("unknown pooling algorithm '" + s + "'");
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &text) override {
-        pool_desc_t desc = parse_pool_desc(text);
-        for (auto dir : dir_)
-            for (auto dt : dt_)
-                for (const auto &tag : tag_)
-                    for (auto alg : alg_)
-                        for (const auto &attr : common_.attrs)
-                            for (auto mb : common_.mb) {
-                                pool_desc_t d = desc;
-                                if (mb > 0) d.mb = mb;
-                                pool_cfg_t c {dir, dt, tag, alg, attr, d};
-                                pool_prb_t prb(c);
-                                run_problem(prb);
-                            }
+        const pool_desc_t desc = parse_pool_desc(text);
+        for_each_problem([&] {
+            pool_desc_t d = desc;
+            if (mb_ > 0) d.mb = mb_;
+            pool_prb_t prb({dir_, dt_, tag_, alg_, attr_, d});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> dt_;
-    std::vector<std::string> tag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const dnnl_data_type_t &dt_ = knob({"--dt"}, {dnnl_f32}, str2dt);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_pooling_max}, [](const std::string &s) {
+        const std::string l = lowercase(s);
+        if (l == "max" || l == "pooling_max") return dnnl_pooling_max;
+        if (l == "avg_p" || l == "avg_include_padding" || l == "pooling_avg_include_padding")
+            return dnnl_pooling_avg_include_padding;
+        if (l == "avg_np" || l == "avg_exclude_padding" || l == "pooling_avg_exclude_padding")
+            return dnnl_pooling_avg_exclude_padding;
+        throw std::invalid_argument("unknown pooling algorithm '" + s + "'");
+    });
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace
