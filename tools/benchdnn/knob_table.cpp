@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <set>
 
+#include "harness.hpp"
+
 namespace benchdnn {
 
 struct knob_driver_t::common_entry_t : entry_t {
@@ -24,12 +26,14 @@ struct knob_driver_t::action_entry_t : entry_t {
 
 struct knob_driver_t::ignored_entry_t : entry_t {
     std::string why;
-    void parse(const std::string &) override { warn_ignored_knob(names.front(), why); }
+    void parse(const std::string &v) override {
+        if (!v.empty()) warn_ignored_knob(names.front(), why);
+    }
 };
 
 knob_driver_t::knob_driver_t() {
-    // Knobs of oneDNN's benchdnn that steer its implementation choice or its own
-    // bookkeeping; every driver takes them.
+    // Knobs of oneDNN's benchdnn that steer its implementation choice, memory placement or
+    // own bookkeeping; every driver takes them. A driver's own knob of the name wins.
     ignore({"--allow-enum-tags-only"}, "every tag is taken as written");
     ignore({"--attr-scratchpad"}, "the scratchpad mode does not change results");
     ignore({"--cpu-isa-hints"}, "no ISA hints here");
@@ -38,6 +42,20 @@ knob_driver_t::knob_driver_t() {
     ignore({"--attr-deterministic"}, "results here do not depend on it");
     ignore({"--attr-acc-mode"}, "accumulation is always full precision here");
     ignore({"--attr-rounding-mode"}, "stochastic rounding is not modelled here");
+    ignore({"--runtime-dim-mask", "--runtime_dims_masks", "--runtime-dims-masks"},
+            "dimensions are always given when the primitive is created here");
+    ignore({"--strides"}, "memory is dense here");
+    ignore({"--trivial-strides"}, "memory is dense here");
+    ignore({"--oflag"}, "compensation flags are not set here");
+    ignore({"--inplace"}, "this driver runs out of place");
+    ignore({"--skip-nonlinear"}, "every cell runs its nonlinear parts");
+    ignore({"--scaling"}, "int8 scales are not set here");
+    ignore({"--bia-dt", "--bia_dt"}, "the bias is f32 here");
+    ignore({"--bia_mask", "--bia-mask"}, "the bias runs along the last dimension here");
+    unsupported({"--attr-dropout"}, "dropout is not handled by the tester");
+    unsupported({"--attr-precomputed-reductions"}, "precomputed reductions are not handled by the tester");
+    unsupported({"--encoding"}, "sparse encodings are not handled by the tester");
+    unsupported({"--grouped"}, "grouped problems are not handled by the tester");
 }
 
 void knob_driver_t::add(names_t names, entry_t *e) {
@@ -46,6 +64,7 @@ void knob_driver_t::add(names_t names, entry_t *e) {
 }
 
 const attr_desc_t &knob_driver_t::attr_knob() {
+    has_attr_knob_ = true;
     auto *e = new common_entry_t;
     e->count = [this] { return common_.attrs.size(); };
     e->pick = [this](size_t i) { attr_cur_ = common_.attrs[i]; };
@@ -75,6 +94,30 @@ void knob_driver_t::ignore(names_t names, const char *why) {
     add(names, e);
 }
 
+void knob_driver_t::unsupported(names_t names, const char *why) {
+    const std::string &cur = knob_list(
+            names, {std::string()}, [](const std::string &v) { return std::vector<std::string> {v}; });
+    unsupported_.push_back({&cur, *names.begin(), why});
+}
+
+bool knob_driver_t::skipped_as_unsupported() const {
+    std::string why, knobs;
+    for (const auto &u : unsupported_)
+        if (!u.value->empty()) {
+            if (why.empty()) why = u.knob + ": " + u.why;
+            knobs += " " + u.knob + "=" + *u.value;
+        }
+    if (why.empty() && has_attr_knob_) {
+        why = attr_cur_.unsupported();
+        if (!why.empty()) knobs = attr_cur_.repro();
+    }
+    if (why.empty()) return false;
+    const auto &s = settings();
+    report_problem(begin_problem(), s.list ? outcome_t::listed : outcome_t::skipped, why,
+            "--" + s.driver_name + knobs + " " + s.problem_text);
+    return true;
+}
+
 void knob_driver_t::reset() {
     for (auto &e : entries_)
         e->reset();
@@ -99,7 +142,10 @@ void knob_driver_t::for_each_problem(const std::function<void()> &f) {
 void knob_driver_t::iterate(size_t from, const std::function<void()> &f) {
     while (from < entries_.size() && !entries_[from]->iterated())
         ++from;
-    if (from == entries_.size()) return f();
+    if (from == entries_.size()) {
+        if (!skipped_as_unsupported()) f();
+        return;
+    }
     entry_t &e = *entries_[from];
     for (size_t i = 0; i < e.size(); ++i) {
         e.select(i);

@@ -48,6 +48,9 @@ protected:
             std::function<void()> on_reset = {});
     // Knobs taken and ignored here, with one warning per knob per run saying why.
     void ignore(names_t names, const char *why);
+    // Knobs asking for what this tester does not build: while one holds a value, every problem
+    // reports "skipped" with why instead of running.
+    void unsupported(names_t names, const char *why);
 
     // Calls f once for every combination of the knob lists, the first declared outermost.
     void for_each_problem(const std::function<void()> &f);
@@ -80,6 +83,13 @@ private:
     struct action_entry_t;
     struct ignored_entry_t;
 
+    struct unsupported_t {
+        const std::string *value;
+        std::string knob, why;
+    };
+    // Reports the current problem skipped when a knob or attribute asks for what is not built.
+    bool skipped_as_unsupported() const;
+
     void add(names_t names, entry_t *e);
     template <typename T>
     const T &add_list(names_t names, std::vector<T> def,
@@ -92,6 +102,8 @@ private:
 
     std::vector<std::unique_ptr<entry_t>> entries_;
     common_knobs_t common_;
+    std::vector<unsupported_t> unsupported_;
+    bool has_attr_knob_ = false;
     attr_desc_t attr_cur_;
     int64_t mb_cur_ = 0;
 };

@@ -1,5 +1,7 @@
 #include "knobs.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -88,37 +90,63 @@ std::string dims2str(const dims_t &d) {
 }
 
 bool tag_known(const std::string &tag) {
-    dnnl_format_tag_t t;
-    return tag == "abx" || tag == "axb" || tag == "any" || tag == "aBx16b" || tag == "aBx8b"
-            || str2tag(tag, t);
+    // Any name of letters and digits with at most one 'x' (the remaining dimensions): oneDNN's
+    // enum names and aliases, plain orders like "acdb" and x forms like "xba" or "aBx4b".
+    if (tag.empty() || !std::isalpha(static_cast<unsigned char>(tag[0]))) return false;
+    for (char c : tag)
+        if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+    return std::count(tag.begin(), tag.end(), 'x') <= 1 || tag == "any";
 }
+
+std::string expand_tag(const std::string &tag, int nd) {
+    const size_t x = tag.find('x');
+    if (x == std::string::npos || tag == "x") return tag;
+    bool used[26] = {};
+    for (char c : tag)
+        if (std::isalpha(static_cast<unsigned char>(c)) && c != 'x')
+            used[std::tolower(static_cast<unsigned char>(c)) - 'a'] = true;
+    std::string rest;
+    for (int d = 0; d < nd && d < 26; ++d)
+        if (!used[d]) rest += static_cast<char>('a' + d);
+    return tag.substr(0, x) + rest + tag.substr(x + 1);
+}
+
+namespace {
+
+// Strides of a plain order written outermost first ("acdb": b innermost); false when the tag
+// is not one lowercase letter per dimension.
+bool order_strides(const std::string &order, const dims_t &dims, dims_t &strides) {
+    const size_t nd = dims.size();
+    if (order.size() != nd) return false;
+    std::vector<bool> seen(nd, false);
+    for (char c : order) {
+        const int d = c - 'a';
+        if (d < 0 || d >= static_cast<int>(nd) || seen[d]) return false;
+        seen[d] = true;
+    }
+    strides.assign(nd, 1);
+    int64_t s = 1;
+    for (size_t i = nd; i-- > 0;) {
+        const int d = order[i] - 'a';
+        strides[d] = s;
+        s *= std::max<int64_t>(dims[d], 1);
+    }
+    return true;
+}
+
+} // namespace
 
 dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag) {
     const int nd = static_cast<int>(dims.size());
-    if (tag == "abx" || tag == "axb") {
-        dims_t strides = dense_strides(dims);
-        if (tag == "axb" && nd >= 3) {
-            // Channels (dim 1) innermost, then spatial, then batch.
-            int64_t s = 1;
-            strides[1] = s;
-            s *= std::max<int64_t>(dims[1], 1);
-            for (int d = nd - 1; d >= 2; --d) {
-                strides[d] = s;
-                s *= std::max<int64_t>(dims[d], 1);
-            }
-            strides[0] = s;
-        }
+    if (tag == "any")
+        return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, dnnl_format_tag_any);
+    const std::string name = expand_tag(tag, nd);
+    dims_t strides;
+    if (order_strides(name, dims, strides))
         return dnnl_memory_desc_create_with_strides(md.out(), nd, dims.data(), dt, strides.data());
-    }
     dnnl_format_tag_t t = dnnl_format_tag_any;
-    std::string name = tag;
-    if ((tag == "aBx16b" || tag == "aBx8b") && nd >= 2) {
-        // Rank-independent blocked-channel tags: aBc16b, aBcd16b, ...
-        name = "aB";
-        for (int d = 2; d < nd; ++d) name += static_cast<char>('a' + d);
-        name += tag.substr(3);
-    }
-    if (tag != "any" && !str2tag(name, t)) return dnnl_invalid_arguments;
+    // A name this library's enum does not hold cannot be tested here.
+    if (!str2tag(name, t) && !str2tag(tag, t)) return dnnl_unimplemented;
     return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, t);
 }
 
@@ -173,6 +201,20 @@ bool common_knobs_t::parse(const std::string &key, const std::string &value) {
     else
         return false;
     return true;
+}
+
+problem_text_t split_problem_text(const std::string &desc) {
+    problem_text_t t;
+    size_t cut = desc.find("n\"");
+    if (cut != std::string::npos && desc.size() >= cut + 3 && desc.back() == '"') {
+        t.name = desc.substr(cut + 2, desc.size() - cut - 3);
+    } else {
+        cut = desc.find("_n");
+        if (cut != std::string::npos) t.name = desc.substr(cut + 2);
+    }
+    for (char c : desc.substr(0, cut))
+        if (c != '_') t.body += c;
+    return t;
 }
 
 dims_t apply_mb(dims_t d, int64_t mb) {

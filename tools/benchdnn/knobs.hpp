@@ -49,8 +49,12 @@ dims_t parse_dims(const std::string &s);
 std::vector<dims_t> parse_dims_list(const std::string &s);
 std::string dims2str(const dims_t &d);
 
-// Layouts: abx (plain, row-major), axb (channels last), any, or a dnnl_format_tag_t name.
+// Layouts: abx (plain, row-major), axb (channels last), any, a dnnl_format_tag_t name or
+// alias, a plain order ("acdb"), or an x form ("xba", "aBx16b"): 'x' is the dimensions the
+// rest of the name leaves out, in order.
 bool tag_known(const std::string &tag);
+// The tag with its 'x' written out for ndims: "xba" with 4 dims is "cdba".
+std::string expand_tag(const std::string &tag, int ndims);
 // The tag itself; std::invalid_argument ("unknown tag 'x'") when tag_known says no.
 std::string checked_tag(const std::string &tag);
 // "abx,axb" -> checked tags; "abx:any,axb:axb" -> one checked list per comma item.
@@ -72,6 +76,14 @@ private:
     std::vector<std::string> post_ops_, scales_, zero_points_, fpmath_;
     void rebuild_attrs();
 };
+
+// A problem as written, split into what the drivers parse and its name: 'n"NAME"' or '_n"NAME"'
+// at the end, or an unquoted '_nNAME'. The '_' separating parts ("mb16_ic64", "l1t1mb1_sic16")
+// is dropped from the body.
+struct problem_text_t {
+    std::string body, name;
+};
+problem_text_t split_problem_text(const std::string &desc);
 
 // dims with the first dimension replaced by mb when mb > 0.
 dims_t apply_mb(dims_t d, int64_t mb);

@@ -70,6 +70,7 @@ unsigned str2flags(const std::string &s) {
             case 'G': f |= dnnl_use_global_stats; break;
             case 'C': f |= dnnl_use_scale; break;
             case 'H': f |= dnnl_use_shift; break;
+            case 'S': f |= dnnl_use_scale | dnnl_use_shift; break; // v2's scaleshift
             case 'R': f |= dnnl_fuse_norm_relu; break;
             case 'A': f |= dnnl_fuse_norm_add_relu; break;
             default: throw std::invalid_argument(std::string("unknown bnorm flag '") + ch + "'");

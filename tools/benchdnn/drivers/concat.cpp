@@ -76,15 +76,18 @@ public:
             if (st != dnnl_success) return st;
             src_ptr[i] = src[i].get();
         }
+        // --dtag=undef: no destination descriptor, the library picks it (and its type).
         md_h dst;
-        dnnl_status_t st = make_md(dst, dst_dims_, c_.ddt, c_.dtag);
-        if (st != dnnl_success) return st;
+        if (c_.dtag != "undef") {
+            dnnl_status_t st = make_md(dst, dst_dims_, c_.ddt, c_.dtag);
+            if (st != dnnl_success) return st;
+        }
         bundle_.reset(new attr_bundle_t(c_.attr, dst_dims_, [&](int arg) {
             int i = arg - DNNL_ARG_MULTIPLE_SRC;
             return i >= 0 && i < n_ ? c_.src_dims[i] : dst_dims_;
         }));
         return BENCHDNN_CALL_OP(*this, dnnl_concat_primitive_desc_create, pd.out(), engine,
-                c_.dtag == "any" ? nullptr : dst.get(), n_, c_.axis, src_ptr.data(),
+                dst.get(), n_, c_.axis, src_ptr.data(),
                 bundle_->get());
     }
 

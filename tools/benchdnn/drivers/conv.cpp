@@ -444,6 +444,7 @@ private:
         const std::string l = lowercase(s);
         if (l == "direct") return dnnl_convolution_direct;
         if (l == "auto") return dnnl_convolution_auto;
+        if (l == "wino" || l == "winograd") return dnnl_convolution_winograd;
         throw std::invalid_argument("unknown convolution algorithm '" + s + "'");
     });
     const attr_desc_t &attr_ = attr_knob();

@@ -60,7 +60,7 @@ public:
         r.knob("dir", dir2str(c_.dir), "FWD_D")
                 .knob("dt", dt2str(c_.dt), "f32")
                 .knob("tag", c_.tag, "abx")
-                .knob("alg", eltwise_alg2str(c_.alg), "relu")
+                .knob("alg", c_.alg == dnnl_alg_kind_undef ? "bounded_relu" : eltwise_alg2str(c_.alg), "relu")
                 .knob("alpha", num(c_.alpha), "0")
                 .knob("beta", num(c_.beta), "0")
                 .knob("inplace", c_.inplace ? "true" : "false", "false")
@@ -70,6 +70,7 @@ public:
 
     std::string skip_reason() const override {
         if (!dt_supported(c_.dt)) return std::string("data type ") + dt2str(c_.dt) + " not handled by the tester";
+        if (c_.alg == dnnl_alg_kind_undef) return "bounded_relu is not in the v3 API (clip replaced it)";
         if (c_.dir != dir_t::fwd_d && c_.dir != dir_t::fwd_i && c_.dir != dir_t::bwd_d)
             return "eltwise has FWD_D, FWD_I and BWD_D only";
         if (c_.dir == dir_t::bwd_d && !c_.attr.is_default()) return "backward takes no attributes";
@@ -184,6 +185,7 @@ private:
     const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
     const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_eltwise_relu}, [](const std::string &s) {
         dnnl_alg_kind_t a;
+        if (lowercase(s) == "bounded_relu") return dnnl_alg_kind_undef; // oneDNN v2's, gone in v3
         if (!str2eltwise_alg(s, a)) throw std::invalid_argument("unknown eltwise algorithm '" + s + "'");
         return a;
     });

@@ -90,7 +90,8 @@ public:
         if (st != dnnl_success) return st;
         st = make_md(dmd, c_.dims, c_.ddt, c_.tag);
         if (st != dnnl_success) return st;
-        st = make_md(stmd, sdims_, dnnl_f32, c_.stat_tag);
+        // --stat_tag=undef: no statistics descriptor, the library picks it.
+        if (c_.stat_tag != "undef") st = make_md(stmd, sdims_, dnnl_f32, c_.stat_tag);
         if (st != dnnl_success) return st;
         bundle_.reset(new attr_bundle_t(c_.attr, c_.dims, [&](int) { return c_.dims; }));
         const float eps = 1.f / 16;

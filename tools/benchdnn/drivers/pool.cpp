@@ -78,7 +78,7 @@ pool_desc_t parse_pool_desc(const std::string &text) {
 
 struct pool_cfg_t {
     dir_t dir;
-    dnnl_data_type_t dt;
+    dnnl_data_type_t dt, ddt; // src, dst
     std::string tag;
     dnnl_alg_kind_t alg;
     attr_desc_t attr;
@@ -104,7 +104,9 @@ public:
     std::string repro() const override {
         repro_t r("pool");
         r.knob("dir", dir2str(c_.dir), "FWD_D")
-                .knob("dt", dt2str(c_.dt), "f32")
+                .knob("dt", c_.dt == c_.ddt ? dt2str(c_.dt)
+                                             : std::string(dt2str(c_.dt)) + ":" + dt2str(c_.ddt),
+                        "f32")
                 .knob("tag", c_.tag, "abx")
                 .knob("alg", alg2str(c_.alg), "max")
                 .raw(c_.attr.repro());
@@ -112,7 +114,8 @@ public:
     }
 
     std::string skip_reason() const override {
-        if (!dt_supported(c_.dt)) return std::string("data type ") + dt2str(c_.dt) + " not handled by the tester";
+        for (auto dt : {c_.dt, c_.ddt})
+            if (!dt_supported(dt)) return std::string("data type ") + dt2str(dt) + " not handled by the tester";
         if (c_.dir != dir_t::fwd_d && c_.dir != dir_t::fwd_i && c_.dir != dir_t::bwd_d)
             return "pooling has FWD_D, FWD_I and BWD_D only";
         if (c_.dir == dir_t::bwd_d && !c_.attr.is_default()) return "backward takes no attributes";
@@ -122,7 +125,7 @@ public:
     dnnl_status_t create_pd(dnnl_engine_t engine, pd_h &pd) override {
         md_h src, dst, any_dst;
         dnnl_status_t st = make_md(src, src_dims_, c_.dt, c_.tag);
-        if (st == dnnl_success) st = make_md(dst, dst_dims_, c_.dt, "any");
+        if (st == dnnl_success) st = make_md(dst, dst_dims_, c_.ddt, "any");
         if (st != dnnl_success) return st;
         const auto &d = c_.desc;
         dnnl_dims_t k, s, dl, pl, pr;
@@ -154,7 +157,7 @@ public:
         src_ = fill_values(product(src_dims_), clamp_range(r, c_.dt), c_.dt, 1);
         if (c_.dir != dir_t::bwd_d) {
             args.add(DNNL_ARG_SRC, md_of(DNNL_ARG_SRC)).write(src_);
-            prev_ = fill_values(product(dst_dims_), clamp_range(r, c_.dt), c_.dt, 2);
+            prev_ = fill_values(product(dst_dims_), clamp_range(r, c_.ddt), c_.ddt, 2);
             args.add(DNNL_ARG_DST, md_of(DNNL_ARG_DST)).write(prev_);
             if (c_.alg == dnnl_pooling_max && c_.dir == dir_t::fwd_d)
                 args.add(DNNL_ARG_WORKSPACE, md_of(DNNL_ARG_WORKSPACE));
@@ -162,7 +165,7 @@ public:
             return;
         }
         // The workspace comes from running the forward hint on src.
-        diff_dst_ = fill_values(product(dst_dims_), clamp_range(r, c_.dt), c_.dt, 3);
+        diff_dst_ = fill_values(product(dst_dims_), clamp_range(r, c_.ddt), c_.ddt, 3);
         args.add(DNNL_ARG_DIFF_DST, md_of(DNNL_ARG_DIFF_DST)).write(diff_dst_);
         args.add(DNNL_ARG_DIFF_SRC, md_of(DNNL_ARG_DIFF_SRC)).write(src_);
         if (c_.alg == dnnl_pooling_max) {
@@ -270,14 +273,15 @@ public:
         for_each_problem([&] {
             pool_desc_t d = desc;
             if (mb_ > 0) d.mb = mb_;
-            pool_prb_t prb({dir_, dt_, tag_, alg_, attr_, d});
+            pool_prb_t prb({dir_, dt_.first, dt_.second, tag_, alg_, attr_, d});
             run_problem(prb);
         });
     }
 
 private:
     const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
-    const dnnl_data_type_t &dt_ = knob({"--dt"}, {dnnl_f32}, str2dt);
+    const std::pair<dnnl_data_type_t, dnnl_data_type_t> &dt_
+            = knob({"--dt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_pair);
     const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
     const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_pooling_max}, [](const std::string &s) {
         const std::string l = lowercase(s);

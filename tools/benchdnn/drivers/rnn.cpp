@@ -122,10 +122,14 @@ dnnl_alg_kind_t str2activation(const std::string &s) {
     if (s == "RELU") return dnnl_eltwise_relu;
     if (s == "TANH") return dnnl_eltwise_tanh;
     if (s == "LOGISTIC") return dnnl_eltwise_logistic;
+    if (s == "UNDEF") return dnnl_alg_kind_undef; // the cell's own (LSTM, GRU)
     throw std::invalid_argument("unknown rnn activation '" + s + "'");
 }
 const char *activation2str(dnnl_alg_kind_t a) {
-    return a == dnnl_eltwise_relu ? "RELU" : a == dnnl_eltwise_tanh ? "TANH" : "LOGISTIC";
+    return a == dnnl_eltwise_relu       ? "RELU"
+            : a == dnnl_eltwise_tanh     ? "TANH"
+            : a == dnnl_alg_kind_undef   ? "UNDEF"
+                                         : "LOGISTIC";
 }
 
 struct rnn_cfg_t {
@@ -225,6 +229,8 @@ public:
         if (c_.prop != dir_t::fwd_i && c_.prop != dir_t::fwd_d && c_.prop != dir_t::bwd_dw)
             return "rnn has FWD_I, FWD_D and BWD_DW";
         if ((c_.peephole || c_.projection) && !lstm()) return "peephole/projection are LSTM only";
+        if (c_.cell == dnnl_vanilla_rnn && c_.activation == dnnl_alg_kind_undef)
+            return "a vanilla RNN needs an activation";
         if (!c_.projection && c_.d.DIC != c_.d.DHC) return "dic differs from dhc without projection";
         if (SIC != DIC) return "sic must equal dic";
         if (L > 1 && SLC != DIC) return "several layers need slc equal to dic";
@@ -702,8 +708,13 @@ private:
 class rnn_driver_t : public knob_driver_t {
 public:
     void run(const std::string &desc) override {
-        const rnn_desc_t d = parse_rnn_desc(desc);
+        const rnn_desc_t desc_d = parse_rnn_desc(desc);
         for_each_problem([&] {
+            // --l, --t and --mb replace the problem's layers, time steps and batch.
+            rnn_desc_t d = desc_d;
+            if (l_ > 0) d.L = l_;
+            if (t_ > 0) d.T = t_;
+            if (mb_ > 0) d.N = mb_;
             rnn_prb_t prb({prop_, cell_, activation_, direction_, cfg_, peephole_, projection_,
                     flags_, alpha_, d});
             run_problem(prb);
@@ -726,6 +737,9 @@ private:
         if (s == "O") return dnnl_rnn_flags_diff_weights_overwrite;
         throw std::invalid_argument("unknown rnn flags '" + s + "'");
     });
+    const int64_t &l_ = knob({"--l"}, {int64_t(0)}, integer_item("layers", 0, 1 << 20));
+    const int64_t &t_ = knob({"--t"}, {int64_t(0)}, integer_item("time steps", 0, 1 << 20));
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

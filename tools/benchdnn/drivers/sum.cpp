@@ -79,9 +79,12 @@ public:
             if (st != dnnl_success) return st;
             src_ptr[i] = src[i].get();
         }
+        // --dtag=undef: no destination descriptor, the library picks it (and its type).
         md_h dst;
-        dnnl_status_t st = make_md(dst, c_.dims, c_.ddt, c_.inplace ? c_.stag[0] : c_.dtag);
-        if (st != dnnl_success) return st;
+        if (c_.inplace || c_.dtag != "undef") {
+            dnnl_status_t st = make_md(dst, c_.dims, c_.ddt, c_.inplace ? c_.stag[0] : c_.dtag);
+            if (st != dnnl_success) return st;
+        }
         std::vector<float> scales(c_.scales.begin(), c_.scales.begin() + n_);
         bundle_.reset(new attr_bundle_t(c_.attr, c_.dims, [&](int) { return c_.dims; }));
         return BENCHDNN_CALL_OP(*this, dnnl_sum_primitive_desc_create, pd.out(), engine,
@@ -143,10 +146,10 @@ public:
     }
 
 private:
-    const std::vector<dnnl_data_type_t> &sdt_ = knob_list({"--sdt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_lists);
-    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
-    const std::vector<std::string> &stag_ = knob_list({"--stag"}, {{"abx"}}, parse_tag_lists);
-    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const std::vector<dnnl_data_type_t> &sdt_ = knob_list({"--sdt", "--idt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_lists);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt", "--odt"}, {dnnl_f32}, str2dt);
+    const std::vector<std::string> &stag_ = knob_list({"--stag", "--itag"}, {{"abx"}}, parse_tag_lists);
+    const std::string &dtag_ = knob({"--dtag", "--otag"}, {"any"}, checked_tag);
     const std::vector<double> &scales_ = knob({"--scales"}, {{1.0}}, [](const std::string &s) {
         std::vector<double> k;
         for (const auto &x : split(s, ':'))
