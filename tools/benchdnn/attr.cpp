@@ -60,6 +60,13 @@ dims_t masked_dims(const dims_t &dims, int mask) {
     return d;
 }
 
+int64_t masked_index(const dims_t &masked, const int64_t *pos) {
+    int64_t l = 0;
+    for (size_t d = 0; d < masked.size(); ++d)
+        l = l * masked[d] + (masked[d] == 1 ? 0 : pos[d]);
+    return l;
+}
+
 std::vector<post_op_t> parse_post_ops(const std::string &text) {
     std::vector<post_op_t> ops;
     // Older batch files quote the chain and separate it with ';': 'sum;relu'.
@@ -341,9 +348,7 @@ void attr_bundle_t::prepare(args_t &args) {
 
 double attr_bundle_t::masked_value(
         const dims_t &dims, const std::vector<double> &v, const int64_t *pos) {
-    int64_t l = 0;
-    for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + (dims[d] == 1 ? 0 : pos[d]);
-    return v[static_cast<size_t>(l)];
+    return v[static_cast<size_t>(masked_index(dims, pos))];
 }
 
 const attr_bundle_t::quant_data_t *attr_bundle_t::find(

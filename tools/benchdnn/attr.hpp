@@ -64,6 +64,8 @@ void parse_fpmath(const std::string &s, attr_desc_t &a);
 int policy_mask(const std::string &policy, int ndims);
 // dims with every dimension outside mask set to 1.
 dims_t masked_dims(const dims_t &dims, int mask);
+// The dense index in a tensor of masked dims of the element a full-size position maps to.
+int64_t masked_index(const dims_t &masked, const int64_t *pos);
 
 // The attributes of one problem at run time.
 class attr_bundle_t {

@@ -108,7 +108,12 @@ std::string expand_tag(const std::string &tag, int nd) {
     std::string rest;
     for (int d = 0; d < nd && d < 26; ++d)
         if (!used[d]) rest += static_cast<char>('a' + d);
-    return tag.substr(0, x) + rest + tag.substr(x + 1);
+    std::string out = tag.substr(0, x) + rest + tag.substr(x + 1);
+    // A plain x form names the dimensions there are: axb of one dimension is a.
+    if (std::all_of(out.begin(), out.end(), [](char c) { return std::islower(c); }))
+        out.erase(std::remove_if(out.begin(), out.end(), [nd](char c) { return c - 'a' >= nd; }),
+                out.end());
+    return out;
 }
 
 namespace {
@@ -136,11 +141,31 @@ bool order_strides(const std::string &order, const dims_t &dims, dims_t &strides
 
 } // namespace
 
+// A plain order with c, d, ... in a row written as x, so it fits any rank as oneDNN's
+// benchdnn takes it: "acdb" (nhwc) is axb, "cdba" (hwio) xba, "abcd" abx.
+std::string plain_to_x(const std::string &order) {
+    const size_t k = order.size();
+    if (k < 3) return order;
+    std::string run;
+    for (size_t d = 2; d < k; ++d) run += static_cast<char>('a' + d);
+    const size_t at = order.find(run);
+    return at == std::string::npos ? order : order.substr(0, at) + "x" + order.substr(at + run.size());
+}
+
 dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag) {
     const int nd = static_cast<int>(dims.size());
     if (tag == "any")
         return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, dnnl_format_tag_any);
-    const std::string name = expand_tag(tag, nd);
+    std::string name = tag;
+    dnnl_format_tag_t alias;
+    if (tag.find('x') == std::string::npos && str2tag(tag, alias)) {
+        // A plain tag of another rank (nhwc for a 2D tensor) follows the tensor's rank.
+        const std::string letters = tag_letters(alias);
+        dims_t unused;
+        if (static_cast<int>(letters.size()) != nd && order_strides(letters, dims_t(letters.size(), 1), unused))
+            name = plain_to_x(letters);
+    }
+    name = expand_tag(name, nd);
     dims_t strides;
     if (order_strides(name, dims, strides))
         return dnnl_memory_desc_create_with_strides(md.out(), nd, dims.data(), dt, strides.data());

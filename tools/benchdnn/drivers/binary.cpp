@@ -159,9 +159,7 @@ public:
     }
 
     static double at(const dims_t &dims, const std::vector<double> &v, const int64_t *pos) {
-        int64_t l = 0;
-        for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + (dims[d] == 1 ? 0 : pos[d]);
-        return v[static_cast<size_t>(l)];
+        return v[static_cast<size_t>(masked_index(dims, pos))];
     }
 
     bool check(const args_t &args, std::string &msg) override {
@@ -206,6 +204,12 @@ public:
         auto shapes = parse_dims_list(desc);
         if (shapes.size() < 2 || shapes.size() > 3)
             throw std::invalid_argument("binary takes SRC0:SRC1[:SRC2] shapes");
+        // A source of lower rank is padded with ones at the end: 8x3x5x5:8x3 is 8x3x1x1.
+        size_t nd = 0;
+        for (const auto &s : shapes)
+            nd = std::max(nd, s.size());
+        for (auto &s : shapes)
+            s.resize(nd, 1);
         for_each_problem([&] {
             // --mb resizes every source that is not broadcast along the batch.
             std::vector<dims_t> dims;

@@ -17,6 +17,7 @@ namespace {
 
 struct matmul_cfg_t {
     dnnl_data_type_t sdt, wdt, ddt, bdt;
+    int bia_mask; // dst dimensions the bias runs along; -1: the last one
     std::string stag, wtag, dtag;
     attr_desc_t attr;
     dims_t sd, wd;
@@ -30,8 +31,7 @@ public:
         for (int i = 0; i < nd - 2; ++i)
             dd_[i] = std::max(c_.sd[i], c_.wd[i]);
         dd_[nd - 1] = c_.wd[nd - 1];
-        bd_.assign(nd, 1);
-        bd_[nd - 1] = dd_[nd - 1];
+        bd_ = masked_dims(dd_, c_.bia_mask < 0 ? 1 << (nd - 1) : c_.bia_mask);
     }
 
     std::string repro() const override {
@@ -44,6 +44,7 @@ public:
                 .knob("wtag", c_.wtag, "any")
                 .knob("dtag", c_.dtag, "any")
                 .knob("bia-dt", dt2str(c_.bdt), "undef")
+                .knob("bia_mask", std::to_string(c_.bia_mask), "-1")
                 .raw(c_.attr.repro());
         return r.str(dims2str(c_.sd) + ":" + dims2str(c_.wd));
     }
@@ -127,7 +128,7 @@ public:
             }
             const double scale = bundle_->scale(DNNL_ARG_SRC, sp.data())
                     * bundle_->scale(DNNL_ARG_WEIGHTS, wp.data());
-            double v = acc * scale + (with_bias() ? bia_[pos[nd - 1]] : 0.0);
+            double v = acc * scale + (with_bias() ? bia_[masked_index(bd_, pos.data())] : 0.0);
             mag[x] = m * std::fabs(scale) + std::fabs(v);
             v = bundle_->apply_post_ops(v, pos.data(), dst_[x]);
             exp[x] = v / bundle_->scale(DNNL_ARG_DST, zero.data())
@@ -158,7 +159,8 @@ public:
         if (nd < 2 || wd.size() != nd || sd[nd - 1] != wd[nd - 2])
             throw std::invalid_argument("matmul shapes do not agree: " + text);
         for_each_problem([&] {
-            matmul_prb_t prb({dt_[0], dt_[1], dt_[2], bdt_, stag_, wtag_, dtag_, attr_, sd, wd});
+            matmul_prb_t prb({dt_[0], dt_[1], dt_[2], bdt_, bia_mask_, stag_, wtag_, dtag_, attr_,
+                    sd, wd});
             run_problem(prb);
         });
     }
@@ -168,6 +170,8 @@ private:
             = knob({"--dt", "--cfg"}, {{dnnl_f32, dnnl_f32, dnnl_f32}}, parse_dt_triple);
     const dnnl_data_type_t &bdt_ = knob({"--bia-dt", "--bia_dt"}, {dnnl_data_type_undef},
             [](const std::string &s) { return s == "undef" ? dnnl_data_type_undef : str2dt(s); });
+    const int &bia_mask_ = knob({"--bia_mask", "--bia-mask"}, {-1},
+            [](const std::string &s) { return static_cast<int>(parse_integer(s, "bias mask", 0, 0xffff)); });
     const std::string &stag_ = knob({"--stag"}, {"any"}, checked_tag);
     const std::string &wtag_ = knob({"--wtag"}, {"any"}, checked_tag);
     const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);

@@ -229,6 +229,9 @@ public:
         if (c_.prop != dir_t::fwd_i && c_.prop != dir_t::fwd_d && c_.prop != dir_t::bwd_dw)
             return "rnn has FWD_I, FWD_D and BWD_DW";
         if ((c_.peephole || c_.projection) && !lstm()) return "peephole/projection are LSTM only";
+        if ((c_.cell == dnnl_vanilla_augru || c_.cell == dnnl_lbr_augru)
+                && (L > 1 || c_.direction != dnnl_unidirectional_left2right))
+            return "AUGRU is one layer, left2right (oneDNN's rule)";
         if (c_.cell == dnnl_vanilla_rnn && c_.activation == dnnl_alg_kind_undef)
             return "a vanilla RNN needs an activation";
         if (!c_.projection && c_.d.DIC != c_.d.DHC) return "dic differs from dhc without projection";
