@@ -186,6 +186,10 @@ public:
                 .knob("stag", c_.stag, "any")
                 .knob("wtag", c_.wtag, "any")
                 .knob("dtag", c_.dtag, "any")
+                .knob("alg", c_.alg == dnnl_convolution_winograd ? "wino"
+                                : c_.alg == dnnl_convolution_auto ? "auto"
+                                                                  : "direct",
+                        "direct")
                 .raw(c_.attr.repro());
         return r.str(c_.desc.text);
     }
@@ -237,7 +241,9 @@ public:
             pl[x] = d.pl[c];
             pr[x] = d.pr[c];
         }
-        const dnnl_alg_kind_t alg = c_.deconv ? dnnl_deconvolution_direct : c_.alg;
+        const dnnl_alg_kind_t alg = !c_.deconv                       ? c_.alg
+                : c_.alg == dnnl_convolution_winograd ? dnnl_deconvolution_winograd
+                                                      : dnnl_deconvolution_direct;
         auto fwd = [&](pd_h &out, dnnl_prop_kind_t prop, dnnl_primitive_attr_t a) {
             return c_.deconv
                     ? BENCHDNN_CALL_OP(*this, dnnl_deconvolution_forward_primitive_desc_create,
