@@ -321,6 +321,7 @@ fill_range_t attr_bundle_t::operand_range(const post_op_t &po) {
 }
 
 void attr_bundle_t::prepare(args_t &args) {
+    if (args.has(DNNL_ARG_DST)) dst_dt_ = args.at(DNNL_ARG_DST).dt();
     for (size_t i = 0; i < operands_.size(); ++i) {
         auto &op = operands_[i];
         if (!op.md) continue;
@@ -378,7 +379,18 @@ double attr_bundle_t::apply_post_ops(double d, const int64_t *pos, double prev) 
     for (size_t i = 0; i < desc_.post_ops.size(); ++i) {
         const auto &p = desc_.post_ops[i];
         switch (p.kind) {
-            case post_op_t::kind_t::sum: d += p.scale * (prev - p.zero_point); break;
+            case post_op_t::kind_t::sum: {
+                // A sum data type reads dst's bytes as that type (one of the same size).
+                double pv = prev;
+                if (p.dt != dnnl_data_type_undef && dst_dt_ != dnnl_data_type_undef
+                        && p.dt != dst_dt_ && dt_size(p.dt) == dt_size(dst_dt_)) {
+                    unsigned char bytes[8] = {};
+                    store_elem(bytes, 0, dst_dt_, prev);
+                    pv = load_elem(bytes, 0, p.dt);
+                }
+                d += p.scale * (pv - p.zero_point);
+                break;
+            }
             case post_op_t::kind_t::eltwise: d = eltwise_fwd(p.alg, d, p.alpha, p.beta); break;
             case post_op_t::kind_t::binary:
                 d = binary_op(p.alg, d, masked_value(operands_[i].dims, operands_[i].values, pos));

@@ -105,6 +105,7 @@ private:
 
     const attr_desc_t &desc_;
     dims_t dst_dims_;
+    dnnl_data_type_t dst_dt_ = dnnl_data_type_undef; // known once prepare has seen dst
     attr_h attr_;
     std::vector<operand_t> operands_; // one per post-op (empty md for sum/eltwise)
     std::vector<quant_data_t> scales_, zero_points_;
