@@ -165,7 +165,13 @@ private:
             }
             // --match=REGEX: only problems whose text matches run (cleared by --reset).
             if (key == "--match") {
-                match_.reset(value.empty() ? nullptr : new std::regex(value));
+                // Bounded: std::regex recurses per character of pattern and text.
+                if (value.size() > 256) throw std::invalid_argument("pattern longer than 256");
+                try {
+                    match_.reset(value.empty() ? nullptr : new std::regex(value));
+                } catch (const std::regex_error &e) {
+                    throw std::invalid_argument(std::string("bad pattern: ") + e.what());
+                }
                 return;
             }
             settings().batch_dir = t.base_dir; // file knobs (--case) resolve against it
@@ -179,7 +185,7 @@ private:
     void run_desc(const token_t &t) {
         if (!driver_)
             throw parse_error(t.origin + ": " + t.text + ": problem before any driver knob");
-        if (match_ && !std::regex_match(t.text, *match_)) return;
+        if (match_ && (t.text.size() > 1024 || !std::regex_match(t.text, *match_))) return;
         const problem_text_t p = split_problem_text(t.text);
         settings().problem_name = p.name;
         settings().driver_name = driver_name_;
