@@ -165,8 +165,11 @@ private:
             }
             // --match=REGEX: only problems whose text matches run (cleared by --reset).
             if (key == "--match") {
-                // Bounded: std::regex recurses per character of pattern and text.
+                // Bounded: std::regex recurses per character of pattern and text, and a
+                // repetition count multiplies its automaton.
                 if (value.size() > 256) throw std::invalid_argument("pattern longer than 256");
+                if (value.find('{') != std::string::npos)
+                    throw std::invalid_argument("repetition counts {n} are not taken");
                 try {
                     match_.reset(value.empty() ? nullptr : new std::regex(value));
                 } catch (const std::regex_error &e) {
