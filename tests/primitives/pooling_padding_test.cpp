@@ -159,12 +159,15 @@ TEST(pooling_padding, padding_as_large_as_the_kernel) {
     const geom_t g = {{2, 19, 5, 4}, {3, 2}, {1, 2}, {0, 0}, {3, 0}, {0, 2}};
     ASSERT_EQ(g.out(0), 6);
     ASSERT_EQ(g.out(1), 3);
-    for (const engine &eng : engines())
+    for (const engine &eng : engines()) {
         for (tag l : layouts)
             for (algorithm alg : algs)
                 for (prop_kind prop : {prop_kind::forward_inference, prop_kind::forward_training})
-                    for (dt t : {dt::f32, dt::s8})
-                        check(eng, g, t, l, alg, prop);
+                    check(eng, g, dt::f32, l, alg, prop);
+        // s8's lowest value for max, and integer averages.
+        for (algorithm alg : algs)
+            check(eng, g, dt::s8, tag::nhwc, alg, prop_kind::forward_inference);
+    }
 }
 
 TEST(pooling_padding, right_padding_of_a_stride_below_zero_is_refused) {
