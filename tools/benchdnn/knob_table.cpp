@@ -132,7 +132,10 @@ bool knob_driver_t::parse(const std::string &key, const std::string &value) {
                 (*it)->parse(value);
                 return true;
             }
-    return common_.parse(key, value);
+    const bool taken = common_.parse(key, value);
+    if (taken && !has_attr_knob_ && key.rfind("--attr-", 0) == 0 && !value.empty())
+        warn_ignored_knob(key, "this driver runs its problems without attributes");
+    return taken;
 }
 
 void knob_driver_t::for_each_problem(const std::function<void()> &f) {
