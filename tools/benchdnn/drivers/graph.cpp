@@ -407,9 +407,23 @@ public:
                         throw std::invalid_argument("--policy is fusion or debug");
                 },
                 [this] { policy_ = dnnl_graph_partition_policy_fusion; });
+        // oneDNN's case rewriting (shapes, types, op attributes, ...) is not applied here: a
+        // case named while one is set reports SKIPPED rather than running another problem.
+        action({"--in-shapes", "--dt", "--op-attrs", "--op-kind", "--tensor-property", "--mb",
+                       "--attr-fpmath"},
+                [this](const std::string &value) { rewrite_ = value; },
+                [this] { rewrite_.clear(); });
+        ignore({"--expected-n-partitions"}, "partition counts are not checked here");
         // The case runs when named, as benchdnn's --graph does.
         action({"--case"}, [this](const std::string &value) {
             if (value.empty()) throw std::invalid_argument("needs a file name");
+            if (!rewrite_.empty()) {
+                report_problem(begin_problem(),
+                        settings().list ? outcome_t::listed : outcome_t::skipped,
+                        "case rewriting (--in-shapes, --dt, --op-attrs, ...) is not applied here",
+                        "--graph --case=" + value);
+                return;
+            }
             const std::string policy
                     = policy_ == dnnl_graph_partition_policy_debug ? "--policy=debug " : "";
             graph_problem_t(resolve_batch_path(value, settings().batch_dir),
@@ -423,6 +437,7 @@ public:
 
 private:
     dnnl_graph_partition_policy_t policy_ = dnnl_graph_partition_policy_fusion;
+    std::string rewrite_; // the last case-rewriting knob's value; empty: none
 };
 
 } // namespace
