@@ -49,10 +49,8 @@ status_t fill_spatial(pooling_desc_t &d, const memory_desc_t &src, const memory_
         ANYDNN_REQUIRE(in == 0 ? out == 0 : out == span / s + 1, dnnl_invalid_arguments,
                 "spatial dim %d: dst is %lld, expected %lld", i, (long long)out,
                 (long long)(in == 0 ? 0 : span / s + 1));
-        // Every window must see at least one src element.
-        ANYDNN_REQUIRE(pl < extent && pr < extent, dnnl_invalid_arguments,
-                "spatial dim %d: padding %lld/%lld not below the kernel extent %lld", i,
-                (long long)pl, (long long)pr, (long long)extent);
+        // Padding may reach the kernel extent: a window then sees padding only (max gives the
+        // source type's lowest value, averages 0), as oneDNN accepts.
         d.strides.v[i] = s;
         d.kernel.v[i] = k;
         d.dilates.v[i] = dl;

@@ -153,6 +153,23 @@ TEST(pooling_padding, right_padding_below_zero_by_less_than_a_stride) {
                     check(eng, g, dt::f32, l, alg, prop);
 }
 
+TEST(pooling_padding, padding_as_large_as_the_kernel) {
+    // H: 5 rows, k3 s1, pads 3/0 -> 6 rows, row 0's window is rows -3..-1 (padding only);
+    // W: 4, k2 s2, pads 0/2 -> 3 columns, column 2's window is 4..5 (padding only).
+    const geom_t g = {{2, 19, 5, 4}, {3, 2}, {1, 2}, {0, 0}, {3, 0}, {0, 2}};
+    ASSERT_EQ(g.out(0), 6);
+    ASSERT_EQ(g.out(1), 3);
+    for (const engine &eng : engines()) {
+        for (tag l : layouts)
+            for (algorithm alg : algs)
+                for (prop_kind prop : {prop_kind::forward_inference, prop_kind::forward_training})
+                    check(eng, g, dt::f32, l, alg, prop);
+        // s8's lowest value for max, and integer averages.
+        for (algorithm alg : algs)
+            check(eng, g, dt::s8, tag::nhwc, alg, prop_kind::forward_inference);
+    }
+}
+
 TEST(pooling_padding, right_padding_of_a_stride_below_zero_is_refused) {
     for (const engine &eng : engines()) {
         memory::desc src({1, 3, 8, 8}, dt::f32, tag::nchw), dst({1, 3, 3, 4}, dt::f32, tag::nchw);

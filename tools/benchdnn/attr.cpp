@@ -33,7 +33,10 @@ int arg_of(const std::string &name) {
 
 int policy_mask(const std::string &p, int ndims) {
     const int all = (1 << ndims) - 1;
-    if (p == "common") return 0;
+    if (p == "common" || p == "host_scalar") return 0;
+    if (!p.empty() && p.find_first_not_of("0123456789") == std::string::npos)
+        return static_cast<int>(parse_integer(p, "mask", 0, 0xffff)) & all;
+    if (p == "per_ocic") return 3 & all;
     if (p == "per_oc") return 1 << 1;
     if (p == "per_tensor") return all;
     if (p == "per_mb_spatial") return all & ~(1 << 1);
@@ -57,8 +60,19 @@ dims_t masked_dims(const dims_t &dims, int mask) {
     return d;
 }
 
-std::vector<post_op_t> parse_post_ops(const std::string &s) {
+int64_t masked_index(const dims_t &masked, const int64_t *pos) {
+    int64_t l = 0;
+    for (size_t d = 0; d < masked.size(); ++d)
+        l = l * masked[d] + (masked[d] == 1 ? 0 : pos[d]);
+    return l;
+}
+
+std::vector<post_op_t> parse_post_ops(const std::string &text) {
     std::vector<post_op_t> ops;
+    // Older batch files quote the chain and separate it with ';': 'sum;relu'.
+    std::string s;
+    for (char c : text)
+        if (c != '\'' && c != '"') s += c == ';' ? '+' : c;
     if (s.empty()) return ops;
     for (const auto &item : split(s, '+')) {
         auto f = split(item, ':');
@@ -76,10 +90,23 @@ std::vector<post_op_t> parse_post_ops(const std::string &s) {
             if (f.size() > 1) po.policy = f[1];
             policy_mask(po.policy, 4);
             if (f.size() > 2) throw std::invalid_argument("too many fields in '" + item + "'");
+        } else if (name == "dw") {
+            // dw:kKsSpP[:DT]: a fused depthwise convolution.
+            po.kind = post_op_t::kind_t::sum;
+            po.unsupported = "the depthwise post-op is not handled by the tester";
+            if (f.size() < 2 || f.size() > 5) throw std::invalid_argument("bad post-op '" + item + "'");
         } else if (str2binary_alg(name, po.alg)) {
             po.kind = post_op_t::kind_t::binary;
+            // DT:POLICY, or DT.POLICY as some files write it.
+            if (f.size() > 1 && f[1].find('.') != std::string::npos) {
+                const auto dp = split(f[1], '.');
+                f[1] = dp[0];
+                f.insert(f.begin() + 2, dp.size() > 1 ? dp[1] : "common");
+            }
             po.dt = f.size() > 1 ? str2dt(f[1]) : dnnl_f32;
             if (f.size() > 2) po.policy = f[2];
+            if (po.alg == dnnl_binary_select)
+                po.unsupported = "the select post-op's condition operand is not handled by the tester";
             policy_mask(po.policy, 4);
             if (f.size() > 3) po.tag = f[3];
             if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
@@ -88,7 +115,7 @@ std::vector<post_op_t> parse_post_ops(const std::string &s) {
             if (f.size() > 1) po.alpha = parse_number(f[1], "alpha");
             if (f.size() > 2) po.beta = parse_number(f[2], "beta");
             if (f.size() > 3 && parse_number(f[3], "scale") != 1)
-                throw std::invalid_argument("eltwise post-ops take no scale in the v3 API");
+                po.unsupported = "an eltwise post-op scale is not in the v3 API";
             if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
         } else
             throw std::invalid_argument("unknown post-op '" + f[0] + "'");
@@ -109,9 +136,21 @@ std::vector<quant_entry_t> parse_quant(const std::string &s, bool zero_points) {
         e.policy = f[1];
         policy_mask(e.policy, 4);
         e.value = zero_points ? 0 : 1;
-        if (f.size() > 2) e.value = parse_number(f[2], zero_points ? "zero point" : "scale");
-        if (f.size() > 3) e.dt = str2dt(f[3]);
-        if (f.size() > 4) throw std::invalid_argument("groups are not supported: '" + item + "'");
+        // ARG:POLICY[:VALUE][:DT][:GROUPS]; older files mark a run-time value with '*'.
+        size_t next = 2;
+        if (f.size() > next && !f[next].empty()
+                && std::string("0123456789-+.").find(f[next][0]) != std::string::npos) {
+            std::string v = f[next];
+            if (v.back() == '*') v.pop_back();
+            e.value = parse_number(v, zero_points ? "zero point" : "scale");
+            ++next;
+        }
+        if (f.size() > next) e.dt = str2dt(f[next++]);
+        if (f.size() > next) {
+            parse_dims(f[next++]);
+            e.unsupported = "grouped scales and zero points are not handled by the tester";
+        }
+        if (f.size() > next) throw std::invalid_argument("too many fields in '" + item + "'");
         out.push_back(e);
     }
     return out;
@@ -125,11 +164,20 @@ void parse_fpmath(const std::string &s, attr_desc_t &a) {
     std::string m = lowercase(f[0]);
     if (m == "strict") a.fpmath = dnnl_fpmath_mode_strict;
     else if (m == "bf16") a.fpmath = dnnl_fpmath_mode_bf16;
-    else if (m == "f16") a.fpmath = dnnl_fpmath_mode_f16;
+    else if (m == "f16" || m == "fp16") a.fpmath = dnnl_fpmath_mode_f16;
     else if (m == "tf32") a.fpmath = dnnl_fpmath_mode_tf32;
     else if (m == "any") a.fpmath = dnnl_fpmath_mode_any;
     else throw std::invalid_argument("unknown fpmath mode '" + f[0] + "'");
     a.fpmath_apply_to_int = f.size() > 1 && (f[1] == "true" || f[1] == "1");
+}
+
+std::string attr_desc_t::unsupported() const {
+    for (const auto &p : post_ops)
+        if (!p.unsupported.empty()) return p.unsupported;
+    for (const auto *q : {&scales, &zero_points})
+        for (const auto &e : *q)
+            if (!e.unsupported.empty()) return e.unsupported;
+    return {};
 }
 
 bool attr_desc_t::is_default() const {
@@ -273,6 +321,7 @@ fill_range_t attr_bundle_t::operand_range(const post_op_t &po) {
 }
 
 void attr_bundle_t::prepare(args_t &args) {
+    if (args.has(DNNL_ARG_DST)) dst_dt_ = args.at(DNNL_ARG_DST).dt();
     for (size_t i = 0; i < operands_.size(); ++i) {
         auto &op = operands_[i];
         if (!op.md) continue;
@@ -300,9 +349,7 @@ void attr_bundle_t::prepare(args_t &args) {
 
 double attr_bundle_t::masked_value(
         const dims_t &dims, const std::vector<double> &v, const int64_t *pos) {
-    int64_t l = 0;
-    for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + (dims[d] == 1 ? 0 : pos[d]);
-    return v[static_cast<size_t>(l)];
+    return v[static_cast<size_t>(masked_index(dims, pos))];
 }
 
 const attr_bundle_t::quant_data_t *attr_bundle_t::find(
@@ -332,7 +379,18 @@ double attr_bundle_t::apply_post_ops(double d, const int64_t *pos, double prev) 
     for (size_t i = 0; i < desc_.post_ops.size(); ++i) {
         const auto &p = desc_.post_ops[i];
         switch (p.kind) {
-            case post_op_t::kind_t::sum: d += p.scale * (prev - p.zero_point); break;
+            case post_op_t::kind_t::sum: {
+                // A sum data type reads dst's bytes as that type (one of the same size).
+                double pv = prev;
+                if (p.dt != dnnl_data_type_undef && dst_dt_ != dnnl_data_type_undef
+                        && p.dt != dst_dt_ && dt_size(p.dt) == dt_size(dst_dt_)) {
+                    unsigned char bytes[8] = {};
+                    store_elem(bytes, 0, dst_dt_, prev);
+                    pv = load_elem(bytes, 0, p.dt);
+                }
+                d += p.scale * (pv - p.zero_point);
+                break;
+            }
             case post_op_t::kind_t::eltwise: d = eltwise_fwd(p.alg, d, p.alpha, p.beta); break;
             case post_op_t::kind_t::binary:
                 d = binary_op(p.alg, d, masked_value(operands_[i].dims, operands_[i].values, pos));

@@ -23,6 +23,7 @@ struct post_op_t {
     dnnl_data_type_t dt = dnnl_data_type_undef; // sum: dst as; binary: src1
     std::string policy = "common"; // binary, prelu
     std::string tag; // binary src1 layout; empty: plain
+    std::string unsupported; // why the tester cannot run it (depthwise, select, ...), or empty
 };
 
 // One argument's scale or zero point: "src:per_oc:0.5:f32".
@@ -32,6 +33,7 @@ struct quant_entry_t {
     std::string policy = "common";
     double value = 1;
     dnnl_data_type_t dt = dnnl_data_type_undef;
+    std::string unsupported; // why the tester cannot run it (groups), or empty
 };
 
 struct attr_desc_t {
@@ -44,6 +46,8 @@ struct attr_desc_t {
     std::string post_ops_str, scales_str, zero_points_str, fpmath_str;
 
     bool is_default() const;
+    // Why the tester cannot run these attributes (the first part it cannot), or empty.
+    std::string unsupported() const;
     std::string repro() const; // " --attr-post-ops=..." for each non-default part
     const quant_entry_t *scale(int arg) const;
     const quant_entry_t *zero_point(int arg) const;
@@ -54,11 +58,14 @@ std::vector<post_op_t> parse_post_ops(const std::string &s);
 std::vector<quant_entry_t> parse_quant(const std::string &s, bool zero_points);
 void parse_fpmath(const std::string &s, attr_desc_t &a);
 
-// Dimension mask of a policy for a tensor of ndims: common 0, per_oc / per_dim_1 2,
-// per_dim_0 1, per_dim_01 3, per_dim_23 12, per_tensor all, ...
+// Dimension mask of a policy for a tensor of ndims: common / host_scalar 0, per_oc / per_dim_1
+// 2, per_dim_0 1, per_dim_01 / per_ocic 3, per_dim_23 12, per_tensor all, an integer mask as
+// written, ...
 int policy_mask(const std::string &policy, int ndims);
 // dims with every dimension outside mask set to 1.
 dims_t masked_dims(const dims_t &dims, int mask);
+// The dense index in a tensor of masked dims of the element a full-size position maps to.
+int64_t masked_index(const dims_t &masked, const int64_t *pos);
 
 // The attributes of one problem at run time.
 class attr_bundle_t {
@@ -98,6 +105,7 @@ private:
 
     const attr_desc_t &desc_;
     dims_t dst_dims_;
+    dnnl_data_type_t dst_dt_ = dnnl_data_type_undef; // known once prepare has seen dst
     attr_h attr_;
     std::vector<operand_t> operands_; // one per post-op (empty md for sum/eltwise)
     std::vector<quant_data_t> scales_, zero_points_;

@@ -27,6 +27,8 @@ double unit(uint64_t seed, int64_t i, uint64_t stream) {
 
 fill_range_t clamp_range(fill_range_t r, dnnl_data_type_t dt) {
     if (!dt_is_int(dt)) return r;
+    // An unsigned type cannot take the negative half: it would saturate to 0 (a divisor of 0).
+    if (r.random_sign && dt_lowest(dt) >= 0) r.random_sign = false;
     r.lo = std::max(r.lo, dt_lowest(dt));
     r.hi = std::min(r.hi, dt_max(dt));
     if (r.lo > r.hi) r.lo = r.hi;

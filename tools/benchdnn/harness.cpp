@@ -170,7 +170,8 @@ size_t args_t::total_bytes() const {
 void run_problem(problem_t &prb) {
     const auto &s = settings();
     const int idx = counts.tests++;
-    const std::string repro = prb.repro();
+    const std::string repro
+            = prb.repro() + (s.problem_name.empty() ? "" : "n\"" + s.problem_name + "\"");
     if (s.list) return report(idx, state_t::listed, "", repro);
 
     if (!test_engine()) return report(idx, state_t::skipped, engine_name() + " engine not found", repro);

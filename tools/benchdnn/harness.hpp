@@ -25,6 +25,9 @@ struct settings_t {
     std::vector<std::string> skip_impl; // substrings of implementation names to skip
     int verbose = 0;
     std::string batch_dir; // directory of the batch file whose knob is being read ("." on argv)
+    std::string driver_name; // the driver running the current problem
+    std::string problem_name; // the name given to the current problem (n"NAME"), or empty
+    std::string problem_text; // the current problem as written
 };
 settings_t &settings();
 

@@ -1,5 +1,7 @@
 #include "knobs.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -46,6 +48,22 @@ bool parse_bool(const std::string &s) {
     throw std::invalid_argument("expected true or false, got '" + s + "'");
 }
 
+std::array<dnnl_data_type_t, 3> parse_dt_triple(const std::string &s) {
+    const auto parts = split(s, ':');
+    if (parts.size() == 1) {
+        const auto t = str2dt(parts[0]);
+        return {t, t, t};
+    }
+    if (parts.size() != 3) throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
+    return {str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
+}
+
+std::pair<dnnl_data_type_t, dnnl_data_type_t> parse_dt_pair(const std::string &s) {
+    const auto parts = split(s, ':');
+    if (parts.size() > 2) throw std::invalid_argument("--dt takes DT or SRC:DST");
+    return {str2dt(parts[0]), str2dt(parts.back())};
+}
+
 dims_t parse_dims(const std::string &s) {
     dims_t d;
     for (const auto &item : split(s, 'x')) {
@@ -72,37 +90,88 @@ std::string dims2str(const dims_t &d) {
 }
 
 bool tag_known(const std::string &tag) {
-    dnnl_format_tag_t t;
-    return tag == "abx" || tag == "axb" || tag == "any" || tag == "aBx16b" || tag == "aBx8b"
-            || str2tag(tag, t);
+    // Any name of letters and digits with at most one 'x' (the remaining dimensions): oneDNN's
+    // enum names and aliases, plain orders like "acdb" and x forms like "xba" or "aBx4b".
+    if (tag.empty() || !std::isalpha(static_cast<unsigned char>(tag[0]))) return false;
+    for (char c : tag)
+        if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+    return std::count(tag.begin(), tag.end(), 'x') <= 1 || tag == "any";
+}
+
+std::string expand_tag(const std::string &tag, int nd) {
+    const size_t x = tag.find('x');
+    if (x == std::string::npos || tag == "x") return tag;
+    bool used[26] = {};
+    for (char c : tag)
+        if (std::isalpha(static_cast<unsigned char>(c)) && c != 'x')
+            used[std::tolower(static_cast<unsigned char>(c)) - 'a'] = true;
+    std::string rest;
+    for (int d = 0; d < nd && d < 26; ++d)
+        if (!used[d]) rest += static_cast<char>('a' + d);
+    std::string out = tag.substr(0, x) + rest + tag.substr(x + 1);
+    // A plain x form names the dimensions there are: axb of one dimension is a.
+    if (std::all_of(out.begin(), out.end(), [](char c) { return std::islower(c); }))
+        out.erase(std::remove_if(out.begin(), out.end(), [nd](char c) { return c - 'a' >= nd; }),
+                out.end());
+    return out;
+}
+
+namespace {
+
+// Strides of a plain order written outermost first ("acdb": b innermost); false when the tag
+// is not one lowercase letter per dimension.
+bool order_strides(const std::string &order, const dims_t &dims, dims_t &strides) {
+    const size_t nd = dims.size();
+    if (order.size() != nd) return false;
+    std::vector<bool> seen(nd, false);
+    for (char c : order) {
+        const int d = c - 'a';
+        if (d < 0 || d >= static_cast<int>(nd) || seen[d]) return false;
+        seen[d] = true;
+    }
+    strides.assign(nd, 1);
+    int64_t s = 1;
+    for (size_t i = nd; i-- > 0;) {
+        const int d = order[i] - 'a';
+        strides[d] = s;
+        s *= std::max<int64_t>(dims[d], 1);
+    }
+    return true;
+}
+
+} // namespace
+
+// A plain order with c, d, ... in a row written as x, so it fits any rank as oneDNN's
+// benchdnn takes it: "acdb" (nhwc) is axb, "cdba" (hwio) xba, "abcd" abx.
+std::string plain_to_x(const std::string &order) {
+    const size_t k = order.size();
+    if (k < 3) return order;
+    std::string run;
+    for (size_t d = 2; d < k; ++d) run += static_cast<char>('a' + d);
+    const size_t at = order.find(run);
+    return at == std::string::npos ? order : order.substr(0, at) + "x" + order.substr(at + run.size());
 }
 
 dnnl_status_t make_md(md_h &md, const dims_t &dims, dnnl_data_type_t dt, const std::string &tag) {
     const int nd = static_cast<int>(dims.size());
-    if (tag == "abx" || tag == "axb") {
-        dims_t strides = dense_strides(dims);
-        if (tag == "axb" && nd >= 3) {
-            // Channels (dim 1) innermost, then spatial, then batch.
-            int64_t s = 1;
-            strides[1] = s;
-            s *= std::max<int64_t>(dims[1], 1);
-            for (int d = nd - 1; d >= 2; --d) {
-                strides[d] = s;
-                s *= std::max<int64_t>(dims[d], 1);
-            }
-            strides[0] = s;
-        }
-        return dnnl_memory_desc_create_with_strides(md.out(), nd, dims.data(), dt, strides.data());
-    }
-    dnnl_format_tag_t t = dnnl_format_tag_any;
+    if (tag == "any")
+        return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, dnnl_format_tag_any);
     std::string name = tag;
-    if ((tag == "aBx16b" || tag == "aBx8b") && nd >= 2) {
-        // Rank-independent blocked-channel tags: aBc16b, aBcd16b, ...
-        name = "aB";
-        for (int d = 2; d < nd; ++d) name += static_cast<char>('a' + d);
-        name += tag.substr(3);
+    dnnl_format_tag_t alias;
+    if (tag.find('x') == std::string::npos && str2tag(tag, alias)) {
+        // A plain tag of another rank (nhwc for a 2D tensor) follows the tensor's rank.
+        const std::string letters = tag_letters(alias);
+        dims_t unused;
+        if (static_cast<int>(letters.size()) != nd && order_strides(letters, dims_t(letters.size(), 1), unused))
+            name = plain_to_x(letters);
     }
-    if (tag != "any" && !str2tag(name, t)) return dnnl_invalid_arguments;
+    name = expand_tag(name, nd);
+    dims_t strides;
+    if (order_strides(name, dims, strides))
+        return dnnl_memory_desc_create_with_strides(md.out(), nd, dims.data(), dt, strides.data());
+    dnnl_format_tag_t t = dnnl_format_tag_any;
+    // A name this library's enum does not hold cannot be tested here.
+    if (!str2tag(name, t) && !str2tag(tag, t)) return dnnl_unimplemented;
     return dnnl_memory_desc_create_with_tag(md.out(), nd, dims.data(), dt, t);
 }
 
@@ -157,6 +226,20 @@ bool common_knobs_t::parse(const std::string &key, const std::string &value) {
     else
         return false;
     return true;
+}
+
+problem_text_t split_problem_text(const std::string &desc) {
+    problem_text_t t;
+    size_t cut = desc.find("n\"");
+    if (cut != std::string::npos && desc.size() >= cut + 3 && desc.back() == '"') {
+        t.name = desc.substr(cut + 2, desc.size() - cut - 3);
+    } else {
+        cut = desc.find("_n");
+        if (cut != std::string::npos) t.name = desc.substr(cut + 2);
+    }
+    for (char c : desc.substr(0, cut))
+        if (c != '_') t.body += c;
+    return t;
 }
 
 dims_t apply_mb(dims_t d, int64_t mb) {

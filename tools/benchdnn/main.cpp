@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "capture.hpp"
 #include "driver.hpp"
 #include "harness.hpp"
+#include "knob_table.hpp"
 #include "knobs.hpp"
 #include "names.hpp"
 
@@ -69,6 +71,34 @@ void set_engine(const std::string &e) {
     }
 }
 
+// Global knobs of oneDNN's benchdnn that concern its own runtime or bookkeeping: taken, and
+// ignored with one warning.
+bool ignored_global_knob(const std::string &key) {
+    static const struct {
+        const char *key, *why;
+    } knobs[] = {{"--ctx-init", "threading contexts are the library's own"},
+            {"--ctx-exe", "threading contexts are the library's own"},
+            {"--cold-cache", "caches are not flushed between runs here"},
+            {"--memory-kind", "memory is always a buffer of the engine here"},
+            {"--start", "every problem runs from the first"},
+            {"--repeats-per-prb", "each problem runs once"},
+            {"--summary", "the summary line is always printed"},
+            {"--canonical", "repro lines are written in one form here"},
+            {"--mode-modifier", "memory is always filled the same way here"},
+            {"--fast-ref", "the references are the tester's own"},
+            {"--mem-check", "memory limits are not checked here"},
+            {"--num-streams", "one stream runs every problem"},
+            {"--execution-mode", "execution is always direct"},
+            {"--cpu-isa-hints", "no ISA hints here"},
+            {"--allow-enum-tags-only", "every tag is taken as written"}};
+    for (const auto &k : knobs)
+        if (key == k.key) {
+            warn_ignored_knob(key, k.why);
+            return true;
+        }
+    return false;
+}
+
 // Global knobs; false if key is not one.
 bool parse_global(const std::string &key, const std::string &value) {
     auto &s = settings();
@@ -83,6 +113,7 @@ bool parse_global(const std::string &key, const std::string &value) {
     else if (key.rfind("-v", 0) == 0 && key.size() > 2 && key[1] == 'v')
         s.verbose = static_cast<int>(parse_integer(key.substr(2), "level"));
     else if (key == "--version") print_version();
+    else if (ignored_global_knob(key)) return true;
     else if (key == "--help" || key == "-h") print_help();
     else return false;
     return true;
@@ -98,6 +129,7 @@ public:
 private:
     std::unique_ptr<driver_t> driver_;
     std::string driver_name_;
+    std::unique_ptr<std::regex> match_;
 
     void process_one(const token_t &t, int depth) {
         const std::string &w = t.text;
@@ -121,12 +153,30 @@ private:
             if (key.rfind("--", 0) == 0 && it != driver_registry().end()) {
                 driver_ = it->second();
                 driver_name_ = it->first;
+                match_.reset();
                 return;
             }
             if (!driver_)
                 throw std::invalid_argument("unknown knob (no driver chosen yet; drivers:"
                         + driver_list() + ")");
-            if (key == "--reset") return driver_->reset();
+            if (key == "--reset") {
+                match_.reset();
+                return driver_->reset();
+            }
+            // --match=REGEX: only problems whose text matches run (cleared by --reset).
+            if (key == "--match") {
+                // Bounded: std::regex recurses per character of pattern and text, and a
+                // repetition count multiplies its automaton.
+                if (value.size() > 256) throw std::invalid_argument("pattern longer than 256");
+                if (value.find('{') != std::string::npos)
+                    throw std::invalid_argument("repetition counts {n} are not taken");
+                try {
+                    match_.reset(value.empty() ? nullptr : new std::regex(value));
+                } catch (const std::regex_error &e) {
+                    throw std::invalid_argument(std::string("bad pattern: ") + e.what());
+                }
+                return;
+            }
             settings().batch_dir = t.base_dir; // file knobs (--case) resolve against it
             if (!driver_->parse(key, value))
                 throw std::invalid_argument("unknown knob for driver " + driver_name_);
@@ -138,8 +188,13 @@ private:
     void run_desc(const token_t &t) {
         if (!driver_)
             throw parse_error(t.origin + ": " + t.text + ": problem before any driver knob");
+        if (match_ && (t.text.size() > 1024 || !std::regex_match(t.text, *match_))) return;
+        const problem_text_t p = split_problem_text(t.text);
+        settings().problem_name = p.name;
+        settings().driver_name = driver_name_;
+        settings().problem_text = t.text;
         try {
-            driver_->run(t.text);
+            driver_->run(p.body);
         } catch (const std::invalid_argument &e) {
             throw parse_error(t.origin + ": " + t.text + ": " + e.what());
         }

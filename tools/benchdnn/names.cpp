@@ -146,6 +146,12 @@ bool str2tag(const std::string &s, dnnl_format_tag_t &tag) {
     return false;
 }
 
+std::string tag_letters(dnnl_format_tag_t tag) {
+    for (const auto &t : tag_names) // the letter name comes first in the table
+        if (t.tag == tag) return t.name;
+    return {};
+}
+
 dir_t str2dir(const std::string &s) {
     static const struct {
         const char *name;

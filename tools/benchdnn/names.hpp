@@ -14,6 +14,8 @@ const char *dt2str(dnnl_data_type_t dt);
 // Format tags: every enumerator of the library's dnnl_format_tag_t by its name, canonical
 // (aBcd16b) or alias (nChw16c). Returns false for an unknown name.
 bool str2tag(const std::string &s, dnnl_format_tag_t &tag);
+// The letter name of a tag ("acdb" for nhwc); empty for none.
+std::string tag_letters(dnnl_format_tag_t tag);
 
 // Propagation: FWD_D, FWD_I, FWD_B, BWD_D, BWD_W, BWD_WB, BWD_DW.
 enum class dir_t { fwd_d, fwd_i, fwd_b, bwd_d, bwd_w, bwd_wb, bwd_dw };

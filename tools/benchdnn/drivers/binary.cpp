@@ -8,6 +8,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -158,9 +159,7 @@ public:
     }
 
     static double at(const dims_t &dims, const std::vector<double> &v, const int64_t *pos) {
-        int64_t l = 0;
-        for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + (dims[d] == 1 ? 0 : pos[d]);
-        return v[static_cast<size_t>(l)];
+        return v[static_cast<size_t>(masked_index(dims, pos))];
     }
 
     bool check(const args_t &args, std::string &msg) override {
@@ -199,70 +198,41 @@ private:
     std::vector<double> src_[3], prev_;
 };
 
-class binary_driver_t : public driver_t {
+class binary_driver_t : public knob_driver_t {
 public:
-    binary_driver_t() { reset(); }
-
-    void reset() override {
-        sdt_ = {{dnnl_f32, dnnl_f32}};
-        ddt_ = {dnnl_f32};
-        stag_ = {{"abx", "abx"}};
-        dtag_ = {"any"};
-        alg_ = {dnnl_binary_add};
-        inplace_ = {false};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--sdt") sdt_ = parse_dt_lists(v);
-        else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_tag_lists(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                dnnl_alg_kind_t a;
-                if (!str2binary_alg(s, a))
-                    throw std::invalid_argument("unknown binary algorithm '" + s + "'");
-                return a;
-            });
-        else if (key == "--inplace") inplace_ = parse_list<bool>(v, parse_bool);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
         auto shapes = parse_dims_list(desc);
         if (shapes.size() < 2 || shapes.size() > 3)
             throw std::invalid_argument("binary takes SRC0:SRC1[:SRC2] shapes");
-        for (const auto &sdt : sdt_)
-            for (auto ddt : ddt_)
-                for (const auto &stag : stag_)
-                    for (const auto &dtag : dtag_)
-                        for (auto alg : alg_)
-                            for (bool inplace : inplace_)
-                                for (const auto &attr : common_.attrs)
-                                    for (auto mb : common_.mb) {
-                                        // --mb resizes every source that is not
-                                        // broadcast along the batch.
-                                        std::vector<dims_t> dims;
-                                        for (const auto &s : shapes)
-                                            dims.push_back(s[0] == shapes[0][0]
-                                                            ? apply_mb(s, mb)
-                                                            : s);
-                                        binary_prb_t prb(
-                                                {sdt, ddt, stag, dtag, alg, inplace, attr, dims});
-                                        run_problem(prb);
-                                    }
+        // A source of lower rank is padded with ones at the end: 8x3x5x5:8x3 is 8x3x1x1.
+        size_t nd = 0;
+        for (const auto &s : shapes)
+            nd = std::max(nd, s.size());
+        for (auto &s : shapes)
+            s.resize(nd, 1);
+        for_each_problem([&] {
+            // --mb resizes every source that is not broadcast along the batch.
+            std::vector<dims_t> dims;
+            for (const auto &s : shapes)
+                dims.push_back(s[0] == shapes[0][0] ? apply_mb(s, mb_) : s);
+            binary_prb_t prb({sdt_, ddt_, stag_, dtag_, alg_, inplace_, attr_, dims});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<std::vector<dnnl_data_type_t>> sdt_;
-    std::vector<dnnl_data_type_t> ddt_;
-    std::vector<std::vector<std::string>> stag_;
-    std::vector<std::string> dtag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    std::vector<bool> inplace_;
-    common_knobs_t common_;
+    const std::vector<dnnl_data_type_t> &sdt_ = knob_list({"--sdt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_lists);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
+    const std::vector<std::string> &stag_ = knob_list({"--stag"}, {{"abx", "abx"}}, parse_tag_lists);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_binary_add}, [](const std::string &s) {
+        dnnl_alg_kind_t a;
+        if (!str2binary_alg(s, a)) throw std::invalid_argument("unknown binary algorithm '" + s + "'");
+        return a;
+    });
+    const bool &inplace_ = knob({"--inplace"}, {false}, parse_bool);
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

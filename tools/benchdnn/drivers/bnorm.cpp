@@ -10,6 +10,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -69,6 +70,7 @@ unsigned str2flags(const std::string &s) {
             case 'G': f |= dnnl_use_global_stats; break;
             case 'C': f |= dnnl_use_scale; break;
             case 'H': f |= dnnl_use_shift; break;
+            case 'S': f |= dnnl_use_scale | dnnl_use_shift; break; // v2's scaleshift
             case 'R': f |= dnnl_fuse_norm_relu; break;
             case 'A': f |= dnnl_fuse_norm_add_relu; break;
             default: throw std::invalid_argument(std::string("unknown bnorm flag '") + ch + "'");
@@ -302,48 +304,24 @@ private:
     test_mem_t hsrc_, hdst_, hmean_, hvar_, hsc_, hsh_, hsrc1_;
 };
 
-class bnorm_driver_t : public driver_t {
+class bnorm_driver_t : public knob_driver_t {
 public:
-    bnorm_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        flags_ = {0};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--flags") flags_ = parse_list<unsigned>(v, str2flags);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &text) override {
-        bnorm_desc_t desc = parse_bnorm_desc(text);
-        for (auto dir : dir_)
-            for (auto dt : dt_)
-                for (const auto &tag : tag_)
-                    for (auto flags : flags_)
-                        for (auto mb : common_.mb) {
-                            bnorm_desc_t d = desc;
-                            if (mb > 0) d.dims[0] = mb;
-                            bnorm_cfg_t c {dir, dt, tag, flags, d};
-                            bnorm_prb_t prb(c);
-                            run_problem(prb);
-                        }
+        const bnorm_desc_t desc = parse_bnorm_desc(text);
+        for_each_problem([&] {
+            bnorm_desc_t d = desc;
+            if (mb_ > 0) d.dims[0] = mb_;
+            bnorm_prb_t prb({dir_, dt_, tag_, flags_, d});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> dt_;
-    std::vector<std::string> tag_;
-    std::vector<unsigned> flags_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const dnnl_data_type_t &dt_ = knob({"--dt"}, {dnnl_f32}, str2dt);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const unsigned &flags_ = knob({"--flags"}, {0u}, str2flags);
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -75,15 +76,18 @@ public:
             if (st != dnnl_success) return st;
             src_ptr[i] = src[i].get();
         }
+        // --dtag=undef: no destination descriptor, the library picks it (and its type).
         md_h dst;
-        dnnl_status_t st = make_md(dst, dst_dims_, c_.ddt, c_.dtag);
-        if (st != dnnl_success) return st;
+        if (c_.dtag != "undef") {
+            dnnl_status_t st = make_md(dst, dst_dims_, c_.ddt, c_.dtag);
+            if (st != dnnl_success) return st;
+        }
         bundle_.reset(new attr_bundle_t(c_.attr, dst_dims_, [&](int arg) {
             int i = arg - DNNL_ARG_MULTIPLE_SRC;
             return i >= 0 && i < n_ ? c_.src_dims[i] : dst_dims_;
         }));
         return BENCHDNN_CALL_OP(*this, dnnl_concat_primitive_desc_create, pd.out(), engine,
-                c_.dtag == "any" ? nullptr : dst.get(), n_, c_.axis, src_ptr.data(),
+                dst.get(), n_, c_.axis, src_ptr.data(),
                 bundle_->get());
     }
 
@@ -126,54 +130,27 @@ private:
     std::vector<std::vector<double>> src_;
 };
 
-class concat_driver_t : public driver_t {
+class concat_driver_t : public knob_driver_t {
 public:
-    concat_driver_t() { reset(); }
-
-    void reset() override {
-        sdt_ = ddt_ = {dnnl_f32};
-        stag_ = {{"abx"}};
-        dtag_ = {"any"};
-        axis_ = {1};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--sdt") sdt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_tag_lists(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--axis")
-            axis_ = parse_list<int>(v, [](const std::string &s) {
-                return static_cast<int>(parse_integer(s, "axis"));
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        auto shapes = parse_dims_list(desc);
-        for (auto sdt : sdt_)
-            for (auto ddt : ddt_)
-                for (const auto &stag : stag_)
-                    for (const auto &dtag : dtag_)
-                        for (int axis : axis_)
-                            for (const auto &attr : common_.attrs)
-                                for (auto mb : common_.mb) {
-                                    std::vector<dims_t> dims;
-                                    for (const auto &s : shapes)
-                                        dims.push_back(axis == 0 ? s : apply_mb(s, mb));
-                                    concat_prb_t prb({sdt, ddt, stag, dtag, axis, attr, dims});
-                                    run_problem(prb);
-                                }
+        const auto shapes = parse_dims_list(desc);
+        for_each_problem([&] {
+            std::vector<dims_t> dims;
+            for (const auto &s : shapes)
+                dims.push_back(axis_ == 0 ? s : apply_mb(s, mb_));
+            concat_prb_t prb({sdt_, ddt_, stag_, dtag_, axis_, attr_, dims});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dnnl_data_type_t> sdt_, ddt_;
-    std::vector<std::vector<std::string>> stag_;
-    std::vector<std::string> dtag_;
-    std::vector<int> axis_;
-    common_knobs_t common_;
+    const dnnl_data_type_t &sdt_ = knob({"--sdt"}, {dnnl_f32}, str2dt);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
+    const std::vector<std::string> &stag_ = knob_list({"--stag"}, {{"abx"}}, parse_tag_lists);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const int &axis_ = knob({"--axis"}, {1}, int_item("axis"));
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -185,6 +186,10 @@ public:
                 .knob("stag", c_.stag, "any")
                 .knob("wtag", c_.wtag, "any")
                 .knob("dtag", c_.dtag, "any")
+                .knob("alg", c_.alg == dnnl_convolution_winograd ? "wino"
+                                : c_.alg == dnnl_convolution_auto ? "auto"
+                                                                  : "direct",
+                        "direct")
                 .raw(c_.attr.repro());
         return r.str(c_.desc.text);
     }
@@ -236,7 +241,9 @@ public:
             pl[x] = d.pl[c];
             pr[x] = d.pr[c];
         }
-        const dnnl_alg_kind_t alg = c_.deconv ? dnnl_deconvolution_direct : c_.alg;
+        const dnnl_alg_kind_t alg = !c_.deconv                       ? c_.alg
+                : c_.alg == dnnl_convolution_winograd ? dnnl_deconvolution_winograd
+                                                      : dnnl_deconvolution_direct;
         auto fwd = [&](pd_h &out, dnnl_prop_kind_t prop, dnnl_primitive_attr_t a) {
             return c_.deconv
                     ? BENCHDNN_CALL_OP(*this, dnnl_deconvolution_forward_primitive_desc_create,
@@ -416,69 +423,38 @@ private:
     std::vector<double> src_, wei_, dst_, bia_;
 };
 
-class conv_driver_t : public driver_t {
+class conv_driver_t : public knob_driver_t {
 public:
-    explicit conv_driver_t(bool deconv) : deconv_(deconv) { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_b};
-        dt_ = {{dnnl_f32, dnnl_f32, dnnl_f32}};
-        stag_ = wtag_ = dtag_ = {"any"};
-        alg_ = {dnnl_convolution_direct};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt" || key == "--cfg")
-            dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
-                const auto parts = split(s, ':');
-                if (parts.size() == 1) {
-                    const auto t = str2dt(parts[0]);
-                    return std::array<dnnl_data_type_t, 3> {t, t, t};
-                }
-                if (parts.size() != 3) throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
-                return std::array<dnnl_data_type_t, 3> {str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
-            });
-        else if (key == "--stag") stag_ = parse_tag_list(v);
-        else if (key == "--wtag") wtag_ = parse_tag_list(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                const std::string l = lowercase(s);
-                if (l == "direct") return dnnl_convolution_direct;
-                if (l == "auto") return dnnl_convolution_auto;
-                throw std::invalid_argument("unknown convolution algorithm '" + s + "'");
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
+    explicit conv_driver_t(bool deconv) : deconv_(deconv) {}
 
     void run(const std::string &text) override {
-        conv_desc_t desc = parse_conv_desc(text, deconv_);
-        for (auto dir : dir_)
-            for (const auto &dt : dt_)
-                for (const auto &st : stag_)
-                    for (const auto &wt : wtag_)
-                        for (const auto &dtg : dtag_)
-                            for (auto alg : alg_)
-                                for (const auto &attr : common_.attrs)
-                                    for (auto mb : common_.mb) {
-                                        conv_cfg_t c {deconv_, dir, dt[0], dt[1], dt[2], st, wt,
-                                                dtg, alg, attr, desc};
-                                        if (mb > 0) set_mb(c.desc, mb);
-                                        conv_prb_t prb(c);
-                                        run_problem(prb);
-                                    }
+        const conv_desc_t desc = parse_conv_desc(text, deconv_);
+        for_each_problem([&] {
+            conv_cfg_t c {deconv_, dir_, dt_[0], dt_[1], dt_[2], stag_, wtag_, dtag_, alg_, attr_,
+                    desc};
+            if (mb_ > 0) set_mb(c.desc, mb_);
+            conv_prb_t prb(c);
+            run_problem(prb);
+        });
     }
 
 private:
     bool deconv_;
-    std::vector<dir_t> dir_;
-    std::vector<std::array<dnnl_data_type_t, 3>> dt_;
-    std::vector<std::string> stag_, wtag_, dtag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_b}, str2dir);
+    const std::array<dnnl_data_type_t, 3> &dt_
+            = knob({"--dt", "--cfg"}, {{dnnl_f32, dnnl_f32, dnnl_f32}}, parse_dt_triple);
+    const std::string &stag_ = knob({"--stag"}, {"any"}, checked_tag);
+    const std::string &wtag_ = knob({"--wtag"}, {"any"}, checked_tag);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_convolution_direct}, [](const std::string &s) {
+        const std::string l = lowercase(s);
+        if (l == "direct") return dnnl_convolution_direct;
+        if (l == "auto") return dnnl_convolution_auto;
+        if (l == "wino" || l == "winograd") return dnnl_convolution_winograd;
+        throw std::invalid_argument("unknown convolution algorithm '" + s + "'");
+    });
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 struct conv_only_t : conv_driver_t {

@@ -6,6 +6,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "drivers/spatial_desc.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
@@ -212,68 +213,35 @@ private:
     std::vector<double> src_, dd_, scale_, shift_, mean_, var_;
 };
 
-class gnorm_driver_t : public driver_t {
+class gnorm_driver_t : public knob_driver_t {
 public:
-    gnorm_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {{dnnl_f32, dnnl_f32}};
-        tag_ = {"abx"};
-        flags_ = {0};
-        g_ = {1};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt")
-            dt_ = parse_list<std::pair<dnnl_data_type_t, dnnl_data_type_t>>(v, [](const std::string &s) {
-                const auto p = split(s, ':');
-                const dnnl_data_type_t a = str2dt(p[0]);
-                return std::make_pair(a, p.size() > 1 ? str2dt(p[1]) : a);
-            });
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--flags")
-            flags_ = parse_list<unsigned>(v, [](const std::string &s) {
-                unsigned f = 0;
-                for (char ch : s) {
-                    if (ch == 'G') f |= dnnl_use_global_stats;
-                    else if (ch == 'C') f |= dnnl_use_scale;
-                    else if (ch == 'H') f |= dnnl_use_shift;
-                    else throw std::invalid_argument("unknown gnorm flag '" + std::string(1, ch) + "'");
-                }
-                return f;
-            });
-        else if (key == "--g")
-            g_ = parse_list<int64_t>(v, [](const std::string &s) { return parse_integer(s, "g", 0, INT64_MAX / 2); });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
         const spatial_desc_t d = spatial_desc_t::parse(desc);
-        for (auto dir : dir_)
-            for (const auto &dt : dt_)
-                for (const auto &tag : tag_)
-                    for (unsigned flags : flags_)
-                        for (int64_t g : g_)
-                            for (auto mb : common_.mb) {
-                                const int64_t groups = d.has("g") ? int64_t(d.get("g", 1)) : g;
-                                gnorm_cfg_t c {dir, dt.first, dt.second, tag, flags, groups,
-                                        apply_mb(d.dims(), mb), d.get("eps", 1.0 / 16384), desc};
-                                gnorm_prb_t prb(c);
-                                run_problem(prb);
-                            }
+        for_each_problem([&] {
+            const int64_t groups = d.has("g") ? int64_t(d.get("g", 1)) : g_;
+            gnorm_prb_t prb({dir_, dt_.first, dt_.second, tag_, flags_, groups,
+                    apply_mb(d.dims(), mb_), d.get("eps", 1.0 / 16384), desc});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<std::pair<dnnl_data_type_t, dnnl_data_type_t>> dt_;
-    std::vector<std::string> tag_;
-    std::vector<unsigned> flags_;
-    std::vector<int64_t> g_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const std::pair<dnnl_data_type_t, dnnl_data_type_t> &dt_
+            = knob({"--dt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_pair);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const unsigned &flags_ = knob({"--flags"}, {0u}, [](const std::string &s) {
+        unsigned f = 0;
+        for (char ch : s) {
+            if (ch == 'G') f |= dnnl_use_global_stats;
+            else if (ch == 'C') f |= dnnl_use_scale;
+            else if (ch == 'H') f |= dnnl_use_shift;
+            else throw std::invalid_argument("unknown gnorm flag '" + std::string(1, ch) + "'");
+        }
+        return f;
+    });
+    const int64_t &g_ = knob({"--g"}, {int64_t(1)}, integer_item("g", 0, INT64_MAX / 2));
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "graph_case.hpp"
 #include "graph_mem.hpp"
@@ -391,30 +392,44 @@ private:
     }
 };
 
-class graph_driver_t : public driver_t {
+class graph_driver_t : public knob_driver_t {
 public:
-    void reset() override { policy_ = dnnl_graph_partition_policy_fusion; }
-    bool parse(const std::string &key, const std::string &value) override {
+    graph_driver_t() {
         // --policy=debug: one op per partition, the same graph as separate primitives (what
         // the fused partitions are measured against).
-        if (key == "--policy") {
-            if (value == "fusion")
-                policy_ = dnnl_graph_partition_policy_fusion;
-            else if (value == "debug")
-                policy_ = dnnl_graph_partition_policy_debug;
-            else
-                throw std::invalid_argument("--policy is fusion or debug");
-            return true;
-        }
-        if (key != "--case") return false;
-        if (value.empty()) throw std::invalid_argument("needs a file name");
-        const std::string policy
-                = policy_ == dnnl_graph_partition_policy_debug ? "--policy=debug " : "";
+        action({"--policy"},
+                [this](const std::string &value) {
+                    if (value == "fusion")
+                        policy_ = dnnl_graph_partition_policy_fusion;
+                    else if (value == "debug")
+                        policy_ = dnnl_graph_partition_policy_debug;
+                    else
+                        throw std::invalid_argument("--policy is fusion or debug");
+                },
+                [this] { policy_ = dnnl_graph_partition_policy_fusion; });
+        // oneDNN's case rewriting (shapes, types, op attributes, ...) is not applied here: a
+        // case named while one is set reports SKIPPED rather than running another problem.
+        action({"--in-shapes", "--dt", "--op-attrs", "--op-kind", "--tensor-property", "--mb",
+                       "--attr-fpmath"},
+                [this](const std::string &value) { rewrite_ = value; },
+                [this] { rewrite_.clear(); });
+        ignore({"--expected-n-partitions"}, "partition counts are not checked here");
         // The case runs when named, as benchdnn's --graph does.
-        graph_problem_t(resolve_batch_path(value, settings().batch_dir),
-                "--graph " + policy + "--case=" + value, policy_)
-                .run();
-        return true;
+        action({"--case"}, [this](const std::string &value) {
+            if (value.empty()) throw std::invalid_argument("needs a file name");
+            if (!rewrite_.empty()) {
+                report_problem(begin_problem(),
+                        settings().list ? outcome_t::listed : outcome_t::skipped,
+                        "case rewriting (--in-shapes, --dt, --op-attrs, ...) is not applied here",
+                        "--graph --case=" + value);
+                return;
+            }
+            const std::string policy
+                    = policy_ == dnnl_graph_partition_policy_debug ? "--policy=debug " : "";
+            graph_problem_t(resolve_batch_path(value, settings().batch_dir),
+                    "--graph " + policy + "--case=" + value, policy_)
+                    .run();
+        });
     }
     void run(const std::string &desc) override {
         throw std::invalid_argument("--graph takes its problem as --case=FILE.json");
@@ -422,6 +437,7 @@ public:
 
 private:
     dnnl_graph_partition_policy_t policy_ = dnnl_graph_partition_policy_fusion;
+    std::string rewrite_; // the last case-rewriting knob's value; empty: none
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "drivers/spatial_desc.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
@@ -210,38 +211,8 @@ std::string with_mb(const std::string &text, int64_t mb) {
     return "mb" + std::to_string(mb) + text.substr(end);
 }
 
-class ip_driver_t : public driver_t {
+class ip_driver_t : public knob_driver_t {
 public:
-    ip_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_b};
-        dt_ = {{dnnl_f32, dnnl_f32, dnnl_f32}};
-        stag_ = wtag_ = dtag_ = {"any"};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt" || key == "--cfg")
-            dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
-                const auto parts = split(s, ':');
-                if (parts.size() == 1) {
-                    const auto t = str2dt(parts[0]);
-                    return std::array<dnnl_data_type_t, 3> {t, t, t};
-                }
-                if (parts.size() != 3)
-                    throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
-                return std::array<dnnl_data_type_t, 3> {
-                        str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
-            });
-        else if (key == "--stag") stag_ = parse_tag_list(v);
-        else if (key == "--wtag") wtag_ = parse_tag_list(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &text) override {
         const spatial_desc_t d = spatial_desc_t::parse(text);
         if (!d.has("oc")) throw std::invalid_argument("inner product descriptor has no oc");
@@ -249,29 +220,26 @@ public:
         // "mbXicXocX" alone is 2D; spatial sizes make it 3D to 5D.
         if (!d.has("id") && !d.has("ih") && !d.has("iw")) src = {src[0], src[1]};
         const int64_t oc = static_cast<int64_t>(d.get("oc", 1));
-        for (auto dir : dir_)
-            for (const auto &dt : dt_)
-                for (const auto &st : stag_)
-                    for (const auto &wt : wtag_)
-                        for (const auto &dtg : dtag_)
-                            for (const auto &attr : common_.attrs)
-                                for (auto mb : common_.mb) {
-                                    ip_cfg_t c {dir, dt[0], dt[1], dt[2], st, wt, dtg, attr, src,
-                                            oc, text};
-                                    if (mb > 0) {
-                                        c.src_dims[0] = mb;
-                                        c.text = with_mb(text, mb);
-                                    }
-                                    ip_prb_t prb(c);
-                                    run_problem(prb);
-                                }
+        for_each_problem([&] {
+            ip_cfg_t c {dir_, dt_[0], dt_[1], dt_[2], stag_, wtag_, dtag_, attr_, src, oc, text};
+            if (mb_ > 0) {
+                c.src_dims[0] = mb_;
+                c.text = with_mb(text, mb_);
+            }
+            ip_prb_t prb(c);
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<std::array<dnnl_data_type_t, 3>> dt_;
-    std::vector<std::string> stag_, wtag_, dtag_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_b}, str2dir);
+    const std::array<dnnl_data_type_t, 3> &dt_
+            = knob({"--dt", "--cfg"}, {{dnnl_f32, dnnl_f32, dnnl_f32}}, parse_dt_triple);
+    const std::string &stag_ = knob({"--stag"}, {"any"}, checked_tag);
+    const std::string &wtag_ = knob({"--wtag"}, {"any"}, checked_tag);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

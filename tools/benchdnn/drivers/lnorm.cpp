@@ -8,6 +8,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -89,7 +90,8 @@ public:
         if (st != dnnl_success) return st;
         st = make_md(dmd, c_.dims, c_.ddt, c_.tag);
         if (st != dnnl_success) return st;
-        st = make_md(stmd, sdims_, dnnl_f32, c_.stat_tag);
+        // --stat_tag=undef: no statistics descriptor, the library picks it.
+        if (c_.stat_tag != "undef") st = make_md(stmd, sdims_, dnnl_f32, c_.stat_tag);
         if (st != dnnl_success) return st;
         bundle_.reset(new attr_bundle_t(c_.attr, c_.dims, [&](int) { return c_.dims; }));
         const float eps = 1.f / 16;
@@ -249,64 +251,28 @@ private:
     std::vector<double> src_, gamma_, beta_, mean_, var_, diff_dst_;
 };
 
-class lnorm_driver_t : public driver_t {
+class lnorm_driver_t : public knob_driver_t {
 public:
-    lnorm_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {{dnnl_f32, dnnl_f32}};
-        ss_dt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        stat_tag_ = {"abx"};
-        flags_ = {0};
-        inplace_ = {false};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt")
-            dt_ = parse_list<std::pair<dnnl_data_type_t, dnnl_data_type_t>>(v, [](const std::string &s) {
-                const size_t colon = s.find(':');
-                if (colon == std::string::npos) return std::make_pair(str2dt(s), str2dt(s));
-                return std::make_pair(str2dt(s.substr(0, colon)), str2dt(s.substr(colon + 1)));
-            });
-        else if (key == "--ss_dt") ss_dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--stat_tag") stat_tag_ = parse_tag_list(v);
-        else if (key == "--flags") flags_ = parse_list<unsigned>(v, str2flags);
-        else if (key == "--inplace") inplace_ = parse_list<bool>(v, parse_bool);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        dims_t dims = parse_dims(desc);
-        for (auto dir : dir_)
-            for (auto dt : dt_)
-                for (auto ss_dt : ss_dt_)
-                    for (const auto &tag : tag_)
-                        for (const auto &stag : stat_tag_)
-                            for (unsigned flags : flags_)
-                                for (bool inplace : inplace_)
-                                    for (const auto &attr : common_.attrs)
-                                        for (auto mb : common_.mb) {
-                                            lnorm_cfg_t c {dir, dt.first, dt.second, ss_dt, tag,
-                                                    stag, flags, inplace, attr, apply_mb(dims, mb)};
-                                            lnorm_prb_t prb(c);
-                                            run_problem(prb);
-                                        }
+        const dims_t dims = parse_dims(desc);
+        for_each_problem([&] {
+            lnorm_prb_t prb({dir_, dt_.first, dt_.second, ss_dt_, tag_, stat_tag_, flags_,
+                    inplace_, attr_, apply_mb(dims, mb_)});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<std::pair<dnnl_data_type_t, dnnl_data_type_t>> dt_;
-    std::vector<dnnl_data_type_t> ss_dt_;
-    std::vector<std::string> tag_, stat_tag_;
-    std::vector<unsigned> flags_;
-    std::vector<bool> inplace_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const std::pair<dnnl_data_type_t, dnnl_data_type_t> &dt_
+            = knob({"--dt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_pair);
+    const dnnl_data_type_t &ss_dt_ = knob({"--ss_dt"}, {dnnl_f32}, str2dt);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const std::string &stat_tag_ = knob({"--stat_tag"}, {"abx"}, checked_tag);
+    const unsigned &flags_ = knob({"--flags"}, {0u}, str2flags);
+    const bool &inplace_ = knob({"--inplace"}, {false}, parse_bool);
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

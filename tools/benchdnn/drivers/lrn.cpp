@@ -6,6 +6,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "drivers/spatial_desc.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
@@ -157,53 +158,28 @@ private:
     std::vector<double> src_, dd_;
 };
 
-class lrn_driver_t : public driver_t {
+class lrn_driver_t : public knob_driver_t {
 public:
-    lrn_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        across_ = {true};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            across_ = parse_list<bool>(v, [](const std::string &s) {
-                if (s == "ACROSS" || s == "across" || s == "lrn_across_channels") return true;
-                if (s == "WITHIN" || s == "within" || s == "lrn_within_channel") return false;
-                throw std::invalid_argument("unknown lrn algorithm '" + s + "'");
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
         const spatial_desc_t d = spatial_desc_t::parse(desc);
-        for (auto dir : dir_)
-            for (auto dt : dt_)
-                for (const auto &tag : tag_)
-                    for (bool across : across_)
-                        for (auto mb : common_.mb) {
-                            lrn_cfg_t c {dir, dt, tag, across, apply_mb(d.dims(), mb),
-                                    int64_t(d.get("ls", 5)), d.get("alpha", 1.0 / 8192),
-                                    d.get("beta", 0.75), d.get("k", 1), desc};
-                            lrn_prb_t prb(c);
-                            run_problem(prb);
-                        }
+        for_each_problem([&] {
+            lrn_prb_t prb({dir_, dt_, tag_, across_, apply_mb(d.dims(), mb_),
+                    int64_t(d.get("ls", 5)), d.get("alpha", 1.0 / 8192), d.get("beta", 0.75),
+                    d.get("k", 1), desc});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> dt_;
-    std::vector<std::string> tag_;
-    std::vector<bool> across_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const dnnl_data_type_t &dt_ = knob({"--dt"}, {dnnl_f32}, str2dt);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const bool &across_ = knob({"--alg"}, {true}, [](const std::string &s) {
+        if (s == "ACROSS" || s == "across" || s == "lrn_across_channels") return true;
+        if (s == "WITHIN" || s == "within" || s == "lrn_within_channel") return false;
+        throw std::invalid_argument("unknown lrn algorithm '" + s + "'");
+    });
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -16,6 +17,7 @@ namespace {
 
 struct matmul_cfg_t {
     dnnl_data_type_t sdt, wdt, ddt, bdt;
+    int bia_mask; // dst dimensions the bias runs along; -1: the last one
     std::string stag, wtag, dtag;
     attr_desc_t attr;
     dims_t sd, wd;
@@ -29,8 +31,7 @@ public:
         for (int i = 0; i < nd - 2; ++i)
             dd_[i] = std::max(c_.sd[i], c_.wd[i]);
         dd_[nd - 1] = c_.wd[nd - 1];
-        bd_.assign(nd, 1);
-        bd_[nd - 1] = dd_[nd - 1];
+        bd_ = masked_dims(dd_, c_.bia_mask < 0 ? 1 << (nd - 1) : c_.bia_mask);
     }
 
     std::string repro() const override {
@@ -43,6 +44,7 @@ public:
                 .knob("wtag", c_.wtag, "any")
                 .knob("dtag", c_.dtag, "any")
                 .knob("bia-dt", dt2str(c_.bdt), "undef")
+                .knob("bia_mask", std::to_string(c_.bia_mask), "-1")
                 .raw(c_.attr.repro());
         return r.str(dims2str(c_.sd) + ":" + dims2str(c_.wd));
     }
@@ -126,7 +128,7 @@ public:
             }
             const double scale = bundle_->scale(DNNL_ARG_SRC, sp.data())
                     * bundle_->scale(DNNL_ARG_WEIGHTS, wp.data());
-            double v = acc * scale + (with_bias() ? bia_[pos[nd - 1]] : 0.0);
+            double v = acc * scale + (with_bias() ? bia_[masked_index(bd_, pos.data())] : 0.0);
             mag[x] = m * std::fabs(scale) + std::fabs(v);
             v = bundle_->apply_post_ops(v, pos.data(), dst_[x]);
             exp[x] = v / bundle_->scale(DNNL_ARG_DST, zero.data())
@@ -147,41 +149,8 @@ private:
     std::vector<double> src_, wei_, dst_, bia_;
 };
 
-class matmul_driver_t : public driver_t {
+class matmul_driver_t : public knob_driver_t {
 public:
-    matmul_driver_t() { reset(); }
-
-    void reset() override {
-        dt_ = {{dnnl_f32, dnnl_f32, dnnl_f32}};
-        stag_ = wtag_ = dtag_ = {"any"};
-        bdt_ = {dnnl_data_type_undef};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dt" || key == "--cfg")
-            dt_ = parse_list<std::array<dnnl_data_type_t, 3>>(v, [](const std::string &s) {
-                const auto parts = split(s, ':');
-                if (parts.size() == 1) {
-                    const auto t = str2dt(parts[0]);
-                    return std::array<dnnl_data_type_t, 3> {t, t, t};
-                }
-                if (parts.size() != 3)
-                    throw std::invalid_argument("--dt takes DT or SRC:WEI:DST");
-                return std::array<dnnl_data_type_t, 3> {
-                        str2dt(parts[0]), str2dt(parts[1]), str2dt(parts[2])};
-            });
-        else if (key == "--stag") stag_ = parse_tag_list(v);
-        else if (key == "--wtag") wtag_ = parse_tag_list(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--bia-dt" || key == "--bia_dt")
-            bdt_ = parse_list<dnnl_data_type_t>(v, [](const std::string &s) {
-                return s == "undef" ? dnnl_data_type_undef : str2dt(s);
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &text) override {
         const auto shapes = parse_dims_list(text);
         if (shapes.size() < 2) throw std::invalid_argument("matmul takes MxK:KxN");
@@ -189,23 +158,24 @@ public:
         const size_t nd = sd.size();
         if (nd < 2 || wd.size() != nd || sd[nd - 1] != wd[nd - 2])
             throw std::invalid_argument("matmul shapes do not agree: " + text);
-        for (const auto &dt : dt_)
-            for (auto bdt : bdt_)
-                for (const auto &st : stag_)
-                    for (const auto &wt : wtag_)
-                        for (const auto &dtg : dtag_)
-                            for (const auto &attr : common_.attrs) {
-                                matmul_prb_t prb(
-                                        {dt[0], dt[1], dt[2], bdt, st, wt, dtg, attr, sd, wd});
-                                run_problem(prb);
-                            }
+        for_each_problem([&] {
+            matmul_prb_t prb({dt_[0], dt_[1], dt_[2], bdt_, bia_mask_, stag_, wtag_, dtag_, attr_,
+                    sd, wd});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<std::array<dnnl_data_type_t, 3>> dt_;
-    std::vector<std::string> stag_, wtag_, dtag_;
-    std::vector<dnnl_data_type_t> bdt_;
-    common_knobs_t common_;
+    const std::array<dnnl_data_type_t, 3> &dt_
+            = knob({"--dt", "--cfg"}, {{dnnl_f32, dnnl_f32, dnnl_f32}}, parse_dt_triple);
+    const dnnl_data_type_t &bdt_ = knob({"--bia-dt", "--bia_dt"}, {dnnl_data_type_undef},
+            [](const std::string &s) { return s == "undef" ? dnnl_data_type_undef : str2dt(s); });
+    const int &bia_mask_ = knob({"--bia_mask", "--bia-mask"}, {-1},
+            [](const std::string &s) { return static_cast<int>(parse_integer(s, "bias mask", 0, 0xffff)); });
+    const std::string &stag_ = knob({"--stag"}, {"any"}, checked_tag);
+    const std::string &wtag_ = knob({"--wtag"}, {"any"}, checked_tag);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const attr_desc_t &attr_ = attr_knob();
 };
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -77,7 +78,7 @@ pool_desc_t parse_pool_desc(const std::string &text) {
 
 struct pool_cfg_t {
     dir_t dir;
-    dnnl_data_type_t dt;
+    dnnl_data_type_t dt, ddt; // src, dst
     std::string tag;
     dnnl_alg_kind_t alg;
     attr_desc_t attr;
@@ -103,7 +104,9 @@ public:
     std::string repro() const override {
         repro_t r("pool");
         r.knob("dir", dir2str(c_.dir), "FWD_D")
-                .knob("dt", dt2str(c_.dt), "f32")
+                .knob("dt", c_.dt == c_.ddt ? dt2str(c_.dt)
+                                             : std::string(dt2str(c_.dt)) + ":" + dt2str(c_.ddt),
+                        "f32")
                 .knob("tag", c_.tag, "abx")
                 .knob("alg", alg2str(c_.alg), "max")
                 .raw(c_.attr.repro());
@@ -111,7 +114,8 @@ public:
     }
 
     std::string skip_reason() const override {
-        if (!dt_supported(c_.dt)) return std::string("data type ") + dt2str(c_.dt) + " not handled by the tester";
+        for (auto dt : {c_.dt, c_.ddt})
+            if (!dt_supported(dt)) return std::string("data type ") + dt2str(dt) + " not handled by the tester";
         if (c_.dir != dir_t::fwd_d && c_.dir != dir_t::fwd_i && c_.dir != dir_t::bwd_d)
             return "pooling has FWD_D, FWD_I and BWD_D only";
         if (c_.dir == dir_t::bwd_d && !c_.attr.is_default()) return "backward takes no attributes";
@@ -121,7 +125,7 @@ public:
     dnnl_status_t create_pd(dnnl_engine_t engine, pd_h &pd) override {
         md_h src, dst, any_dst;
         dnnl_status_t st = make_md(src, src_dims_, c_.dt, c_.tag);
-        if (st == dnnl_success) st = make_md(dst, dst_dims_, c_.dt, "any");
+        if (st == dnnl_success) st = make_md(dst, dst_dims_, c_.ddt, "any");
         if (st != dnnl_success) return st;
         const auto &d = c_.desc;
         dnnl_dims_t k, s, dl, pl, pr;
@@ -153,7 +157,7 @@ public:
         src_ = fill_values(product(src_dims_), clamp_range(r, c_.dt), c_.dt, 1);
         if (c_.dir != dir_t::bwd_d) {
             args.add(DNNL_ARG_SRC, md_of(DNNL_ARG_SRC)).write(src_);
-            prev_ = fill_values(product(dst_dims_), clamp_range(r, c_.dt), c_.dt, 2);
+            prev_ = fill_values(product(dst_dims_), clamp_range(r, c_.ddt), c_.ddt, 2);
             args.add(DNNL_ARG_DST, md_of(DNNL_ARG_DST)).write(prev_);
             if (c_.alg == dnnl_pooling_max && c_.dir == dir_t::fwd_d)
                 args.add(DNNL_ARG_WORKSPACE, md_of(DNNL_ARG_WORKSPACE));
@@ -161,7 +165,7 @@ public:
             return;
         }
         // The workspace comes from running the forward hint on src.
-        diff_dst_ = fill_values(product(dst_dims_), clamp_range(r, c_.dt), c_.dt, 3);
+        diff_dst_ = fill_values(product(dst_dims_), clamp_range(r, c_.ddt), c_.ddt, 3);
         args.add(DNNL_ARG_DIFF_DST, md_of(DNNL_ARG_DIFF_DST)).write(diff_dst_);
         args.add(DNNL_ARG_DIFF_SRC, md_of(DNNL_ARG_DIFF_SRC)).write(src_);
         if (c_.alg == dnnl_pooling_max) {
@@ -262,58 +266,34 @@ private:
     test_mem_t fwd_src_, fwd_dst_;
 };
 
-class pool_driver_t : public driver_t {
+class pool_driver_t : public knob_driver_t {
 public:
-    pool_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        alg_ = {dnnl_pooling_max};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                const std::string l = lowercase(s);
-                if (l == "max" || l == "pooling_max") return dnnl_pooling_max;
-                if (l == "avg_p" || l == "avg_include_padding" || l == "pooling_avg_include_padding")
-                    return dnnl_pooling_avg_include_padding;
-                if (l == "avg_np" || l == "avg_exclude_padding" || l == "pooling_avg_exclude_padding")
-                    return dnnl_pooling_avg_exclude_padding;
-                throw std::invalid_argument("unknown pooling algorithm '" + s + "'");
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &text) override {
-        pool_desc_t desc = parse_pool_desc(text);
-        for (auto dir : dir_)
-            for (auto dt : dt_)
-                for (const auto &tag : tag_)
-                    for (auto alg : alg_)
-                        for (const auto &attr : common_.attrs)
-                            for (auto mb : common_.mb) {
-                                pool_desc_t d = desc;
-                                if (mb > 0) d.mb = mb;
-                                pool_cfg_t c {dir, dt, tag, alg, attr, d};
-                                pool_prb_t prb(c);
-                                run_problem(prb);
-                            }
+        const pool_desc_t desc = parse_pool_desc(text);
+        for_each_problem([&] {
+            pool_desc_t d = desc;
+            if (mb_ > 0) d.mb = mb_;
+            pool_prb_t prb({dir_, dt_.first, dt_.second, tag_, alg_, attr_, d});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> dt_;
-    std::vector<std::string> tag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const std::pair<dnnl_data_type_t, dnnl_data_type_t> &dt_
+            = knob({"--dt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_pair);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_pooling_max}, [](const std::string &s) {
+        const std::string l = lowercase(s);
+        if (l == "max" || l == "pooling_max") return dnnl_pooling_max;
+        if (l == "avg_p" || l == "avg_include_padding" || l == "pooling_avg_include_padding")
+            return dnnl_pooling_avg_include_padding;
+        if (l == "avg_np" || l == "avg_exclude_padding" || l == "pooling_avg_exclude_padding")
+            return dnnl_pooling_avg_exclude_padding;
+        throw std::invalid_argument("unknown pooling algorithm '" + s + "'");
+    });
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

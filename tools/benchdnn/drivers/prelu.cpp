@@ -5,6 +5,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -123,58 +124,38 @@ private:
     std::vector<double> src_, wei_, dd_;
 };
 
-class prelu_driver_t : public driver_t {
+class prelu_driver_t : public knob_driver_t {
 public:
-    prelu_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        sdt_ = {{dnnl_f32, dnnl_f32}};
-        stag_ = {{"abx", "any"}};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--sdt")
-            sdt_ = parse_list<std::vector<dnnl_data_type_t>>(v, [](const std::string &s) {
-                std::vector<dnnl_data_type_t> r;
-                for (const auto &p : split(s, ':')) r.push_back(str2dt(p));
-                if (r.size() == 1) r.push_back(r[0]);
-                if (r.size() != 2) throw std::invalid_argument("--sdt takes SRC:WEI");
-                return r;
-            });
-        else if (key == "--stag")
-            stag_ = parse_list<std::vector<std::string>>(v, [](const std::string &s) {
-                std::vector<std::string> r = split(s, ':');
-                if (r.size() == 1) r.push_back("any");
-                for (const auto &t : r)
-                    checked_tag(t);
-                if (r.size() != 2) throw std::invalid_argument("--stag takes SRC:WEI");
-                return r;
-            });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        std::vector<dims_t> d = parse_dims_list(desc);
+        const std::vector<dims_t> d = parse_dims_list(desc);
         if (d.size() != 2) throw std::invalid_argument("prelu problem is SRC_DIMS:WEI_DIMS");
-        for (auto dir : dir_)
-            for (const auto &sdt : sdt_)
-                for (const auto &stag : stag_)
-                    for (auto mb : common_.mb) {
-                        prelu_cfg_t c {dir, sdt, stag, apply_mb(d[0], mb), d[1]};
-                        prelu_prb_t prb(c);
-                        run_problem(prb);
-                    }
+        for_each_problem([&] {
+            prelu_prb_t prb({dir_, sdt_, stag_, apply_mb(d[0], mb_), d[1]});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<std::vector<dnnl_data_type_t>> sdt_;
-    std::vector<std::vector<std::string>> stag_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const std::vector<dnnl_data_type_t> &sdt_
+            = knob({"--sdt"}, {{dnnl_f32, dnnl_f32}}, [](const std::string &s) {
+                  std::vector<dnnl_data_type_t> r;
+                  for (const auto &p : split(s, ':'))
+                      r.push_back(str2dt(p));
+                  if (r.size() == 1) r.push_back(r[0]);
+                  if (r.size() != 2) throw std::invalid_argument("--sdt takes SRC:WEI");
+                  return r;
+              });
+    const std::vector<std::string> &stag_
+            = knob({"--stag"}, {{"abx", "any"}}, [](const std::string &s) {
+                  std::vector<std::string> r = split(s, ':');
+                  if (r.size() == 1) r.push_back("any");
+                  for (const auto &t : r)
+                      checked_tag(t);
+                  if (r.size() != 2) throw std::invalid_argument("--stag takes SRC:WEI");
+                  return r;
+              });
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -166,71 +167,37 @@ private:
     std::vector<double> src_, prev_;
 };
 
-class red_driver_t : public driver_t {
+class red_driver_t : public knob_driver_t {
 public:
-    red_driver_t() { reset(); }
-
-    void reset() override {
-        sdt_ = {dnnl_f32};
-        ddt_ = {dnnl_f32};
-        stag_ = {"abx"};
-        dtag_ = {"any"};
-        alg_ = {dnnl_reduction_sum};
-        p_ = {1};
-        eps_ = {0};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        auto dts = [](const std::string &s) { return parse_list<dnnl_data_type_t>(s, str2dt); };
-        if (key == "--sdt") sdt_ = dts(v);
-        else if (key == "--ddt") ddt_ = dts(v);
-        else if (key == "--stag") stag_ = parse_tag_list(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                std::string l = lowercase(s);
-                if (l.rfind("reduction_", 0) == 0) l = l.substr(10);
-                for (const auto &e : alg_names)
-                    if (l == e.name) return e.alg;
-                throw std::invalid_argument("unknown reduction algorithm '" + s + "'");
-            });
-        else if (key == "--p")
-            p_ = parse_list<double>(v, [](const std::string &s) { return parse_number(s, "p"); });
-        else if (key == "--eps")
-            eps_ = parse_list<double>(v, [](const std::string &s) { return parse_number(s, "eps"); });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
         const std::vector<dims_t> shapes = parse_dims_list(desc);
         if (shapes.size() != 2 || shapes[0].size() != shapes[1].size())
             throw std::invalid_argument("reduction takes src_dims:dst_dims of one rank");
-        for (auto sdt : sdt_)
-            for (auto ddt : ddt_)
-                for (const auto &stag : stag_)
-                    for (const auto &dtag : dtag_)
-                        for (auto alg : alg_)
-                            for (auto p : p_)
-                                for (auto eps : eps_)
-                                    for (const auto &attr : common_.attrs)
-                                        for (auto mb : common_.mb) {
-                                            red_cfg_t c {sdt, ddt, stag, dtag, alg, p, eps, attr,
-                                                    apply_mb(shapes[0], mb), apply_mb(shapes[1], mb)};
-                                            if (mb > 0 && shapes[1][0] == 1 && shapes[0][0] != 1)
-                                                c.dst[0] = 1;
-                                            red_prb_t prb(c);
-                                            run_problem(prb);
-                                        }
+        for_each_problem([&] {
+            red_cfg_t c {sdt_, ddt_, stag_, dtag_, alg_, p_, eps_, attr_,
+                    apply_mb(shapes[0], mb_), apply_mb(shapes[1], mb_)};
+            if (mb_ > 0 && shapes[1][0] == 1 && shapes[0][0] != 1) c.dst[0] = 1;
+            red_prb_t prb(c);
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dnnl_data_type_t> sdt_, ddt_;
-    std::vector<std::string> stag_, dtag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    std::vector<double> p_, eps_;
-    common_knobs_t common_;
+    const dnnl_data_type_t &sdt_ = knob({"--sdt"}, {dnnl_f32}, str2dt);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
+    const std::string &stag_ = knob({"--stag"}, {"abx"}, checked_tag);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_reduction_sum}, [](const std::string &s) {
+        std::string l = lowercase(s);
+        if (l.rfind("reduction_", 0) == 0) l = l.substr(10);
+        for (const auto &e : alg_names)
+            if (l == e.name) return e.alg;
+        throw std::invalid_argument("unknown reduction algorithm '" + s + "'");
+    });
+    const double &p_ = knob({"--p"}, {1.0}, number_item("p"));
+    const double &eps_ = knob({"--eps"}, {0.0}, number_item("eps"));
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

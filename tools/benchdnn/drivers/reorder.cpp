@@ -8,6 +8,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -119,46 +120,24 @@ std::string checked_cross(const std::string &c) {
     return c;
 }
 
-class reorder_driver_t : public driver_t {
+class reorder_driver_t : public knob_driver_t {
 public:
-    reorder_driver_t() { reset(); }
-
-    void reset() override {
-        sdt_ = ddt_ = {dnnl_f32};
-        stag_ = dtag_ = {"abx"};
-        cross_ = {"none"};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--sdt") sdt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_tag_list(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--cross-engine") cross_ = parse_list<std::string>(v, checked_cross);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        dims_t dims = parse_dims(desc);
-        for (auto sdt : sdt_)
-            for (auto ddt : ddt_)
-                for (const auto &stag : stag_)
-                    for (const auto &dtag : dtag_)
-                        for (const auto &attr : common_.attrs)
-                            for (auto mb : common_.mb)
-                                for (const auto &cross : cross_) {
-                                    reorder_prb_t prb({sdt, ddt, stag, dtag, attr,
-                                            apply_mb(dims, mb), cross});
-                                    run_problem(prb);
-                                }
+        const dims_t dims = parse_dims(desc);
+        for_each_problem([&] {
+            reorder_prb_t prb({sdt_, ddt_, stag_, dtag_, attr_, apply_mb(dims, mb_), cross_});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dnnl_data_type_t> sdt_, ddt_;
-    std::vector<std::string> stag_, dtag_, cross_;
-    common_knobs_t common_;
+    const dnnl_data_type_t &sdt_ = knob({"--sdt"}, {dnnl_f32}, str2dt);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
+    const std::string &stag_ = knob({"--stag"}, {"abx"}, checked_tag);
+    const std::string &dtag_ = knob({"--dtag"}, {"abx"}, checked_tag);
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
+    const std::string &cross_ = knob({"--cross-engine"}, {"none"}, checked_cross);
 };
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -219,60 +220,40 @@ private:
     std::vector<double> src_, prev_, dd_;
 };
 
-class rs_driver_t : public driver_t {
+class rs_driver_t : public knob_driver_t {
 public:
-    rs_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        sdt_ = {dnnl_f32};
-        ddt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        alg_ = {dnnl_resampling_nearest};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        auto dts = [](const std::string &s) { return parse_list<dnnl_data_type_t>(s, str2dt); };
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--sdt") sdt_ = dts(v);
-        else if (key == "--ddt") ddt_ = dts(v);
-        else if (key == "--dt") sdt_ = ddt_ = dts(v);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                const std::string l = lowercase(s);
-                if (l == "nearest" || l == "resampling_nearest") return dnnl_resampling_nearest;
-                if (l == "linear" || l == "resampling_linear" || l == "bilinear" || l == "trilinear")
-                    return dnnl_resampling_linear;
-                throw std::invalid_argument("unknown resampling algorithm '" + s + "'");
-            });
-        else return common_.parse(key, v);
-        return true;
+    rs_driver_t() {
+        // --dt sets both lists.
+        action({"--dt"}, [this](const std::string &v) {
+            parse("--sdt", v);
+            parse("--ddt", v);
+        });
     }
 
     void run(const std::string &text) override {
-        rs_desc_t desc = parse_rs_desc(text);
-        for (auto dir : dir_)
-            for (auto sdt : sdt_)
-                for (auto ddt : ddt_)
-                    for (const auto &tag : tag_)
-                        for (auto alg : alg_)
-                            for (const auto &attr : common_.attrs)
-                                for (auto mb : common_.mb) {
-                                    rs_cfg_t c {dir, sdt, ddt, tag, alg, attr, desc};
-                                    if (mb > 0) c.desc.mb = mb;
-                                    rs_prb_t prb(c);
-                                    run_problem(prb);
-                                }
+        const rs_desc_t desc = parse_rs_desc(text);
+        for_each_problem([&] {
+            rs_cfg_t c {dir_, sdt_, ddt_, tag_, alg_, attr_, desc};
+            if (mb_ > 0) c.desc.mb = mb_;
+            rs_prb_t prb(c);
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> sdt_, ddt_;
-    std::vector<std::string> tag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const dnnl_data_type_t &sdt_ = knob({"--sdt"}, {dnnl_f32}, str2dt);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_resampling_nearest}, [](const std::string &s) {
+        const std::string l = lowercase(s);
+        if (l == "nearest" || l == "resampling_nearest") return dnnl_resampling_nearest;
+        if (l == "linear" || l == "resampling_linear" || l == "bilinear" || l == "trilinear")
+            return dnnl_resampling_linear;
+        throw std::invalid_argument("unknown resampling algorithm '" + s + "'");
+    });
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

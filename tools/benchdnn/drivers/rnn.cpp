@@ -12,6 +12,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -121,10 +122,14 @@ dnnl_alg_kind_t str2activation(const std::string &s) {
     if (s == "RELU") return dnnl_eltwise_relu;
     if (s == "TANH") return dnnl_eltwise_tanh;
     if (s == "LOGISTIC") return dnnl_eltwise_logistic;
+    if (s == "UNDEF") return dnnl_alg_kind_undef; // the cell's own (LSTM, GRU)
     throw std::invalid_argument("unknown rnn activation '" + s + "'");
 }
 const char *activation2str(dnnl_alg_kind_t a) {
-    return a == dnnl_eltwise_relu ? "RELU" : a == dnnl_eltwise_tanh ? "TANH" : "LOGISTIC";
+    return a == dnnl_eltwise_relu       ? "RELU"
+            : a == dnnl_eltwise_tanh     ? "TANH"
+            : a == dnnl_alg_kind_undef   ? "UNDEF"
+                                         : "LOGISTIC";
 }
 
 struct rnn_cfg_t {
@@ -224,6 +229,11 @@ public:
         if (c_.prop != dir_t::fwd_i && c_.prop != dir_t::fwd_d && c_.prop != dir_t::bwd_dw)
             return "rnn has FWD_I, FWD_D and BWD_DW";
         if ((c_.peephole || c_.projection) && !lstm()) return "peephole/projection are LSTM only";
+        if ((c_.cell == dnnl_vanilla_augru || c_.cell == dnnl_lbr_augru)
+                && (L > 1 || c_.direction != dnnl_unidirectional_left2right))
+            return "AUGRU is one layer, left2right (oneDNN's rule)";
+        if (c_.cell == dnnl_vanilla_rnn && c_.activation == dnnl_alg_kind_undef)
+            return "a vanilla RNN needs an activation";
         if (!c_.projection && c_.d.DIC != c_.d.DHC) return "dic differs from dhc without projection";
         if (SIC != DIC) return "sic must equal dic";
         if (L > 1 && SLC != DIC) return "several layers need slc equal to dic";
@@ -698,68 +708,41 @@ private:
     test_mem_t hmem_[NT];
 };
 
-class rnn_driver_t : public driver_t {
+class rnn_driver_t : public knob_driver_t {
 public:
-    rnn_driver_t() { reset(); }
-
-    void reset() override {
-        prop_ = {dir_t::fwd_d};
-        cell_ = {dnnl_vanilla_rnn};
-        direction_ = {dnnl_unidirectional_left2right};
-        activation_ = {dnnl_eltwise_relu};
-        cfg_ = {"f32"};
-        peephole_ = {false};
-        projection_ = {false};
-        flags_ = {0};
-        alpha_ = {0.f};
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--prop") prop_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--alg") cell_ = parse_list<dnnl_alg_kind_t>(v, str2cell);
-        else if (key == "--direction") direction_ = parse_list<dnnl_rnn_direction_t>(v, str2direction);
-        else if (key == "--activation") activation_ = parse_list<dnnl_alg_kind_t>(v, str2activation);
-        else if (key == "--cfg") cfg_ = parse_list<std::string>(v, [](const std::string &s) { return s; });
-        else if (key == "--with-peephole") peephole_ = parse_list<bool>(v, parse_bool);
-        else if (key == "--with-projection") projection_ = parse_list<bool>(v, parse_bool);
-        else if (key == "--alpha")
-            alpha_ = parse_list<float>(v, [](const std::string &s) { return float(parse_number(s, "alpha")); });
-        else if (key == "--flags")
-            flags_ = parse_list<unsigned>(v, [](const std::string &s) -> unsigned {
-                if (s.empty()) return 0;
-                if (s == "O") return dnnl_rnn_flags_diff_weights_overwrite;
-                throw std::invalid_argument("unknown rnn flags '" + s + "'");
-            });
-        else return false;
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        const rnn_desc_t d = parse_rnn_desc(desc);
-        for (auto prop : prop_)
-            for (const auto &cfg : cfg_)
-                for (auto cell : cell_)
-                    for (auto dir : direction_)
-                        for (auto act : activation_)
-                            for (auto alpha : alpha_)
-                                for (bool peep : peephole_)
-                                    for (bool proj : projection_)
-                                        for (unsigned f : flags_) {
-                                            rnn_cfg_t c {prop, cell, act, dir, cfg, peep, proj, f,
-                                                    alpha, d};
-                                            rnn_prb_t prb(c);
-                                            run_problem(prb);
-                                        }
+        const rnn_desc_t desc_d = parse_rnn_desc(desc);
+        for_each_problem([&] {
+            // --l, --t and --mb replace the problem's layers, time steps and batch.
+            rnn_desc_t d = desc_d;
+            if (l_ > 0) d.L = l_;
+            if (t_ > 0) d.T = t_;
+            if (mb_ > 0) d.N = mb_;
+            rnn_prb_t prb({prop_, cell_, activation_, direction_, cfg_, peephole_, projection_,
+                    flags_, alpha_, d});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> prop_;
-    std::vector<dnnl_alg_kind_t> cell_, activation_;
-    std::vector<dnnl_rnn_direction_t> direction_;
-    std::vector<std::string> cfg_;
-    std::vector<bool> peephole_, projection_;
-    std::vector<unsigned> flags_;
-    std::vector<float> alpha_;
+    const dir_t &prop_ = knob({"--prop"}, {dir_t::fwd_d}, str2dir);
+    const std::string &cfg_ = knob({"--cfg"}, {"f32"}, [](const std::string &s) { return s; });
+    const dnnl_alg_kind_t &cell_ = knob({"--alg"}, {dnnl_vanilla_rnn}, str2cell);
+    const dnnl_rnn_direction_t &direction_
+            = knob({"--direction"}, {dnnl_unidirectional_left2right}, str2direction);
+    const dnnl_alg_kind_t &activation_ = knob({"--activation"}, {dnnl_eltwise_relu}, str2activation);
+    const float &alpha_ = knob({"--alpha"}, {0.f},
+            [](const std::string &s) { return float(parse_number(s, "alpha")); });
+    const bool &peephole_ = knob({"--with-peephole"}, {false}, parse_bool);
+    const bool &projection_ = knob({"--with-projection"}, {false}, parse_bool);
+    const unsigned &flags_ = knob({"--flags"}, {0u}, [](const std::string &s) -> unsigned {
+        if (s.empty()) return 0;
+        if (s == "O") return dnnl_rnn_flags_diff_weights_overwrite;
+        throw std::invalid_argument("unknown rnn flags '" + s + "'");
+    });
+    const int64_t &l_ = knob({"--l"}, {int64_t(0)}, integer_item("layers", 0, 1 << 20));
+    const int64_t &t_ = knob({"--t"}, {int64_t(0)}, integer_item("time steps", 0, 1 << 20));
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -89,54 +90,26 @@ private:
     std::vector<double> src_;
 };
 
-class shuffle_driver_t : public driver_t {
+class shuffle_driver_t : public knob_driver_t {
 public:
-    shuffle_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        dt_ = {dnnl_f32};
-        tag_ = {"abx"};
-        axis_ = {1};
-        group_ = {1};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--dt") dt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--tag") tag_ = parse_tag_list(v);
-        else if (key == "--axis")
-            axis_ = parse_list<int>(v, [](const std::string &s) { return int(parse_integer(s, "axis")); });
-        else if (key == "--group")
-            group_ = parse_list<int64_t>(v, [](const std::string &s) { return parse_integer(s, "group", 0, INT64_MAX / 2); });
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        dims_t dims = parse_dims(desc);
-        for (auto dir : dir_)
-            for (auto dt : dt_)
-                for (const auto &tag : tag_)
-                    for (int axis : axis_)
-                        for (int64_t group : group_)
-                            for (auto mb : common_.mb) {
-                                shuffle_cfg_t c {dir, dt, tag, axis, group, apply_mb(dims, mb)};
-                                if (axis < 0 || axis >= int(c.dims.size()))
-                                    throw std::invalid_argument("axis outside the dims");
-                                shuffle_prb_t prb(c);
-                                run_problem(prb);
-                            }
+        const dims_t dims = parse_dims(desc);
+        for_each_problem([&] {
+            shuffle_cfg_t c {dir_, dt_, tag_, axis_, group_, apply_mb(dims, mb_)};
+            if (axis_ < 0 || axis_ >= int(c.dims.size()))
+                throw std::invalid_argument("axis outside the dims");
+            shuffle_prb_t prb(c);
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> dt_;
-    std::vector<std::string> tag_;
-    std::vector<int> axis_;
-    std::vector<int64_t> group_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const dnnl_data_type_t &dt_ = knob({"--dt"}, {dnnl_f32}, str2dt);
+    const std::string &tag_ = knob({"--tag"}, {"abx"}, checked_tag);
+    const int &axis_ = knob({"--axis"}, {1}, int_item("axis"));
+    const int64_t &group_ = knob({"--group"}, {int64_t(1)}, integer_item("group", 0, INT64_MAX / 2));
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

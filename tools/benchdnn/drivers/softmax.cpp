@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -197,68 +198,32 @@ private:
     std::vector<double> src_, prev_, dst_, diff_dst_;
 };
 
-class softmax_driver_t : public driver_t {
+class softmax_driver_t : public knob_driver_t {
 public:
-    softmax_driver_t() { reset(); }
-
-    void reset() override {
-        dir_ = {dir_t::fwd_d};
-        sdt_ = {dnnl_f32};
-        ddt_ = {dnnl_f32};
-        stag_ = {"abx"};
-        dtag_ = {"any"};
-        alg_ = {dnnl_softmax_accurate};
-        axis_ = {1};
-        inplace_ = {false};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--dir") dir_ = parse_list<dir_t>(v, str2dir);
-        else if (key == "--sdt") sdt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_tag_list(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--alg")
-            alg_ = parse_list<dnnl_alg_kind_t>(v, [](const std::string &s) {
-                dnnl_alg_kind_t a;
-                if (!str2alg(s, a)) throw std::invalid_argument("unknown softmax algorithm '" + s + "'");
-                return a;
-            });
-        else if (key == "--axis")
-            axis_ = parse_list<int>(v, [](const std::string &s) { return static_cast<int>(parse_integer(s, "axis")); });
-        else if (key == "--inplace") inplace_ = parse_list<bool>(v, parse_bool);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        dims_t dims = parse_dims(desc);
-        for (auto dir : dir_)
-            for (auto sdt : sdt_)
-                for (auto ddt : ddt_)
-                    for (const auto &stag : stag_)
-                        for (const auto &dtag : dtag_)
-                            for (auto alg : alg_)
-                                for (int axis : axis_)
-                                    for (bool inplace : inplace_)
-                                        for (const auto &attr : common_.attrs)
-                                            for (auto mb : common_.mb) {
-                                                softmax_cfg_t c {dir, sdt, ddt, stag, dtag, alg,
-                                                        axis, inplace, attr, apply_mb(dims, mb)};
-                                                softmax_prb_t prb(c);
-                                                run_problem(prb);
-                                            }
+        const dims_t dims = parse_dims(desc);
+        for_each_problem([&] {
+            softmax_prb_t prb({dir_, sdt_, ddt_, stag_, dtag_, alg_, axis_, inplace_, attr_,
+                    apply_mb(dims, mb_)});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<dir_t> dir_;
-    std::vector<dnnl_data_type_t> sdt_, ddt_;
-    std::vector<std::string> stag_, dtag_;
-    std::vector<dnnl_alg_kind_t> alg_;
-    std::vector<int> axis_;
-    std::vector<bool> inplace_;
-    common_knobs_t common_;
+    const dir_t &dir_ = knob({"--dir"}, {dir_t::fwd_d}, str2dir);
+    const dnnl_data_type_t &sdt_ = knob({"--sdt"}, {dnnl_f32}, str2dt);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt"}, {dnnl_f32}, str2dt);
+    const std::string &stag_ = knob({"--stag"}, {"abx"}, checked_tag);
+    const std::string &dtag_ = knob({"--dtag"}, {"any"}, checked_tag);
+    const dnnl_alg_kind_t &alg_ = knob({"--alg"}, {dnnl_softmax_accurate}, [](const std::string &s) {
+        dnnl_alg_kind_t a;
+        if (!str2alg(s, a)) throw std::invalid_argument("unknown softmax algorithm '" + s + "'");
+        return a;
+    });
+    const int &axis_ = knob({"--axis"}, {1}, int_item("axis"));
+    const bool &inplace_ = knob({"--inplace"}, {false}, parse_bool);
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "compare.hpp"
 #include "data_types.hpp"
 #include "driver.hpp"
+#include "knob_table.hpp"
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
@@ -78,9 +79,12 @@ public:
             if (st != dnnl_success) return st;
             src_ptr[i] = src[i].get();
         }
+        // --dtag=undef: no destination descriptor, the library picks it (and its type).
         md_h dst;
-        dnnl_status_t st = make_md(dst, c_.dims, c_.ddt, c_.inplace ? c_.stag[0] : c_.dtag);
-        if (st != dnnl_success) return st;
+        if (c_.inplace || c_.dtag != "undef") {
+            dnnl_status_t st = make_md(dst, c_.dims, c_.ddt, c_.inplace ? c_.stag[0] : c_.dtag);
+            if (st != dnnl_success) return st;
+        }
         std::vector<float> scales(c_.scales.begin(), c_.scales.begin() + n_);
         bundle_.reset(new attr_bundle_t(c_.attr, c_.dims, [&](int) { return c_.dims; }));
         return BENCHDNN_CALL_OP(*this, dnnl_sum_primitive_desc_create, pd.out(), engine,
@@ -131,60 +135,30 @@ private:
     std::vector<std::vector<double>> src_;
 };
 
-class sum_driver_t : public driver_t {
+class sum_driver_t : public knob_driver_t {
 public:
-    sum_driver_t() { reset(); }
-
-    void reset() override {
-        sdt_ = {{dnnl_f32, dnnl_f32}};
-        ddt_ = {dnnl_f32};
-        stag_ = {{"abx"}};
-        dtag_ = {"any"};
-        scales_ = {{1.0}};
-        inplace_ = {false};
-        common_.reset();
-    }
-
-    bool parse(const std::string &key, const std::string &v) override {
-        if (key == "--sdt") sdt_ = parse_dt_lists(v);
-        else if (key == "--ddt") ddt_ = parse_list<dnnl_data_type_t>(v, str2dt);
-        else if (key == "--stag") stag_ = parse_tag_lists(v);
-        else if (key == "--dtag") dtag_ = parse_tag_list(v);
-        else if (key == "--scales")
-            scales_ = parse_list<std::vector<double>>(v, [](const std::string &s) {
-                std::vector<double> k;
-                for (const auto &x : split(s, ':')) k.push_back(parse_number(x, "scale"));
-                return k;
-            });
-        else if (key == "--inplace") inplace_ = parse_list<bool>(v, parse_bool);
-        else return common_.parse(key, v);
-        return true;
-    }
-
     void run(const std::string &desc) override {
-        dims_t dims = parse_dims(desc);
-        for (const auto &sdt : sdt_)
-            for (auto ddt : ddt_)
-                for (const auto &stag : stag_)
-                    for (const auto &dtag : dtag_)
-                        for (const auto &scales : scales_)
-                            for (bool inplace : inplace_)
-                                for (const auto &attr : common_.attrs)
-                                    for (auto mb : common_.mb) {
-                                        sum_prb_t prb({sdt, ddt, stag, dtag, scales, inplace,
-                                                attr, apply_mb(dims, mb)});
-                                        run_problem(prb);
-                                    }
+        const dims_t dims = parse_dims(desc);
+        for_each_problem([&] {
+            sum_prb_t prb({sdt_, ddt_, stag_, dtag_, scales_, inplace_, attr_, apply_mb(dims, mb_)});
+            run_problem(prb);
+        });
     }
 
 private:
-    std::vector<std::vector<dnnl_data_type_t>> sdt_;
-    std::vector<dnnl_data_type_t> ddt_;
-    std::vector<std::vector<std::string>> stag_;
-    std::vector<std::string> dtag_;
-    std::vector<std::vector<double>> scales_;
-    std::vector<bool> inplace_;
-    common_knobs_t common_;
+    const std::vector<dnnl_data_type_t> &sdt_ = knob_list({"--sdt", "--idt"}, {{dnnl_f32, dnnl_f32}}, parse_dt_lists);
+    const dnnl_data_type_t &ddt_ = knob({"--ddt", "--odt"}, {dnnl_f32}, str2dt);
+    const std::vector<std::string> &stag_ = knob_list({"--stag", "--itag"}, {{"abx"}}, parse_tag_lists);
+    const std::string &dtag_ = knob({"--dtag", "--otag"}, {"any"}, checked_tag);
+    const std::vector<double> &scales_ = knob({"--scales"}, {{1.0}}, [](const std::string &s) {
+        std::vector<double> k;
+        for (const auto &x : split(s, ':'))
+            k.push_back(parse_number(x, "scale"));
+        return k;
+    });
+    const bool &inplace_ = knob({"--inplace"}, {false}, parse_bool);
+    const attr_desc_t &attr_ = attr_knob();
+    const int64_t &mb_ = mb_knob();
 };
 
 } // namespace
