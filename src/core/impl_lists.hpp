@@ -1,7 +1,8 @@
 // The implementation lists engines hand to primitive descriptor creation: the CPU engine's
 // and the GPU one, which every GPU runtime (OpenCL, Level Zero) serves since their kernels
-// reach the device through the compute interface. Defined by src/cpu/impl_list.cpp and
-// src/gpu/impl_list.cpp; runtimes ask for them here, never from each other.
+// reach the device through the compute interface. Both are expanded from one table,
+// core/impl_registry.def (by src/cpu/impl_list.cpp and src/gpu/impl_list.cpp); runtimes ask
+// for them here, never from each other.
 #pragma once
 
 #include <vector>
