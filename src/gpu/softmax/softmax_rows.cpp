@@ -58,11 +58,18 @@ struct softmax_rows_t : public primitive_t {
 
     status_t init() override {
         const softmax_rows_pd_t &pd = pd_();
-        const std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
-                                + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
-                                + scale_type_options(pd.attr) + pd.plan.options();
-        return create_kernel(
-                pd.engine, "softmax/softmax_rows.cl", opt, "softmax_rows_fwd", kernel_);
+        plan_ = pd.plan;
+        ANYDNN_CHECK(build());
+        // A streamed row takes any number of work-items: where the built kernel allows fewer
+        // than planned (NVIDIA's OpenCL gave 256 for T = 512), build it for that many.
+        size_t limit = kernel_->max_work_group_size();
+        if (!plan_.streamed || limit >= size_t(plan_.t)) return dnnl_success;
+        size_t t = 1;
+        while (t * 2 <= limit)
+            t *= 2;
+        plan_.t = int(t);
+        plan_.group = t;
+        return build();
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -73,7 +80,7 @@ struct softmax_rows_t : public primitive_t {
         if (g.C == 0 || g.outer == 0) return dnnl_success;
         nd_range_t range;
         size_t local = 0;
-        ANYDNN_REQUIRE(pd.plan.range(size_t(g.outer), kernel_->max_work_group_size(), range, local),
+        ANYDNN_REQUIRE(plan_.range(size_t(g.outer), kernel_->max_work_group_size(), range, local),
                 dnnl_runtime_error, "softmax rows kernel allows fewer work-items than a row needs");
         kernel_args_t args;
         args.add(storage_of(ctx, DNNL_ARG_SRC));
@@ -91,6 +98,16 @@ struct softmax_rows_t : public primitive_t {
     }
 
 private:
+    status_t build() {
+        const softmax_rows_pd_t &pd = pd_();
+        const std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
+                                + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                                + scale_type_options(pd.attr) + plan_.options();
+        return create_kernel(
+                pd.engine, "softmax/softmax_rows.cl", opt, "softmax_rows_fwd", kernel_);
+    }
+
+    row_plan_t plan_; // the pd's, with T cut to what the built kernel allows
     std::shared_ptr<kernel_t> kernel_;
 };
 
