@@ -10,6 +10,7 @@
 #include "core/ops/gnorm/common.hpp"
 #include "core/ops/scales.hpp"
 #include "core/primitive.hpp"
+#include "gpu/gnorm/gnorm_flags.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"
@@ -23,16 +24,6 @@ namespace gpu {
 namespace {
 
 namespace gn = cpu::gnorm;
-
-// Mirrors the GN_* flags of gnorm.cl.
-enum : int {
-    gn_scale = 1,
-    gn_shift = 2,
-    gn_global = 4,
-    gn_stats_out = 8,
-    gn_diff_scale = 16,
-    gn_diff_shift = 32
-};
 
 // The stride of one step along a tensor's spatial points (row-major over dims 2...) when
 // they collapse into one (no inner block on them), else 0.
@@ -79,18 +70,7 @@ struct gnorm_pd_t : public primitive_desc_impl_t<gnorm_pd_t, gnorm_t> {
     const memory_desc_t &out_md() const {
         return arg_md(fwd() ? DNNL_ARG_DST : DNNL_ARG_DIFF_SRC);
     }
-    int flags() const {
-        const auto &d = gn::desc_of(*this);
-        int f = 0;
-        if (d.flags & dnnl_use_scale) f |= gn_scale;
-        if (d.flags & dnnl_use_shift) f |= gn_shift;
-        if (d.flags & dnnl_use_global_stats) f |= gn_global;
-        if (d.prop_kind == dnnl_forward_training && !(d.flags & dnnl_use_global_stats))
-            f |= gn_stats_out;
-        if (args.count(DNNL_ARG_DIFF_SCALE)) f |= gn_diff_scale;
-        if (args.count(DNNL_ARG_DIFF_SHIFT)) f |= gn_diff_shift;
-        return f;
-    }
+    int flags() const { return gnorm_kernel_flags(*this); }
     // The spatial strides of tensors `args` as a longN kernel argument (unused entries 0).
     template <size_t N>
     std::array<int64_t, N> spatial_strides(std::initializer_list<int> tensors) const {

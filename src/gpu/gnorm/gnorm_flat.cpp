@@ -5,6 +5,7 @@
 #include "core/compute/compute.hpp"
 #include "core/ops/gnorm/common.hpp"
 #include "core/primitive.hpp"
+#include "gpu/gnorm/gnorm_flags.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/reduce_launch.hpp"
@@ -16,8 +17,6 @@ namespace gpu {
 namespace {
 
 namespace gn = cpu::gnorm;
-
-enum : int { gn_scale = 1, gn_shift = 2, gn_global = 4, gn_stats_out = 8 }; // gnorm_flat.cl's
 
 struct gnorm_flat_t;
 
@@ -50,17 +49,6 @@ struct gnorm_flat_pd_t : public primitive_desc_impl_t<gnorm_flat_pd_t, gnorm_fla
         pd.vec = aligned && op_tuning(engine_caps(pd.engine)).vector_elems == 4 ? 4 : 1;
         return dnnl_success;
     }
-
-    int flags() const {
-        const auto &d = gn::desc_of(*this);
-        int f = 0;
-        if (d.flags & dnnl_use_scale) f |= gn_scale;
-        if (d.flags & dnnl_use_shift) f |= gn_shift;
-        if (d.flags & dnnl_use_global_stats) f |= gn_global;
-        if (d.prop_kind == dnnl_forward_training && !(d.flags & dnnl_use_global_stats))
-            f |= gn_stats_out;
-        return f;
-    }
 };
 
 struct gnorm_flat_t : public primitive_t {
@@ -92,7 +80,7 @@ struct gnorm_flat_t : public primitive_t {
         args.add_value<int64_t>(src.dims[1]);
         args.add_value<int64_t>(sp);
         args.add_value<int64_t>(d.groups);
-        args.add_value<int32_t>(pd.flags());
+        args.add_value<int32_t>(gnorm_kernel_flags(pd));
         args.add_value(d.epsilon);
         const size_t local = row_group_size(*kernel_, pd.engine);
         add_row_buffer(args, local);
