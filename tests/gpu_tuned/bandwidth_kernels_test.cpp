@@ -47,6 +47,48 @@ memory make(const engine &e, const memory::desc &d, const std::vector<float> &v)
     return m;
 }
 
+// bf16 of f32 by truncation (the tests' inputs need only be some bf16 values) and back.
+uint16_t to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return uint16_t(u >> 16);
+}
+float from_bf16(uint16_t h) {
+    const uint32_t u = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+// bf16 memory on `e` holding `v` (truncated), and what it holds back as f32.
+memory make_bf16(const engine &e, const memory::desc &d, const std::vector<float> &v) {
+    memory m(d, e);
+    if (d.get_size()) {
+        auto *p = static_cast<uint16_t *>(m.map_data());
+        for (size_t i = 0; i < v.size(); ++i)
+            p[i] = to_bf16(v[i]);
+        m.unmap_data(p);
+    }
+    return m;
+}
+std::vector<float> read_bf16(const memory &m) {
+    const size_t n = m.get_desc().get_size() / 2;
+    std::vector<float> v(n);
+    if (n) {
+        const auto *p = static_cast<const uint16_t *>(m.map_data());
+        for (size_t i = 0; i < n; ++i)
+            v[i] = from_bf16(p[i]);
+        m.unmap_data(const_cast<uint16_t *>(p));
+    }
+    return v;
+}
+std::vector<float> bf16_values(size_t n, float seed) {
+    std::vector<float> v = values(n, seed);
+    for (float &x : v)
+        x = from_bf16(to_bf16(x));
+    return v;
+}
+
 std::vector<float> read(const memory &m) {
     const size_t n = m.get_desc().get_size() / sizeof(float);
     std::vector<float> v(n);
@@ -535,6 +577,64 @@ TEST(GpuBandwidth, DenseReorderCopyAndTail) {
         const memory::desc md({n}, dt::f32, tag::a);
         const std::vector<float> x = values(size_t(n), 2.1f);
         memory src = make(e, md, x), dst(md, e);
+        reorder(src, dst).execute(s, src, dst);
+        s.wait();
+        expect_near(read(dst), std::vector<double>(x.begin(), x.end()), 0, "dst");
+    }
+}
+
+// bf16 takes several groups of four per work-item (the tuned run's item_bytes): sizes below,
+// at and past a group, odd tails, and more elements than one group per work-item covers.
+const int64_t group_sizes[] = {1, 3, 4, 7, 9, 33, 1027, 4099};
+
+TEST(GpuBandwidth, ReluBf16GroupsWithTails) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t n : group_sizes) {
+        const memory::desc md({n}, dt::bf16, tag::a);
+        eltwise_forward::primitive_desc pd(
+                e, prop_kind::forward_inference, algorithm::eltwise_relu, md, md, 0.5f);
+        const std::vector<float> x = bf16_values(size_t(n), 0.3f);
+        memory dst(md, e);
+        eltwise_forward(pd).execute(
+                s, {{DNNL_ARG_SRC, make_bf16(e, md, x)}, {DNNL_ARG_DST, dst}});
+        s.wait();
+        std::vector<double> y(x.size());
+        for (size_t i = 0; i < x.size(); ++i)
+            y[i] = x[i] > 0 ? x[i] : 0.5 * x[i]; // exact in bf16: a power of two
+        expect_near(read_bf16(dst), y, 0, "dst");
+    }
+}
+
+TEST(GpuBandwidth, BinaryMulBf16GroupsWithTails) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t n : group_sizes) {
+        const memory::desc a({n}, dt::bf16, tag::a), f({n}, dt::f32, tag::a);
+        binary::primitive_desc pd(e, algorithm::binary_mul, a, a, f);
+        expect_impl(pd, "ocl:binary:bcast_vec");
+        const std::vector<float> x = bf16_values(size_t(n), 0.7f), y = bf16_values(size_t(n), 1.9f);
+        memory dst(f, e);
+        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make_bf16(e, a, x)},
+                                      {DNNL_ARG_SRC_1, make_bf16(e, a, y)}, {DNNL_ARG_DST, dst}});
+        s.wait();
+        std::vector<double> want(x.size());
+        for (size_t i = 0; i < x.size(); ++i)
+            want[i] = double(x[i]) * y[i]; // exact in f32: two 8-bit mantissas
+        expect_near(read(dst), want, 0, "dst");
+    }
+}
+
+TEST(GpuBandwidth, DenseReorderBf16ToF32Groups) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t n : group_sizes) {
+        const memory::desc sd({n}, dt::bf16, tag::a), dd({n}, dt::f32, tag::a);
+        const std::vector<float> x = bf16_values(size_t(n), 2.6f);
+        memory src = make_bf16(e, sd, x), dst(dd, e);
         reorder(src, dst).execute(s, src, dst);
         s.wait();
         expect_near(read(dst), std::vector<double>(x.begin(), x.end()), 0, "dst");

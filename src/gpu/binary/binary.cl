@@ -68,40 +68,57 @@ kernel void binary_generic(const global SRC0_DATA_T *src0, const global SRC1_DAT
 
 #ifdef VEC
 #include "cl/vec_io.h"
-// src0 and dst dense in one layout, four elements per work-item; src1 the same or broadcast
-// along the outer and inner dimensions of dst's memory order: element i of dst takes src1's
-// (i / inner) % mid. B_MODE: 1 every four share one src1 value (inner % 4 == 0), 2 src1
-// runs along with dst (inner == 1, mid % 4 == 0), 0 otherwise. The n % 4 tail is the last
-// work-item's.
+// Four elements of src1 for dst elements i .. i + 3 (see B_MODE below).
+static float4 src1_x4(const global SRC1_DATA_T *src1, long off1, long i, long inner, long mid) {
+#if B_MODE == 1
+    return (float4)(LOAD_SRC1(src1, off1 + (i / inner) % mid));
+#elif B_MODE == 2
+    return X4(LOAD_SRC1)(src1, off1 + i % mid);
+#else
+    return (float4)(LOAD_SRC1(src1, off1 + (i / inner) % mid),
+            LOAD_SRC1(src1, off1 + ((i + 1) / inner) % mid),
+            LOAD_SRC1(src1, off1 + ((i + 2) / inner) % mid),
+            LOAD_SRC1(src1, off1 + ((i + 3) / inner) % mid));
+#endif
+}
+
+static float4 binary_x4(float4 a, float4 b, const global SCALE0_DATA_T *scale0,
+        const global SCALE1_DATA_T *scale1) {
+    const float4 x = (float4)(scaled0(a.s0, scale0), scaled0(a.s1, scale0),
+            scaled0(a.s2, scale0), scaled0(a.s3, scale0));
+    const float4 y = (float4)(scaled1(b.s0, scale1), scaled1(b.s1, scale1),
+            scaled1(b.s2, scale1), scaled1(b.s3, scale1));
+    return (float4)(binary_op(ALG, x.s0, y.s0, 0.f), binary_op(ALG, x.s1, y.s1, 0.f),
+            binary_op(ALG, x.s2, y.s2, 0.f), binary_op(ALG, x.s3, y.s3, 0.f));
+}
+
+// src0 and dst dense in one layout, GROUPS groups of four elements per work-item, a global
+// size apart (coalesced accesses), all loaded before any is stored; src1 the same or
+// broadcast along the outer and inner dimensions of dst's memory order: element i of dst
+// takes src1's (i / inner) % mid. B_MODE: 1 every four share one src1 value (inner % 4 == 0),
+// 2 src1 runs along with dst (inner == 1, mid % 4 == 0), 0 otherwise. The n % 4 tail is the
+// first work-item's.
 kernel void binary_bcast_vec(const global SRC0_DATA_T *src0, const global SRC1_DATA_T *src1,
         global DST_DATA_T *dst, long off0, long off1, long offd, long inner, long mid, long n,
         const global SCALE0_DATA_T *scale0, const global SCALE1_DATA_T *scale1) {
-    const long i = get_global_id(0) * 4;
-    if (i + 4 <= n) {
-        const float4 a = X4(LOAD_SRC0)(src0, off0 + i);
-#if B_MODE == 1
-        const float4 b = (float4)(LOAD_SRC1(src1, off1 + (i / inner) % mid));
-#elif B_MODE == 2
-        const float4 b = X4(LOAD_SRC1)(src1, off1 + i % mid);
-#else
-        const float4 b = (float4)(LOAD_SRC1(src1, off1 + (i / inner) % mid),
-                LOAD_SRC1(src1, off1 + ((i + 1) / inner) % mid),
-                LOAD_SRC1(src1, off1 + ((i + 2) / inner) % mid),
-                LOAD_SRC1(src1, off1 + ((i + 3) / inner) % mid));
-#endif
-        const float4 x = (float4)(scaled0(a.s0, scale0), scaled0(a.s1, scale0),
-                scaled0(a.s2, scale0), scaled0(a.s3, scale0));
-        const float4 y = (float4)(scaled1(b.s0, scale1), scaled1(b.s1, scale1),
-                scaled1(b.s2, scale1), scaled1(b.s3, scale1));
-        X4(STORE_DST)(dst, offd + i,
-                (float4)(binary_op(ALG, x.s0, y.s0, 0.f), binary_op(ALG, x.s1, y.s1, 0.f),
-                        binary_op(ALG, x.s2, y.s2, 0.f), binary_op(ALG, x.s3, y.s3, 0.f)));
-        return;
+    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
+    float4 a[GROUPS], b[GROUPS];
+    for (int g = 0; g < GROUPS; ++g) {
+        const long j = t + g * items;
+        if (j < groups) {
+            a[g] = X4(LOAD_SRC0)(src0, off0 + j * 4);
+            b[g] = src1_x4(src1, off1, j * 4, inner, mid);
+        }
     }
-    for (long k = i; k < n; ++k) {
-        const float a = scaled0(LOAD_SRC0(src0, off0 + k), scale0);
-        const float b = scaled1(LOAD_SRC1(src1, off1 + (k / inner) % mid), scale1);
-        STORE_DST(dst, offd + k, binary_op(ALG, a, b, 0.f));
+    for (int g = 0; g < GROUPS; ++g) {
+        const long j = t + g * items;
+        if (j < groups) X4(STORE_DST)(dst, offd + j * 4, binary_x4(a[g], b[g], scale0, scale1));
+    }
+    if (t != 0) return;
+    for (long k = groups * 4; k < n; ++k) {
+        const float x = scaled0(LOAD_SRC0(src0, off0 + k), scale0);
+        const float y = scaled1(LOAD_SRC1(src1, off1 + (k / inner) % mid), scale1);
+        STORE_DST(dst, offd + k, binary_op(ALG, x, y, 0.f));
     }
 }
 #endif

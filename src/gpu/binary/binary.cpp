@@ -55,6 +55,10 @@ struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
                     : pd.inner == 1 && pd.mid % 4 == 0 && conf.src1.offset0 % 4 == 0 ? 2
                                                                                     : 0;
             pd.dense = false;
+            size_t widest = 0;
+            for (const memory_desc_t *md : {&conf.src0, &conf.src1, &conf.dst})
+                widest = std::max(widest, data_type_size(md->data_type));
+            pd.groups = vector_groups(op_tuning(engine_caps(pd.engine)), widest);
         }
         return dnnl_success;
     }
@@ -99,7 +103,8 @@ struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
 
     dnnl_alg_kind_t alg = dnnl_alg_kind_undef;
     bool select = false, dense = false;
-    bool vec = false; // binary_bcast_vec: four elements per work-item
+    bool vec = false; // binary_bcast_vec: groups of four elements per work-item
+    int groups = 1; // how many (vector_groups)
     int b_mode = 0;
     int64_t inner = 1, mid = 1;
     dnnl_data_type_t scale0_dt = dnnl_data_type_undef, scale1_dt = dnnl_data_type_undef;
@@ -126,7 +131,9 @@ struct binary_t : public primitive_t {
                 + scale_options("SCALE0", pd.scale0_dt) + scale_options("SCALE1", pd.scale1_dt)
                 + pd.post_ops.build_options();
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
-        if (pd.vec) opt += " -DVEC=4 -DB_MODE=" + std::to_string(pd.b_mode);
+        if (pd.vec)
+            opt += " -DVEC=4 -DB_MODE=" + std::to_string(pd.b_mode)
+                    + " -DGROUPS=" + std::to_string(pd.groups);
         return create_kernel(pd.engine, "binary/binary.cl", opt,
                 pd.vec ? "binary_bcast_vec" : pd.dense ? "binary_dense" : "binary_generic",
                 kernel_);
@@ -153,7 +160,7 @@ struct binary_t : public primitive_t {
                 v.add_value<int64_t>(a);
             v.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0));
             v.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_1));
-            return kernel_->launch(ctx.stream, v, range_1d(static_cast<size_t>((n + 3) / 4)));
+            return kernel_->launch(ctx.stream, v, range_1d(static_cast<size_t>(vector_items(n, pd.groups))));
         }
         if (pd.dense) {
             n = nelems(dst);

@@ -18,20 +18,29 @@ kernel void eltwise_fwd_dense(const global SRC_DATA_T *src, global DST_DATA_T *d
 
 #if defined(FWD) && defined(DENSE) && defined(VEC)
 #include "cl/vec_io.h"
-// Dense, four elements per work-item (16-byte f32 accesses); the last work-item also takes
-// the n % 4 tail. Offsets are multiples of 4 (the host's condition).
+static float4 eltwise_fwd4(float4 x, float alpha, float beta) {
+    return (float4)(eltwise_fwd(ALG, x.s0, alpha, beta), eltwise_fwd(ALG, x.s1, alpha, beta),
+            eltwise_fwd(ALG, x.s2, alpha, beta), eltwise_fwd(ALG, x.s3, alpha, beta));
+}
+
+// Dense, GROUPS groups of four elements per work-item (16-byte f32 accesses), groups a
+// global size apart so each access stays coalesced, all loaded before any is stored; the
+// first work-item also takes the n % 4 tail. Offsets are multiples of 4 (the host's
+// condition).
 kernel void eltwise_fwd_dense_vec(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         long offset_src, long offset_dst, long n, float alpha, float beta) {
-    const long i = get_global_id(0) * 4;
-    if (i + 4 <= n) {
-        const float4 x = X4(LOAD_SRC)(src, offset_src + i);
-        const float4 y = (float4)(eltwise_fwd(ALG, x.s0, alpha, beta),
-                eltwise_fwd(ALG, x.s1, alpha, beta), eltwise_fwd(ALG, x.s2, alpha, beta),
-                eltwise_fwd(ALG, x.s3, alpha, beta));
-        X4(STORE_DST)(dst, offset_dst + i, y);
-        return;
+    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
+    float4 x[GROUPS];
+    for (int g = 0; g < GROUPS; ++g) {
+        const long j = t + g * items;
+        if (j < groups) x[g] = X4(LOAD_SRC)(src, offset_src + j * 4);
     }
-    for (long k = i; k < n; ++k)
+    for (int g = 0; g < GROUPS; ++g) {
+        const long j = t + g * items;
+        if (j < groups) X4(STORE_DST)(dst, offset_dst + j * 4, eltwise_fwd4(x[g], alpha, beta));
+    }
+    if (t != 0) return;
+    for (long k = groups * 4; k < n; ++k)
         STORE_DST(dst, offset_dst + k, eltwise_fwd(ALG, LOAD_SRC(src, offset_src + k), alpha, beta));
 }
 #endif

@@ -1,6 +1,8 @@
 // GPU eltwise, forward and backward, any OpenCL device: every algorithm, f32/bf16/f16/s8/u8/s32
 // storage (computed in f32), any blocked layouts; dense tensors of one layout take a flat
 // kernel; forward takes any post-op chain the shared applier handles (gpu/post_ops.hpp).
+#include <algorithm>
+
 #include "core/compute/compute.hpp"
 #include "core/ops/eltwise/common.hpp"
 #include "core/primitive.hpp"
@@ -26,7 +28,8 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
     const char *name() const override { return "ocl:eltwise:generic"; }
     bool fwd = true;
     bool dense = false;
-    bool vec = false; // dense, four elements per work-item (the tuning table's vector_elems)
+    bool vec = false; // dense, four elements per access (the tuning table's vector_elems)
+    int groups = 1; // groups of four elements per work-item (vector_groups)
     post_ops_t post_ops;
 
     static status_t init(eltwise_pd_t &pd) {
@@ -43,6 +46,8 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
             pd.dense = pd.post_ops.empty() && same_dense_layout({&src, &dst});
             pd.vec = pd.dense && op_tuning(engine_caps(pd.engine)).vector_elems == 4
                      && src.offset0 % 4 == 0 && dst.offset0 % 4 == 0;
+            pd.groups = vector_groups(op_tuning(engine_caps(pd.engine)),
+                    std::max(data_type_size(src.data_type), data_type_size(dst.data_type)));
         } else {
             memory_desc_t data, dd, ds;
             ANYDNN_CHECK(cpu::eltwise::resolve_bwd(d, data, dd, ds));
@@ -70,7 +75,7 @@ struct eltwise_t : public primitive_t {
                     + pd.post_ops.build_options();
             ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             if (pd.dense) opt += " -DDENSE";
-            if (pd.vec) opt += " -DVEC=4";
+            if (pd.vec) opt += " -DVEC=4 -DGROUPS=" + std::to_string(pd.groups);
             kname = pd.vec ? "eltwise_fwd_dense_vec"
                            : pd.dense ? "eltwise_fwd_dense" : "eltwise_fwd_generic";
         } else {
@@ -106,7 +111,7 @@ struct eltwise_t : public primitive_t {
                 add_logical_dims(args, dst);
                 pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
             }
-            return kernel_->launch(ctx.stream, args, range_1d(pd.vec ? (n + 3) / 4 : n));
+            return kernel_->launch(ctx.stream, args, range_1d(pd.vec ? vector_items(n, pd.groups) : n));
         }
         const int data_arg = cpu::eltwise::bwd_data_arg(d);
         const memory_desc_t &ds = pd.arg_md(DNNL_ARG_DIFF_SRC);

@@ -42,52 +42,73 @@ float quantize(float v, float old, long s, long d, long sz, long dz, REORDER_PAR
     return v;
 }
 
-// Both tensors in one dense layout: VEC consecutive elements per work-item, every
-// quantization array a single value.
+// Element i of a dense reorder whose quantization arrays are single values.
+static void reorder_one(const global SRC_DATA_T *src, global DST_DATA_T *dst, long offset_src,
+        long offset_dst, long i, REORDER_PARAMS) {
+    float old = 0.f;
+#ifdef SUM
+    old = LOAD_DST(dst, offset_dst + i);
+#endif
+    STORE_DST(dst, offset_dst + i,
+            quantize(LOAD_SRC(src, offset_src + i), old, 0, 0, 0, 0, src_scale, dst_scale,
+                    src_zp, dst_zp, beta, sum_zp));
+}
+
+#if VEC == 4
+static float4 quantize4(float4 v, float4 old, REORDER_PARAMS) {
+    return (float4)(
+            quantize(v.s0, old.s0, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp),
+            quantize(v.s1, old.s1, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp),
+            quantize(v.s2, old.s2, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp),
+            quantize(v.s3, old.s3, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp));
+}
+#endif
+
+// Both tensors in one dense layout, every quantization array a single value. VEC 4: GROUPS
+// groups of four elements per work-item, a global size apart (coalesced accesses), all
+// loaded before any is stored, the n % 4 tail the first work-item's; otherwise VEC
+// consecutive elements per work-item.
 kernel void reorder_dense(const global SRC_DATA_T *src, global DST_DATA_T *dst, long offset_src,
         long offset_dst, long n, REORDER_PARAMS) {
-    const long i0 = get_global_id(0) * VEC;
 #if VEC == 4
-    // Offsets on multiples of 4: one vector access each way (a uniform branch).
-    if (i0 + 4 <= n && ((offset_src | offset_dst) & 3) == 0) {
-        const float4 v = X4(LOAD_SRC)(src, offset_src + i0);
-        float4 old = 0.f;
+    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
+    if (((offset_src | offset_dst) & 3) == 0) {
+        // Offsets on multiples of 4: one vector access each way (a uniform branch).
+        float4 v[GROUPS], old[GROUPS];
+        for (int g = 0; g < GROUPS; ++g) {
+            const long j = t + g * items;
+            old[g] = 0.f;
+            if (j >= groups) continue;
+            v[g] = X4(LOAD_SRC)(src, offset_src + j * 4);
 #ifdef SUM
-        old = X4(LOAD_DST)(dst, offset_dst + i0);
+            old[g] = X4(LOAD_DST)(dst, offset_dst + j * 4);
 #endif
-        const float4 r = (float4)(
-                quantize(v.s0, old.s0, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp),
-                quantize(v.s1, old.s1, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp),
-                quantize(v.s2, old.s2, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp),
-                quantize(v.s3, old.s3, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp));
-        X4(STORE_DST)(dst, offset_dst + i0, r);
-        return;
-    }
-#endif
-    if (i0 + VEC <= n) {
-        for (int k = 0; k < VEC; ++k) {
-            const long i = i0 + k;
-            float v = LOAD_SRC(src, offset_src + i);
-            float old = 0.f;
-#ifdef SUM
-            old = LOAD_DST(dst, offset_dst + i);
-#endif
-            STORE_DST(dst, offset_dst + i,
-                    quantize(v, old, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta,
-                            sum_zp));
+        }
+        for (int g = 0; g < GROUPS; ++g) {
+            const long j = t + g * items;
+            if (j < groups)
+                X4(STORE_DST)(dst, offset_dst + j * 4,
+                        quantize4(v[g], old[g], src_scale, dst_scale, src_zp, dst_zp, beta,
+                                sum_zp));
         }
     } else {
-        for (long i = i0; i < n; ++i) {
-            float v = LOAD_SRC(src, offset_src + i);
-            float old = 0.f;
-#ifdef SUM
-            old = LOAD_DST(dst, offset_dst + i);
-#endif
-            STORE_DST(dst, offset_dst + i,
-                    quantize(v, old, 0, 0, 0, 0, src_scale, dst_scale, src_zp, dst_zp, beta,
-                            sum_zp));
+        for (int g = 0; g < GROUPS; ++g) {
+            const long j = t + g * items;
+            for (int k = 0; k < 4 && j < groups; ++k)
+                reorder_one(src, dst, offset_src, offset_dst, j * 4 + k, src_scale, dst_scale,
+                        src_zp, dst_zp, beta, sum_zp);
         }
     }
+    if (t != 0) return;
+    for (long i = groups * 4; i < n; ++i)
+        reorder_one(src, dst, offset_src, offset_dst, i, src_scale, dst_scale, src_zp, dst_zp,
+                beta, sum_zp);
+#else
+    const long i0 = get_global_id(0) * VEC;
+    for (long i = i0; i < i0 + VEC && i < n; ++i)
+        reorder_one(src, dst, offset_src, offset_dst, i, src_scale, dst_scale, src_zp, dst_zp,
+                beta, sum_zp);
+#endif
 }
 
 // One work-item per padded dst element: dst's padding is written as zero.

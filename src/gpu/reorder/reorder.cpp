@@ -155,7 +155,12 @@ status_t reorder_t::init() {
     // CPU devices run a work-group as vector lanes over its work-items: one element each
     // keeps that vectorizable; other devices gain from a few loads in flight per work-item.
     vec_ = pd.f8 ? 1 : op_tuning(engine_caps(pd.engine)).reorder_vector;
-    opt += " -DVEC=" + std::to_string(vec_);
+    const auto &smd = pd.arg_md(DNNL_ARG_SRC), &dmd = pd.arg_md(DNNL_ARG_DST);
+    groups_ = vec_ == 4 ? vector_groups(op_tuning(engine_caps(pd.engine)),
+                                  std::max(data_type_size(smd.data_type),
+                                          data_type_size(dmd.data_type)))
+                        : 1;
+    opt += " -DVEC=" + std::to_string(vec_) + " -DGROUPS=" + std::to_string(groups_);
     return create_kernel(pd.engine, "reorder/reorder.cl", opt,
             pd.dense ? "reorder_dense" : pd.rows ? "reorder_rows" : "reorder_generic", kernel_);
 }
@@ -174,7 +179,7 @@ status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_st
         args.add_value<int64_t>(smd.offset0);
         args.add_value<int64_t>(dmd.offset0);
         args.add_value(n);
-        range = range_1d((n + vec_ - 1) / vec_);
+        range = range_1d(vec_ == 4 ? vector_items(n, groups_) : (n + vec_ - 1) / vec_);
     } else if (pd.blocked) {
         return kernel_->launch(stream, args, blocked_args(pd.engine, pd.shape, args));
     } else {

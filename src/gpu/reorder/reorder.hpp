@@ -52,7 +52,8 @@ struct reorder_t : public primitive_t {
 
 private:
     std::shared_ptr<kernel_t> kernel_;
-    size_t vec_ = 1; // elements per work-item of reorder_dense
+    size_t vec_ = 1; // elements per access of reorder_dense
+    int groups_ = 1; // with vec_ 4, groups of four per work-item (vector_groups)
 };
 
 } // namespace reorder

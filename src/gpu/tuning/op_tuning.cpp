@@ -44,6 +44,7 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "row_group_max" && v > 0) t.row_group_max = v;
             if (name == "reorder_vec" && v > 0) t.reorder_vector = v;
             if (name == "row_bwd_segments" && v > 0) t.row_bwd_segments = v;
+            if (name == "item_bytes" && v > 0) t.item_bytes = v;
         }
         begin = end + 1;
     }
@@ -51,6 +52,16 @@ op_tuning_t with_override(op_tuning_t t) {
 }
 
 } // namespace
+
+int vector_groups(const op_tuning_t &t, size_t elem_size) {
+    const int groups = t.item_bytes / int(4 * elem_size);
+    return groups > 1 ? groups : 1;
+}
+
+long vector_items(long n, int groups) {
+    const long items = (n / 4 + groups - 1) / groups;
+    return items > 0 ? items : 1;
+}
 
 const op_tuning_t &op_tuning(const device_caps_t &caps) {
     static const op_tuning_t cpu = with_override(cpu_devices()),

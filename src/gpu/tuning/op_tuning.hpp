@@ -23,6 +23,10 @@ struct op_tuning_t {
     // Bandwidth-shaped kernels (batch norm's flat steps, softmax and layer norm rows held in
     // registers, dense eltwise): elements per access, 4 (16-byte f32 loads) or 1.
     int vector_elems = 4;
+    // Bytes of its widest tensor each work-item of a dense four-element kernel (eltwise,
+    // binary, reorder) loads before it stores: 16 gives f32 one group of four elements and
+    // bf16/f16 two (an 8-byte access alone leaves too little in flight per work-item).
+    int item_bytes = 16;
     // Their work-group size (a power of two; 1 on CPU devices, where a work-group is a thread).
     int bandwidth_group = 256;
     // Batch norm statistics: about this many work-groups share the channels' partial sums.
@@ -39,9 +43,16 @@ struct op_tuning_t {
     int row_bwd_segments = 1024;
 };
 
+// Four-element groups per work-item of a dense kernel whose widest element is `elem_size`
+// bytes: item_bytes / (4 * elem_size), at least 1.
+int vector_groups(const op_tuning_t &t, size_t elem_size);
+// Work-items such a kernel launches over n elements: one per `groups` full groups of four,
+// at least one (the first also takes the n % 4 tail).
+long vector_items(long n, int groups);
+
 // The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
-// row_group_max=512,row_bwd_segments=1024,reorder_vec=4").
+// row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu
