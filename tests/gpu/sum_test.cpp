@@ -1,7 +1,9 @@
-// GPU sum against the reference of tests/primitives (sum_ref.hpp): one to several sources
-// with scales, mixed data types and layouts, blocked tails (padding stays zero), zero-size
-// tensors.
+// GPU sum against the reference of tests/primitives (sum_ref.hpp), every implementation that
+// takes a case: one to several sources with scales, mixed data types and layouts, blocked
+// tails (padding stays zero), zero-size tensors; ocl:sum:dense for up to 8 sources of one
+// dense layout, the generic kernel for the rest.
 #include <memory>
+#include <string>
 
 #include "gpu/device_copy.hpp"
 #include "primitives/sum_ref.hpp"
@@ -10,7 +12,8 @@ namespace {
 
 using c_tensor::tensor_t;
 
-void check(const std::vector<int64_t> &dims, const std::vector<dnnl_data_type_t> &dts,
+// Runs every implementation of the sum on the case; `impls` gets their names, space-separated.
+void check(std::string &impls, const std::vector<int64_t> &dims, const std::vector<dnnl_data_type_t> &dts,
         const std::vector<dnnl_format_tag_t> &tags, dnnl_data_type_t ddt, dnnl_format_tag_t dtag) {
     SCOPED_TRACE(::testing::Message() << dts.size() << " sources to " << dnnl_dt2str(ddt) << " "
                                       << dnnl_fmt_tag2str(dtag));
@@ -31,11 +34,11 @@ void check(const std::vector<int64_t> &dims, const std::vector<dnnl_data_type_t>
     EXPECT_EQ(dnnl_sum_primitive_desc_create(&pd, gpu, d, static_cast<int>(srcs.size()),
                       scales.data(), csrcs.data(), nullptr),
             dnnl_success);
-    int impls = 0;
+    impls.clear();
     if (pd) do {
-            ++impls;
             const char *name = nullptr;
             dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+            impls += std::string(name ? name : "?") + " ";
             SCOPED_TRACE(name ? name : "");
             std::vector<std::unique_ptr<tensor_t>> host_srcs;
             std::vector<std::unique_ptr<gpu_test::device_memory_t>> dev_srcs;
@@ -66,7 +69,6 @@ void check(const std::vector<int64_t> &dims, const std::vector<dnnl_data_type_t>
                 src_list.push_back(s.get());
             sum_ref::expect_sum(src_list, scales, dst);
         } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
-    EXPECT_EQ(impls, 1);
     dnnl_primitive_desc_destroy(pd);
     for (dnnl_memory_desc_t m : srcs)
         dnnl_memory_desc_destroy(m);
@@ -76,13 +78,44 @@ void check(const std::vector<int64_t> &dims, const std::vector<dnnl_data_type_t>
     dnnl_engine_destroy(cpu);
 }
 
+std::string check(const std::vector<int64_t> &dims, const std::vector<dnnl_data_type_t> &dts,
+        const std::vector<dnnl_format_tag_t> &tags, dnnl_data_type_t ddt, dnnl_format_tag_t dtag) {
+    std::string impls;
+    check(impls, dims, dts, tags, ddt, dtag);
+    return impls;
+}
+
 TEST(GpuSum, SourcesScalesTypesLayouts) {
     SKIP_WITHOUT_GPU();
-    check({2, 17, 3, 3}, {dnnl_f32}, {dnnl_nchw}, dnnl_f32, dnnl_nchw);
-    check({2, 17, 3, 3}, {dnnl_f32, dnnl_f32, dnnl_f32}, {dnnl_nchw, dnnl_nhwc, dnnl_nChw16c},
-            dnnl_f32, dnnl_nChw16c);
-    check({3, 5}, {dnnl_s8, dnnl_u8}, {dnnl_ab, dnnl_ba}, dnnl_bf16, dnnl_ab);
+    EXPECT_EQ(check({2, 17, 3, 3}, {dnnl_f32}, {dnnl_nchw}, dnnl_f32, dnnl_nchw),
+            "ocl:sum:dense ocl:sum:generic ");
+    EXPECT_EQ(check({2, 17, 3, 3}, {dnnl_f32, dnnl_f32, dnnl_f32},
+                      {dnnl_nchw, dnnl_nhwc, dnnl_nChw16c}, dnnl_f32, dnnl_nChw16c),
+            "ocl:sum:generic ");
+    EXPECT_EQ(check({3, 5}, {dnnl_s8, dnnl_u8}, {dnnl_ab, dnnl_ba}, dnnl_bf16, dnnl_ab),
+            "ocl:sum:generic ");
     check({0, 5}, {dnnl_f32, dnnl_f32}, {dnnl_ab, dnnl_ab}, dnnl_f32, dnnl_ab);
+}
+
+TEST(GpuSum, DenseSourcesInOneLaunch) {
+    SKIP_WITHOUT_GPU();
+    // Mixed types, odd sizes (tails of four-element groups), 1 element, 8 sources (the
+    // kernel's most) and 9 (generic only), channels-last.
+    EXPECT_EQ(check({3, 7, 5}, {dnnl_f32, dnnl_bf16, dnnl_s8}, {dnnl_abc, dnnl_abc, dnnl_abc},
+                      dnnl_f32, dnnl_abc),
+            "ocl:sum:dense ocl:sum:generic ");
+    EXPECT_EQ(check({1, 1}, {dnnl_f16, dnnl_f32}, {dnnl_ab, dnnl_ab}, dnnl_f16, dnnl_ab),
+            "ocl:sum:dense ocl:sum:generic ");
+    const std::vector<dnnl_data_type_t> eight(8, dnnl_bf16), nine(9, dnnl_f32);
+    EXPECT_EQ(check({2, 1031}, eight, std::vector<dnnl_format_tag_t>(8, dnnl_ab), dnnl_bf16,
+                      dnnl_ab),
+            "ocl:sum:dense ocl:sum:generic ");
+    EXPECT_EQ(check({2, 1031}, nine, std::vector<dnnl_format_tag_t>(9, dnnl_ab), dnnl_f32,
+                      dnnl_ab),
+            "ocl:sum:generic ");
+    EXPECT_EQ(check({2, 6, 3, 5}, {dnnl_u8, dnnl_s32}, {dnnl_nhwc, dnnl_nhwc}, dnnl_s8,
+                      dnnl_nhwc),
+            "ocl:sum:dense ocl:sum:generic ");
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // The bandwidth-shaped GPU kernels (ocl:bnorm:flat, ocl:softmax:rows_in_registers,
-// ocl:lnorm:rows_in_registers, vector eltwise, ocl:binary:bcast_vec, vector dense reorder)
-// against references written here, on whatever OpenCL device is present. ctest runs this
+// ocl:lnorm:rows_in_registers, vector eltwise, ocl:binary:bcast_vec, vector dense reorder,
+// ocl:sum:dense) against references written here, on whatever OpenCL device is present. ctest runs this
 // binary with ANYDNN_GPU_TUNING set to a GPU's row of the tuning table (vectors, work-groups),
 // so a CPU device such as PoCL takes the paths a GPU takes; each test checks which
 // implementation ran. Edge shapes: size 1, odd widths, tails, zero sizes.
@@ -638,6 +638,30 @@ TEST(GpuBandwidth, DenseReorderBf16ToF32Groups) {
         reorder(src, dst).execute(s, src, dst);
         s.wait();
         expect_near(read(dst), std::vector<double>(x.begin(), x.end()), 0, "dst");
+    }
+}
+
+TEST(GpuBandwidth, SumDenseGroupsWithTails) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t n : group_sizes) {
+        const memory::desc a({n}, dt::bf16, tag::a), f({n}, dt::f32, tag::a);
+        const std::vector<float> scales = {0.5f, -2.f, 0.25f};
+        sum::primitive_desc pd(e, f, scales, {a, f, a});
+        expect_impl(pd, "ocl:sum:dense");
+        const std::vector<float> x = bf16_values(size_t(n), 0.1f), y = values(size_t(n), 3.3f),
+                                 z = bf16_values(size_t(n), 5.2f);
+        memory dst(f, e);
+        sum(pd).execute(s, {{DNNL_ARG_MULTIPLE_SRC, make_bf16(e, a, x)},
+                                   {DNNL_ARG_MULTIPLE_SRC + 1, make(e, f, y)},
+                                   {DNNL_ARG_MULTIPLE_SRC + 2, make_bf16(e, a, z)},
+                                   {DNNL_ARG_DST, dst}});
+        s.wait();
+        std::vector<double> want(x.size());
+        for (size_t i = 0; i < x.size(); ++i)
+            want[i] = 0.5 * x[i] - 2.0 * y[i] + 0.25 * z[i];
+        expect_near(read(dst), want, 1e-6, "dst");
     }
 }
 

@@ -24,6 +24,9 @@ def _rows():
         rows += [
             (f'{dt} copy 262144x1024 (reorder ab->ab)',
              f'--reorder {t} --stag=ab --dtag=ab 262144x1024', ('copy', dt, 262144, 1024)),
+            (f'{dt} sum of 2 sources 262144x1024',
+             f'--sum --sdt={dt}:{dt} --ddt={dt} --stag=ab:ab --dtag=ab 262144x1024',
+             ('add', dt, (262144, 1024), (262144, 1024), False)),
             (f'{dt} batch norm FWD_I G+scale+shift nchw 64x256x128x128',
              f'--bnorm --dir=FWD_I --flags=GCH --dt={dt} --tag=abx {_nchw()}',
              ('bnorm', dt, NCHW, False, False)),
@@ -90,6 +93,7 @@ CHECKS = [
     '--lnorm --dir=BWD_DW,BWD_D --flags=,CH,GCH,CM --dt=f32,bf16 100x4096 7x33 3x1024 2x32768 1x1 0x8',
     '--reorder --sdt=f32,bf16 --ddt=f32,bf16,s8 --stag=ab --dtag=ab 1000x1027 1x3 64x64',
     '--eltwise --alg=relu,gelu_tanh --dt=f32,bf16 1000x1027 512x1024 1x3',
+    '--sum --sdt=f32:f32,bf16:bf16,bf16:f32:s8 --ddt=f32,bf16 --stag=ab:ab --dtag=ab 1000x1027 1x3 64x64',
     '--binary --alg=ADD,MUL --sdt=f32:f32,bf16:bf16 --ddt=f32,bf16 --stag=abcd:abcd,acdb:acdb '
     '4x32x13x13:1x32x1x1 4x32x13x13:4x32x13x13 4x32x13x13:1x1x1x1 4x32x13x13:1x1x13x13 3x5x7x9:3x1x7x1',
     '--pool --dir=FWD_D,FWD_I --alg=max,avg_p,avg_np --tag=abx,axb --dt=f32,bf16 '
