@@ -49,6 +49,13 @@ def _rows():
             (f'{dt} add 262144x1024 + same',
              f'--binary --alg=ADD --sdt={dt}:{dt} --ddt={dt} 262144x1024:262144x1024',
              ('add', dt, (262144, 1024), (262144, 1024), False)),
+            (f'{dt} reorder nchw->nhwc 64x256x128x128',
+             f'--reorder {t} --stag=abcd --dtag=acdb 64x256x128x128', ('reorder', dt, NCHW)),
+            (f'{dt} group norm FWD_I 32 groups nchw 64x256x128x128',
+             f'--gnorm --dir=FWD_I --flags=CH --g=32 --dt={dt} {_nchw()}', ('gnorm', dt, NCHW, 32)),
+            (f'{dt} max pool 3x3 s2 nchw 64x256x128x128',
+             f'--pool --alg=max --dir=FWD_I --dt={dt} --tag=abx mb64ic256ih128iw128kh3kw3sh2sw2ph1pw1',
+             ('maxpool', dt, NCHW, 3, 2, 1)),
             (f'{dt} add nchw + per-channel 1x256x1x1',
              f'--binary --alg=ADD --sdt={dt}:{dt} --ddt={dt} --stag=abcd:abcd 64x256x128x128:1x256x1x1',
              ('add', dt, NCHW, (1, 256, 1, 1), False)),
@@ -61,19 +68,12 @@ def _rows():
         ('f32 add nhwc + per-channel 1x256x1x1',
          '--binary --alg=ADD --stag=acdb:acdb 64x256x128x128:1x256x1x1',
          ('add', 'f32', NCHW, (1, 256, 1, 1), True)),
-        ('f32 reorder nchw->nhwc 64x256x128x128', '--reorder --stag=abcd --dtag=acdb 64x256x128x128',
-         ('reorder', 'f32', NCHW)),
         ('f32 batch norm BWD_DW nchw 64x256x128x128',
          f'--bnorm --dir=BWD_DW --flags=CH --tag=abx {_nchw()}', ('bnorm_bwd', 'f32', NCHW, False)),
         ('f32 batch norm BWD_DW nhwc 64x256x128x128',
          f'--bnorm --dir=BWD_DW --flags=CH --tag=axb {_nchw()}', ('bnorm_bwd', 'f32', NCHW, True)),
         ('f32 layer norm BWD_DW 65536x4096', '--lnorm --dir=BWD_DW --flags=CH 65536x4096',
          ('lnorm_bwd', 'f32', 65536, 4096)),
-        ('f32 group norm FWD_I 32 groups nchw 64x256x128x128',
-         f'--gnorm --dir=FWD_I --flags=CH --g=32 {_nchw()}', ('gnorm', 'f32', NCHW, 32)),
-        ('f32 max pool 3x3 s2 nchw 64x256x128x128',
-         '--pool --alg=max --dir=FWD_I --tag=abx mb64ic256ih128iw128kh3kw3sh2sw2ph1pw1',
-         ('maxpool', 'f32', NCHW, 3, 2, 1)),
     ]
     return rows
 
@@ -180,7 +180,7 @@ def torch_case(tb, key):
         if kind == 'gnorm':
             _, _, shape, groups = key
             x = tb.rnd(*shape, dt=dt)
-            w, b = params(shape[1])
+            w, b = (p.to(tdt) for p in params(shape[1]))  # PyTorch wants one type
             return tb.time_ms(lambda: F.group_norm(x, groups, w, b, 1e-5))
         if kind == 'maxpool':
             _, _, shape, k, s, p = key
