@@ -1,8 +1,10 @@
-// GPU concat against the reference of tests/primitives (concat_ref.hpp): axes, several
-// sources in mixed layouts, blocked tails on the concat axis (padding stays zero), data type
-// conversion, per-source scales.
+// GPU concat against the reference of tests/primitives (concat_ref.hpp), every implementation
+// that takes a case: axes, several sources in mixed layouts, blocked tails on the concat axis
+// (padding stays zero), data type conversion, per-source scales; ocl:concat:rows where every
+// tensor is rows around the axis (four-element groups under the tuned run too).
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "gpu/device_copy.hpp"
 #include "primitives/concat_ref.hpp"
@@ -11,9 +13,11 @@ namespace {
 
 using c_tensor::tensor_t;
 
-void check(int axis, const std::vector<std::vector<int64_t>> &src_dims,
+// Runs every implementation of the concat on the case; `impls` gets their names,
+// space-separated.
+void run_impls(std::string &impls, int axis, const std::vector<std::vector<int64_t>> &src_dims,
         const std::vector<dnnl_format_tag_t> &tags, dnnl_data_type_t sdt, dnnl_data_type_t ddt,
-        dnnl_format_tag_t dtag, bool with_scales = false) {
+        dnnl_format_tag_t dtag, bool with_scales) {
     SCOPED_TRACE(::testing::Message()
                  << "axis " << axis << ", " << src_dims.size() << " sources, " << dnnl_dt2str(sdt)
                  << " to " << dnnl_dt2str(ddt) << " " << dnnl_fmt_tag2str(dtag));
@@ -46,11 +50,11 @@ void check(int axis, const std::vector<std::vector<int64_t>> &src_dims,
     EXPECT_EQ(dnnl_concat_primitive_desc_create(
                       &pd, gpu, d, static_cast<int>(srcs.size()), axis, csrcs.data(), attr),
             dnnl_success);
-    int impls = 0;
+    impls.clear();
     if (pd) do {
-            ++impls;
             const char *name = nullptr;
             dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+            impls += std::string(name ? name : "?") + " ";
             SCOPED_TRACE(name ? name : "");
             std::vector<std::unique_ptr<tensor_t>> host;
             std::vector<std::unique_ptr<gpu_test::device_memory_t>> dev;
@@ -94,7 +98,6 @@ void check(int axis, const std::vector<std::vector<int64_t>> &src_dims,
             ASSERT_NO_FATAL_FAILURE(dev_dst.download(dst));
             concat_ref::expect_concat(src_list, axis, scales, dst);
         } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
-    EXPECT_EQ(impls, 1);
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_attr_destroy(attr);
     for (dnnl_memory_desc_t m : srcs)
@@ -105,15 +108,59 @@ void check(int axis, const std::vector<std::vector<int64_t>> &src_dims,
     dnnl_engine_destroy(cpu);
 }
 
+std::string check(int axis, const std::vector<std::vector<int64_t>> &src_dims,
+        const std::vector<dnnl_format_tag_t> &tags, dnnl_data_type_t sdt, dnnl_data_type_t ddt,
+        dnnl_format_tag_t dtag, bool with_scales = false) {
+    std::string impls;
+    run_impls(impls, axis, src_dims, tags, sdt, ddt, dtag, with_scales);
+    return impls;
+}
+
+const char *const generic = "ocl:concat:generic ";
+const char *const both = "ocl:concat:rows ocl:concat:generic ";
+
 TEST(GpuConcat, AxesLayoutsTypesScales) {
     SKIP_WITHOUT_GPU();
-    check(1, {{2, 5, 3, 3}, {2, 7, 3, 3}}, {dnnl_nchw, dnnl_nhwc}, dnnl_f32, dnnl_f32,
-            dnnl_nChw16c);
-    check(0, {{1, 5, 3, 3}, {2, 5, 3, 3}, {1, 5, 3, 3}}, {dnnl_nchw, dnnl_nchw, dnnl_nChw8c},
-            dnnl_f32, dnnl_f32, dnnl_nchw);
-    check(3, {{2, 3, 2, 1}, {2, 3, 2, 4}}, {dnnl_nchw, dnnl_nchw}, dnnl_s8, dnnl_s8, dnnl_nhwc);
-    check(1, {{2, 3}, {2, 0}, {2, 6}}, {dnnl_ab, dnnl_ab, dnnl_ba}, dnnl_f32, dnnl_f32, dnnl_ab,
-            true);
+    EXPECT_EQ(check(1, {{2, 5, 3, 3}, {2, 7, 3, 3}}, {dnnl_nchw, dnnl_nhwc}, dnnl_f32, dnnl_f32,
+                      dnnl_nChw16c),
+            generic);
+    EXPECT_EQ(check(0, {{1, 5, 3, 3}, {2, 5, 3, 3}, {1, 5, 3, 3}},
+                      {dnnl_nchw, dnnl_nchw, dnnl_nChw8c}, dnnl_f32, dnnl_f32, dnnl_nchw),
+            generic);
+    EXPECT_EQ(check(3, {{2, 3, 2, 1}, {2, 3, 2, 4}}, {dnnl_nchw, dnnl_nchw}, dnnl_s8, dnnl_s8,
+                      dnnl_nhwc),
+            generic);
+    EXPECT_EQ(check(1, {{2, 3}, {2, 0}, {2, 6}}, {dnnl_ab, dnnl_ab, dnnl_ba}, dnnl_f32, dnnl_f32,
+                      dnnl_ab, true),
+            generic);
+}
+
+TEST(GpuConcat, RowsOfEveryPlainLayout) {
+    SKIP_WITHOUT_GPU();
+    // Channels of NCHW and of NHWC, the outermost axis, the innermost axis (rows of the
+    // whole width), widths that are and are not multiples of 4, a zero-size source,
+    // conversions, scales, a size-1 dimension, s32 bits that f32 would round.
+    EXPECT_EQ(check(1, {{2, 5, 3, 3}, {2, 7, 3, 3}}, {dnnl_nchw, dnnl_nchw}, dnnl_f32, dnnl_f32,
+                      dnnl_nchw),
+            both);
+    EXPECT_EQ(check(1, {{2, 4, 3, 5}, {2, 8, 3, 5}, {2, 4, 3, 5}},
+                      {dnnl_nhwc, dnnl_nhwc, dnnl_nhwc}, dnnl_bf16, dnnl_bf16, dnnl_nhwc),
+            both);
+    EXPECT_EQ(check(0, {{1, 5, 3, 3}, {2, 5, 3, 3}}, {dnnl_nchw, dnnl_nchw}, dnnl_f16, dnnl_f32,
+                      dnnl_nchw),
+            both);
+    EXPECT_EQ(check(1, {{3, 4}, {3, 0}, {3, 8}}, {dnnl_ab, dnnl_ab, dnnl_ab}, dnnl_f32,
+                      dnnl_bf16, dnnl_ab, true),
+            both);
+    EXPECT_EQ(check(1, {{1, 3, 1, 1}, {1, 9, 1, 1}}, {dnnl_nchw, dnnl_nhwc}, dnnl_s32, dnnl_s32,
+                      dnnl_nchw),
+            both);
+    EXPECT_EQ(check(2, {{2, 3, 8}, {2, 3, 4}}, {dnnl_abc, dnnl_abc}, dnnl_u8, dnnl_s8, dnnl_abc),
+            both);
+    // Outer dimensions in another order than dst's: generic only.
+    EXPECT_EQ(check(1, {{2, 4, 3, 5}, {2, 4, 3, 5}}, {dnnl_nchw, dnnl_nhwc}, dnnl_f32, dnnl_f32,
+                      dnnl_nchw),
+            generic);
 }
 
 } // namespace

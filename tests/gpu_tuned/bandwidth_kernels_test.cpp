@@ -1,6 +1,6 @@
 // The bandwidth-shaped GPU kernels (ocl:bnorm:flat, ocl:softmax:rows_in_registers,
 // ocl:lnorm:rows_in_registers, vector eltwise, ocl:binary:bcast_vec, vector dense reorder,
-// ocl:sum:dense) against references written here, on whatever OpenCL device is present. ctest runs this
+// ocl:sum:dense, ocl:concat:rows) against references written here, on whatever OpenCL device is present. ctest runs this
 // binary with ANYDNN_GPU_TUNING set to a GPU's row of the tuning table (vectors, work-groups),
 // so a CPU device such as PoCL takes the paths a GPU takes; each test checks which
 // implementation ran. Edge shapes: size 1, odd widths, tails, zero sizes.
@@ -663,6 +663,35 @@ TEST(GpuBandwidth, SumDenseGroupsWithTails) {
             want[i] = 0.5 * x[i] - 2.0 * y[i] + 0.25 * z[i];
         expect_near(read(dst), want, 1e-6, "dst");
     }
+}
+
+TEST(GpuBandwidth, ConcatRowsGroups) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    // NCHW along channels: rows of C_i x 20 elements (multiples of 4: four-element groups),
+    // and of C_i x 3 (one element per work-item); bf16 sources into f32.
+    for (int64_t hw : {20, 3})
+        for (int64_t n : {1, 3}) {
+            const dims d0 = {n, 3, hw, 1}, d1 = {n, 5, hw, 1}, dd = {n, 8, hw, 1};
+            const memory::desc a(d0, dt::bf16, tag::nchw), b(d1, dt::bf16, tag::nchw),
+                    dst_md(dd, dt::f32, tag::nchw);
+            concat::primitive_desc pd(e, dst_md, 1, {a, b});
+            expect_impl(pd, "ocl:concat:rows");
+            const std::vector<float> x = bf16_values(size_t(n * 3 * hw), 0.2f),
+                                     y = bf16_values(size_t(n * 5 * hw), 4.4f);
+            memory dst(dst_md, e);
+            concat(pd).execute(s, {{DNNL_ARG_MULTIPLE_SRC, make_bf16(e, a, x)},
+                                          {DNNL_ARG_MULTIPLE_SRC + 1, make_bf16(e, b, y)},
+                                          {DNNL_ARG_DST, dst}});
+            s.wait();
+            std::vector<double> want;
+            for (int64_t i = 0; i < n; ++i) {
+                want.insert(want.end(), x.begin() + i * 3 * hw, x.begin() + (i + 1) * 3 * hw);
+                want.insert(want.end(), y.begin() + i * 5 * hw, y.begin() + (i + 1) * 5 * hw);
+            }
+            expect_near(read(dst), want, 0, "dst");
+        }
 }
 
 } // namespace
