@@ -283,6 +283,9 @@ inline std::vector<case_t> backward_cases() {
             all.push_back(eltwise_backward(e, use_dst, {2, 3, 37}));
         all.push_back(eltwise_backward(e, e.has_use_dst ? 1 : -1, {1}));
     }
+    for (const auto &e : eltwise_maths())
+        if (e.kind == op::kind::ReLUBackward) all.push_back(eltwise_backward(e, 0, {0, 5}));
+    all.push_back(bias_add_backward(false, {0, 3, 2})); // zero-size: the sums are 0
     for (bool nxc : {false, true}) {
         for (slope_t s : {slope_t::per_channel, slope_t::single, slope_t::all_but_batch})
             all.push_back(prelu_backward(nxc, s));
