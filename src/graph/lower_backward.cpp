@@ -3,6 +3,7 @@
 // gets the forward primitive descriptor it asks for as a hint; max pooling runs its forward
 // again for the workspace.
 #include <memory>
+#include <vector>
 
 #include "graph/lower.hpp"
 
@@ -211,7 +212,7 @@ status_t lowering_t::lower_conv_backward(const op_t &op) {
 }
 
 // InterpolateBackward (src, diff_dst[, sizes]) -> diff_src: the resampling backward, its
-// geometry from src and diff_dst (sizes and scales only say how diff_dst's shape came about).
+// geometry from src and diff_dst (sizes or scales must agree with diff_dst's shape).
 status_t lowering_t::lower_interpolate_backward(const op_t &op) {
     const std::string mode = op.str(dnnl_graph_op_attr_mode);
     const std::string ctm
@@ -222,6 +223,12 @@ status_t lowering_t::lower_interpolate_backward(const op_t &op) {
                     || mode == "trilinear",
             dnnl_unimplemented, "op %zu: InterpolateBackward mode %s is not supported", op.id,
             mode.c_str());
+    // diff_dst must have the shape the forward's sizes or scales give src.
+    std::vector<dims_t> fwd_dst(1);
+    ANYDNN_CHECK(infer_interpolate(op, {lt_dims(lts.at(op.inputs[0].id))}, fwd_dst));
+    ANYDNN_REQUIRE(fwd_dst[0] == lt_dims(lts.at(op.inputs[1].id)), dnnl_invalid_shape,
+            "op %zu: diff_dst is %s, the forward's sizes or scales give %s", op.id,
+            dims_str(lt_dims(lts.at(op.inputs[1].id))).c_str(), dims_str(fwd_dst[0]).c_str());
     auto data_view = nxc(op) ? nxc_to_ncx : identity_view;
     const size_t diff_dst_id = op.inputs[1].id, diff_src_id = op.outputs[0].id;
     const memory_desc_t diff_dst = data_view(md(diff_dst_id));

@@ -63,6 +63,18 @@ TEST(graph_backward_refusals, interpolate_backward_align_corners_is_unimplemente
             dnnl_unimplemented, "coordinate_transformation_mode align_corners");
 }
 
+TEST(graph_backward_refusals, interpolate_backward_diff_dst_must_match_the_sizes) {
+    expect_refused(compile_one([](graph &g) {
+        op o(1, op::kind::InterpolateBackward, {lt(0, {1, 2, 3, 3}), lt(1, {1, 2, 6, 5})},
+                {lt(2, {1, 2, 3, 3})});
+        o.set_attr(op::attr::mode, std::string("nearest"));
+        o.set_attr(op::attr::sizes, std::vector<int64_t> {6, 6});
+        o.set_attr(op::attr::data_format, std::string("NCX"));
+        g.add_op(o);
+    }),
+            dnnl_invalid_shape, "the forward's sizes or scales give");
+}
+
 TEST(graph_backward_refusals, conv_transpose_backward_data_same_upper_is_unimplemented) {
     expect_refused(compile_one([](graph &g) {
         op o(1, op::kind::ConvTransposeBackwardData, {lt(0, {1, 2, 8, 8}), lt(1, {2, 2, 3, 3})},
