@@ -151,11 +151,18 @@ status_t lowering_t::lower_conv_backward(const op_t &op) {
     const size_t diff_dst_id = op.inputs[data ? 0 : 1].id;
     const memory_desc_t src = data_view(md(src_id)), diff_dst = data_view(md(diff_dst_id));
     const memory_desc_t wei = conv_weights_view(md(wei_id), xio, g, transpose);
-    const size_t nsp = src.ndims - 2;
     const lt_t &wlt = lts.at(wei_id);
+    ANYDNN_REQUIRE(src.ndims >= 3 && wlt.ndims == src.ndims && diff_dst.ndims == src.ndims,
+            dnnl_invalid_shape, "op %zu: %s needs data and weights of one rank >= 3", op.id,
+            op_kind_name(op.kind));
+    const size_t nsp = src.ndims - 2;
     const dims_t kernel = xio ? dims_t(wlt.dims, wlt.dims + nsp) : dims_t(wlt.dims + 2, wlt.dims + 2 + nsp);
     const dims_t strides = op.s64s(dnnl_graph_op_attr_strides);
     const dims_t dil = op.s64s(dnnl_graph_op_attr_dilations, dims_t(nsp, 1));
+    const dims_t pads_b = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(nsp, 0));
+    ANYDNN_REQUIRE(strides.size() == nsp && dil.size() == nsp && pads_b.size() == nsp,
+            dnnl_invalid_arguments, "op %zu: strides, dilations and pads need %zu values each",
+            op.id, nsp);
     const dims_t isp(src.dims + 2, src.dims + src.ndims);
     dims_t pb, pe;
     if (transpose) {
@@ -163,7 +170,7 @@ status_t lowering_t::lower_conv_backward(const op_t &op) {
         ANYDNN_REQUIRE(ap == "None" || ap == "VALID", dnnl_unimplemented,
                 "op %zu: %s with auto_pad %s is not supported", op.id, op_kind_name(op.kind),
                 ap.c_str());
-        pb = ap == "VALID" ? dims_t(nsp, 0) : op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(nsp, 0));
+        pb = ap == "VALID" ? dims_t(nsp, 0) : pads_b;
         pe.resize(nsp);
         for (size_t i = 0; i < nsp; ++i)
             pe[i] = (isp[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - pb[i]

@@ -91,6 +91,22 @@ TEST(graph_backward_refusals, conv_transpose_backward_data_same_upper_is_unimple
             dnnl_unimplemented, "auto_pad SAME_UPPER");
 }
 
+TEST(graph_backward_refusals, conv_transpose_backward_weights_strides_must_fit_the_rank) {
+    expect_refused(compile_one([](graph &g) {
+        op o(1, op::kind::ConvTransposeBackwardWeights,
+                {lt(0, {1, 2, 4, 4}), lt(1, {1, 2, 6, 6})}, {lt(2, {2, 2, 3, 3})});
+        o.set_attr(op::attr::strides, std::vector<int64_t> {1});
+        o.set_attr(op::attr::pads_begin, std::vector<int64_t> {0, 0});
+        o.set_attr(op::attr::pads_end, std::vector<int64_t> {0, 0});
+        o.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
+        o.set_attr(op::attr::data_format, std::string("NCX"));
+        o.set_attr(op::attr::weights_format, std::string("IOX"));
+        o.set_attr(op::attr::weights_shape, std::vector<int64_t> {2, 2, 3, 3});
+        g.add_op(o);
+    }),
+            dnnl_invalid_arguments, "need 2 values each");
+}
+
 TEST(graph_backward_refusals, layer_norm_backward_without_affine_has_no_parameter_gradients) {
     expect_refused(compile_one([](graph &g) {
         op o(1, op::kind::LayerNormBackward,
