@@ -100,7 +100,9 @@ bool binary_of(dnnl_graph_op_kind_t kind, dnnl_alg_kind_t &alg) {
 bool lowerable(const op_t &op) {
     dnnl_alg_kind_t alg;
     float a, b;
-    if (eltwise_of(op, alg, a, b) || binary_of(op.kind, alg)) return true;
+    eltwise_backward_t e;
+    if (eltwise_of(op, alg, a, b) || binary_of(op.kind, alg) || eltwise_backward_of(op, e))
+        return true;
     switch (op.kind) {
         case dnnl_graph_op_matmul:
         case dnnl_graph_op_convolution:
@@ -135,6 +137,14 @@ bool lowerable(const op_t &op) {
         case dnnl_graph_op_avg_pool_backward:
         case dnnl_graph_op_convolution_backward_data:
         case dnnl_graph_op_convolution_backward_weights:
+        case dnnl_graph_op_conv_transpose_backward_data:
+        case dnnl_graph_op_conv_transpose_backward_weights:
+        case dnnl_graph_op_interpolate_backward:
+        case dnnl_graph_op_bias_add_backward:
+        case dnnl_graph_op_prelu_backward:
+        case dnnl_graph_op_batch_norm_forward_training:
+        case dnnl_graph_op_batch_norm_backward:
+        case dnnl_graph_op_layer_norm_backward:
         case dnnl_graph_op_gen_index:
         case dnnl_graph_op_dynamic_quantize:
         case dnnl_graph_op_dynamic_dequantize: return true;
@@ -417,6 +427,8 @@ status_t lowering_t::lower(const op_t &op) {
     float a, b;
     if (eltwise_of(op, alg, a, b)) return lower_eltwise(op, true);
     if (binary_of(op.kind, alg)) return lower_binary(op, true);
+    eltwise_backward_t e;
+    if (eltwise_backward_of(op, e)) return lower_eltwise_backward(op);
     switch (op.kind) {
         case dnnl_graph_op_matmul: return lower_matmul(op, true);
         case dnnl_graph_op_convolution:
@@ -450,7 +462,15 @@ status_t lowering_t::lower(const op_t &op) {
         case dnnl_graph_op_max_pool_backward:
         case dnnl_graph_op_avg_pool_backward: return lower_pool_backward(op);
         case dnnl_graph_op_convolution_backward_data:
-        case dnnl_graph_op_convolution_backward_weights: return lower_conv_backward(op);
+        case dnnl_graph_op_convolution_backward_weights:
+        case dnnl_graph_op_conv_transpose_backward_data:
+        case dnnl_graph_op_conv_transpose_backward_weights: return lower_conv_backward(op);
+        case dnnl_graph_op_interpolate_backward: return lower_interpolate_backward(op);
+        case dnnl_graph_op_bias_add_backward: return lower_bias_add_backward(op);
+        case dnnl_graph_op_prelu_backward: return lower_prelu_backward(op);
+        case dnnl_graph_op_batch_norm_forward_training: return lower_batch_norm_training(op);
+        case dnnl_graph_op_batch_norm_backward: return lower_batch_norm_backward(op);
+        case dnnl_graph_op_layer_norm_backward: return lower_layer_norm_backward(op);
         case dnnl_graph_op_gen_index: return lower_gen_index(op);
         case dnnl_graph_op_dynamic_quantize:
         case dnnl_graph_op_dynamic_dequantize: return lower_dynamic_quant(op);

@@ -25,8 +25,27 @@ struct prim_attr_t {
     int n_post_ops = 0;
 };
 
+// A forward primitive descriptor given to a backward one as its hint, destroyed with it.
+struct hint_pd_t {
+    hint_pd_t() = default;
+    hint_pd_t(const hint_pd_t &) = delete;
+    hint_pd_t &operator=(const hint_pd_t &) = delete;
+    ~hint_pd_t() {
+        if (pd) dnnl_primitive_desc_destroy(pd);
+    }
+    dnnl_primitive_desc_t pd = nullptr;
+};
+
 // eltwise algorithm and parameters of a unary op; false when it has none.
 bool eltwise_of(const op_t &op, dnnl_alg_kind_t &alg, float &alpha, float &beta);
+// The eltwise backward of an XBackward op (lower_backward_eltwise.cpp); from_dst: its first
+// input is the forward's dst (use_dst). False for other ops.
+struct eltwise_backward_t {
+    dnnl_alg_kind_t alg;
+    float alpha, beta;
+    bool from_dst;
+};
+bool eltwise_backward_of(const op_t &op, eltwise_backward_t &e);
 // binary algorithm of a two-input op; false when it has none.
 bool binary_of(dnnl_graph_op_kind_t kind, dnnl_alg_kind_t &alg);
 
@@ -94,6 +113,10 @@ struct lowering_t {
     // A temporary buffer of the partition that no graph value names (a workspace, a
     // partial result of a lowering in several steps).
     size_t temp(const memory_desc_t &md);
+    // A constant of n f32 ones (a normalization's scale where the graph gives none).
+    size_t unit_constant(dim_t n);
+    // invalid_shape unless the value holds n dense elements.
+    status_t require_elems(const op_t &op, size_t value_id, dim_t n, const char *what);
     memory_desc_t md(size_t value_id) const;
     bool available(size_t value_id) const;
 
@@ -144,7 +167,17 @@ struct lowering_t {
     status_t lower_softmax_stats(const op_t &op, size_t src_v, const memory_desc_t &src);
     status_t lower_softmax_backward(const op_t &op);
     status_t lower_pool_backward(const op_t &op);
-    status_t lower_conv_backward(const op_t &op);
+    status_t lower_conv_backward(const op_t &op); // and ConvTranspose's
+    status_t lower_interpolate_backward(const op_t &op);
+    status_t lower_bias_add_backward(const op_t &op);
+    // The eltwise backward family and PReLUBackward (lower_backward_eltwise.cpp).
+    status_t lower_eltwise_backward(const op_t &op);
+    status_t lower_prelu_backward(const op_t &op);
+    // BatchNormForwardTraining, BatchNormTrainingBackward, LayerNormBackward
+    // (lower_norm_training.cpp).
+    status_t lower_batch_norm_training(const op_t &op);
+    status_t lower_batch_norm_backward(const op_t &op);
+    status_t lower_layer_norm_backward(const op_t &op);
     // The whole sdpa pattern as one CPU kernel (lower_sdpa.cpp, cpu/sdpa/fused_rows.cpp); unimplemented, with nothing
     // recorded, when the partition's shapes or types do not fit it.
     status_t lower_sdpa_fused();

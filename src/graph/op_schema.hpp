@@ -43,6 +43,9 @@ status_t infer_broadcast(const op_t &, const std::vector<dims_t> &, std::vector<
 status_t infer_matmul(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_conv(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_conv_transpose(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
+// diff_src of a ConvTranspose: the convolution of diff_dst with its weights read as OIX / XIO.
+status_t infer_conv_transpose_backward_data(
+        const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_pool(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_reduce(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_reshape(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);

@@ -117,8 +117,9 @@ status_t infer_matmul(const op_t &op, const std::vector<dims_t> &in, std::vector
     return dnnl_success;
 }
 
+// weights_format: the op's, or (ConvTransposeBackwardData) the one its weights read as.
 static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
-        std::vector<dims_t> &out, bool transpose) {
+        std::vector<dims_t> &out, bool transpose, const std::string &wf) {
     const dims_t &src = in[0], &wei = in[1];
     SHAPE_REQUIRE(src.size() >= 3 && wei.size() == src.size(),
             "op %zu: convolution needs src and weights of one rank >= 3 (got %s, %s)", op.id,
@@ -126,8 +127,6 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
     const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
     // Convolution weights: OIX [OC, IC/G, k...] or XIO [k..., IC/G, OC].
     // ConvTranspose weights: IOX [IC, OC/G, k...] or XOI [k..., OC/G, IC].
-    const std::string wf
-            = op.str(dnnl_graph_op_attr_weights_format, transpose ? "XOI" : "XIO");
     const bool x_first = wf == "XIO" || wf == "XOI";
     SHAPE_REQUIRE(transpose ? (wf == "IOX" || wf == "XOI") : (wf == "OIX" || wf == "XIO"),
             "op %zu: weights_format %s is not valid here", op.id, wf.c_str());
@@ -187,12 +186,22 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
 }
 
 status_t infer_conv(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
-    return conv_common(op, in, out, false);
+    return conv_common(op, in, out, false, op.str(dnnl_graph_op_attr_weights_format, "XIO"));
 }
 
 status_t infer_conv_transpose(
         const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
-    return conv_common(op, in, out, true);
+    return conv_common(op, in, out, true, op.str(dnnl_graph_op_attr_weights_format, "XOI"));
+}
+
+// ConvTranspose weights [IC, OC/G, k...] are the weights of the convolution taking diff_dst
+// (OC channels) back to diff_src (IC channels), in OIX order; XOI reads as XIO.
+status_t infer_conv_transpose_backward_data(
+        const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
+    const std::string wf = op.str(dnnl_graph_op_attr_weights_format, "XOI");
+    SHAPE_REQUIRE(wf == "XOI" || wf == "IOX", "op %zu: weights_format %s is not valid here",
+            op.id, wf.c_str());
+    return conv_common(op, in, out, false, wf == "XOI" ? "XIO" : "OIX");
 }
 
 status_t infer_pool(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {

@@ -28,20 +28,19 @@ struct case_t {
     size_t partitions = 1;
 };
 
-inline std::vector<uint8_t> bytes(const std::vector<float> &v) {
-    std::vector<uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
+// (Empty vectors may have null data, which memcpy must not see even for 0 bytes.)
 template <typename T>
 std::vector<uint8_t> raw_bytes(const std::vector<T> &v) {
     std::vector<uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
+    if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
     return b;
+}
+inline std::vector<uint8_t> bytes(const std::vector<float> &v) {
+    return raw_bytes(v);
 }
 inline std::vector<float> floats(const std::vector<uint8_t> &b) {
     std::vector<float> v(b.size() / 4);
-    std::memcpy(v.data(), b.data(), v.size() * 4);
+    if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * 4);
     return v;
 }
 

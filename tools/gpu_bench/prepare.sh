@@ -13,6 +13,15 @@ mkdir -p "$DEST"
 cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
     tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
+# The graph training check (graph_training_check.sh) and its binaries, where they were built.
+cp tools/gpu_bench/graph_training_check.sh "$DEST"/
+for bin in tests/anydnn_gpu_tests tests/programs/program_mlp_graph_training \
+        tests/programs/program_transformer_block_training; do
+    if [ -x "$BUILD/$bin" ]; then
+        cp -L "$BUILD/$bin" "$DEST"/
+        strip "$DEST/$(basename "$bin")"
+    fi
+done
 # A build with SYCL interop links libsycl (its API is C++): the GPU machine needs it beside the
 # library (the script puts its own folder on LD_LIBRARY_PATH).
 sycl=$(ldd "$BUILD"/libanydnn.so.3 | awk '/libsycl/ {print $3}')
