@@ -42,7 +42,8 @@ __device__ __forceinline__ void load_tile(uint16_t *s, const uint16_t *g, int64_
 
 template <bool F16, int D, int WARPS, int BN>
 __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, const uint16_t *v,
-        void *dst, const void *scale_p, const void *mask, const sdpa_args_t &a, int flags) {
+        void *dst, const void *scale_p, const void *mask, const int *kv_len, const int *q_len,
+        const sdpa_args_t &a, int flags) {
     constexpr int BM = WARPS * 16, THREADS = WARPS * 32, LD = D + 8;
     static_assert(BM <= 2 * BN, "Q's tile shares the K and V tiles' memory");
     __shared__ __align__(128) uint16_t smem[2 * BN * LD];
@@ -56,7 +57,7 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
     q += off.q;
     k += off.k;
     v += off.v;
-    const score_rules_t rules(a, scale_p, flags);
+    const score_rules_t rules(a, scale_p, flags, kv_len, q_len);
     const int nblocks = int((rules.key_end(a, m0, BM) + BN - 1) / BN);
 
     // Q's fragments stay in registers for the whole key loop.
@@ -135,14 +136,16 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
 } // namespace
 
 // One entry per type, head size and CTA size (_w8: 8 warps, 128 query rows, one CTA per SM;
-// _w4: 4 warps, 64 rows, two CTAs per SM); the first seven parameters are buffers
-// (embed_ptx.py). stats is reserved for the softmax statistics of a training forward (null).
+// _w4: 4 warps, 64 rows, two CTAs per SM); the first nine parameters are buffers
+// (embed_ptx.py). stats is reserved for the softmax statistics of a training forward (null);
+// kv_len and q_len are the graph's two s32 lengths of a bottom-right causal mask (or null).
 #define ANYDNN_FLASH_ENTRY(TY, F16, D, WARPS, BN) \
     extern "C" __global__ void __launch_bounds__(WARPS * 32, 8 / WARPS) \
             anydnn_flash_sdpa_##TY##_d##D##_w##WARPS(const uint16_t *q, const uint16_t *k, \
                     const uint16_t *v, void *dst, const void *scale, const void *mask, \
-                    float *stats, sdpa_args_t args, int flags) { \
-        flash_fwd<F16, D, WARPS, BN>(q, k, v, dst, scale, mask, args, flags); \
+                    float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
+                    int flags) { \
+        flash_fwd<F16, D, WARPS, BN>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
     }
 
 #define ANYDNN_FLASH_TYPE(TY, F16) \

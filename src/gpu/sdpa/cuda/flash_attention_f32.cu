@@ -1,22 +1,23 @@
-// Flash attention forward in f32 on the FMA units (no TF32: strict f32), head size 64:
-// dst = softmax(Q K^T * scale [+ mask | causal]) V with an online softmax. Compiled to sm_80
-// PTX at build time and loaded through OpenCL. A CTA of 128 threads takes 64 query rows of one
-// batch entry; each thread owns 4 rows x 8 keys of a 64-key block's scores and 4 rows x 8
-// columns of the output, so the row statistics are a shuffle among 8 lanes of a warp. Q^T,
-// K^T and V live in shared memory (P^T reuses K^T's place), 48 KiB: three CTAs per SM hide
-// each other's loads. Q, K, V rows contiguous along the head, starts and strides multiples of 4.
+// Flash attention forward in f32 on the FMA units (no TF32: strict f32), head sizes 64, 96
+// and 128: dst = softmax(Q K^T * scale [+ mask | causal]) V with an online softmax. Compiled
+// to sm_80 PTX at build time and loaded through OpenCL. A CTA of 128 threads takes 64 query
+// rows of one batch entry; each thread owns 4 rows x 8 keys of a 64-key block's scores and
+// 4 rows x D/8 columns of the output, so the row statistics are a shuffle among 8 lanes of a
+// warp. Q^T, K^T and V live in shared memory (P^T reuses K^T's place), 48 KiB at head size
+// 64 (three CTAs per SM hide each other's loads), 96 KiB at 128 (two). Q, K, V rows
+// contiguous along the head, starts and strides multiples of 4.
 #include "flash_common.cuh"
 
 namespace {
 
 using namespace anydnn_flash;
 
-constexpr int D = 64, BM = 64, BN = 64, THREADS = 128;
+constexpr int BM = 64, BN = 64, THREADS = 128;
 
 // ROWS x D of global rows (stride ld, from row0, valid below n) transposed into s[d][ROWS];
 // each thread moves float4 pieces, neighbouring threads neighbouring rows (no bank conflicts
 // on the transposed stores).
-template <int ROWS>
+template <int D, int ROWS>
 __device__ __forceinline__ void load_transposed(
         float *s, const float *g, int64_t ld, int64_t row0, int64_t n, int tid) {
 #pragma unroll
@@ -31,6 +32,7 @@ __device__ __forceinline__ void load_transposed(
     }
 }
 
+template <int D>
 __device__ __forceinline__ void load_rows(
         float *s, const float *g, int64_t ld, int64_t row0, int64_t n, int tid) {
 #pragma unroll
@@ -49,8 +51,11 @@ __device__ __forceinline__ void fma4(float *acc, float a, float4 b) {
     acc[3] = fmaf(a, b.w, acc[3]);
 }
 
+template <int D>
 __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, float *dst,
-        const void *scale_p, const void *mask, const sdpa_args_t &a, int flags) {
+        const void *scale_p, const void *mask, const int *kv_len, const int *q_len,
+        const sdpa_args_t &a, int flags) {
+    constexpr int NC = D / 8; // output columns per thread: (c / 4) * 32 + tc * 4 + c % 4
     __shared__ __align__(16) float sQT[D * BM]; // Q^T: [d][row]
     __shared__ __align__(16) float sKT[D * BN]; // K^T: [d][key]; then P^T: [key][row]
     __shared__ __align__(16) float sV[BN * D]; // V: [key][d]
@@ -59,7 +64,7 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
     const int tid = threadIdx.x, tc = tid % 8, tr = tid / 8; // 8 lanes share 4 rows
     const int64_t m0 = int64_t(gridDim.x - 1 - blockIdx.x) * BM;
     const batch_offsets_t off(a, blockIdx.y);
-    const score_rules_t rules(a, scale_p, flags);
+    const score_rules_t rules(a, scale_p, flags, kv_len, q_len);
     const int nblocks = int((rules.key_end(a, m0, BM) + BN - 1) / BN);
     const int64_t qo = off.q, ko = off.k, vo = off.v, dso = off.dst, mo = off.mask;
     const float scale = rules.scale, scale_log2 = rules.scale_log2;
@@ -67,23 +72,23 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
     const int mask_type = rules.mask_type;
     const int64_t diag = rules.diag;
 
-    load_transposed<BM>(sQT, q + qo, a.q_row, m0, a.Sq, tid);
+    load_transposed<D, BM>(sQT, q + qo, a.q_row, m0, a.Sq, tid);
 
-    float o[4][8], row_max[4], row_sum[4];
+    float o[4][NC], row_max[4], row_sum[4];
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
         row_max[r] = -INFINITY;
         row_sum[r] = 0.f;
 #pragma unroll
-        for (int c = 0; c < 8; ++c)
+        for (int c = 0; c < NC; ++c)
             o[r][c] = 0.f;
     }
     const int64_t row0 = m0 + tr * 4; // rows row0 .. row0 + 3
 
     for (int jb = 0; jb < nblocks; ++jb) {
         const int64_t n0 = int64_t(jb) * BN;
-        load_transposed<BN>(sKT, k + ko, a.k_key, n0, a.Sk, tid);
-        load_rows(sV, v + vo, a.v_key, n0, a.Sk, tid);
+        load_transposed<D, BN>(sKT, k + ko, a.k_key, n0, a.Sk, tid);
+        load_rows<D>(sV, v + vo, a.v_key, n0, a.Sk, tid);
         __syncthreads();
 
         // Scores of rows row0.., keys n0 + tc * 4 + {0..3} and n0 + 32 + tc * 4 + {0..3}.
@@ -141,7 +146,7 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
             }
             row_sum[r] = row_sum[r] * rescale[r] + sum;
 #pragma unroll
-            for (int c = 0; c < 8; ++c)
+            for (int c = 0; c < NC; ++c)
                 o[r][c] *= rescale[r];
         }
         __syncthreads(); // K^T is read: P^T takes its place
@@ -155,13 +160,13 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
 #pragma unroll 8
         for (int j = 0; j < BN; ++j) {
             const float4 p = *reinterpret_cast<const float4 *>(sPT + j * BM + tr * 4);
-            const float4 v0 = *reinterpret_cast<const float4 *>(sV + j * D + tc * 4);
-            const float4 v1 = *reinterpret_cast<const float4 *>(sV + j * D + 32 + tc * 4);
             const float pr[4] = {p.x, p.y, p.z, p.w};
 #pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                fma4(o[r], pr[r], v0);
-                fma4(o[r] + 4, pr[r], v1);
+            for (int b = 0; b < D / 32; ++b) {
+                const float4 vb = *reinterpret_cast<const float4 *>(sV + j * D + 32 * b + tc * 4);
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+                    fma4(o[r] + 4 * b, pr[r], vb);
             }
         }
         __syncthreads(); // P^T and V are read: the next block's tiles may come
@@ -177,7 +182,7 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
         if (row >= a.Sq) continue;
         const float inv = 1.f / sum; // every key hidden: 0 / 0, as softmax of -inf gives
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
+        for (int c = 0; c < NC; ++c) {
             const int col = (c / 4) * 32 + tc * 4 + c % 4;
             dst[dso + row * a.dst_row + col * a.dst_col] = o[r][c] * inv;
         }
@@ -186,9 +191,16 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
 
 } // namespace
 
-// The first seven parameters are buffers (embed_ptx.py), as in flash_attention.cu.
-extern "C" __global__ void __launch_bounds__(THREADS, 3) anydnn_flash_sdpa_f32_d64(
-        const float *q, const float *k, const float *v, float *dst, const void *scale,
-        const void *mask, float *stats, sdpa_args_t args, int flags) {
-    flash_fwd_f32(q, k, v, dst, scale, mask, args, flags);
-}
+// The first nine parameters are buffers (embed_ptx.py), as in flash_attention.cu. Shared
+// memory 3 x 64 x D floats: three CTAs per SM at head size 64 and 96, two at 128.
+#define ANYDNN_FLASH_F32_ENTRY(D, CTAS) \
+    extern "C" __global__ void __launch_bounds__(THREADS, CTAS) anydnn_flash_sdpa_f32_d##D( \
+            const float *q, const float *k, const float *v, float *dst, const void *scale, \
+            const void *mask, float *stats, const int *kv_len, const int *q_len, \
+            sdpa_args_t args, int flags) { \
+        flash_fwd_f32<D>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
+    }
+
+ANYDNN_FLASH_F32_ENTRY(64, 3)
+ANYDNN_FLASH_F32_ENTRY(96, 3)
+ANYDNN_FLASH_F32_ENTRY(128, 2)
