@@ -84,14 +84,16 @@ status_t flash_sdpa_kernel_t::init(
         rows_ = 128;
         info_ = "sdpa:ocl:flash_wgmma_sm90a";
     } else {
-        // CTAs of 4 warps (64 query rows, two per SM: one computes while the other waits on
-        // its loads) unless ANYDNN_SDPA_FLASH_WARPS=8 asks for one CTA of 128 rows per SM
-        // (not compiled for head size 256).
-        const int warps = c.D <= 128 && env_is("ANYDNN_SDPA_FLASH_WARPS", "8") ? 8 : 4;
+        // CTAs of 4 warps of 16 rows (64 query rows, two per SM: one computes while the other
+        // waits on its loads) unless ANYDNN_SDPA_FLASH_WARPS asks for 8 warps of 16 rows
+        // (=8, one CTA of 128 rows per SM) or 4 warps of 32 rows (=4x2, 128 rows, each K and
+        // V fragment feeding two mma); neither is compiled for head size 256.
+        const bool w8 = c.D <= 128 && env_is("ANYDNN_SDPA_FLASH_WARPS", "8");
+        const bool x2 = c.D <= 128 && env_is("ANYDNN_SDPA_FLASH_WARPS", "4x2");
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
-                + std::to_string(c.D) + "_w" + std::to_string(warps);
-        threads_ = warps * 32;
-        rows_ = warps * 16;
+                + std::to_string(c.D) + (w8 ? "_w8" : x2 ? "_w4x2" : "_w4");
+        threads_ = w8 ? 256 : 128;
+        rows_ = w8 || x2 ? 128 : 64;
         info_ = "sdpa:ocl:flash_mma_sync_sm80";
     }
     ANYDNN_CHECK(create_ptx_kernel(engine, name.c_str(), kernel_));
