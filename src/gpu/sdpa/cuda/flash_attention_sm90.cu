@@ -13,7 +13,7 @@
 // compiles this PTX) reused the registers of Q's fragments, live across the key loop, for
 // other values inside it (the SASS read them in the next block's HGMMA after F2FP wrote P
 // there): the first version of this kernel computed S from garbage after its first block.
-// tools/flash_sass/check_hgmma.py checks the SASS for that.
+// tools/ptx_check/check_hgmma.py checks the SASS for that.
 #include "flash_common.cuh"
 #include "flash_wgmma.cuh"
 
