@@ -64,12 +64,14 @@ def check(bindir, variant):
 
 
 def ours(bindir, variant, args):
-    out = gpu_vs_torch.benchdnn(bindir, args, extra_env=VARIANTS[variant],
+    env = dict(VARIANTS[variant], ONEDNN_VERBOSE='create')
+    out = gpu_vs_torch.benchdnn(bindir, args, extra_env=env,
                                 max_ms=getattr(rows_sdpa, 'PERF_MS', 1000))
     m = re.search(r'^PERF\|([^|]*)\|([0-9.eE+-]+)\|', out, re.M)
     if not m:
         return None, None, ' / '.join([l for l in out.splitlines() if l.strip()][-3:])[:200]
-    return m.group(1), float(m.group(2)), ''
+    kernels = sorted(set(re.findall(r'(sdpa:ocl:[a-z0-9_]+)', out))) # what the partition ran
+    return ','.join(kernels) or m.group(1), float(m.group(2)), ''
 
 
 def main():
