@@ -67,6 +67,13 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int g = lane / 4, t = lane % 4; // mma fragment row group and column pair
+    // ldmatrix reads piece 2 k + c of row r (c: 0 or 1 by lane), placed at piece
+    // (2 k + c) ^ (r % 8) when swizzled; every row it reads here has r % 8 == lane % 8, so the
+    // piece is (2 k) ^ x with one x per thread (Q and V: c = lane / 16; K: (lane / 8) % 2).
+    // Unswizzled tiles keep (2 k + c) * 8, which folds into immediate offsets.
+    const int row8 = lane % 8, cq = lane / 16, ck = (lane / 8) % 2;
+    const int xq = cq ^ row8, xk = ck ^ row8;
+    auto piece = [&](int even, int c, int x) { return SWZ ? (even ^ x) * 8 : (even + c) * 8; };
     // Heavier (causal: later) row blocks first, so the last wave is the light one.
     const int64_t m0 = int64_t(gridDim.x - 1 - blockIdx.x) * BM;
     const batch_offsets_t off(a, blockIdx.y);
@@ -78,7 +85,7 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
     const int64_t warp_m0 = m0 + warp * 16 * MT; // this warp's first row
     // Q fragment kk of row tile mt, from shared memory.
     auto q_frag = [&](uint32_t *r, int mt, int kk) {
-        ldmatrix_x4(r, smem_addr(sQ + tile_at<LD, SWZ>(warp * 16 * MT + mt * 16 + lane % 16, kk * 16 + (lane / 16) * 8)));
+        ldmatrix_x4(r, smem_addr(sQ + (warp * 16 * MT + mt * 16 + lane % 16) * LD + piece(2 * kk, cq, xq)));
     };
 
     load_tile<BM, D, LD, SWZ, THREADS>(sQ, q, a.q_row, m0, a.Sq, tid);
@@ -133,7 +140,7 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
             for (int j = 0; j < BN / 8; j += 2) {
                 uint32_t kf[4];
                 const int key = j * 8 + (lane % 8) + (lane / 16) * 8;
-                ldmatrix_x4(kf, smem_addr(sK + tile_at<LD, SWZ>(key, kk * 16 + ((lane / 8) % 2) * 8)));
+                ldmatrix_x4(kf, smem_addr(sK + key * LD + piece(2 * kk, ck, xk)));
 #pragma unroll
                 for (int mt = 0; mt < MT; ++mt) {
                     const uint32_t *qa = q_regs ? qf[q_regs ? mt : 0][q_regs ? kk : 0] : qr[mt];
@@ -170,7 +177,7 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
             for (int i = 0; i < D / 8; i += 2) {
                 uint32_t vf[4];
                 const int key = kk * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
-                ldmatrix_x4_trans(vf, smem_addr(sV + tile_at<LD, SWZ>(key, i * 8 + (lane / 16) * 8)));
+                ldmatrix_x4_trans(vf, smem_addr(sV + key * LD + piece(i, cq, xq)));
 #pragma unroll
                 for (int mt = 0; mt < MT; ++mt) {
                     mma16816<F16>(o[mt][i], pf[mt], vf[0], vf[1]);
