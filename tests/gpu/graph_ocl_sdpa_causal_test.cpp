@@ -331,8 +331,8 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
 // The flash kernels' variants (where the device loads sm_80 PTX): every head size and type on
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
 // 64/128-key blocks, bottom-right causal masks offset by the graph's lengths.
-// ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 checks those entries, ANYDNN_SDPA_FLASH_WGMMA=1 the wgmma
-// ones (head sizes 64 and 128; the others run on mma.sync then).
+// ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 checks those entries, ANYDNN_SDPA_FLASH_WGMMA=1 or =ps the
+// wgmma ones (head sizes 64 and 128; the others run on mma.sync then).
 TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";

@@ -85,7 +85,8 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
 // anydnn_flash_sdpa_*=9): Q, K, V, dst, scale, mask, statistics, key and query lengths.
 TEST(PtxKernel, FlashEntriesTakeNineBuffers) {
     for (const char *entry : {"anydnn_flash_sdpa_bf16_d64_w4", "anydnn_flash_sdpa_f16_d256_w4",
-                 "anydnn_flash_sdpa_f32_d128", "anydnn_flash_sdpa_bf16_d128_sm90"}) {
+                 "anydnn_flash_sdpa_f32_d128", "anydnn_flash_sdpa_bf16_d128_sm90",
+                 "anydnn_flash_sdpa_f16_d64_sm90_ps"}) {
         const char *ptx = anydnn::gpu::ptx_module(entry);
         if (!ptx) GTEST_SKIP() << "built without nvcc";
         expect_buffer_params(ptx, entry, 9);

@@ -9,7 +9,8 @@
 # ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
-#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants w4,w4x2,wgmma (or w8 too)] [--no-check] [--no-rows]
+#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants w4,w4x2,wgmma,wgmma_ps (or w8 too)]
+#                              [--no-check] [--no-rows]
 import argparse
 import collections
 import os
@@ -29,6 +30,7 @@ VARIANTS = {
     'w8': {'ANYDNN_SDPA_FLASH_WARPS': '8'},
     'w4x2': {'ANYDNN_SDPA_FLASH_WARPS': '4x2'},
     'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'},
+    'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 
@@ -77,7 +79,7 @@ def ours(bindir, variant, args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', default=HERE)
-    ap.add_argument('--variants', default='w4,w4x2,wgmma')
+    ap.add_argument('--variants', default='w4,w4x2,wgmma,wgmma_ps')
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--no-rows', action='store_true')
     a = ap.parse_args()

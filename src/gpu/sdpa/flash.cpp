@@ -76,12 +76,13 @@ status_t flash_sdpa_kernel_t::init(
         rows_ = 64;
         info_ = "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
-            && env_is("ANYDNN_SDPA_FLASH_WGMMA", "1")) {
+            && (env_is("ANYDNN_SDPA_FLASH_WGMMA", "1") || env_is("ANYDNN_SDPA_FLASH_WGMMA", "ps"))) {
         // Hopper's wgmma, two warpgroups of 64 query rows: only when asked for
-        // (ANYDNN_SDPA_FLASH_WGMMA=1) until its GPU check passes (cuda/flash_attention_sm90.cu
-        // says what failed before).
+        // (ANYDNN_SDPA_FLASH_WGMMA=1, or =ps for P through shared memory) until its GPU check
+        // passes (cuda/flash_attention_sm90.cu says what failed before).
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
-                + std::to_string(c.D) + "_sm90";
+                + std::to_string(c.D) + "_sm90"
+                + (env_is("ANYDNN_SDPA_FLASH_WGMMA", "ps") ? "_ps" : "");
         threads_ = 256;
         rows_ = 128;
         info_ = "sdpa:ocl:flash_wgmma_sm90a";

@@ -40,13 +40,18 @@ __device__ __forceinline__ void load_swizzled(uint32_t base, const uint16_t *g, 
     }
 }
 
-template <bool F16, int D, int BN>
+// PS (the _ps entries): P goes through shared memory (a tile laid out as Q's, BN keys wide)
+// and O += P V reads both operands through descriptors, no register A operand at all; for a
+// driver whose ptxas mishandles register A operands as CUDA 13.0's did with Q's.
+template <bool F16, int D, int BN, bool PS>
 __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t *k,
         const uint16_t *v, void *dst, const void *scale_p, const void *mask, const int *kv_len,
         const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr int q_bytes = BM * D * 2, kv_bytes = BN * D * 2;
-    __shared__ __align__(1024) unsigned char smem[q_bytes + 4 * kv_bytes];
+    constexpr int p_bytes = PS ? BM * BN * 2 : 0;
+    __shared__ __align__(1024) unsigned char smem[q_bytes + 4 * kv_bytes + p_bytes];
     const uint32_t sQ = smem_addr(smem), sK0 = sQ + q_bytes, sV0 = sK0 + 2 * kv_bytes;
+    const uint32_t sP = sV0 + 2 * kv_bytes;
 
     const int tid = threadIdx.x, wg = tid / 128, warp = (tid / 32) % 4, lane = tid % 32;
     const int g = lane / 4, t = lane % 4;
@@ -110,12 +115,29 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
 
             const bool edge = n0 + BN > a.Sk || (rules.causal && n0 + BN - 1 > warp_m0 + rules.diag);
             softmax_block<BN / 8, D / 8>(s, o, row_max, row_sum, rules, a, mask, off.mask, row_lo, n0, t, edge);
+            if constexpr (PS) {
+                // Rows warp * 16 + g (+ 8) of this warpgroup's 64, keys 8 j + 2 t (+ 1).
 #pragma unroll
-            for (int kk = 0; kk < BN / 16; ++kk) {
-                pf[kk][0] = pack2<F16>(s[2 * kk][0], s[2 * kk][1]);
-                pf[kk][1] = pack2<F16>(s[2 * kk][2], s[2 * kk][3]);
-                pf[kk][2] = pack2<F16>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-                pf[kk][3] = pack2<F16>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+                for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int r = wg * 64 + warp * 16 + g + 8 * h, key = 8 * j + 2 * t;
+                        const uint32_t at = sP
+                                + swizzle128((key / 64) * (BM * SW) + r * SW + (key % 64) * 2);
+                        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at),
+                                "r"(pack2<F16>(s[j][2 * h], s[j][2 * h + 1]))
+                                : "memory");
+                    }
+                fence_proxy_async(); // the tensor cores read P next ...
+                asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); // ... all 64 rows
+            } else {
+#pragma unroll
+                for (int kk = 0; kk < BN / 16; ++kk) {
+                    pf[kk][0] = pack2<F16>(s[2 * kk][0], s[2 * kk][1]);
+                    pf[kk][1] = pack2<F16>(s[2 * kk][2], s[2 * kk][3]);
+                    pf[kk][2] = pack2<F16>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+                    pf[kk][3] = pack2<F16>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+                }
             }
         }
 
@@ -130,8 +152,14 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
             fence_regs<BN / 4>(&pf[0][0]);
             wgmma_fence();
 #pragma unroll
-            for (int kk = 0; kk < BN / 16; ++kk) // N-major V: 16 key lines per k16, chunks 64 wide
-                wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW));
+            for (int kk = 0; kk < BN / 16; ++kk) { // N-major V: 16 key lines per k16, chunks 64 wide
+                const uint64_t dv = smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW);
+                if constexpr (PS)
+                    wgmma_ss<F16, D, 1>(&o[0][0],
+                            smem_desc128(sP + (kk / 4) * (BM * SW) + wg * 64 * SW + (kk % 4) * 32, 16, 8 * SW), dv);
+                else
+                    wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], dv);
+            }
             wgmma_commit();
             wgmma_wait_all();
             fence_regs<BN / 4>(&pf[0][0]);
@@ -146,15 +174,20 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
 
 // One entry per type and head size; the first nine parameters are buffers (embed_ptx.py):
 // Q, K, V, dst, scale, mask, softmax statistics (reserved: null), key and query lengths.
-#define ANYDNN_FLASH_SM90_ENTRY(TY, F16, D, BN) \
-    extern "C" __global__ void __launch_bounds__(THREADS, 1) anydnn_flash_sdpa_##TY##_d##D##_sm90( \
-            const uint16_t *q, const uint16_t *k, const uint16_t *v, void *dst, const void *scale, \
-            const void *mask, float *stats, const int *kv_len, const int *q_len, \
-            sdpa_args_t args, int flags) { \
-        flash_fwd_sm90<F16, D, BN>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
+#define ANYDNN_FLASH_SM90_ENTRY(TY, F16, D, BN, PS, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(THREADS, 1) \
+            anydnn_flash_sdpa_##TY##_d##D##_sm90##SUFFIX(const uint16_t *q, const uint16_t *k, \
+                    const uint16_t *v, void *dst, const void *scale, const void *mask, \
+                    float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
+                    int flags) { \
+        flash_fwd_sm90<F16, D, BN, PS>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
     }
 
-ANYDNN_FLASH_SM90_ENTRY(bf16, false, 64, 128)
-ANYDNN_FLASH_SM90_ENTRY(bf16, false, 128, 128)
-ANYDNN_FLASH_SM90_ENTRY(f16, true, 64, 128)
-ANYDNN_FLASH_SM90_ENTRY(f16, true, 128, 128)
+ANYDNN_FLASH_SM90_ENTRY(bf16, false, 64, 128, false, )
+ANYDNN_FLASH_SM90_ENTRY(bf16, false, 128, 128, false, )
+ANYDNN_FLASH_SM90_ENTRY(f16, true, 64, 128, false, )
+ANYDNN_FLASH_SM90_ENTRY(f16, true, 128, 128, false, )
+ANYDNN_FLASH_SM90_ENTRY(bf16, false, 64, 128, true, _ps)
+ANYDNN_FLASH_SM90_ENTRY(bf16, false, 128, 128, true, _ps)
+ANYDNN_FLASH_SM90_ENTRY(f16, true, 64, 128, true, _ps)
+ANYDNN_FLASH_SM90_ENTRY(f16, true, 128, 128, true, _ps)
