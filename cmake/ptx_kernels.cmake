@@ -24,8 +24,9 @@ if(ANYDNN_NVCC)
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
   # Flash attention (src/gpu/sdpa/cuda): mma.sync and FMA kernels as sm_80 PTX (Ampere and
-  # Hopper), the wgmma one as sm_90a.
-  foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_sm90:90a)
+  # Hopper), the wgmma one and the FMA kernel past 48 KiB of shared memory as sm_90a.
+  foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:90a
+                 flash_attention_sm90:90a)
     string(REPLACE ":" ";" _parts ${_flash})
     list(GET _parts 0 _name)
     list(GET _parts 1 _sm)
@@ -37,18 +38,21 @@ if(ANYDNN_NVCC)
       COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_${_sm},code=sm_${_sm}
               ${_cu} -o ${_ptx}
       DEPENDS ${_cu} ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_common.cuh
+              ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_wgmma.cuh
+              ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_f32.cuh
       COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
-# The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers, as are
-# flash attention's (Q, K, V, dst, scale, mask, stats); the split-K sum's six.
+# Buffers first: the GEMM kernels' seven parameters (A, B, C, bias, three scales), flash
+# attention's nine (Q, K, V, dst, scale, mask, stats, key and query lengths), the split-K
+# sum's six.
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_flash_sdpa_*=9 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
   COMMENT "Embedding PTX kernels")
 list(APPEND ANYDNN_KERNEL_SOURCES_CPP ${_anydnn_ptx_cpp})

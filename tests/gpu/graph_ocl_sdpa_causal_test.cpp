@@ -27,7 +27,14 @@ struct causal_case_t {
     mask_t mask = mask_t::none;
     bool divide = false;
     bool reshaped = false; // G > 1: Q, K, V and dst 4D, StaticReshapes to and from 5D
+    // Bottom-right: the graph's key and query length values (-1: Sk and Sq); the diagonal
+    // is key length - query length whatever the shapes.
+    int32_t klen = -1, qlen = -1;
 };
+
+int64_t bottom_right_diag(const causal_case_t &c) {
+    return (c.klen < 0 ? c.Sk : c.klen) - (c.qlen < 0 ? c.Sq : c.qlen);
+}
 
 lt_dims heads(const causal_case_t &c, int64_t g, int64_t rows, int64_t cols) {
     if (c.G > 1) return {c.B, c.Hkv, g, rows, cols};
@@ -188,7 +195,7 @@ std::vector<double> reference(const causal_case_t &c, const data_t &d) {
                         x += double(q[i * c.D + e]) * k[j * c.D + e];
                     x *= scale;
                     if (c.mask == mask_t::additive) x += d.mask[i * c.Sk + j];
-                    const int64_t diag = c.mask == mask_t::causal_bottom_right ? c.Sk - c.Sq : 0;
+                    const int64_t diag = c.mask == mask_t::causal_bottom_right ? bottom_right_diag(c) : 0;
                     if (causal(c.mask) && j > i + diag) x = -INFINITY;
                     s[j] = x;
                     mx = std::max(mx, x);
@@ -220,7 +227,8 @@ protected:
         in[3] = encode({d.scale}, c.type);
         in[4] = c.mask == mask_t::additive ? encode(d.mask, c.type) : encode({-INFINITY}, c.type);
         in[13] = encode({0.f}, c.type);
-        for (auto len : {std::make_pair(15, int32_t(c.Sk)), std::make_pair(16, int32_t(c.Sq))}) {
+        for (auto len : {std::make_pair(15, c.klen < 0 ? int32_t(c.Sk) : c.klen),
+                     std::make_pair(16, c.qlen < 0 ? int32_t(c.Sq) : c.qlen)}) {
             in[len.first].resize(4);
             std::memcpy(in[len.first].data(), &len.second, 4);
         }
@@ -287,15 +295,18 @@ TEST_F(graph_ocl_sdpa_causal_t, causal_grouped_query_attention_5d_f32_and_bf16) 
 }
 
 TEST_F(graph_ocl_sdpa_causal_t, causal_bottom_right_from_the_graphs_lengths_f32_and_bf16) {
-    for (dt t : {dt::f32, dt::bf16}) {
-        causal_case_t c;
-        c.Sq = 7;
-        c.Sk = 40;
-        c.G = 2;
-        c.type = t;
-        c.mask = mask_t::causal_bottom_right;
-        check(c);
-    }
+    for (dt t : {dt::f32, dt::bf16})
+        for (int32_t klen : {-1, 45}) { // -1: the shapes' lengths; 45 - 9: another diagonal
+            causal_case_t c;
+            c.Sq = 7;
+            c.Sk = 40;
+            c.G = 2;
+            c.type = t;
+            c.mask = mask_t::causal_bottom_right;
+            c.klen = klen;
+            c.qlen = klen < 0 ? -1 : 9;
+            check(c);
+        }
 }
 
 TEST_F(graph_ocl_sdpa_causal_t, causal_gqa_through_reshapes_of_4d_tensors) {
@@ -319,8 +330,9 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
 
 // The flash kernels' variants (where the device loads sm_80 PTX): every head size and type on
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
-// 64-key blocks. ANYDNN_SDPA_FLASH_WARPS=8 checks the 8-warp entries,
-// ANYDNN_SDPA_FLASH_WGMMA=1 the wgmma ones.
+// 64/128-key blocks, bottom-right causal masks offset by the graph's lengths.
+// ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 checks those entries, ANYDNN_SDPA_FLASH_WGMMA=1 or =ps the
+// wgmma ones (head sizes 64 and 128; the others run on mma.sync then).
 TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";
@@ -334,17 +346,35 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
                 c.mask = m;
                 check(c);
             }
-    // f32 on the FMA kernel (head size 64): strict f32, the f32 tolerance.
-    for (mask_t m : {mask_t::none, mask_t::causal_select, mask_t::causal_add, mask_t::additive})
-        for (int64_t s : {1, 77, 203}) {
-            causal_case_t c;
-            c.D = 64;
-            c.G = 2;
-            c.Sq = s;
-            c.Sk = s == 1 ? 130 : s;
-            c.mask = m;
-            check(c);
-        }
+    // f32 on the FMA kernel (head sizes 64, 96, 128): strict f32, the f32 tolerance.
+    for (int64_t D : {64, 96, 128})
+        for (mask_t m : {mask_t::none, mask_t::causal_select, mask_t::causal_add, mask_t::additive})
+            for (int64_t s : {1, 77, 203}) {
+                if (D != 64 && s == 77) continue;
+                causal_case_t c;
+                c.D = D;
+                c.G = 2;
+                c.Sq = s;
+                c.Sk = s == 1 ? 130 : s;
+                c.mask = m;
+                check(c);
+            }
+    // Bottom-right causal from the graph's lengths: the offset of the shapes, and others.
+    for (dt t : {dt::bf16, dt::f16, dt::f32})
+        for (int64_t D : {64, 128})
+            for (auto q_k_lens : std::vector<std::array<int32_t, 4>> {
+                         {77, 203, -1, -1}, {203, 203, -1, -1}, {150, 300, 300, 170}, {130, 130, 140, 100}}) {
+                causal_case_t c;
+                c.type = t;
+                c.D = D;
+                c.G = 2;
+                c.Sq = q_k_lens[0];
+                c.Sk = q_k_lens[1];
+                c.klen = q_k_lens[2];
+                c.qlen = q_k_lens[3];
+                c.mask = mask_t::causal_bottom_right;
+                check(c);
+            }
     const std::vector<std::array<int64_t, 4>> shapes = {// G, Sq, Sk, D
             {4, 1, 77, 128}, {4, 17, 17, 64}, {4, 300, 300, 128}, {1, 130, 257, 64},
             {2, 64, 64, 256}};

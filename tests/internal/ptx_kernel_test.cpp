@@ -81,6 +81,18 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
     EXPECT_EQ(anydnn::gpu::ptx_module("anydnn_wgmma_no_such_kernel"), nullptr);
 }
 
+// The flash attention entries take nine buffers (embed_ptx.py's prefix rule
+// anydnn_flash_sdpa_*=9): Q, K, V, dst, scale, mask, statistics, key and query lengths.
+TEST(PtxKernel, FlashEntriesTakeNineBuffers) {
+    for (const char *entry : {"anydnn_flash_sdpa_bf16_d64_w4", "anydnn_flash_sdpa_f16_d256_w4",
+                 "anydnn_flash_sdpa_f32_d128", "anydnn_flash_sdpa_bf16_d128_sm90",
+                 "anydnn_flash_sdpa_f16_d64_sm90_ps"}) {
+        const char *ptx = anydnn::gpu::ptx_module(entry);
+        if (!ptx) GTEST_SKIP() << "built without nvcc";
+        expect_buffer_params(ptx, entry, 9);
+    }
+}
+
 // The _epi kernels call a device function that nvcc kept out of line: their modules carry
 // its definition ahead of the entry (else the driver cannot link the entry).
 TEST(PtxKernel, EpilogueModulesCarryTheFunctionsTheyCall) {

@@ -2,6 +2,7 @@
 # Builds what the GPU machine needs and copies it into one folder of the checkout that git
 # ignores (default .dev), to be carried there:  tools/gpu_bench/prepare.sh [BUILD_DIR] [DEST]
 # Then, on the GPU machine:  python3 .dev/gpu_vs_torch.py --check
+# the flash attention variants (checked, then timed against PyTorch):  python3 .dev/sdpa_flash.py
 # and the concurrency stress test (many threads, one engine, creating and executing):
 #   LD_LIBRARY_PATH=.dev ANYDNN_OCL_DEVICE=NVIDIA .dev/anydnn_concurrency_stress --engine=gpu --seconds=30
 set -euo pipefail
@@ -11,10 +12,14 @@ DEST=${2:-.dev}
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn benchdnn anydnn_concurrency_stress
 mkdir -p "$DEST"
 cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
-    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
+    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh tools/gpu_bench/sdpa_flash.py \
+    "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
-# The graph training check (graph_training_check.sh) and its binaries, where they were built.
+# The GPU tests (sdpa_flash.py runs the flash kernels' reference check from them) and the graph
+# training programs (graph_training_check.sh), built where the build has them.
 cp tools/gpu_bench/graph_training_check.sh "$DEST"/
+cmake --build "$BUILD" -j "$(nproc)" --target anydnn_gpu_tests program_mlp_graph_training \
+    program_transformer_block_training >/dev/null 2>&1 || true
 for bin in tests/anydnn_gpu_tests tests/programs/program_mlp_graph_training \
         tests/programs/program_transformer_block_training; do
     if [ -x "$BUILD/$bin" ]; then

@@ -1,8 +1,8 @@
 // Host side of the flash attention kernels: what they take (bf16 or f16 Q, K, V of one type on
-// tensor cores (mma.sync), head sizes 64/80/96/128/256; f32 on the FMA units, head size 64; rows
-// contiguous along the head and 16-byte aligned), the entry of a type and head size, and the
-// launch (a CTA per block of query rows and batch entry). The flags' bits mirror
-// cuda/flash_attention*.cu.
+// tensor cores (mma.sync, or wgmma on Hopper when asked), head sizes 64/80/96/128/256; f32 on
+// the FMA units, head size 64, and 96/128 on Hopper; rows contiguous along the head and
+// 16-byte aligned), the entry of a type and head size, and the launch (a CTA per block of
+// query rows and batch entry). The flags' bits mirror cuda/flash_common.cuh.
 #include "gpu/sdpa/flash.hpp"
 
 #include <cstdlib>
@@ -14,7 +14,7 @@ namespace gpu {
 namespace {
 
 constexpr int has_scale_flag = 1, divide_flag = 2, has_mask_flag = 4, dst_f32_flag = 8;
-constexpr int causal_top_left = 16, causal_bottom_right = 32;
+constexpr int causal_top_left = 16, causal_bottom_right = 32, causal_lengths_flag = 64;
 constexpr int scale_type_shift = 8, mask_type_shift = 10;
 
 int type_code(dnnl_data_type_t dt) {
@@ -45,18 +45,19 @@ status_t flash_sdpa_kernel_t::init(
         engine_t *engine, const sdpa_config_t &c, const sdpa_args_t &a) {
     ANYDNN_REQUIRE(engine_caps(engine).ptx_binary_sm >= 80, dnnl_unimplemented,
             "flash sdpa: the device loads no sm_80 PTX");
-    ANYDNN_REQUIRE(!c.causal_lengths, dnnl_unimplemented,
-            "flash sdpa: a bottom-right causal mask offset by the graph's length values");
     const bool half = (c.q_dt == dnnl_bf16 || c.q_dt == dnnl_f16) && c.k_dt == c.q_dt
             && c.v_dt == c.q_dt && (c.dst_dt == c.q_dt || c.dst_dt == dnnl_f32);
     const bool f32 = c.q_dt == dnnl_f32 && c.k_dt == dnnl_f32 && c.v_dt == dnnl_f32
             && c.dst_dt == dnnl_f32;
     ANYDNN_REQUIRE(half || f32, dnnl_unimplemented,
             "flash sdpa: Q, K, V of one type, bf16 or f16 (dst that or f32), or all f32");
-    ANYDNN_REQUIRE(c.D == c.Dv && (f32 ? c.D == 64 : head_size_compiled(c.D)),
+    // f32 past head size 64 is sm_90a PTX (its shared memory passes 48 KiB).
+    const bool f32_size = c.D == 64
+            || ((c.D == 96 || c.D == 128) && engine_caps(engine).ptx_binary_sm >= 90);
+    ANYDNN_REQUIRE(c.D == c.Dv && (f32 ? f32_size : head_size_compiled(c.D)),
             dnnl_unimplemented,
             "flash sdpa: head sizes %lld, %lld (takes equal sizes of 64, 80, 96, 128, 256; f32 "
-            "64)",
+            "64, and 96, 128 where sm_90a PTX loads)",
             (long long)c.D, (long long)c.Dv);
     // 16-byte pieces: 8 elements of 16 bits, 4 of f32.
     const int piece = f32 ? 4 : 8;
@@ -70,34 +71,39 @@ status_t flash_sdpa_kernel_t::init(
     std::string name;
     if (f32) {
         // FMA only: strict f32 whatever the fpmath mode.
-        name = "anydnn_flash_sdpa_f32_d64";
+        name = "anydnn_flash_sdpa_f32_d" + std::to_string(c.D);
         threads_ = 128;
         rows_ = 64;
         info_ = "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
-            && env_is("ANYDNN_SDPA_FLASH_WGMMA", "1")) {
-        // Hopper's wgmma: only when asked for (ANYDNN_SDPA_FLASH_WGMMA=1), it fails its GPU
-        // check (see cuda/flash_attention_sm90.cu).
+            && (env_is("ANYDNN_SDPA_FLASH_WGMMA", "1") || env_is("ANYDNN_SDPA_FLASH_WGMMA", "ps"))) {
+        // Hopper's wgmma, two warpgroups of 64 query rows: only when asked for
+        // (ANYDNN_SDPA_FLASH_WGMMA=1, or =ps for P through shared memory) until its GPU check
+        // passes (cuda/flash_attention_sm90.cu says what failed before).
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
-                + std::to_string(c.D) + "_sm90";
-        threads_ = 128;
-        rows_ = 64;
+                + std::to_string(c.D) + "_sm90"
+                + (env_is("ANYDNN_SDPA_FLASH_WGMMA", "ps") ? "_ps" : "");
+        threads_ = 256;
+        rows_ = 128;
         info_ = "sdpa:ocl:flash_wgmma_sm90a";
     } else {
-        // CTAs of 4 warps (64 query rows, two per SM: one computes while the other waits on
-        // its loads) unless ANYDNN_SDPA_FLASH_WARPS=8 asks for one CTA of 128 rows per SM
-        // (not compiled for head size 256).
-        const int warps = c.D <= 128 && env_is("ANYDNN_SDPA_FLASH_WARPS", "8") ? 8 : 4;
+        // CTAs of 4 warps of 16 rows (64 query rows, two per SM: one computes while the other
+        // waits on its loads) unless ANYDNN_SDPA_FLASH_WARPS asks for 8 warps of 16 rows
+        // (=8, one CTA of 128 rows per SM) or 4 warps of 32 rows (=4x2, 128 rows, each K and
+        // V fragment feeding two mma); neither is compiled for head size 256.
+        const bool w8 = c.D <= 128 && env_is("ANYDNN_SDPA_FLASH_WARPS", "8");
+        const bool x2 = c.D <= 128 && env_is("ANYDNN_SDPA_FLASH_WARPS", "4x2");
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
-                + std::to_string(c.D) + "_w" + std::to_string(warps);
-        threads_ = warps * 32;
-        rows_ = warps * 16;
+                + std::to_string(c.D) + (w8 ? "_w8" : x2 ? "_w4x2" : "_w4");
+        threads_ = w8 ? 256 : 128;
+        rows_ = w8 || x2 ? 128 : 64;
         info_ = "sdpa:ocl:flash_mma_sync_sm80";
     }
     ANYDNN_CHECK(create_ptx_kernel(engine, name.c_str(), kernel_));
     flags_ = (c.has_scale ? has_scale_flag : 0) | (c.divide ? divide_flag : 0)
             | (c.has_mask ? has_mask_flag : 0) | (c.dst_dt == dnnl_f32 ? dst_f32_flag : 0)
             | (c.causal == 1 ? causal_top_left : c.causal == 2 ? causal_bottom_right : 0)
+            | (c.causal_lengths ? causal_bottom_right | causal_lengths_flag : 0)
             | type_code(c.scale_dt) << scale_type_shift | type_code(c.mask_dt) << mask_type_shift;
     return dnnl_success;
 }
@@ -105,12 +111,13 @@ status_t flash_sdpa_kernel_t::init(
 status_t flash_sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers],
         const sdpa_args_t &args, int64_t nbatch) const {
     if (args.Sq == 0 || nbatch == 0) return dnnl_success;
-    // The key and query lengths (buffers 6, 7) are never passed: init refuses plans with them.
     ANYDNN_REQUIRE(nbatch < 65536, dnnl_unimplemented, "flash sdpa: more than 65535 heads");
     kernel_args_t ka;
     for (int i = 0; i < 6; ++i)
         ka.add(buffers[i]);
     ka.add(nullptr); // softmax statistics: no training forward in the plan
+    ka.add(buffers[6]); // key and query lengths of a bottom-right causal mask (or null)
+    ka.add(buffers[7]);
     ka.add_value(args);
     ka.add_value<int32_t>(flags_);
     nd_range_t range;

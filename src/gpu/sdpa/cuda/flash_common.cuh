@@ -26,6 +26,8 @@ struct sdpa_args_t {
 // flags: which optional parts a launch has (gpu/sdpa/flash.cpp sets them).
 constexpr int has_scale_flag = 1, divide_flag = 2, has_mask_flag = 4, dst_f32_flag = 8;
 constexpr int causal_top_left = 16, causal_bottom_right = 32;
+// Bottom-right offset by the graph's key and query lengths (two s32 buffers) instead of Sk - Sq.
+constexpr int causal_lengths_flag = 64;
 // Types of the scale and the mask (two bits each, at these shifts): 0 f32, 1 bf16, 2 f16.
 constexpr int scale_type_shift = 8, mask_type_shift = 10;
 
@@ -111,7 +113,8 @@ struct score_rules_t {
     bool has_mask, causal;
     int mask_type;
     int64_t diag; // key j is seen from row i when j <= i + diag (causal only)
-    __device__ __forceinline__ score_rules_t(const sdpa_args_t &a, const void *scale_p, int flags) {
+    __device__ __forceinline__ score_rules_t(const sdpa_args_t &a, const void *scale_p, int flags,
+            const int *kv_len, const int *q_len) {
         scale = 1.f;
         if (flags & has_scale_flag) {
             scale = load_any(scale_p, 0, (flags >> scale_type_shift) & 3);
@@ -121,7 +124,9 @@ struct score_rules_t {
         has_mask = flags & has_mask_flag;
         mask_type = (flags >> mask_type_shift) & 3;
         causal = flags & (causal_top_left | causal_bottom_right);
-        diag = (flags & causal_bottom_right) ? a.Sk - a.Sq : 0;
+        diag = (flags & causal_lengths_flag) ? int64_t(kv_len[0]) - q_len[0]
+                : (flags & causal_bottom_right) ? a.Sk - a.Sq
+                                                : 0;
     }
     // Keys [0, end) hold every key rows m0 .. m0 + rows - 1 see.
     __device__ __forceinline__ int64_t key_end(const sdpa_args_t &a, int64_t m0, int rows) const {

@@ -1,0 +1,205 @@
+// The flash attention forward in f32 on the FMA units (no TF32: strict f32), head sizes 64, 96
+// and 128: dst = softmax(Q K^T * scale [+ mask | causal]) V with an online softmax. Compiled
+// to PTX at build time and loaded through OpenCL. A CTA of 128 threads takes 64 query
+// rows of one batch entry; each thread owns 4 rows x 8 keys of a 64-key block's scores and
+// 4 rows x D/8 columns of the output, so the row statistics are a shuffle among 8 lanes of a
+// warp. Q^T, K^T and V live in shared memory (P^T reuses K^T's place): 48 KiB at head size
+// 64 (three CTAs per SM hide each other's loads; flash_attention_f32.cu, sm_80 PTX), 72 and
+// 96 KiB at 96 and 128 (two CTAs; flash_attention_f32_sm90.cu, sm_90a PTX: a static array
+// past 48 KiB loads only there). Q, K, V rows contiguous along the head, starts and strides
+// multiples of 4.
+#pragma once
+
+#include "flash_common.cuh"
+
+namespace {
+
+using namespace anydnn_flash;
+
+constexpr int BM = 64, BN = 64, THREADS = 128;
+
+// ROWS x D of global rows (stride ld, from row0, valid below n) transposed into s[d][ROWS];
+// each thread moves float4 pieces, neighbouring threads neighbouring rows (no bank conflicts
+// on the transposed stores).
+template <int D, int ROWS>
+__device__ __forceinline__ void load_transposed(
+        float *s, const float *g, int64_t ld, int64_t row0, int64_t n, int tid) {
+#pragma unroll
+    for (int c = tid; c < ROWS * D / 4; c += THREADS) {
+        const int r = c % ROWS, d4 = c / ROWS;
+        float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (row0 + r < n) x = *reinterpret_cast<const float4 *>(g + (row0 + r) * ld + d4 * 4);
+        s[(d4 * 4 + 0) * ROWS + r] = x.x;
+        s[(d4 * 4 + 1) * ROWS + r] = x.y;
+        s[(d4 * 4 + 2) * ROWS + r] = x.z;
+        s[(d4 * 4 + 3) * ROWS + r] = x.w;
+    }
+}
+
+template <int D>
+__device__ __forceinline__ void load_rows(
+        float *s, const float *g, int64_t ld, int64_t row0, int64_t n, int tid) {
+#pragma unroll
+    for (int c = tid; c < BN * D / 4; c += THREADS) {
+        const int r = c / (D / 4), d4 = c % (D / 4);
+        float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (row0 + r < n) x = *reinterpret_cast<const float4 *>(g + (row0 + r) * ld + d4 * 4);
+        *reinterpret_cast<float4 *>(s + r * D + d4 * 4) = x;
+    }
+}
+
+__device__ __forceinline__ void fma4(float *acc, float a, float4 b) {
+    acc[0] = fmaf(a, b.x, acc[0]);
+    acc[1] = fmaf(a, b.y, acc[1]);
+    acc[2] = fmaf(a, b.z, acc[2]);
+    acc[3] = fmaf(a, b.w, acc[3]);
+}
+
+template <int D>
+__device__ void flash_fwd_f32(const float *q, const float *k, const float *v, float *dst,
+        const void *scale_p, const void *mask, const int *kv_len, const int *q_len,
+        const sdpa_args_t &a, int flags) {
+    constexpr int NC = D / 8; // output columns per thread: (c / 4) * 32 + tc * 4 + c % 4
+    __shared__ __align__(16) float sQT[D * BM]; // Q^T: [d][row]
+    __shared__ __align__(16) float sKT[D * BN]; // K^T: [d][key]; then P^T: [key][row]
+    __shared__ __align__(16) float sV[BN * D]; // V: [key][d]
+    float *sPT = sKT;
+
+    const int tid = threadIdx.x, tc = tid % 8, tr = tid / 8; // 8 lanes share 4 rows
+    const int64_t m0 = int64_t(gridDim.x - 1 - blockIdx.x) * BM;
+    const batch_offsets_t off(a, blockIdx.y);
+    const score_rules_t rules(a, scale_p, flags, kv_len, q_len);
+    const int nblocks = int((rules.key_end(a, m0, BM) + BN - 1) / BN);
+    const int64_t qo = off.q, ko = off.k, vo = off.v, dso = off.dst, mo = off.mask;
+    const float scale = rules.scale, scale_log2 = rules.scale_log2;
+    const bool has_mask = rules.has_mask, causal = rules.causal;
+    const int mask_type = rules.mask_type;
+    const int64_t diag = rules.diag;
+
+    load_transposed<D, BM>(sQT, q + qo, a.q_row, m0, a.Sq, tid);
+
+    float o[4][NC], row_max[4], row_sum[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        row_max[r] = -INFINITY;
+        row_sum[r] = 0.f;
+#pragma unroll
+        for (int c = 0; c < NC; ++c)
+            o[r][c] = 0.f;
+    }
+    const int64_t row0 = m0 + tr * 4; // rows row0 .. row0 + 3
+
+    for (int jb = 0; jb < nblocks; ++jb) {
+        const int64_t n0 = int64_t(jb) * BN;
+        load_transposed<D, BN>(sKT, k + ko, a.k_key, n0, a.Sk, tid);
+        load_rows<D>(sV, v + vo, a.v_key, n0, a.Sk, tid);
+        __syncthreads();
+
+        // Scores of rows row0.., keys n0 + tc * 4 + {0..3} and n0 + 32 + tc * 4 + {0..3}.
+        float s[4][8];
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c)
+                s[r][c] = 0.f;
+#pragma unroll 8
+        for (int d = 0; d < D; ++d) {
+            const float4 qv = *reinterpret_cast<const float4 *>(sQT + d * BM + tr * 4);
+            const float4 k0 = *reinterpret_cast<const float4 *>(sKT + d * BN + tc * 4);
+            const float4 k1 = *reinterpret_cast<const float4 *>(sKT + d * BN + 32 + tc * 4);
+            const float qr[4] = {qv.x, qv.y, qv.z, qv.w};
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                fma4(s[r], qr[r], k0);
+                fma4(s[r] + 4, qr[r], k1);
+            }
+        }
+        const bool edge = n0 + BN > a.Sk || (causal && n0 + BN - 1 > m0 + diag);
+        float rescale[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int64_t row = row0 + r;
+            float mx = row_max[r];
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+                const int64_t key = n0 + (c / 4) * 32 + tc * 4 + c % 4;
+                float x;
+                if (has_mask) {
+                    const int64_t mr = min(row, a.Sq - 1), mc = min(key, a.Sk - 1);
+                    x = (s[r][c] * scale
+                                + load_any(mask, mo + mr * a.mask_row + mc * a.mask_col, mask_type))
+                            * log2e;
+                } else {
+                    x = s[r][c] * scale_log2;
+                }
+                if (edge && (key >= a.Sk || (causal && key > row + diag))) x = -INFINITY;
+                s[r][c] = x;
+                mx = fmaxf(mx, x);
+            }
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 4));
+            const float base = mx == -INFINITY ? 0.f : mx;
+            rescale[r] = exp2_ftz(row_max[r] - base);
+            row_max[r] = mx;
+            float sum = 0.f;
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+                s[r][c] = exp2_ftz(s[r][c] - base);
+                sum += s[r][c];
+            }
+            row_sum[r] = row_sum[r] * rescale[r] + sum;
+#pragma unroll
+            for (int c = 0; c < NC; ++c)
+                o[r][c] *= rescale[r];
+        }
+        __syncthreads(); // K^T is read: P^T takes its place
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int key = (c / 4) * 32 + tc * 4 + c % 4;
+            *reinterpret_cast<float4 *>(sPT + key * BM + tr * 4)
+                    = make_float4(s[0][c], s[1][c], s[2][c], s[3][c]);
+        }
+        __syncthreads();
+#pragma unroll 8
+        for (int j = 0; j < BN; ++j) {
+            const float4 p = *reinterpret_cast<const float4 *>(sPT + j * BM + tr * 4);
+            const float pr[4] = {p.x, p.y, p.z, p.w};
+#pragma unroll
+            for (int b = 0; b < D / 32; ++b) {
+                const float4 vb = *reinterpret_cast<const float4 *>(sV + j * D + 32 * b + tc * 4);
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+                    fma4(o[r] + 4 * b, pr[r], vb);
+            }
+        }
+        __syncthreads(); // P^T and V are read: the next block's tiles may come
+    }
+
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        float sum = row_sum[r];
+        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+        sum += __shfl_xor_sync(0xffffffffu, sum, 4);
+        const int64_t row = row0 + r;
+        if (row >= a.Sq) continue;
+        const float inv = 1.f / sum; // every key hidden: 0 / 0, as softmax of -inf gives
+#pragma unroll
+        for (int c = 0; c < NC; ++c) {
+            const int col = (c / 4) * 32 + tc * 4 + c % 4;
+            dst[dso + row * a.dst_row + col * a.dst_col] = o[r][c] * inv;
+        }
+    }
+}
+
+} // namespace
+
+// The first nine parameters are buffers (embed_ptx.py), as in flash_attention.cu.
+#define ANYDNN_FLASH_F32_ENTRY(D, CTAS) \
+    extern "C" __global__ void __launch_bounds__(THREADS, CTAS) anydnn_flash_sdpa_f32_d##D( \
+            const float *q, const float *k, const float *v, float *dst, const void *scale, \
+            const void *mask, float *stats, const int *kv_len, const int *q_len, \
+            sdpa_args_t args, int flags) { \
+        flash_fwd_f32<D>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
+    }

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# The flash attention kernels on an NVIDIA GPU, one device call: each variant (chosen by the
+# environment variables the library reads) first checked against the double-precision
+# reference of tests/gpu/graph_ocl_sdpa_causal_test.cpp (flash_variants_match_reference:
+# every type and head size, causal top-left and bottom-right, GQA, additive masks, odd
+# lengths), then the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
+#   CHECK|variant|PASSED or FAILED|impls the graph compiled to (verbose) and how often|first failure
+#   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio
+# ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
+#
+# Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
+#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants w4,w4x2,wgmma,wgmma_ps (or w8 too)]
+#                              [--no-check] [--no-rows]
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gpu_vs_torch  # noqa: E402 (beside this file)
+import rows_sdpa  # noqa: E402
+
+# variant: environment (ANYDNN_SDPA_FLASH_WARPS picks the mma.sync entries; the wgmma kernel
+# takes head sizes 64 and 128, the others stay on mma.sync 4-warp entries).
+VARIANTS = {
+    'w4': {},
+    'w8': {'ANYDNN_SDPA_FLASH_WARPS': '8'},
+    'w4x2': {'ANYDNN_SDPA_FLASH_WARPS': '4x2'},
+    'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'},
+    'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
+}
+TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
+
+
+def env_for(bindir, variant):
+    env = dict(os.environ)
+    env['LD_LIBRARY_PATH'] = bindir + ':' + env.get('LD_LIBRARY_PATH', '')
+    env.setdefault('ANYDNN_OCL_DEVICE', 'NVIDIA')
+    env.update(VARIANTS[variant])
+    return env
+
+
+def check(bindir, variant):
+    env = env_for(bindir, variant)
+    env.update({'ANYDNN_SDPA_FLASH_CHECK': '1', 'ONEDNN_VERBOSE': 'create'})
+    cmd = [os.path.join(bindir, 'anydnn_gpu_tests'), '--gtest_filter=' + TEST]
+    try:
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=150)
+        out = r.stdout + r.stderr
+    except subprocess.TimeoutExpired as ex:
+        out = (ex.stdout or b'').decode(errors='replace') + '\nTIMEOUT'
+    impls = collections.Counter(re.findall(r'(sdpa:ocl:[a-z0-9_]+)', out))
+    state = 'PASSED' if re.search(r'^\[\s+PASSED\s+\] 1 test', out, re.M) else \
+        'SKIPPED' if 'SKIPPED' in out else 'FAILED'
+    first = ''
+    if state != 'PASSED':
+        bad = [l for l in out.splitlines() if 'Failure' in l or 'at ' in l or 'Trace' in l
+               or 'B ' in l or 'TIMEOUT' in l]
+        first = ' / '.join(bad[:6])[:600] or out[-600:].replace('\n', ' / ')
+    used = ','.join(f'{k}={v}' for k, v in sorted(impls.items()))
+    print(f'CHECK|{variant}|{state}|{used}|{first}', flush=True)
+    return state == 'PASSED'
+
+
+def ours(bindir, variant, args):
+    env = dict(VARIANTS[variant], ONEDNN_VERBOSE='create')
+    out = gpu_vs_torch.benchdnn(bindir, args, extra_env=env,
+                                max_ms=getattr(rows_sdpa, 'PERF_MS', 1000))
+    m = re.search(r'^PERF\|([^|]*)\|([0-9.eE+-]+)\|', out, re.M)
+    if not m:
+        return None, None, ' / '.join([l for l in out.splitlines() if l.strip()][-3:])[:200]
+    kernels = sorted(set(re.findall(r'(sdpa:ocl:[a-z0-9_]+)', out))) # what the partition ran
+    return ','.join(kernels) or m.group(1), float(m.group(2)), ''
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--bin', default=HERE)
+    ap.add_argument('--variants', default='w4,w4x2,wgmma,wgmma_ps')
+    ap.add_argument('--no-check', action='store_true')
+    ap.add_argument('--no-rows', action='store_true')
+    a = ap.parse_args()
+    variants = a.variants.split(',')
+    if not a.no_check:
+        for v in variants:
+            check(a.bin, v)
+    if a.no_rows:
+        return 0
+    torch = gpu_vs_torch.Torch()
+    print('GPU|' + torch.name(), flush=True)
+    for name, args, key in rows_sdpa.ROWS:
+        try:
+            theirs = torch.case(key)
+        except Exception as ex:  # report and go on
+            theirs = None
+            print(f'ROW|sdpa|-|{name}|-|-|-|-|torch failed: {type(ex).__name__}', flush=True)
+        for v in variants:
+            if key[1] == 'f32' and v != variants[0]:
+                continue
+            impl, ms, err = ours(a.bin, v, args)
+            ratio = f'{theirs / ms:.3f}' if ms and theirs else '-'
+            fmt = lambda x: f'{x:.4g}' if x else '-'
+            print(f'ROW|sdpa|{v}|{name}|{impl}|{fmt(ms)}|{fmt(theirs)}|{ratio}|{err}', flush=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
