@@ -242,8 +242,8 @@ std::vector<double> run_matmul(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_d
 void check_kind(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_data_type_t tb,
         dnnl_data_type_t tc, dnnl_fpmath_mode_t mode, int lo_a, int hi_a, double unit) {
     // Tails of every tile (M 130, N 70, K 45 and 1 x 1 x 1), each layout of A and B.
-    for (const int64_t *mnk : {std::array<int64_t, 3> {130, 70, 45}.data(),
-                 std::array<int64_t, 3> {1, 1, 1}.data()})
+    const std::array<std::array<int64_t, 3>, 2> shapes = {{{130, 70, 45}, {1, 1, 1}}};
+    for (const auto &mnk : shapes)
         for (int layout = 0; layout < 4; ++layout) {
             const int64_t M = mnk[0], N = mnk[1], K = mnk[2];
             std::mt19937 rng(11 + layout);
