@@ -44,11 +44,13 @@ else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
 # The GEMM kernels' first seven parameters (A, B, C, bias, three scales) are buffers, as are
-# flash attention's (Q, K, V, dst, scale, mask, stats); the split-K sums' six.
+# flash attention's (Q, K, V, dst, scale, mask, stats); the split-K sums' six; the 8-bit
+# GEMMs' ten (and zero points of src and dst, B's column sums).
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
-  COMMENT "Embedding PTX kernels")
+  COMMENT "Embedding PTX kernels"
+  VERBATIM)
 list(APPEND ANYDNN_KERNEL_SOURCES_CPP ${_anydnn_ptx_cpp})

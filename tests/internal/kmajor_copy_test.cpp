@@ -2,7 +2,8 @@
 // (gpu/gemm/kmajor_copy): on any OpenCL device (PoCL in CI), every element of a batch of
 // strided matrices lands at (b, r, k) of rows kmajor_ld apart, bit for bit, for row-major B
 // (a transpose through local memory), K-major sources with misaligned rows and general
-// strides; columns past k are left as they were.
+// strides; columns past k are left as they were. And the s32 row sums of 8-bit sources
+// (B's column sums for src's zero point), signed and unsigned.
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -150,4 +151,43 @@ TEST(kmajor_copy, refuses_other_element_sizes_and_skips_empty_copies) {
     ASSERT_EQ(copy.init(g.engine, 4), dnnl_success);
     kmajor_source_t s; // zero rows: nothing launched, not even with null buffers
     EXPECT_EQ(copy.launch(g.stream, nullptr, s, nullptr, 0), dnnl_success);
+}
+
+TEST(kmajor_copy, row_sums_of_signed_and_unsigned_bytes) {
+    gpu_t g;
+    if (!g.stream) GTEST_SKIP() << "no GPU engine";
+    for (bool is_signed : {true, false}) {
+        // B (K x N) row-major, 2 batches: N = 37 rows of sums, K = 300 (sums past 2^15).
+        kmajor_source_t s;
+        s.batches = 2, s.rows = 37, s.k = 300;
+        s.off = 3, s.sb = 37 * 300 + 5, s.sr = 1, s.sk = 37;
+        const size_t in_bytes = size_t(s.off + s.sb * 2);
+        std::mt19937 rng(5);
+        std::vector<uint8_t> in(in_bytes);
+        for (uint8_t &b : in)
+            b = static_cast<uint8_t>(rng());
+        const int64_t to = 8, count = s.batches * s.rows;
+        buffer_t x(g.engine, in_bytes), y(g.engine, size_t(to + count) * 4);
+        x.put(in);
+        y.put(std::vector<uint8_t>(size_t(to + count) * 4, 0xa5));
+        row_sums_t sums;
+        ASSERT_EQ(sums.init(g.engine, is_signed), dnnl_success);
+        ASSERT_EQ(sums.launch(g.stream, x.mem->storage(), s, y.mem->storage(), to), dnnl_success);
+        ASSERT_EQ(dnnl_stream_wait(g.stream), dnnl_success);
+        const std::vector<uint8_t> out = y.get(size_t(to + count) * 4);
+        for (int64_t b = 0; b < s.batches; ++b)
+            for (int64_t r = 0; r < s.rows; ++r) {
+                int64_t want = 0;
+                for (int64_t k = 0; k < s.k; ++k) {
+                    const uint8_t v = in[size_t(s.off + b * s.sb + r * s.sr + k * s.sk)];
+                    want += is_signed ? int64_t(int8_t(v)) : int64_t(v);
+                }
+                int32_t got;
+                std::memcpy(&got, &out[size_t(to + b * s.rows + r) * 4], 4);
+                ASSERT_EQ(got, want) << "b " << b << " r " << r << " signed " << is_signed;
+            }
+        int32_t before;
+        std::memcpy(&before, &out[size_t(to - 1) * 4], 4);
+        EXPECT_EQ(uint32_t(before), 0xa5a5a5a5u); // nothing written before `to`
+    }
 }

@@ -156,12 +156,25 @@ TEST(WgmmaTf32Int8, TakesEightBitIntegersWithTheEpilogueTheyNeed) {
     }), "u8s8s8 with scales, sum, relu");
     refused(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_f16}, strict), "dst f32, s32, s8, u8 or bf16");
     refused(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_s32, dnnl_s8}, strict), "bias is f32");
-    refused(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_s32}, strict, [](dnnl_primitive_attr_t attr) {
+    // Common zero points of src and dst are applied; of weights, or per N, not.
+    taken(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_u8}, strict, [](dnnl_primitive_attr_t attr) {
         ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0), dnnl_success);
-    }), "zero points");
-    refused(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_s32}, strict, [](dnnl_primitive_attr_t attr) {
         ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 0), dnnl_success);
-    }), "zero points");
+    }), "src and dst zero points");
+    refused(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_s32}, strict, [](dnnl_primitive_attr_t attr) {
+        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_WEIGHTS, 0),
+                dnnl_success);
+    }), "zero points for argument");
+    refused(ask(g.engine, {dnnl_u8, dnnl_s8, dnnl_s32}, strict, [](dnnl_primitive_attr_t attr) {
+        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 2), dnnl_success);
+    }), "common zero points");
+    // Not for tf32 or 16-bit types.
+    refused(ask(g.engine, {dnnl_f32, dnnl_f32, dnnl_f32}, dnnl_fpmath_mode_tf32,
+                    [](dnnl_primitive_attr_t attr) {
+                        ASSERT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 0),
+                                dnnl_success);
+                    }),
+            "zero points");
 }
 
 namespace {
@@ -172,7 +185,8 @@ namespace {
 // kind's sums are exact and the reference is too.
 std::vector<double> run_matmul(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_data_type_t tb,
         dnnl_data_type_t tc, dnnl_fpmath_mode_t mode, int64_t M, int64_t N, int64_t K, bool a_t,
-        bool b_t, const std::vector<int> &av, const std::vector<int> &bv, std::string &impl) {
+        bool b_t, const std::vector<int> &av, const std::vector<int> &bv, std::string &impl,
+        const int *zps = nullptr) {
     dnnl_memory_desc_t a, b, c;
     const int64_t ad[] = {M, K}, bd[] = {K, N}, cd[] = {M, N};
     EXPECT_EQ(dnnl_memory_desc_create_with_tag(&a, 2, ad, ta, a_t ? dnnl_ba : dnnl_ab),
@@ -183,6 +197,10 @@ std::vector<double> run_matmul(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_d
     dnnl_primitive_attr_t attr = nullptr;
     EXPECT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
     EXPECT_EQ(dnnl_primitive_attr_set_fpmath_mode(attr, mode), dnnl_success);
+    if (zps) { // zps[0] of src, zps[1] of dst, common
+        EXPECT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0), dnnl_success);
+        EXPECT_EQ(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 0), dnnl_success);
+    }
     dnnl_primitive_desc_t pd = nullptr;
     EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, engine, a, b, nullptr, c, attr),
             dnnl_success);
@@ -220,9 +238,28 @@ std::vector<double> run_matmul(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_d
     dnnl_stream_t s = nullptr;
     EXPECT_EQ(dnnl_primitive_create(&prim, pd), dnnl_success);
     EXPECT_EQ(dnnl_stream_create(&s, engine, dnnl_stream_default_flags), dnnl_success);
-    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
-    EXPECT_EQ(dnnl_primitive_execute(prim, s, 3, args), dnnl_success);
+    dnnl_memory_t zm[2] = {nullptr, nullptr};
+    dnnl_memory_desc_t zmd = nullptr;
+    std::vector<dnnl_exec_arg_t> args
+            = {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+    if (zps) {
+        const int64_t one[] = {1};
+        EXPECT_EQ(dnnl_memory_desc_create_with_tag(&zmd, 1, one, dnnl_s32, dnnl_a), dnnl_success);
+        for (int i = 0; i < 2; ++i) {
+            EXPECT_EQ(dnnl_memory_create(&zm[i], zmd, engine, DNNL_MEMORY_ALLOCATE), dnnl_success);
+            void *zp = nullptr;
+            EXPECT_EQ(dnnl_memory_map_data(zm[i], &zp), dnnl_success);
+            *static_cast<int32_t *>(zp) = zps[i];
+            EXPECT_EQ(dnnl_memory_unmap_data(zm[i], zp), dnnl_success);
+        }
+        args.push_back({DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zm[0]});
+        args.push_back({DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, zm[1]});
+    }
+    EXPECT_EQ(dnnl_primitive_execute(prim, s, int(args.size()), args.data()), dnnl_success);
     EXPECT_EQ(dnnl_stream_wait(s), dnnl_success);
+    for (dnnl_memory_t m : zm)
+        if (m) dnnl_memory_destroy(m);
+    if (zmd) dnnl_memory_desc_destroy(zmd);
     std::vector<double> out(size_t(M * N));
     EXPECT_EQ(dnnl_memory_map_data(cm, &p), dnnl_success);
     for (size_t i = 0; i < out.size(); ++i)
@@ -240,7 +277,8 @@ std::vector<double> run_matmul(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_d
 }
 
 void check_kind(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_data_type_t tb,
-        dnnl_data_type_t tc, dnnl_fpmath_mode_t mode, int lo_a, int hi_a, double unit) {
+        dnnl_data_type_t tc, dnnl_fpmath_mode_t mode, int lo_a, int hi_a, double unit,
+        const int *zps = nullptr) {
     // Tails of every tile (M 130, N 70, K 45 and 1 x 1 x 1), each layout of A and B.
     const std::array<std::array<int64_t, 3>, 2> shapes = {{{130, 70, 45}, {1, 1, 1}}};
     for (const auto &mnk : shapes)
@@ -255,13 +293,14 @@ void check_kind(dnnl_engine_t engine, dnnl_data_type_t ta, dnnl_data_type_t tb,
                 x = tb == dnnl_u8 ? db(rng) + 128 : db(rng);
             std::string impl;
             const std::vector<double> c = run_matmul(engine, ta, tb, tc, mode, M, N, K,
-                    layout / 2 != 0, layout % 2 != 0, av, bv, impl);
+                    layout / 2 != 0, layout % 2 != 0, av, bv, impl, zps);
             ASSERT_EQ(c.size(), size_t(M * N));
             for (int64_t m = 0; m < M; ++m)
                 for (int64_t n = 0; n < N; ++n) {
                     double ref = 0;
                     for (int64_t k = 0; k < K; ++k)
-                        ref += double(av[m * K + k]) * double(bv[k * N + n]);
+                        ref += double(av[m * K + k] - (zps ? zps[0] : 0)) * double(bv[k * N + n]);
+                    if (zps) ref += zps[1];
                     ASSERT_EQ(c[m * N + n], ref * unit)
                             << "m " << m << " n " << n << " layout " << layout << " " << impl;
                 }
@@ -284,4 +323,15 @@ TEST(WgmmaTf32Int8, Int8MatmulIntoS32IsExact) {
     if (!g.engine) GTEST_SKIP() << "no GPU engine";
     check_kind(g.engine, dnnl_u8, dnnl_s8, dnnl_s32, dnnl_fpmath_mode_strict, 0, 255, 1.0);
     check_kind(g.engine, dnnl_s8, dnnl_s8, dnnl_s32, dnnl_fpmath_mode_strict, -128, 127, 1.0);
+}
+
+// Common zero points: src's times B's column sums comes off the s32 sums, dst's is added.
+TEST(WgmmaTf32Int8, Int8ZeroPointsOfSrcAndDst) {
+    gpu_engine_t g;
+    if (!g.engine) GTEST_SKIP() << "no GPU engine";
+    const int zps[2] = {100, -7};
+    check_kind(g.engine, dnnl_u8, dnnl_s8, dnnl_s32, dnnl_fpmath_mode_strict, 0, 255, 1.0, zps);
+    const int szps[2] = {-3, 11};
+    check_kind(g.engine, dnnl_s8, dnnl_u8, dnnl_s32, dnnl_fpmath_mode_strict, -128, 127, 1.0,
+            szps);
 }

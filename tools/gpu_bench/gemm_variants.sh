@@ -48,9 +48,14 @@ tc_check() {
             --stag=abc --wtag=abc --dtag=abc 3x33x48:3x48x29 3x33x48:1x48x29 \
             | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK|$dt|/" | head -6
     done
-    # Zero points are refused by wgmma: the generic kernel must still answer right.
-    $BD --mode=C --matmul --dt=u8:s8:s32 --attr-zero-points=src:common:3+dst:common:-2 \
-        129x67:67x131 | grep -E "FAILED|UNIMPL|tests:" | sed 's/^/CHECK|int8-zp|/' | head -3
+    # Common src and dst zero points in the wgmma epilogue (B's column sums first); weights'
+    # zero points are refused there and must still be right on the generic kernel.
+    $BD --mode=C --matmul --dt=u8:s8:s32,u8:s8:u8,s8:s8:f32 --stag=ab,ba --wtag=ab,ba \
+        --attr-zero-points=src:common:3+dst:common:-2 129x67:67x131 256x512:512x384 \
+        --stag=abc --wtag=abc --dtag=abc 3x33x48:3x48x29 3x33x48:1x48x29 \
+        | grep -E "FAILED|UNIMPL|tests:" | sed 's/^/CHECK|int8-zp|/' | head -3
+    $BD --mode=C --matmul --dt=u8:s8:s32 --attr-zero-points=wei:common:2 129x67:67x131 \
+        | grep -E "FAILED|UNIMPL|tests:" | sed 's/^/CHECK|int8-wei-zp (not wgmma)|/' | head -3
 }
 
 for s in "$@"; do
@@ -118,7 +123,8 @@ for s in "$@"; do
         ;;
     tc)
         nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-        for d in "--dt=f32 --attr-fpmath=tf32" "--dt=u8:s8:s32" "--dt=s8:s8:f32 --bia-dt=f32"; do
+        for d in "--dt=f32 --attr-fpmath=tf32" "--dt=u8:s8:s32" "--dt=s8:s8:f32 --bia-dt=f32" \
+                 "--dt=u8:s8:u8 --attr-zero-points=src:common:3+dst:common:-2"; do
             ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul $d --stag=ab --wtag=ab 256x256:256x256 \
                 2>&1 | grep -i "dispatch.*matmul\|tests:" | sed 's/^/DISPATCH|/' | head -3
         done
@@ -130,6 +136,8 @@ for s in "$@"; do
         $P --dt=f32 --attr-fpmath=tf32 --wtag=ba 8192x8192:8192x8192 | sed 's/^PERF/PERF[wtag=ba]/'
         $P --dt=u8:s8:s32,s8:s8:s32 4096x4096:4096x4096 8192x8192:8192x8192 128x4096:4096x4096
         $P --dt=u8:s8:s32 --wtag=ba 4096x4096:4096x4096 | sed 's/^PERF/PERF[wtag=ba]/'
+        $P --dt=u8:s8:s32 --attr-zero-points=src:common:3 4096x4096:4096x4096 \
+            | sed 's/^PERF/PERF[zp_src]/'
         python3 - <<'PY'
 import torch
 def med(f, n=30):

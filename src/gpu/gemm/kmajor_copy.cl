@@ -5,7 +5,9 @@
 // written (the GEMM never reads past k). Work-groups of 32 x 8 items copy 32 x 32 tiles;
 // where r is the contiguous dimension (sr == 1: row-major B, or a column-major A), a tile
 // goes through local memory so that both the reads (along r) and the writes (along k) are
-// coalesced.
+// coalesced. row_sums (built with ST, the 8-bit type, instead of T) sums each row of such a
+// source over k in s32: B's column sums, which src's zero point multiplies.
+#ifdef T
 #define TILE 32
 #define ROWS_PER_STEP 8
 
@@ -31,3 +33,19 @@ kernel void kmajor_copy(const global T *x, global T *y, long off, long sb, long 
         yb[r * ldy + kk] = transpose ? tile[lx][j] : xb[r * sr + kk * sk];
     }
 }
+#endif
+
+#ifdef ST
+// y[to + b * rows + r] = sum over k of element (b, r, k); one work-item per row.
+kernel void row_sums(const global ST *x, global int *y, long off, long sb, long sr, long sk,
+        long to, long rows, long k, long total) {
+    const long i = (long)get_global_id(0);
+    if (i >= total) return;
+    const long b = i / rows, r = i - b * rows;
+    const global ST *row = x + off + b * sb + r * sr;
+    int sum = 0;
+    for (long kk = 0; kk < k; ++kk)
+        sum += (int)row[kk * sk];
+    y[to + i] = sum;
+}
+#endif

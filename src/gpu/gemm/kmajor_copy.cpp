@@ -1,5 +1,7 @@
 #include "gpu/gemm/kmajor_copy.hpp"
 
+#include "gpu/launch.hpp"
+
 namespace anydnn {
 namespace gpu {
 
@@ -38,6 +40,23 @@ status_t kmajor_copy_t::launch(stream_t *stream, const memory_storage_t *from,
     range.local[1] = 8;
     range.local[2] = 1;
     return kernel_->launch(stream, args, range);
+}
+
+status_t row_sums_t::init(engine_t *engine, bool is_signed) {
+    return create_kernel(engine, "gemm/kmajor_copy.cl", is_signed ? "-DST=char" : "-DST=uchar",
+            "row_sums", kernel_);
+}
+
+status_t row_sums_t::launch(stream_t *stream, const memory_storage_t *from,
+        const kmajor_source_t &s, const memory_storage_t *to, int64_t to_off) const {
+    const int64_t total = s.batches * s.rows;
+    if (total == 0) return dnnl_success;
+    kernel_args_t args;
+    args.add(from);
+    args.add(to);
+    for (int64_t v : {s.off, s.sb, s.sr, s.sk, to_off, s.rows, s.k, total})
+        args.add_value<int64_t>(v);
+    return kernel_->launch(stream, args, range_1d(static_cast<size_t>(total)));
 }
 
 } // namespace gpu

@@ -1,6 +1,7 @@
 // K-major copies of GEMM operands (gemm/kmajor_copy.cl) for the Hopper tf32 and 8-bit wgmma
 // kernels, which read K-major tiles only: row-major B (K x N) and column-major A are
-// transposed into the scratchpad before the GEMM, in the same stream.
+// transposed into the scratchpad before the GEMM, in the same stream. And the column sums
+// of 8-bit B that src's zero point needs.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,18 @@ public:
 
 private:
     int elem_bytes_ = 0;
+    std::shared_ptr<kernel_t> kernel_;
+};
+
+// The s32 sums over k of each row of an 8-bit source (B's column sums for src's zero point):
+// `batches * rows` values from element `to_off` of `to`.
+class row_sums_t {
+public:
+    status_t init(engine_t *engine, bool is_signed);
+    status_t launch(stream_t *stream, const memory_storage_t *from, const kmajor_source_t &s,
+            const memory_storage_t *to, int64_t to_off) const;
+
+private:
     std::shared_ptr<kernel_t> kernel_;
 };
 

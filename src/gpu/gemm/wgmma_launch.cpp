@@ -103,10 +103,18 @@ bool wgmma_sizes_fit(int64_t batch, int64_t m, int64_t n, int64_t k) {
     return m < (1 << 30) && n < (1 << 30) && k < (1 << 30) && batch < 65536;
 }
 
-status_t wgmma_epilogue(
-        const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e) {
-    ANYDNN_REQUIRE(attr.zero_points.empty(), dnnl_unimplemented, "wgmma takes no zero points");
+status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
+        wgmma_epilogue_t &e, bool int_zero_points) {
+    ANYDNN_REQUIRE(int_zero_points || attr.zero_points.empty(), dnnl_unimplemented,
+            "wgmma takes no zero points");
     ANYDNN_CHECK(check_quant_attr(attr));
+    for (const auto &z : attr.zero_points) {
+        ANYDNN_REQUIRE(z.first == DNNL_ARG_SRC || z.first == DNNL_ARG_DST, dnnl_unimplemented,
+                "wgmma takes zero points of src and dst, not of argument %d", z.first);
+        ANYDNN_REQUIRE(z.second.mask == 0 && z.second.group_ndims == 0, dnnl_unimplemented,
+                "wgmma takes common zero points (mask 0), not mask %d", z.second.mask);
+        (z.first == DNNL_ARG_SRC ? e.zp_src : e.zp_dst) = true;
+    }
     const auto wei = attr.scales.find(DNNL_ARG_WEIGHTS);
     e.wei_per_n = wei != attr.scales.end() && wei->second.mask != 0;
     const std::vector<post_op_t> &ops = attr.post_ops.entries;
@@ -133,7 +141,7 @@ status_t wgmma_epilogue(
                     "wgmma takes sum and eltwise post-ops, not %s", dnnl_prim_kind2str(op.kind));
         }
     }
-    e.any = !attr.scales.empty() || !ops.empty();
+    e.any = !attr.scales.empty() || !ops.empty() || e.zp_src || e.zp_dst;
     return dnnl_success;
 }
 
@@ -183,6 +191,11 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     } else {
         add_scales(args, buf);
     }
+    if (int_sums_) { // split along K there are no zero points (the host asks for none)
+        args.add(split ? nullptr : buf.zp_src);
+        args.add(split ? nullptr : buf.zp_dst);
+        args.add(split ? nullptr : buf.colsum);
+    }
     args.add_value<int64_t>(p.a_off);
     args.add_value<int64_t>(p.b_off);
     args.add_value<int64_t>(split ? 0 : p.c_off);
@@ -200,6 +213,10 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int32_t>(splits_);
     args.add_value<int64_t>(slice);
     add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
+    if (int_sums_) {
+        args.add_value<int64_t>(p.colsum_off);
+        args.add_value<int64_t>(p.colsum_sb);
+    }
 
     nd_range_t range;
     range.ndims = 3;

@@ -54,13 +54,15 @@ struct wgmma_epilogue_t {
     float sum_scale = 1.f, sum_zp = 0.f;
     int elt = 0; // 0 none, 1 relu, 2 gelu_erf, 3 gelu_tanh, 4 swish
     float alpha = 0.f, beta = 0.f;
+    bool zp_src = false, zp_dst = false; // common s32 zero points (8-bit kinds)
 };
 
 // What the kernels apply of an attribute: f32 scales on src and dst (common) and weights
 // (common or per N), at most one sum (in dst's type) and one eltwise of relu, gelu_erf,
-// gelu_tanh, swish; no zero points. dnnl_unimplemented with the reason otherwise.
-status_t wgmma_epilogue(
-        const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e);
+// gelu_tanh, swish; with `int_zero_points` (the 8-bit kinds) common s32 zero points of src
+// and dst, else none. dnnl_unimplemented with the reason otherwise.
+status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
+        wgmma_epilogue_t &e, bool int_zero_points = false);
 
 // The epilogue's parameters, the last ones of every kernel (the GEMM's, the split-K sum's and
 // the convolution's).
@@ -79,12 +81,15 @@ struct wgmma_problem_t {
     int64_t a_off = 0, b_off = 0, c_off = 0, a_sb = 0, b_sb = 0, c_sb = 0;
     dnnl_data_type_t c_type = dnnl_f32;
     dnnl_data_type_t bias_type = dnnl_data_type_undef; // undef: no bias
+    int64_t colsum_off = 0, colsum_sb = 0; // B's column sums (s32 elements; 0: one batch)
 };
 
 struct wgmma_buffers_t {
     const memory_storage_t *a = nullptr, *b = nullptr, *c = nullptr, *bias = nullptr;
     const memory_storage_t *scale_src = nullptr, *scale_wei = nullptr, *scale_dst = nullptr;
     const memory_storage_t *scratchpad = nullptr; // split K: splits * batch * m * n f32 or s32
+    // 8-bit kinds: common s32 zero points and B's column sums (with src's)
+    const memory_storage_t *zp_src = nullptr, *zp_dst = nullptr, *colsum = nullptr;
 };
 
 // The f32 (s32) slices split K needs (bytes; 0 without a split), at the scratchpad's start.

@@ -8,10 +8,12 @@
 // (row-major B above all) are first copied K-major into the scratchpad (gemm/kmajor_copy.cl).
 // At most one batch dimension (broadcast allowed); bias over N; f32 scales (common; per-N on
 // weights) and a sum and an eltwise post-op (relu, gelu_erf, gelu_tanh, swish) in the
-// kernels' epilogue; no zero points. Shapes too small to fill the GPU with tiles are split
+// kernels' epilogue; for 8-bit kinds common s32 zero points of src (less its product with
+// B's column sums, computed first into the scratchpad) and dst. Shapes too small to fill the GPU with tiles are split
 // along K (f32 or s32 slices in the scratchpad, the epilogue in the kernel adding them).
 // Anything else is left to the next implementation, with the reason.
 #include <string>
+#include <vector>
 
 #include "core/primitive.hpp"
 #include "core/ops/matmul/common.hpp"
@@ -50,6 +52,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     bool copy_a = false, copy_b = false;
     kmajor_source_t a_src, b_src;
     size_t a_copy_at = 0, b_copy_at = 0;
+    size_t colsum_at = 0; // 8-bit kinds with src's zero point: B's column sums (s32)
 
     // The kernels' layout for tf32 and 8-bit operands: K-major in place where an operand has
     // unit stride along K and 16-byte rows, else a K-major copy (a transpose for row-major B).
@@ -117,8 +120,11 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         const int nd = dst.ndims;
         ANYDNN_REQUIRE(nd <= 3, dnnl_unimplemented, "wgmma matmul takes one batch dimension");
         cpu::post_ops_chain_t chain;
-        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << (nd - 1), {}, chain, pd.args));
-        ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue));
+        std::vector<int> zp_args;
+        if (int8) zp_args = {DNNL_ARG_SRC, DNNL_ARG_DST};
+        ANYDNN_CHECK(
+                cpu::matmul::init_attr(pd.attr, dst, 1 << (nd - 1), zp_args, chain, pd.args));
+        ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue, int8));
         const dim_t M = dst.dims[nd - 2], N = dst.dims[nd - 1], K = src.dims[nd - 1];
         const dim_t B = nd == 3 ? dst.dims[0] : 1;
         ANYDNN_REQUIRE(wgmma_sizes_fit(B, M, N, K), dnnl_unimplemented,
@@ -163,6 +169,8 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         const std::string &config = tuning.config;
         pd.tile_n = tuning.tile_n;
         pd.splits = tuning.splits;
+        // Zero points are applied in the GEMM's epilogue only: no split along K.
+        if (pd.epilogue.zp_src || pd.epilogue.zp_dst) pd.splits = 1;
         // The plain kernels add an f32 (or 16-bit input type) bias and write f32 or the 16-bit
         // input type, the integer ones exact s32 without bias: anything else takes the
         // epilogue. Split along K, the sum kernel applies it: the GEMM writes plain sums.
@@ -177,6 +185,10 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         size_t bytes = (wgmma_scratchpad_bytes(pd.splits, B, M, N) + 255) / 256 * 256;
         if (pd.copy_a) pd.a_copy_at = bytes, bytes += kmajor_bytes(pd.a_src, es);
         if (pd.copy_b) pd.b_copy_at = bytes, bytes += kmajor_bytes(pd.b_src, es);
+        if (pd.epilogue.zp_src) {
+            pd.colsum_at = bytes;
+            bytes += static_cast<size_t>((pd.b_src.batches * N * 4 + 255) / 256 * 256);
+        }
         pd.scratchpad_size = bytes;
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
@@ -184,6 +196,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
             std::string copies;
             if (pd.copy_a) copies += "; src copied K-major first";
             if (pd.copy_b) copies += "; weights copied K-major first";
+            if (pd.epilogue.zp_src) copies += "; weights' column sums for src's zero point";
             verbose_print("primitive,create:dispatch",
                     "matmul,wgmma " + pd.kernel_name + ",chosen: " + tuning.why + copies);
         }
@@ -205,6 +218,8 @@ struct wgmma_matmul_t : public primitive_t {
         const wgmma_matmul_pd_t &pd = pd_();
         const dnnl_data_type_t t = pd.arg_md(DNNL_ARG_SRC).data_type;
         if (pd.copy_a || pd.copy_b) ANYDNN_CHECK(copy_.init(pd.engine, wgmma_elem_bytes(t)));
+        if (pd.epilogue.zp_src)
+            ANYDNN_CHECK(sums_.init(pd.engine, pd.arg_md(DNNL_ARG_WEIGHTS).data_type == dnnl_s8));
         return gemm_.init(pd.engine, pd.kernel_name, pd.tile_n, pd.splits,
                 t == dnnl_s8 || t == dnnl_u8);
     }
@@ -232,6 +247,16 @@ struct wgmma_matmul_t : public primitive_t {
         buf.scale_wei = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS);
         buf.scale_dst = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST);
         buf.scratchpad = ctx.scratchpad_storage;
+        buf.zp_src = storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC);
+        buf.zp_dst = storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST);
+        // B's column sums from the weights as given (before any copy), s32 per (batch, n).
+        if (pd.epilogue.zp_src) {
+            ANYDNN_CHECK(sums_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad,
+                    static_cast<int64_t>(pd.colsum_at) / 4));
+            buf.colsum = buf.scratchpad;
+            p.colsum_off = static_cast<int64_t>(pd.colsum_at) / 4;
+            p.colsum_sb = pd.b_src.batches > 1 ? p.n : 0;
+        }
         // K-major copies: the GEMM reads them from the scratchpad, batch by batch or broadcast.
         const int es = wgmma_elem_bytes(src.data_type);
         if (pd.copy_a) {
@@ -254,6 +279,7 @@ struct wgmma_matmul_t : public primitive_t {
 private:
     wgmma_gemm_t gemm_;
     kmajor_copy_t copy_;
+    row_sums_t sums_;
 };
 
 } // namespace

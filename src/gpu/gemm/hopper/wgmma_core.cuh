@@ -319,6 +319,10 @@ struct epilogue_args_t {
     float alpha, beta;
     const void *bias;
     int bias_kind; // bias_kind_t
+    // 8-bit kinds: common s32 zero points of src and dst (null: none) and, with src's, the
+    // column sums of B for the tile's batch (s32 per n): acc - zp_src * colsum(n) is exact.
+    const int *zp_src, *zp_dst, *colsum;
+    int64_t colsum_sb; // batches of column sums (0: one for all)
 };
 
 __device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
@@ -336,12 +340,13 @@ __device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
 
 struct epilogue_t {
     epilogue_args_t p;
-    float ab_scale, dst_inv; // src scale times a common weights scale; 1 / dst scale
+    float ab_scale, dst_inv, dst_zp; // src scale times a common weights scale; 1 / dst scale
 
     __device__ __forceinline__ explicit epilogue_t(const epilogue_args_t &args) : p(args) {
         ab_scale = p.src_scale ? p.src_scale[0] : 1.f;
         if (p.wei_scale && !p.wei_per_n) ab_scale *= p.wei_scale[0];
         dst_inv = p.dst_scale ? 1.f / p.dst_scale[0] : 1.f;
+        dst_zp = p.zp_dst ? float(p.zp_dst[0]) : 0.f;
     }
     // Column n's value from its f32 sum; `old` is C's value before (read only with a sum).
     __device__ __forceinline__ float apply_inline(float v, int n, float old) const {
@@ -354,7 +359,7 @@ struct epilogue_t {
         if (p.sum_at == 1) v += p.sum_scale * (old - p.sum_zp);
         if (p.elt) v = eltwise(p.elt, v, p.alpha);
         if (p.sum_at == 2) v += p.sum_scale * (old - p.sum_zp);
-        return v * dst_inv;
+        return v * dst_inv + dst_zp;
     }
     // The same, not inlined, for the GEMM's epilogue: one copy of the eltwise code per kernel,
     // not one per element and path (the driver compiles the PTX when a kernel is first
@@ -458,10 +463,16 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
     constexpr bool F16 = ab_traits<T>::f16;
     if constexpr (EPI) {
         if constexpr (ab_traits<T>::is_int) {
+            // Sums less src's zero point times B's column sums, in s32 (exact), then f32.
+            // Register 4 j + 2 h + e holds column (t % 4) * 2 + 8 j + e (stage_tile's layout).
+            const int zps = ea.zp_src ? ea.zp_src[0] : 0;
+            const int col0 = (tid % 4) * 2;
             float f[BN / 2];
 #pragma unroll
-            for (int i = 0; i < BN / 2; ++i)
-                f[i] = float(acc[i]);
+            for (int i = 0; i < BN / 2; ++i) {
+                const int n = n0 + col0 + 8 * (i / 4) + i % 2;
+                f[i] = float(acc[i] - (zps && n < N ? zps * ea.colsum[n] : 0));
+            }
             stage_tile<F16, BN, true, 0>(f, smem, (BN + 8) * 4, nullptr, n0, N, tid);
         } else {
             stage_tile<F16, BN, true, 0>(acc, smem, (BN + 8) * 4, nullptr, n0, N, tid);
@@ -582,8 +593,10 @@ __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__rest
     wgmma_wait<0>();
     fence_regs<BN / 2>(acc);
     __syncthreads(); // every warpgroup's multiplications are done with the stages
+    epilogue_args_t e = ea;
+    if (e.colsum) e.colsum += t.batch * e.colsum_sb;
     epilogue<T, BN, EPI>(
-            acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_kind, bias_kind, ea, tid);
+            acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_kind, bias_kind, e, tid);
 }
 
 } // namespace
@@ -594,5 +607,5 @@ __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__rest
 #define ANYDNN_EPILOGUE_ARGS(SRC_SCALE, WEI_SCALE, DST_SCALE) \
     epilogue_args_t { \
         SRC_SCALE, WEI_SCALE, DST_SCALE, wei_per_n, sum_at, sum_scale, sum_zp, elt, alpha, \
-                beta, nullptr, 0 \
+                beta, nullptr, 0, nullptr, nullptr, nullptr, 0 \
     }

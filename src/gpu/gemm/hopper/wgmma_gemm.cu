@@ -21,6 +21,27 @@
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale)); \
     }
 
+// The 8-bit kinds take three more buffers (src and dst zero points, B's column sums; null
+// where absent) and where the column sums start and their batch step.
+#define ANYDNN_WGMMA_INT_ENTRY(TY, KIND, BN, BK, S, P, EPI, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(threads) \
+            anydnn_wgmma_##TY##_kk_##BN##x##BK##s##S##p##P##SUFFIX(const uint8_t *a, \
+                    const uint8_t *b, void *c, const void *bias, const float *src_scale, \
+                    const float *wei_scale, const float *dst_scale, const int *zp_src, \
+                    const int *zp_dst, const int *colsum, int64_t a_off, int64_t b_off, \
+                    int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc, int64_t a_sb, \
+                    int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_kind, int bias_kind, \
+                    int splits, int64_t c_slice, ANYDNN_EPILOGUE_PARAMS, int64_t colsum_off, \
+                    int64_t colsum_sb) { \
+        epilogue_args_t ea = ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale); \
+        ea.zp_src = zp_src; \
+        ea.zp_dst = zp_dst; \
+        ea.colsum = zp_src ? colsum + colsum_off : nullptr; \
+        ea.colsum_sb = colsum_sb; \
+        gemm<KIND, 0, 0, BN, BK, S, P, EPI>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, ldc, \
+                a_sb, b_sb, c_sb, M, N, K, c_kind, bias_kind, splits, c_slice, ea); \
+    }
+
 #define ANYDNN_WGMMA_LAYOUTS(TY, KIND, BN, BK, S, P, EPI, SUFFIX) \
     ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 0, k, k, BN, BK, S, P, EPI, SUFFIX) \
     ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 1, k, n, BN, BK, S, P, EPI, SUFFIX) \
@@ -45,10 +66,10 @@
 #define ANYDNN_WGMMA_CONFIG_TF32(BN, S, P) \
     ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_KMAJOR, tf32, ab_tf32, BN, 32, S, P)
 #define ANYDNN_WGMMA_CONFIG_INT8(BN, S, P) \
-    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_KMAJOR, s8s8, ab_s8s8, BN, 128, S, P) \
-    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_KMAJOR, s8u8, ab_s8u8, BN, 128, S, P) \
-    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_KMAJOR, u8s8, ab_u8s8, BN, 128, S, P) \
-    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_KMAJOR, u8u8, ab_u8u8, BN, 128, S, P)
+    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_INT_ENTRY, s8s8, ab_s8s8, BN, 128, S, P) \
+    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_INT_ENTRY, s8u8, ab_s8u8, BN, 128, S, P) \
+    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_INT_ENTRY, u8s8, ab_u8s8, BN, 128, S, P) \
+    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_INT_ENTRY, u8u8, ab_u8u8, BN, 128, S, P)
 
 // 192 KB and 128 KB of statically sized shared memory: NVIDIA's OpenCL runs work-groups with
 // up to 227 KB of it (its local-memory query says 48 KB, the limit of `local` arguments).
