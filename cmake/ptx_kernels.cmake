@@ -46,13 +46,14 @@ if(ANYDNN_NVCC)
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
-# Buffers first: the GEMM kernels' seven parameters (A, B, C, bias, three scales), flash
-# attention's nine (Q, K, V, dst, scale, mask, stats, key and query lengths), the split-K
-# sum's six.
+# Buffers first: the GEMM kernels' seven parameters (A, B, C, bias, three scales), the 8-bit
+# GEMMs' ten (and zero points of src and dst, B's column sums), flash attention's nine (Q, K,
+# V, dst, scale, mask, stats, key and query lengths), the split-K sums' six.
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_flash_sdpa_*=9 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
-  COMMENT "Embedding PTX kernels")
+  COMMENT "Embedding PTX kernels"
+  VERBATIM)
 list(APPEND ANYDNN_KERNEL_SOURCES_CPP ${_anydnn_ptx_cpp})

@@ -5,7 +5,8 @@ Each kernel becomes a module of its own (the header lines plus its .entry), so l
 kernel makes the driver compile only that one. The first N parameters of an entry are buffers:
 they get `.ptr .global .align 16`, without which NVIDIA's OpenCL passes no cl_mem there (a
 launch faults). POINTERS is N for every entry, then ENTRY=N for the entries that differ
-("4,anydnn_wgmma_splitk_reduce=3"); ENTRY may end in * for every entry of that prefix. Device functions nvcc kept out of line (`.func`) go
+("4,anydnn_wgmma_splitk_reduce=3"); ENTRY ending in '*' names every entry it begins
+("anydnn_wgmma_u8*=10"). Device functions nvcc kept out of line (`.func`) go
 into each module that calls them, ahead of its entry. An empty PTX list gives an empty table.
 Usage: embed_ptx.py POINTERS OUTPUT_CPP [PTX...]
 """
@@ -17,8 +18,8 @@ FUNC = re.compile(r'^(?:\.visible |\.weak )?\.func\s.*?(\w+)\(?\s*$')
 PARAM = re.compile(r'^(\s*\.param \.u64) (\w+_param_(\d+))')
 
 
-def pointer_count(pointers, name):
-    """Buffers at the start of entry `name`'s parameters: its own count, a prefix's, the default."""
+def buffer_count(name, pointers):
+    """The number of buffer parameters of entry `name`: its own, a prefix's, or the default."""
     if name in pointers:
         return pointers[name]
     for key, count in pointers.items():
@@ -46,7 +47,7 @@ def split(ptx, pointers):
             current = None # a declaration: the definition follows later
             continue
         p = PARAM.match(line)
-        if kind == 'entry' and p and int(p.group(3)) < pointer_count(pointers, name):
+        if kind == 'entry' and p and int(p.group(3)) < buffer_count(name, pointers):
             line = '%s .ptr .global .align 16 %s' % (p.group(1), line[p.end(1):].strip())
         current.append(line)
         # The body ends where its braces balance (inline asm blocks have their own).

@@ -79,6 +79,21 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
     // A, B, C, bias and the three scales are buffers; the offsets after them are values.
     expect_buffer_params(text, wgmma_kernel, 7);
     EXPECT_EQ(anydnn::gpu::ptx_module("anydnn_wgmma_no_such_kernel"), nullptr);
+    // tf32 takes the same seven; the 8-bit kinds three more (zero points, B's column sums).
+    const char *tf32 = anydnn::gpu::ptx_module("anydnn_wgmma_tf32_kk_256x32s4p1_epi");
+    ASSERT_NE(tf32, nullptr);
+    EXPECT_NE(std::string(tf32).find(".tf32.tf32"), std::string::npos);
+    expect_buffer_params(tf32, "anydnn_wgmma_tf32_kk_256x32s4p1_epi", 7);
+    for (const char *entry :
+            {"anydnn_wgmma_u8s8_kk_256x128s4p1", "anydnn_wgmma_s8s8_kk_128x128s4p1_epi"}) {
+        const char *int8 = anydnn::gpu::ptx_module(entry);
+        ASSERT_NE(int8, nullptr) << entry;
+        EXPECT_NE(std::string(int8).find("k32.s32."), std::string::npos) << entry;
+        expect_buffer_params(int8, entry, 10);
+    }
+    const char *sum = anydnn::gpu::ptx_module("anydnn_wgmma_splitk_reduce_s32");
+    ASSERT_NE(sum, nullptr);
+    expect_buffer_params(sum, "anydnn_wgmma_splitk_reduce_s32", 6);
 }
 
 // The flash attention entries take nine buffers (embed_ptx.py's prefix rule

@@ -12,6 +12,10 @@
 #        tensor-core and FMA variants: tails, both layouts of A and B, batch broadcast, bias,
 #        post-ops, bf16/f16/f32 results; quick: the same in fewer combinations.
 # perf: medians (PERF lines) of the table's choice and of other rows.
+# tc: the Hopper wgmma TF32 and 8-bit integer kernels (fpmath tf32; u8/s8): verbose dispatch
+#     (the wgmma kernel and the K-major copies chosen), the checks below, then medians of
+#     f32 TF32 4096^3 / 8192^3, u8s8s32 and s8s8s32 4096^3, narrow shapes (split K), with
+#     PyTorch's TF32 mm and torch._int_mm in the same run. quick and check run tc's checks too.
 # gemv: the skinny kernel's shapes (work-group K shares x columns, rows per build) on f32
 #       GEMV-like products: a check and a median of each, then PyTorch's time (TF32 off).
 D=${D:-.dev-gemm}
@@ -21,6 +25,38 @@ BD="timeout 120 $D/benchdnn --engine=gpu"
 T='--perf-template=PERF|%impl%|%prb%|%@time%|%-time%|%@Gflops%|%@Gbw%'
 P="$BD --mode=P --max-ms-per-prb=${MAXMS:-400} $T --matmul --stag=ab --wtag=ab --dtag=ab"
 BIG="4096x4096:4096x4096 8192x8192:8192x8192 128x4096:4096x4096 4096x128:128x4096"
+
+# The wgmma TF32 and int8 checks (double-precision reference): tails of every tile, both
+# layouts of A and B (row-major B is copied K-major first), batch with broadcast, bias,
+# scales and post-ops through the epilogue, split K, every dst type.
+tc_check() {
+    $BD --mode=C --matmul --dt=f32,f32:f32:bf16 --attr-fpmath=tf32 --stag=ab,ba --wtag=ab,ba \
+        --dtag=ab 256x512:512x384 129x67:67x131 1x8:8x1 7x1000:1000x300 \
+        --bia-dt=f32 200x96:96x72 --bia-dt=undef \
+        --attr-post-ops=sum+relu 130x72:72x260 --attr-post-ops=gelu_erf 33x40:40x300 \
+        --attr-post-ops= --attr-scales=wei:per_oc+dst:common:2 65x72:72x96 --attr-scales= \
+        --stag=abc --wtag=abc --dtag=abc 3x33x48:3x48x29 3x33x48:1x48x29 \
+        | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed 's/^/CHECK|tf32|/' | head -6
+    $BD --mode=C --matmul --attr-fpmath=any,bf16 --dt=f32 --stag=ab --wtag=ab 130x72:72x260 \
+        | grep -E "FAILED|UNIMPL|tests:" | sed 's/^/CHECK|tf32-modes|/' | head -3
+    for dt in u8:s8:s32 s8:s8:s32 u8:s8:f32 s8:s8:bf16 u8:u8:u8 s8:u8:s8; do
+        $BD --mode=C --matmul --dt=$dt --stag=ab,ba --wtag=ab,ba --dtag=ab \
+            256x512:512x384 129x67:67x131 1x8:8x1 7x1000:1000x300 \
+            --bia-dt=f32 200x96:96x72 --bia-dt=s32 130x40:40x72 --bia-dt=undef \
+            --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=sum+relu \
+            130x72:72x260 --attr-post-ops= --attr-scales= \
+            --stag=abc --wtag=abc --dtag=abc 3x33x48:3x48x29 3x33x48:1x48x29 \
+            | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK|$dt|/" | head -6
+    done
+    # Common src and dst zero points in the wgmma epilogue (B's column sums first); weights'
+    # zero points are refused there and must still be right on the generic kernel.
+    $BD --mode=C --matmul --dt=u8:s8:s32,u8:s8:u8,s8:s8:f32 --stag=ab,ba --wtag=ab,ba \
+        --attr-zero-points=src:common:3+dst:common:-2 129x67:67x131 256x512:512x384 \
+        --stag=abc --wtag=abc --dtag=abc 3x33x48:3x48x29 3x33x48:1x48x29 \
+        | grep -E "FAILED|UNIMPL|tests:" | sed 's/^/CHECK|int8-zp|/' | head -3
+    $BD --mode=C --matmul --dt=u8:s8:s32 --attr-zero-points=wei:common:2 129x67:67x131 \
+        | grep -E "FAILED|UNIMPL|tests:" | sed 's/^/CHECK|int8-wei-zp (not wgmma)|/' | head -3
+}
 
 for s in "$@"; do
     echo "=== $s $(date +%T)"
@@ -59,6 +95,8 @@ for s in "$@"; do
                 513x257:257x1023 1x300:300x77 --stag=any --wtag=any --attr-post-ops=sum+relu \
                 2x1x33x65:1x3x65x31 2>&1 | grep -E "FAILED|UNIMPL|tests:" | head -4
         done
+
+        tc_check
         ;;
     check)
         nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -80,6 +118,45 @@ for s in "$@"; do
         done
         ONEDNN_VERBOSE=dispatch,create $BD --mode=C --conv --dt=bf16 \
             mb2ic64ih14oc64oh14kh3ph1 2>&1 | grep -i "gemm,\|conv" | tail -3
+
+        tc_check
+        ;;
+    tc)
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+        for d in "--dt=f32 --attr-fpmath=tf32" "--dt=u8:s8:s32" "--dt=s8:s8:f32 --bia-dt=f32" \
+                 "--dt=u8:s8:u8 --attr-zero-points=src:common:3+dst:common:-2"; do
+            ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul $d --stag=ab --wtag=ab 256x256:256x256 \
+                2>&1 | grep -i "dispatch.*matmul\|tests:" | sed 's/^/DISPATCH|/' | head -3
+        done
+        ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul --dt=f32 --stag=ab --wtag=ab \
+            256x256:256x256 2>&1 | grep -i "dispatch.*matmul" | sed 's/^/DISPATCH|strict|/' | head -2
+        tc_check
+        $P --dt=f32 --attr-fpmath=tf32 4096x4096:4096x4096 8192x8192:8192x8192 \
+            128x4096:4096x4096 4096x4096:4096x128
+        $P --dt=f32 --attr-fpmath=tf32 --wtag=ba 8192x8192:8192x8192 | sed 's/^PERF/PERF[wtag=ba]/'
+        $P --dt=u8:s8:s32,s8:s8:s32 4096x4096:4096x4096 8192x8192:8192x8192 128x4096:4096x4096
+        $P --dt=u8:s8:s32 --wtag=ba 4096x4096:4096x4096 | sed 's/^PERF/PERF[wtag=ba]/'
+        $P --dt=u8:s8:s32 --attr-zero-points=src:common:3 4096x4096:4096x4096 \
+            | sed 's/^PERF/PERF[zp_src]/'
+        python3 - <<'PY'
+import torch
+def med(f, n=30):
+    for _ in range(3): f()
+    ts = []
+    for _ in range(n):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record(); f(); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort()
+    return ts[len(ts) // 2]
+torch.backends.cuda.matmul.allow_tf32 = True
+for m, k, n in [(4096, 4096, 4096), (8192, 8192, 8192), (128, 4096, 4096), (4096, 128, 4096)]:
+    a = torch.randn(m, k, device='cuda'); b = torch.randn(k, n, device='cuda')
+    print(f"TORCH|tf32|{m}x{k}:{k}x{n}|{med(lambda: torch.mm(a, b)):.4f} ms")
+for m, k, n in [(4096, 4096, 4096), (8192, 8192, 8192), (128, 4096, 4096)]:
+    a = torch.randint(-8, 8, (m, k), device='cuda', dtype=torch.int8)
+    b = torch.randint(-8, 8, (k, n), device='cuda', dtype=torch.int8)
+    print(f"TORCH|int8|{m}x{k}:{k}x{n}|{med(lambda: torch._int_mm(a, b)):.4f} ms")
+PY
         ;;
     perf)
         $P --dt=bf16,f16 $BIG

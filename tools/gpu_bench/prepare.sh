@@ -3,6 +3,7 @@
 # ignores (default .dev), to be carried there:  tools/gpu_bench/prepare.sh [BUILD_DIR] [DEST]
 # Then, on the GPU machine:  python3 .dev/gpu_vs_torch.py --check
 # the flash attention variants (checked, then timed against PyTorch):  python3 .dev/sdpa_flash.py
+# or the GEMM variants' modes (gemm_variants.sh header):  D=.dev bash .dev/gemm_variants.sh tc
 # and the concurrency stress test (many threads, one engine, creating and executing):
 #   LD_LIBRARY_PATH=.dev ANYDNN_OCL_DEVICE=NVIDIA .dev/anydnn_concurrency_stress --engine=gpu --seconds=30
 set -euo pipefail
@@ -13,6 +14,7 @@ cmake --build "$BUILD" -j "$(nproc)" --target anydnn benchdnn anydnn_concurrency
 mkdir -p "$DEST"
 cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
     tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh tools/gpu_bench/sdpa_flash.py \
+    tools/gpu_bench/gemm_variants.sh \
     "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
 # The GPU tests (sdpa_flash.py runs the flash kernels' reference check from them) and the graph

@@ -169,10 +169,10 @@ struct implicit_wgmma_t : public primitive_t {
         for (int64_t v : {M, N, K, icp, q.ih, q.iw, q.oh, q.ow, q.kw, q.stride_h, q.stride_w,
                      q.pad_h, q.pad_w, q.dil_h, q.dil_w})
             args.add_value<int32_t>(static_cast<int32_t>(v));
-        args.add_value<int32_t>(c_type == dnnl_f32 ? 1 : 0);
+        args.add_value<int32_t>(wgmma_c_kind(c_type));
         const dnnl_data_type_t bias_type =
                 q.with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
-        args.add_value<int32_t>(!q.with_bias ? 0 : bias_type == dnnl_f32 ? 1 : 2);
+        args.add_value<int32_t>(wgmma_bias_kind(bias_type));
         add_wgmma_epilogue(args, pd.epilogue);
         nd_range_t range;
         range.ndims = 3;

@@ -190,7 +190,7 @@ std::string gemm_kernel_t::init_wgmma(
             wgmma_layout_t l;
             l.a_m_major = i / 2 != 0;
             l.b_n_major = i % 2 != 0;
-            if (wgmma_[c][i].init(engine, wgmma_kernel_name(t.a, l, wgmma_config_[c], false),
+            if (wgmma_[c][i].init(engine, wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], false),
                         tile_n[c], 1)
                     != dnnl_success)
                 return "none, " + last_failure_reason();

@@ -28,6 +28,48 @@ void add_scales(kernel_args_t &args, const wgmma_buffers_t &buf) {
 
 } // namespace
 
+int wgmma_c_kind(dnnl_data_type_t t) {
+    switch (t) {
+    case dnnl_f32: return 0;
+    case dnnl_bf16: return 1;
+    case dnnl_f16: return 2;
+    case dnnl_s32: return 3;
+    case dnnl_s8: return 4;
+    case dnnl_u8: return 5;
+    default: return -1;
+    }
+}
+
+int wgmma_bias_kind(dnnl_data_type_t t) {
+    switch (t) {
+    case dnnl_data_type_undef: return 0;
+    case dnnl_f32: return 1;
+    case dnnl_bf16: return 2;
+    case dnnl_f16: return 3;
+    case dnnl_s32: return 4;
+    default: return -1;
+    }
+}
+
+const char *wgmma_kind_name(dnnl_data_type_t a, dnnl_data_type_t b) {
+    if (a == dnnl_bf16 && b == dnnl_bf16) return "bf16";
+    if (a == dnnl_f16 && b == dnnl_f16) return "f16";
+    if (a == dnnl_f32 && b == dnnl_f32) return "tf32";
+    if (a == dnnl_s8 && b == dnnl_s8) return "s8s8";
+    if (a == dnnl_s8 && b == dnnl_u8) return "s8u8";
+    if (a == dnnl_u8 && b == dnnl_s8) return "u8s8";
+    if (a == dnnl_u8 && b == dnnl_u8) return "u8u8";
+    return nullptr;
+}
+
+bool wgmma_kmajor_only(dnnl_data_type_t a) {
+    return a != dnnl_bf16 && a != dnnl_f16;
+}
+
+int wgmma_elem_bytes(dnnl_data_type_t a) {
+    return a == dnnl_f32 ? 4 : a == dnnl_s8 || a == dnnl_u8 ? 1 : 2;
+}
+
 void add_wgmma_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
     args.add_value<int32_t>(e.wei_per_n ? 1 : 0);
     args.add_value<int32_t>(e.sum_at);
@@ -52,18 +94,27 @@ const char *wgmma_layout(int64_t a_sm, int64_t a_sk, int64_t b_sk, int64_t b_sn,
     return nullptr;
 }
 
-bool wgmma_aligned(int64_t ld, int64_t offset, int64_t batch_stride) {
-    return ld % 8 == 0 && offset % 8 == 0 && batch_stride % 8 == 0;
+bool wgmma_aligned(int64_t ld, int64_t offset, int64_t batch_stride, int elem_bytes) {
+    const int64_t per = 16 / elem_bytes;
+    return ld % per == 0 && offset % per == 0 && batch_stride % per == 0;
 }
 
 bool wgmma_sizes_fit(int64_t batch, int64_t m, int64_t n, int64_t k) {
     return m < (1 << 30) && n < (1 << 30) && k < (1 << 30) && batch < 65536;
 }
 
-status_t wgmma_epilogue(
-        const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e) {
-    ANYDNN_REQUIRE(attr.zero_points.empty(), dnnl_unimplemented, "wgmma takes no zero points");
+status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
+        wgmma_epilogue_t &e, bool int_zero_points) {
+    ANYDNN_REQUIRE(int_zero_points || attr.zero_points.empty(), dnnl_unimplemented,
+            "wgmma takes no zero points");
     ANYDNN_CHECK(check_quant_attr(attr));
+    for (const auto &z : attr.zero_points) {
+        ANYDNN_REQUIRE(z.first == DNNL_ARG_SRC || z.first == DNNL_ARG_DST, dnnl_unimplemented,
+                "wgmma takes zero points of src and dst, not of argument %d", z.first);
+        ANYDNN_REQUIRE(z.second.mask == 0 && z.second.group_ndims == 0, dnnl_unimplemented,
+                "wgmma takes common zero points (mask 0), not mask %d", z.second.mask);
+        (z.first == DNNL_ARG_SRC ? e.zp_src : e.zp_dst) = true;
+    }
     const auto wei = attr.scales.find(DNNL_ARG_WEIGHTS);
     e.wei_per_n = wei != attr.scales.end() && wei->second.mask != 0;
     const std::vector<post_op_t> &ops = attr.post_ops.entries;
@@ -90,13 +141,14 @@ status_t wgmma_epilogue(
                     "wgmma takes sum and eltwise post-ops, not %s", dnnl_prim_kind2str(op.kind));
         }
     }
-    e.any = !attr.scales.empty() || !ops.empty();
+    e.any = !attr.scales.empty() || !ops.empty() || e.zp_src || e.zp_dst;
     return dnnl_success;
 }
 
-std::string wgmma_kernel_name(
-        dnnl_data_type_t type, const wgmma_layout_t &l, const std::string &config, bool epilogue) {
-    return std::string("anydnn_wgmma_") + (type == dnnl_bf16 ? "bf16_" : "f16_")
+std::string wgmma_kernel_name(dnnl_data_type_t a, dnnl_data_type_t b, const wgmma_layout_t &l,
+        const std::string &config, bool epilogue) {
+    const char *kind = wgmma_kind_name(a, b);
+    return std::string("anydnn_wgmma_") + (kind ? kind : "none") + "_"
            + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config
            + (epilogue ? "_epi" : "");
 }
@@ -105,15 +157,17 @@ size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n) {
     return splits > 1 ? static_cast<size_t>(splits * batch * m * n * 4) : 0;
 }
 
-status_t wgmma_gemm_t::init(
-        engine_t *engine, const std::string &kernel_name, int tile_n, int splits) {
+status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, int tile_n,
+        int splits, bool int_sums) {
     tile_n_ = tile_n;
     splits_ = splits;
+    int_sums_ = int_sums;
     ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
     if (splits == 1) return dnnl_success;
-    return create_ptx_kernel(engine, "anydnn_wgmma_splitk_reduce", reduce_);
+    return create_ptx_kernel(engine,
+            int_sums ? "anydnn_wgmma_splitk_reduce_s32" : "anydnn_wgmma_splitk_reduce", reduce_);
 }
 
 status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
@@ -125,7 +179,7 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
             !split || buf.scratchpad, dnnl_runtime_error, "wgmma: no scratchpad for split K");
     const bool with_bias = p.bias_type != dnnl_data_type_undef;
 
-    // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
+    // Split along K, the GEMM writes f32 (s32) slices into the scratchpad; the sum writes C.
     kernel_args_t args;
     args.add(buf.a);
     args.add(buf.b);
@@ -136,6 +190,11 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
             args.add(nullptr);
     } else {
         add_scales(args, buf);
+    }
+    if (int_sums_) { // split along K there are no zero points (the host asks for none)
+        args.add(split ? nullptr : buf.zp_src);
+        args.add(split ? nullptr : buf.zp_dst);
+        args.add(split ? nullptr : buf.colsum);
     }
     args.add_value<int64_t>(p.a_off);
     args.add_value<int64_t>(p.b_off);
@@ -149,11 +208,15 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int32_t>(static_cast<int32_t>(p.m));
     args.add_value<int32_t>(static_cast<int32_t>(p.n));
     args.add_value<int32_t>(static_cast<int32_t>(p.k));
-    args.add_value<int32_t>(split || p.c_type == dnnl_f32 ? 1 : 0);
-    args.add_value<int32_t>(split || !with_bias ? 0 : p.bias_type == dnnl_f32 ? 1 : 2);
+    args.add_value<int32_t>(split ? (int_sums_ ? 3 : 0) : wgmma_c_kind(p.c_type));
+    args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
     args.add_value<int32_t>(splits_);
     args.add_value<int64_t>(slice);
     add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
+    if (int_sums_) {
+        args.add_value<int64_t>(p.colsum_off);
+        args.add_value<int64_t>(p.colsum_sb);
+    }
 
     nd_range_t range;
     range.ndims = 3;
@@ -179,11 +242,8 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     sum.add_value<int32_t>(static_cast<int32_t>(p.n));
     sum.add_value<int32_t>(static_cast<int32_t>(p.batch));
     sum.add_value<int32_t>(splits_);
-    sum.add_value<int32_t>(p.c_type == dnnl_f32 ? 0 : p.c_type == dnnl_bf16 ? 1 : 2);
-    sum.add_value<int32_t>(!with_bias                 ? 0
-                           : p.bias_type == dnnl_f32  ? 1
-                           : p.bias_type == dnnl_bf16 ? 2
-                                                      : 3);
+    sum.add_value<int32_t>(wgmma_c_kind(p.c_type));
+    sum.add_value<int32_t>(wgmma_bias_kind(p.bias_type));
     add_wgmma_epilogue(sum, e);
     nd_range_t flat;
     flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);

@@ -27,11 +27,24 @@ const char *wgmma_layout(int64_t a_sm, int64_t a_sk, int64_t b_sk, int64_t b_sn,
         int64_t c_sn, wgmma_layout_t &layout);
 
 // Whether an operand's rows are 16-byte pieces for cp.async: its leading dimension, start
-// and batch step (0: broadcast) are multiples of 8 elements.
-bool wgmma_aligned(int64_t ld, int64_t offset, int64_t batch_stride);
+// and batch step (0: broadcast) are multiples of 16 bytes (8 elements of 2 bytes).
+bool wgmma_aligned(int64_t ld, int64_t offset, int64_t batch_stride, int elem_bytes = 2);
 
 // Whether sizes fit the kernels' index range (32-bit M, N, K; batch on the grid's third axis).
 bool wgmma_sizes_fit(int64_t batch, int64_t m, int64_t n, int64_t k);
+
+// The kernels' codes for C's and the bias's types (c_kind_t, bias_kind_t of
+// gpu/gemm/hopper/wgmma_core.cuh); -1 for a type they do not take (undef bias: 0).
+int wgmma_c_kind(dnnl_data_type_t t);
+int wgmma_bias_kind(dnnl_data_type_t t);
+
+// The kernels' name for A's and B's types: "bf16", "f16", "tf32" (f32 data, TF32 products),
+// "u8s8" and the other 8-bit pairs; null for other pairs.
+const char *wgmma_kind_name(dnnl_data_type_t a, dnnl_data_type_t b);
+// Whether the kind's tiles must be K-major (tf32, 8-bit: wgmma transposes 16-bit types only).
+bool wgmma_kmajor_only(dnnl_data_type_t a);
+// Bytes of one element of A and B.
+int wgmma_elem_bytes(dnnl_data_type_t a);
 
 // The epilogue parameters of the kernels (epilogue_args_t of gpu/gemm/hopper/wgmma_gemm.cu).
 struct wgmma_epilogue_t {
@@ -41,22 +54,24 @@ struct wgmma_epilogue_t {
     float sum_scale = 1.f, sum_zp = 0.f;
     int elt = 0; // 0 none, 1 relu, 2 gelu_erf, 3 gelu_tanh, 4 swish
     float alpha = 0.f, beta = 0.f;
+    bool zp_src = false, zp_dst = false; // common s32 zero points (8-bit kinds)
 };
 
 // What the kernels apply of an attribute: f32 scales on src and dst (common) and weights
 // (common or per N), at most one sum (in dst's type) and one eltwise of relu, gelu_erf,
-// gelu_tanh, swish; no zero points. dnnl_unimplemented with the reason otherwise.
-status_t wgmma_epilogue(
-        const primitive_attr_t &attr, const memory_desc_t &dst, wgmma_epilogue_t &e);
+// gelu_tanh, swish; with `int_zero_points` (the 8-bit kinds) common s32 zero points of src
+// and dst, else none. dnnl_unimplemented with the reason otherwise.
+status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
+        wgmma_epilogue_t &e, bool int_zero_points = false);
 
 // The epilogue's parameters, the last ones of every kernel (the GEMM's, the split-K sum's and
 // the convolution's).
 void add_wgmma_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e);
 
-// The entry name of one kernel: input type (bf16 or f16), layout, tile configuration of the
-// tuning table, and whether it applies the epilogue.
-std::string wgmma_kernel_name(dnnl_data_type_t type, const wgmma_layout_t &layout,
-        const std::string &config, bool epilogue);
+// The entry name of one kernel: A's and B's types (wgmma_kind_name), layout, tile
+// configuration of the tuning table, and whether it applies the epilogue.
+std::string wgmma_kernel_name(dnnl_data_type_t a, dnnl_data_type_t b,
+        const wgmma_layout_t &layout, const std::string &config, bool epilogue);
 
 // One product for the kernels: `batch` C[b] = A[b] B[b] (+ bias over N), offsets and batch
 // strides in elements (0: broadcast).
@@ -66,21 +81,26 @@ struct wgmma_problem_t {
     int64_t a_off = 0, b_off = 0, c_off = 0, a_sb = 0, b_sb = 0, c_sb = 0;
     dnnl_data_type_t c_type = dnnl_f32;
     dnnl_data_type_t bias_type = dnnl_data_type_undef; // undef: no bias
+    int64_t colsum_off = 0, colsum_sb = 0; // B's column sums (s32 elements; 0: one batch)
 };
 
 struct wgmma_buffers_t {
     const memory_storage_t *a = nullptr, *b = nullptr, *c = nullptr, *bias = nullptr;
     const memory_storage_t *scale_src = nullptr, *scale_wei = nullptr, *scale_dst = nullptr;
-    const memory_storage_t *scratchpad = nullptr; // split K: splits * batch * m * n f32
+    const memory_storage_t *scratchpad = nullptr; // split K: splits * batch * m * n f32 or s32
+    // 8-bit kinds: common s32 zero points and B's column sums (with src's)
+    const memory_storage_t *zp_src = nullptr, *zp_dst = nullptr, *colsum = nullptr;
 };
 
-// The f32 slices split K needs (bytes; 0 without a split).
+// The f32 (s32) slices split K needs (bytes; 0 without a split), at the scratchpad's start.
 size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n);
 
-// One kernel (and, split along K, the sum) of tile width `tile_n`.
+// One kernel (and, split along K, the sum) of tile width `tile_n`; int_sums: an 8-bit kind
+// (s32 slices and their sum).
 class wgmma_gemm_t {
 public:
-    status_t init(engine_t *engine, const std::string &kernel_name, int tile_n, int splits);
+    status_t init(engine_t *engine, const std::string &kernel_name, int tile_n, int splits,
+            bool int_sums = false);
     status_t launch(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
             const wgmma_epilogue_t &e) const;
     bool ready() const {
@@ -89,6 +109,7 @@ public:
 
 private:
     int tile_n_ = 0, splits_ = 1;
+    bool int_sums_ = false;
     std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
 };
 

@@ -1,16 +1,24 @@
 // GPU matmul on Hopper's warpgroup tensor cores: the PTX kernels of gpu/gemm/hopper, loaded
 // through OpenCL where the device takes sm_90a PTX. bf16 x bf16 or f16 x f16 with f32
-// accumulation into f32 or the input type; plain layouts with A K- or M-major, B K- or
-// N-major, row-major C; at most one batch dimension (broadcast allowed); bias over N; f32
-// scales (common; per-N on weights) and a sum and an eltwise post-op (relu, gelu_erf,
-// gelu_tanh, swish) in the kernels' epilogue. Shapes too small to fill the GPU with tiles
-// are split along K (f32 slices in the scratchpad, the epilogue in the kernel adding them).
+// accumulation into f32 or the input type; f32 x f32 as TF32 products with f32 sums, only
+// where the fpmath mode allows TF32 (tf32, bf16, f16 or any: a type at least as accurate as
+// the mode's), into f32 or bf16; 8-bit integers (u8/s8 x u8/s8) with s32 sums into f32, s32,
+// s8, u8 or bf16. Plain layouts with row-major C; the 16-bit kernels read A K- or M-major and
+// B K- or N-major; the tf32 and 8-bit kernels read K-major tiles only, so other layouts
+// (row-major B above all) are first copied K-major into the scratchpad (gemm/kmajor_copy.cl).
+// At most one batch dimension (broadcast allowed); bias over N; f32 scales (common; per-N on
+// weights) and a sum and an eltwise post-op (relu, gelu_erf, gelu_tanh, swish) in the
+// kernels' epilogue; for 8-bit kinds common s32 zero points of src (less its product with
+// B's column sums, computed first into the scratchpad) and dst. Shapes too small to fill the GPU with tiles are split
+// along K (f32 or s32 slices in the scratchpad, the epilogue in the kernel adding them).
 // Anything else is left to the next implementation, with the reason.
 #include <string>
+#include <vector>
 
 #include "core/primitive.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/verbose.hpp"
+#include "gpu/gemm/kmajor_copy.hpp"
 #include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
@@ -24,6 +32,13 @@ namespace {
 
 struct wgmma_matmul_t;
 
+// Whether the fpmath mode lets f32 products run as TF32: modes naming a type no more accurate
+// than TF32 (8 exponent and 10 mantissa bits: tf32, bf16, f16) and `any`; never strict.
+bool fpmath_allows_tf32(dnnl_fpmath_mode_t mode) {
+    return mode == dnnl_fpmath_mode_tf32 || mode == dnnl_fpmath_mode_bf16
+            || mode == dnnl_fpmath_mode_f16 || mode == dnnl_fpmath_mode_any;
+}
+
 struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t> {
     using base_t = primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t>;
     using base_t::base_t;
@@ -33,27 +48,83 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     std::string kernel_name;
     int tile_n = 0, splits = 1;
     int64_t a_sb = 0, b_sb = 0, c_sb = 0; // batch strides (0: broadcast)
+    // tf32 and 8-bit kinds: operands copied K-major into the scratchpad (bytes from its start)
+    bool copy_a = false, copy_b = false;
+    kmajor_source_t a_src, b_src;
+    size_t a_copy_at = 0, b_copy_at = 0;
+    size_t colsum_at = 0; // 8-bit kinds with src's zero point: B's column sums (s32)
+
+    // The kernels' layout for tf32 and 8-bit operands: K-major in place where an operand has
+    // unit stride along K and 16-byte rows, else a K-major copy (a transpose for row-major B).
+    static const char *kmajor_layout(wgmma_matmul_pd_t &pd, const memory_desc_t &src,
+            const memory_desc_t &wei, const memory_desc_t &dst, int64_t B, int64_t M, int64_t N,
+            int64_t K) {
+        const int nd = dst.ndims, es = wgmma_elem_bytes(src.data_type);
+        const dim_t *ss = src.blocking.strides, *ws = wei.blocking.strides,
+                    *ds = dst.blocking.strides;
+        if (ds[nd - 1] != 1) return "C is not row-major";
+        wgmma_layout_t &l = pd.layout;
+        l.ldc = ds[nd - 2];
+        pd.copy_a = !(ss[nd - 1] == 1 && wgmma_aligned(ss[nd - 2], src.offset0, pd.a_sb, es));
+        pd.copy_b = !(ws[nd - 2] == 1 && wgmma_aligned(ws[nd - 1], wei.offset0, pd.b_sb, es));
+        l.lda = pd.copy_a ? kmajor_ld(K, es) : ss[nd - 2];
+        l.ldb = pd.copy_b ? kmajor_ld(K, es) : ws[nd - 1];
+        pd.a_src.batches = pd.a_sb ? B : 1;
+        pd.a_src.rows = M, pd.a_src.k = K;
+        pd.a_src.off = src.offset0, pd.a_src.sb = pd.a_sb;
+        pd.a_src.sr = ss[nd - 2], pd.a_src.sk = ss[nd - 1];
+        pd.b_src.batches = pd.b_sb ? B : 1;
+        pd.b_src.rows = N, pd.b_src.k = K;
+        pd.b_src.off = wei.offset0, pd.b_src.sb = pd.b_sb;
+        pd.b_src.sr = ws[nd - 1], pd.b_src.sk = ws[nd - 2];
+        return nullptr;
+    }
 
     static status_t init(wgmma_matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
         memory_desc_t src, wei, bias, dst;
         ANYDNN_CHECK(cpu::matmul::resolve_matmul(d, src, wei, bias, dst));
-        const dnnl_data_type_t t = src.data_type;
-        ANYDNN_REQUIRE((t == dnnl_bf16 || t == dnnl_f16) && wei.data_type == t
-                        && (dst.data_type == t || dst.data_type == dnnl_f32),
-                dnnl_unimplemented,
-                "wgmma takes bf16 or f16 src and weights of one type, dst f32 or that type");
+        const dnnl_data_type_t t = src.data_type, tc = dst.data_type;
+        ANYDNN_REQUIRE(wgmma_kind_name(t, wei.data_type), dnnl_unimplemented,
+                "wgmma takes bf16 x bf16, f16 x f16, f32 x f32 (as TF32) or u8/s8 x u8/s8, "
+                "not %s x %s",
+                dnnl_dt2str(t), dnnl_dt2str(wei.data_type));
+        const bool tf32 = t == dnnl_f32, int8 = t == dnnl_s8 || t == dnnl_u8;
         const bool with_bias = !is_zero_md(bias);
-        ANYDNN_REQUIRE(!with_bias || bias.data_type == t || bias.data_type == dnnl_f32,
-                dnnl_unimplemented, "wgmma bias is f32 or the src type");
+        const dnnl_data_type_t tb = with_bias ? bias.data_type : dnnl_data_type_undef;
+        if (tf32) {
+            ANYDNN_REQUIRE(fpmath_allows_tf32(pd.attr.fpmath_mode), dnnl_unimplemented,
+                    "wgmma runs f32 as TF32 only where the fpmath mode allows it (tf32, bf16, "
+                    "f16 or any), not under %s",
+                    dnnl_fpmath_mode2str(pd.attr.fpmath_mode));
+            ANYDNN_REQUIRE(tc == dnnl_f32 || tc == dnnl_bf16, dnnl_unimplemented,
+                    "wgmma TF32 writes dst f32 or bf16, not %s", dnnl_dt2str(tc));
+            ANYDNN_REQUIRE(!with_bias || tb == dnnl_f32 || tb == dnnl_bf16, dnnl_unimplemented,
+                    "wgmma TF32 bias is f32 or bf16");
+        } else if (int8) {
+            ANYDNN_REQUIRE(tc == dnnl_f32 || tc == dnnl_s32 || tc == dnnl_s8 || tc == dnnl_u8
+                            || tc == dnnl_bf16,
+                    dnnl_unimplemented, "wgmma int8 writes dst f32, s32, s8, u8 or bf16, not %s",
+                    dnnl_dt2str(tc));
+            ANYDNN_REQUIRE(!with_bias || wgmma_bias_kind(tb) > 0, dnnl_unimplemented,
+                    "wgmma int8 bias is f32, bf16, f16 or s32, not %s", dnnl_dt2str(tb));
+        } else {
+            ANYDNN_REQUIRE(tc == t || tc == dnnl_f32, dnnl_unimplemented,
+                    "wgmma takes bf16 or f16 src and weights of one type, dst f32 or that type");
+            ANYDNN_REQUIRE(!with_bias || tb == t || tb == dnnl_f32, dnnl_unimplemented,
+                    "wgmma bias is f32 or the src type");
+        }
         ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
                         && (!with_bias || is_plain(bias)),
                 dnnl_unimplemented, "wgmma matmul takes plain strided layouts");
         const int nd = dst.ndims;
         ANYDNN_REQUIRE(nd <= 3, dnnl_unimplemented, "wgmma matmul takes one batch dimension");
         cpu::post_ops_chain_t chain;
-        ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << (nd - 1), {}, chain, pd.args));
-        ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue));
+        std::vector<int> zp_args;
+        if (int8) zp_args = {DNNL_ARG_SRC, DNNL_ARG_DST};
+        ANYDNN_CHECK(
+                cpu::matmul::init_attr(pd.attr, dst, 1 << (nd - 1), zp_args, chain, pd.args));
+        ANYDNN_CHECK(wgmma_epilogue(pd.attr, dst, pd.epilogue, int8));
         const dim_t M = dst.dims[nd - 2], N = dst.dims[nd - 1], K = src.dims[nd - 1];
         const dim_t B = nd == 3 ? dst.dims[0] : 1;
         ANYDNN_REQUIRE(wgmma_sizes_fit(B, M, N, K), dnnl_unimplemented,
@@ -74,35 +145,61 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         pd.c_sb = batch_stride(dst);
         const dim_t *ss = src.blocking.strides, *ws = wei.blocking.strides,
                     *ds = dst.blocking.strides;
-        const char *why = wgmma_layout(
-                ss[nd - 2], ss[nd - 1], ws[nd - 2], ws[nd - 1], ds[nd - 2], ds[nd - 1], pd.layout);
-        ANYDNN_REQUIRE(!why, dnnl_unimplemented, "wgmma matmul: %s", why);
-        ANYDNN_REQUIRE(wgmma_aligned(pd.layout.lda, src.offset0, pd.a_sb)
-                        && wgmma_aligned(pd.layout.ldb, wei.offset0, pd.b_sb),
-                dnnl_unimplemented,
-                "wgmma loads 16-byte rows: strides and offsets of src and weights must be "
-                "multiples of 8 elements");
+        if (wgmma_kmajor_only(t)) {
+            const char *why = kmajor_layout(pd, src, wei, dst, B, M, N, K);
+            ANYDNN_REQUIRE(!why, dnnl_unimplemented, "wgmma matmul: %s", why);
+        } else {
+            const char *why = wgmma_layout(ss[nd - 2], ss[nd - 1], ws[nd - 2], ws[nd - 1],
+                    ds[nd - 2], ds[nd - 1], pd.layout);
+            ANYDNN_REQUIRE(!why, dnnl_unimplemented, "wgmma matmul: %s", why);
+            ANYDNN_REQUIRE(wgmma_aligned(pd.layout.lda, src.offset0, pd.a_sb)
+                            && wgmma_aligned(pd.layout.ldb, wei.offset0, pd.b_sb),
+                    dnnl_unimplemented,
+                    "wgmma loads 16-byte rows: strides and offsets of src and weights must be "
+                    "multiples of 8 elements");
+        }
 
         // Last among the checks, so that every device names what the kernels lack.
         ANYDNN_REQUIRE(engine_caps(pd.engine).ptx_binary_sm >= 90, dnnl_unimplemented,
                 "the device does not load sm_90a PTX programs");
         // The tile configuration and K split: the device tuning table.
+        const int es = wgmma_elem_bytes(t);
         wgmma_tuning_t tuning;
-        ANYDNN_CHECK(wgmma_tuning(engine_caps(pd.engine), B, M, N, K, tuning));
+        ANYDNN_CHECK(wgmma_tuning(engine_caps(pd.engine), B, M, N, K, tuning, es));
         const std::string &config = tuning.config;
         pd.tile_n = tuning.tile_n;
         pd.splits = tuning.splits;
-        // Split along K, the sum kernel applies the epilogue: the GEMM writes plain f32.
-        pd.kernel_name
-                = wgmma_kernel_name(t, pd.layout, config, pd.epilogue.any && pd.splits == 1);
-        // The f32 split-K slices: the scratchpad, which a stream in order keeps for its
-        // executions (stream_t::scratchpad), so one primitive runs on several streams at once.
-        pd.scratchpad_size = wgmma_scratchpad_bytes(pd.splits, B, M, N);
+        // Zero points are applied in the GEMM's epilogue only: no split along K.
+        if (pd.epilogue.zp_src || pd.epilogue.zp_dst) pd.splits = 1;
+        // The plain kernels add an f32 (or 16-bit input type) bias and write f32 or the 16-bit
+        // input type, the integer ones exact s32 without bias: anything else takes the
+        // epilogue. Split along K, the sum kernel applies it: the GEMM writes plain sums.
+        const bool plain_out = int8 ? tc == dnnl_s32 && !with_bias
+                : tf32              ? tc == dnnl_f32 && (!with_bias || tb == dnnl_f32)
+                                    : true;
+        const bool epi = pd.epilogue.any || !plain_out;
+        pd.kernel_name = wgmma_kernel_name(t, wei.data_type, pd.layout, config, epi && pd.splits == 1);
+        // The f32 (s32) split-K slices, then the K-major copies: the scratchpad, which a
+        // stream in order keeps for its executions (stream_t::scratchpad), so one primitive
+        // runs on several streams at once.
+        size_t bytes = (wgmma_scratchpad_bytes(pd.splits, B, M, N) + 255) / 256 * 256;
+        if (pd.copy_a) pd.a_copy_at = bytes, bytes += kmajor_bytes(pd.a_src, es);
+        if (pd.copy_b) pd.b_copy_at = bytes, bytes += kmajor_bytes(pd.b_src, es);
+        if (pd.epilogue.zp_src) {
+            pd.colsum_at = bytes;
+            bytes += static_cast<size_t>((pd.b_src.batches * N * 4 + 255) / 256 * 256);
+        }
+        pd.scratchpad_size = bytes;
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
-        if (verbose_on(verbose_flag::dispatch))
+        if (verbose_on(verbose_flag::dispatch)) {
+            std::string copies;
+            if (pd.copy_a) copies += "; src copied K-major first";
+            if (pd.copy_b) copies += "; weights copied K-major first";
+            if (pd.epilogue.zp_src) copies += "; weights' column sums for src's zero point";
             verbose_print("primitive,create:dispatch",
-                    "matmul,wgmma " + pd.kernel_name + ",chosen: " + tuning.why);
+                    "matmul,wgmma " + pd.kernel_name + ",chosen: " + tuning.why + copies);
+        }
 
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -118,7 +215,13 @@ struct wgmma_matmul_t : public primitive_t {
     const wgmma_matmul_pd_t &pd_() const { return static_cast<const wgmma_matmul_pd_t &>(pd()); }
 
     status_t init() override {
-        return gemm_.init(pd_().engine, pd_().kernel_name, pd_().tile_n, pd_().splits);
+        const wgmma_matmul_pd_t &pd = pd_();
+        const dnnl_data_type_t t = pd.arg_md(DNNL_ARG_SRC).data_type;
+        if (pd.copy_a || pd.copy_b) ANYDNN_CHECK(copy_.init(pd.engine, wgmma_elem_bytes(t)));
+        if (pd.epilogue.zp_src)
+            ANYDNN_CHECK(sums_.init(pd.engine, pd.arg_md(DNNL_ARG_WEIGHTS).data_type == dnnl_s8));
+        return gemm_.init(pd.engine, pd.kernel_name, pd.tile_n, pd.splits,
+                t == dnnl_s8 || t == dnnl_u8);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -144,11 +247,39 @@ struct wgmma_matmul_t : public primitive_t {
         buf.scale_wei = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS);
         buf.scale_dst = storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST);
         buf.scratchpad = ctx.scratchpad_storage;
+        buf.zp_src = storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC);
+        buf.zp_dst = storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST);
+        // B's column sums from the weights as given (before any copy), s32 per (batch, n).
+        if (pd.epilogue.zp_src) {
+            ANYDNN_CHECK(sums_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad,
+                    static_cast<int64_t>(pd.colsum_at) / 4));
+            buf.colsum = buf.scratchpad;
+            p.colsum_off = static_cast<int64_t>(pd.colsum_at) / 4;
+            p.colsum_sb = pd.b_src.batches > 1 ? p.n : 0;
+        }
+        // K-major copies: the GEMM reads them from the scratchpad, batch by batch or broadcast.
+        const int es = wgmma_elem_bytes(src.data_type);
+        if (pd.copy_a) {
+            ANYDNN_CHECK(copy_.launch(ctx.stream, buf.a, pd.a_src, buf.scratchpad,
+                    static_cast<int64_t>(pd.a_copy_at) / es));
+            buf.a = buf.scratchpad;
+            p.a_off = static_cast<int64_t>(pd.a_copy_at) / es;
+            p.a_sb = pd.a_src.batches > 1 ? p.m * pd.layout.lda : 0;
+        }
+        if (pd.copy_b) {
+            ANYDNN_CHECK(copy_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad,
+                    static_cast<int64_t>(pd.b_copy_at) / es));
+            buf.b = buf.scratchpad;
+            p.b_off = static_cast<int64_t>(pd.b_copy_at) / es;
+            p.b_sb = pd.b_src.batches > 1 ? p.n * pd.layout.ldb : 0;
+        }
         return gemm_.launch(ctx.stream, buf, p, pd.epilogue);
     }
 
 private:
     wgmma_gemm_t gemm_;
+    kmajor_copy_t copy_;
+    row_sums_t sums_;
 };
 
 } // namespace

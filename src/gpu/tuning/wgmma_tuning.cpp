@@ -13,6 +13,7 @@ namespace {
 
 struct wgmma_row_t {
     const char *arch; // device_caps_t::arch; "" any device that loads sm_90a PTX
+    int elem_bytes; // of A and B: 2 bf16/f16, 4 f32 (TF32 products), 1 8-bit integers
     const char *wide; // where 128 x BN tiles give every compute unit one
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
@@ -23,8 +24,12 @@ struct wgmma_row_t {
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
 // with 4 stages of 64 (192 KB of shared memory), 4096^3 bf16 565 TFLOP/s (48 KB tiles 280);
 // 128 x 4096 x 4096 as 128 x 128 tiles split in 16 along K, 165 TFLOP/s.
+// tf32 and 8-bit integers: the same 128-byte lines and shared memory per stage (BK 32 and
+// 128 elements), so the same tile shapes and stages; not yet measured on the GPU.
 const wgmma_row_t rows[] = {
-        {"", "256x64s4p1", "128x64s4p1", 4, 16, true},
+        {"", 2, "256x64s4p1", "128x64s4p1", 4, 16, true},
+        {"", 4, "256x32s4p1", "128x32s4p1", 4, 16, false},
+        {"", 1, "256x128s4p1", "128x128s4p1", 4, 16, false},
 };
 
 // BN and BK of "<BN>x<BK>s<S>p<P>"; false when `config` is not of that form.
@@ -64,15 +69,21 @@ bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
 } // namespace
 
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
-        wgmma_tuning_t &out) {
-    const wgmma_row_t *row = &rows[0];
+        wgmma_tuning_t &out, int elem_bytes) {
+    // The device's architecture row for this element size, else the default one.
+    const wgmma_row_t *row = nullptr;
     for (const wgmma_row_t &r : rows)
-        if (*r.arch && caps.arch == r.arch) {
+        if (r.elem_bytes == elem_bytes && *r.arch && caps.arch == r.arch) {
             row = &r;
             break;
         }
-    const std::string where = *row->arch ? std::string("architecture '") + row->arch + "' row"
-                                         : std::string("default row");
+    for (const wgmma_row_t &r : rows)
+        if (!row && r.elem_bytes == elem_bytes && !*r.arch) row = &r;
+    ANYDNN_REQUIRE(row, dnnl_unimplemented, "the wgmma tuning table has no row for %d-byte "
+            "elements", elem_bytes);
+    const std::string where = (*row->arch ? std::string("architecture '") + row->arch + "' row"
+                                          : std::string("default row"))
+            + " of " + std::to_string(elem_bytes) + "-byte elements";
     const int64_t units = std::max<int64_t>(caps.compute_units, 1);
     auto tiles = [&](int64_t bn) { return batch * ((m + 127) / 128) * ((n + bn - 1) / bn); };
     wgmma_tuning_t t;

@@ -22,8 +22,9 @@ struct wgmma_tuning_t {
 // The choice for `batch` products of M x N x K. ANYDNN_GPU_TUNING's "wgmma" section
 // ("wgmma:config=128x64s4p1,splits=3,core=0", tuning_override.hpp) replaces any of these
 // fields: for tuning, tests, and to keep the GEMM core off the kernels. dnnl_unimplemented (with the reason) for an override that does not parse.
+// elem_bytes: of A and B (2 bf16/f16, 4 f32 as TF32, 1 8-bit integers); each has its rows.
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
-        wgmma_tuning_t &tuning);
+        wgmma_tuning_t &tuning, int elem_bytes = 2);
 
 } // namespace gpu
 } // namespace anydnn

@@ -72,9 +72,9 @@ struct conv_gather_t {
 
 } // namespace
 
-// anydnn_wgmma_conv_<type>_<BN>x64s<S>p1[_epi]: the buffers and the epilogue's parameters as
-// in the GEMM kernels; M = N * OH * OW, N = OC, K = KH * KW * IC.
-#define ANYDNN_WGMMA_CONV_ENTRY(TY, F16, BN, S, EPI, SUFFIX) \
+// anydnn_wgmma_conv_<type>_<BN>x64s<S>p1[_epi]: the buffers, c_kind, bias_kind and the
+// epilogue's parameters as in the GEMM kernels; M = N * OH * OW, N = OC, K = KH * KW * IC.
+#define ANYDNN_WGMMA_CONV_ENTRY(TY, KIND, BN, S, EPI, SUFFIX) \
     extern "C" __global__ void __launch_bounds__(threads) \
             anydnn_wgmma_conv_##TY##_##BN##x64s##S##p1##SUFFIX(const uint16_t *a, \
                     const uint16_t *b, void *c, const void *bias, const float *src_scale, \
@@ -82,19 +82,19 @@ struct conv_gather_t {
                     int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int64_t sn, \
                     int64_t sh, int64_t sw, int M, int N, int K, int ic, int ih, int iw, int oh, \
                     int ow, int kw, int stride_h, int stride_w, int pad_h, int pad_w, \
-                    int dil_h, int dil_w, int c_f32, int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
+                    int dil_h, int dil_w, int c_kind, int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
         const conv_args_t g {sn, sh, sw, ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, \
                 pad_w, dil_h, dil_w}; \
-        gemm<F16, 0, 0, BN, 64, S, 1, EPI, conv_gather_t<threads, 64>>(a, b, c, bias, a_off, \
-                b_off, c_off, 0, ldb, ldc, 0, 0, 0, M, N, K, c_f32, bias_kind, 1, 0, \
+        gemm<KIND, 0, 0, BN, 64, S, 1, EPI, conv_gather_t<threads, 64>>(a, b, c, bias, a_off, \
+                b_off, c_off, 0, ldb, ldc, 0, 0, 0, M, N, K, c_kind, bias_kind, 1, 0, \
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
 #define ANYDNN_WGMMA_CONV_TILE(BN, S) \
-    ANYDNN_WGMMA_CONV_ENTRY(bf16, false, BN, S, false, ) \
-    ANYDNN_WGMMA_CONV_ENTRY(f16, true, BN, S, false, ) \
-    ANYDNN_WGMMA_CONV_ENTRY(bf16, false, BN, S, true, _epi) \
-    ANYDNN_WGMMA_CONV_ENTRY(f16, true, BN, S, true, _epi)
+    ANYDNN_WGMMA_CONV_ENTRY(bf16, ab_bf16, BN, S, false, ) \
+    ANYDNN_WGMMA_CONV_ENTRY(f16, ab_f16, BN, S, false, ) \
+    ANYDNN_WGMMA_CONV_ENTRY(bf16, ab_bf16, BN, S, true, _epi) \
+    ANYDNN_WGMMA_CONV_ENTRY(f16, ab_f16, BN, S, true, _epi)
 
 // Four stages of 128 x 64 A and BN x 64 B: 96, 128 and 192 KB of shared memory. Measured on
 // the H200 (mb64 ResNet layers, bf16), three or six stages were no faster: 3x3 64@56 at 64

@@ -1,13 +1,16 @@
-// The bf16/f16 GEMM on Hopper's warpgroup tensor cores (wgmma, sm_90a), f32 accumulation,
-// shared by the kernels of wgmma_gemm.cu (matrices) and wgmma_conv.cu (implicit-GEMM
+// The GEMM on Hopper's warpgroup tensor cores (wgmma, sm_90a): bf16/f16 and tf32 (f32 data)
+// with f32 sums, s8/u8 with s32 sums; shared by the kernels of wgmma_gemm.cu (matrices) and wgmma_conv.cu (implicit-GEMM
 // convolution, A gathered from the source). Compiled to PTX at build time (nvcc -ptx) and
 // loaded through OpenCL as a program binary, so it runs on the application's OpenCL context,
 // queue and buffers.
 //
-// C[b](m, n) = sum_k A[b](m, k) * B[b](k, n) (+ bias(n)), batch b = blockIdx.z, C in f32 or
-// the input type.
+// C[b](m, n) = sum_k A[b](m, k) * B[b](k, n) (+ bias(n)), batch b = blockIdx.z, C of the type
+// c_kind names (c_kind_t).
 // A is K-major (A(m, k) = a[m * lda + k]) or, with TA, M-major (a[m + k * lda]); B is K-major
-// (B(k, n) = b[n * ldb + k]) or, with TB, N-major (b[k * ldb + n]); C is row-major.
+// (B(k, n) = b[n * ldb + k]) or, with TB, N-major (b[k * ldb + n]); C is row-major. wgmma
+// transposes 16-bit operands only: tf32 and 8-bit tiles are K-major (TA = TB = 0; the host
+// copies other layouts K-major first).
+// Shared-memory lines are 128 bytes whatever the type: BK = 64 bf16, 32 tf32 or 128 int8.
 // A 128 x BN block of C per CTA: two warpgroups, 64 rows each. Tiles of A and B come from
 // global memory by cp.async (zero fill past M, N, K) into S shared-memory stages laid out as
 // wgmma's swizzled descriptors expect; the warpgroups issue wgmma on one stage while later
@@ -15,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "wgmma_ops.cuh"
 
@@ -22,6 +26,26 @@ namespace {
 
 constexpr int block_m = 128;
 constexpr int threads = 256; // two warpgroups
+
+// The operand types: A's and B's types name the kind (ab_s8u8: s8 A, u8 B).
+enum ab_kind_t { ab_bf16, ab_f16, ab_tf32, ab_s8s8, ab_s8u8, ab_u8s8, ab_u8u8 };
+// C's type in the kernels' c_kind parameter (and the split-K sum's), and bias_kind's codes
+// (0: no bias).
+enum c_kind_t { c_f32 = 0, c_bf16 = 1, c_f16 = 2, c_s32 = 3, c_s8 = 4, c_u8 = 5 };
+enum bias_kind_t { bias_none = 0, bias_f32 = 1, bias_bf16 = 2, bias_f16 = 3, bias_s32 = 4 };
+
+// Per kind: the stored element, the accumulator, K of one wgmma.
+template <int T>
+struct ab_traits {
+    static constexpr bool is_int = T >= ab_s8s8;
+    static constexpr bool is_16bit = T <= ab_f16;
+    static constexpr bool f16 = T == ab_f16; // for "the input type" of C and bias
+    using elem_t = typename std::conditional<is_16bit, uint16_t,
+            typename std::conditional<is_int, uint8_t, uint32_t>::type>::type;
+    using acc_t = typename std::conditional<is_int, int, float>::type;
+    static constexpr int es = sizeof(elem_t);
+    static constexpr int k_step = is_16bit ? 16 : is_int ? 32 : 8;
+};
 
 // The swizzle of wgmma's SW-byte modes on a byte offset from a 1024-aligned base: the 16-byte
 // piece index within a line is XORed with the line index (bits 7.. of the offset).
@@ -66,38 +90,65 @@ __device__ __forceinline__ void fence_regs(float *d) {
     for (int i = 0; i < R; ++i)
         asm volatile("" : "+f"(d[i])::"memory");
 }
+template <int R>
+__device__ __forceinline__ void fence_regs(int *d) {
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+        asm volatile("" : "+r"(d[i])::"memory");
+}
 
 // One O x I tile (I contiguous in global memory, lines ld elements apart) into shared memory at
-// `base`: lines of SW bytes, I split into SW/2-element chunks that are O lines each, swizzled.
+// `base`: lines of SW bytes, I split into chunks of SW bytes that are O lines each, swizzled.
 // Lines at or past o_lim and elements at or past i_lim read as zero.
-template <int O, int I, int SW, int NT>
-__device__ __forceinline__ void load_tile(uint32_t base, const uint16_t *g, int64_t ld, int o_lim,
+template <int O, int I, int SW, int NT, class E>
+__device__ __forceinline__ void load_tile(uint32_t base, const E *g, int64_t ld, int o_lim,
         int i_lim, int tid) {
-    constexpr int pieces = I / 8; // 16-byte pieces per line
+    constexpr int es = sizeof(E), per = 16 / es; // elements per 16-byte piece
+    constexpr int pieces = I / per, chunk = SW / es; // pieces per line; elements per chunk
     static_assert((O * pieces) % NT == 0, "the tile splits evenly over the threads");
 #pragma unroll
     for (int it = 0; it < O * pieces / NT; ++it) {
         const int idx = tid + it * NT;
-        const int o = idx / pieces, i = (idx % pieces) * 8;
-        const uint32_t off = (i / (SW / 2)) * (O * SW) + o * SW + (i % (SW / 2)) * 2;
+        const int o = idx / pieces, i = (idx % pieces) * per;
+        const uint32_t off = (i / chunk) * (O * SW) + o * SW + (i % chunk) * es;
         const int left = i_lim - i;
-        const uint32_t bytes = o < o_lim && left > 0 ? (left >= 8 ? 16 : left * 2) : 0;
+        const uint32_t bytes = o < o_lim && left > 0 ? (left >= per ? 16 : left * es) : 0;
         cp_async16(base + swizzle<SW>(off), bytes ? g + o * ld + i : g, bytes);
     }
 }
 
-template <bool F16, int TA, int TB, int BN>
+template <int T, int TA, int TB, int BN>
 struct mma_t {
-    static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db) {
-        if constexpr (F16) {
-            if constexpr (BN == 256) wgmma_m64n256k16_f16<TA, TB>(d, da, db);
-            else if constexpr (BN == 128) wgmma_m64n128k16_f16<TA, TB>(d, da, db);
-            else wgmma_m64n64k16_f16<TA, TB>(d, da, db);
-        } else {
-            if constexpr (BN == 256) wgmma_m64n256k16_bf16<TA, TB>(d, da, db);
-            else if constexpr (BN == 128) wgmma_m64n128k16_bf16<TA, TB>(d, da, db);
-            else wgmma_m64n64k16_bf16<TA, TB>(d, da, db);
-        }
+    using acc_t = typename ab_traits<T>::acc_t;
+    static __device__ __forceinline__ void run(acc_t *d, uint64_t da, uint64_t db) {
+#define ANYDNN_WGMMA_BY_N(CALL) \
+    if constexpr (BN == 256) CALL(256); \
+    else if constexpr (BN == 128) CALL(128); \
+    else CALL(64)
+#define ANYDNN_F16(N) wgmma_m64n##N##k16_f16<TA, TB>(d, da, db)
+#define ANYDNN_BF16(N) wgmma_m64n##N##k16_bf16<TA, TB>(d, da, db)
+#define ANYDNN_TF32(N) wgmma_m64n##N##k8_tf32(d, da, db)
+#define ANYDNN_S8S8(N) wgmma_m64n##N##k32_s8s8(d, da, db)
+#define ANYDNN_S8U8(N) wgmma_m64n##N##k32_s8u8(d, da, db)
+#define ANYDNN_U8S8(N) wgmma_m64n##N##k32_u8s8(d, da, db)
+#define ANYDNN_U8U8(N) wgmma_m64n##N##k32_u8u8(d, da, db)
+        static_assert(ab_traits<T>::is_16bit || (TA == 0 && TB == 0),
+                "tf32 and 8-bit wgmma read K-major tiles only");
+        if constexpr (T == ab_f16) { ANYDNN_WGMMA_BY_N(ANYDNN_F16); }
+        else if constexpr (T == ab_bf16) { ANYDNN_WGMMA_BY_N(ANYDNN_BF16); }
+        else if constexpr (T == ab_tf32) { ANYDNN_WGMMA_BY_N(ANYDNN_TF32); }
+        else if constexpr (T == ab_s8s8) { ANYDNN_WGMMA_BY_N(ANYDNN_S8S8); }
+        else if constexpr (T == ab_s8u8) { ANYDNN_WGMMA_BY_N(ANYDNN_S8U8); }
+        else if constexpr (T == ab_u8s8) { ANYDNN_WGMMA_BY_N(ANYDNN_U8S8); }
+        else { ANYDNN_WGMMA_BY_N(ANYDNN_U8U8); }
+#undef ANYDNN_F16
+#undef ANYDNN_BF16
+#undef ANYDNN_TF32
+#undef ANYDNN_S8S8
+#undef ANYDNN_S8U8
+#undef ANYDNN_U8S8
+#undef ANYDNN_U8U8
+#undef ANYDNN_WGMMA_BY_N
     }
 };
 
@@ -150,6 +201,21 @@ __device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile
     }
 }
 
+// The s32 sums as they are (exact: no bias, no rounding), in stage_tile's layout (the same
+// for every wgmma kind), into a row-major block_m x BN tile of s32.
+template <int BN>
+__device__ __forceinline__ void stage_raw_s32(const int *acc, unsigned char *tile, int pitch,
+        int tid) {
+    const int t = tid % 128;
+    const int row = (tid / 128) * 64 + (t / 32) * 16 + (t % 32) / 4, col0 = (t % 4) * 2;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            *reinterpret_cast<int2 *>(tile + (row + 8 * h) * pitch + (col0 + 8 * j) * 4)
+                    = make_int2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+}
+
 // The staged tile to C rows m0.., columns n0..: 16 bytes per thread along rows where the
 // row stays inside N and C's addresses allow it, element by element at the edges.
 template <int ES, int BN, int NT>
@@ -175,15 +241,16 @@ __device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, v
 // Where a CTA's tile and K range are. CTAs run in launch order: the tiles are walked in groups
 // of 8 block rows, column by column, so that the CTAs running together share their A and B
 // panels in L2. Split K: blockIdx.z = batch * splits + slice; a slice sums a range of whole K
-// tiles into its own f32 output (c_slice elements apart), which a second kernel adds up.
-template <int TA, int TB, int BN, int BK>
+// tiles into its own f32 (s32 for integers) output (c_slice elements apart), which a second
+// kernel adds up. E: the stored element.
+template <class E, int TA, int TB, int BN, int BK>
 struct tile_t {
     int m0, n0, K;
     int64_t batch;
-    const uint16_t *a, *b; // the tile's first row or column at its first k
+    const E *a, *b; // the tile's first row or column at its first k
     int64_t c_off;
 
-    __device__ __forceinline__ tile_t(const uint16_t *a_, const uint16_t *b_, int64_t a_off,
+    __device__ __forceinline__ tile_t(const E *a_, const E *b_, int64_t a_off,
             int64_t b_off, int64_t c_off_, int64_t lda, int64_t ldb, int64_t a_sb, int64_t b_sb,
             int64_t c_sb, int K_, int splits, int64_t c_slice) {
         constexpr int group_m = 8;
@@ -206,10 +273,11 @@ struct tile_t {
 };
 
 // K tile kt of A and B into the stage at sa (A) and sb (B), by NT threads.
-template <int TA, int TB, int BN, int BK, int NT>
-__device__ __forceinline__ void load_stage(uint32_t sa, uint32_t sb, const tile_t<TA, TB, BN, BK> &t,
-        int kt, int64_t lda, int64_t ldb, int M, int N, int tid) {
-    constexpr int SW = BK * 2;
+template <class E, int TA, int TB, int BN, int BK, int NT>
+__device__ __forceinline__ void load_stage(uint32_t sa, uint32_t sb,
+        const tile_t<E, TA, TB, BN, BK> &t, int kt, int64_t lda, int64_t ldb, int M, int N,
+        int tid) {
+    constexpr int SW = BK * sizeof(E);
     const int k0 = kt * BK;
     if constexpr (TA) load_tile<BK, block_m, SW, NT>(sa, t.a + k0 * lda, lda, t.K - k0, M - t.m0, tid);
     else load_tile<block_m, BK, SW, NT>(sa, t.a + k0, lda, M - t.m0, t.K - k0, tid);
@@ -219,20 +287,23 @@ __device__ __forceinline__ void load_stage(uint32_t sa, uint32_t sb, const tile_
 
 // Warpgroup wg's multiplications of one stage: rows wg * 64.. of A times all of B, as one
 // wgmma group (the caller commits it).
-template <bool F16, int TA, int TB, int BN, int BK>
-__device__ __forceinline__ void mma_stage(float *acc, uint32_t sa, uint32_t sb, int wg) {
-    constexpr int SW = BK * 2;
+// K-major, one wgmma's K (16 bf16, 8 tf32, 32 int8) is 32 bytes of a line whatever the kind.
+template <int T, int TA, int TB, int BN, int BK>
+__device__ __forceinline__ void mma_stage(
+        typename ab_traits<T>::acc_t *acc, uint32_t sa, uint32_t sb, int wg) {
+    constexpr int es = ab_traits<T>::es, ks_n = ab_traits<T>::k_step, SW = BK * es;
+    static_assert(ks_n * es == 32, "a wgmma's K is 32 bytes");
 #pragma unroll
-    for (int ks = 0; ks < BK / 16; ++ks) {
+    for (int ks = 0; ks < BK / ks_n; ++ks) {
         uint64_t da, db;
-        if constexpr (TA) // M-major: chunks of SW/2 rows, BK lines each; 8-line groups SW*8 apart
+        if constexpr (TA) // M-major (16-bit): chunks of SW/2 rows, BK lines each; 8-line groups SW*8 apart
             da = smem_desc<SW>(sa + (wg * 64 / (SW / 2)) * (BK * SW) + ks * 16 * SW, BK * SW,
                     8 * SW);
-        else // K-major: a line per row, 8-row groups SW*8 apart; k16 is 32 bytes
+        else // K-major: a line per row, 8-row groups SW*8 apart
             da = smem_desc<SW>(sa + wg * 64 * SW + ks * 32, 16, 8 * SW);
         if constexpr (TB) db = smem_desc<SW>(sb + ks * 16 * SW, BK * SW, 8 * SW);
         else db = smem_desc<SW>(sb + ks * 32, 16, 8 * SW);
-        mma_t<F16, TA, TB, BN>::run(acc, da, db);
+        mma_t<T, TA, TB, BN>::run(acc, da, db);
     }
 }
 
@@ -247,7 +318,11 @@ struct epilogue_args_t {
     int elt; // 0 none, 1 relu (alpha: negative slope), 2 gelu_erf, 3 gelu_tanh, 4 swish
     float alpha, beta;
     const void *bias;
-    int bias_kind; // 0 none, 1 f32, 2 bf16, 3 f16
+    int bias_kind; // bias_kind_t
+    // 8-bit kinds: common s32 zero points of src and dst (null: none) and, with src's, the
+    // column sums of B for the tile's batch (s32 per n): acc - zp_src * colsum(n) is exact.
+    const int *zp_src, *zp_dst, *colsum;
+    int64_t colsum_sb; // batches of column sums (0: one for all)
 };
 
 __device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
@@ -265,12 +340,13 @@ __device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
 
 struct epilogue_t {
     epilogue_args_t p;
-    float ab_scale, dst_inv; // src scale times a common weights scale; 1 / dst scale
+    float ab_scale, dst_inv, dst_zp; // src scale times a common weights scale; 1 / dst scale
 
     __device__ __forceinline__ explicit epilogue_t(const epilogue_args_t &args) : p(args) {
         ab_scale = p.src_scale ? p.src_scale[0] : 1.f;
         if (p.wei_scale && !p.wei_per_n) ab_scale *= p.wei_scale[0];
         dst_inv = p.dst_scale ? 1.f / p.dst_scale[0] : 1.f;
+        dst_zp = p.zp_dst ? float(p.zp_dst[0]) : 0.f;
     }
     // Column n's value from its f32 sum; `old` is C's value before (read only with a sum).
     __device__ __forceinline__ float apply_inline(float v, int n, float old) const {
@@ -279,10 +355,11 @@ struct epilogue_t {
         if (p.bias_kind == 1) v += static_cast<const float *>(p.bias)[n];
         else if (p.bias_kind == 2) v += unpack16<false>(static_cast<const uint16_t *>(p.bias)[n]);
         else if (p.bias_kind == 3) v += unpack16<true>(static_cast<const uint16_t *>(p.bias)[n]);
+        else if (p.bias_kind == 4) v += float(static_cast<const int *>(p.bias)[n]);
         if (p.sum_at == 1) v += p.sum_scale * (old - p.sum_zp);
         if (p.elt) v = eltwise(p.elt, v, p.alpha);
         if (p.sum_at == 2) v += p.sum_scale * (old - p.sum_zp);
-        return v * dst_inv;
+        return v * dst_inv + dst_zp;
     }
     // The same, not inlined, for the GEMM's epilogue: one copy of the eltwise code per kernel,
     // not one per element and path (the driver compiles the PTX when a kernel is first
@@ -293,16 +370,32 @@ struct epilogue_t {
     }
 };
 
-// Element o of C: f32 (c_kind 0), bf16 (1) or f16 (2).
+// Element o of C, of type c_kind (c_kind_t).
 __device__ __forceinline__ float load_c(const void *c, int c_kind, int64_t o) {
-    if (c_kind == 0) return static_cast<const float *>(c)[o];
-    return c_kind == 1 ? unpack16<false>(static_cast<const uint16_t *>(c)[o])
-                       : unpack16<true>(static_cast<const uint16_t *>(c)[o]);
+    switch (c_kind) {
+        case c_f32: return static_cast<const float *>(c)[o];
+        case c_bf16: return unpack16<false>(static_cast<const uint16_t *>(c)[o]);
+        case c_f16: return unpack16<true>(static_cast<const uint16_t *>(c)[o]);
+        case c_s32: return float(static_cast<const int *>(c)[o]);
+        case c_s8: return float(static_cast<const signed char *>(c)[o]);
+        default: return float(static_cast<const unsigned char *>(c)[o]);
+    }
+}
+// v rounded to an integer type: to nearest even, saturated (NaN gives 0).
+__device__ __forceinline__ int round_sat(float v, int c_kind) {
+    const int i = __float2int_rn(v); // cvt.rni.s32.f32 saturates to the s32 range
+    if (c_kind == c_s8) return max(-128, min(127, i));
+    if (c_kind == c_u8) return max(0, min(255, i));
+    return i;
 }
 __device__ __forceinline__ void store_c(void *c, int c_kind, int64_t o, float v) {
-    if (c_kind == 0) static_cast<float *>(c)[o] = v;
-    else if (c_kind == 1) static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<false>(v, 0.f));
-    else static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<true>(v, 0.f));
+    switch (c_kind) {
+        case c_f32: static_cast<float *>(c)[o] = v; break;
+        case c_bf16: static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<false>(v, 0.f)); break;
+        case c_f16: static_cast<uint16_t *>(c)[o] = uint16_t(pack16x2<true>(v, 0.f)); break;
+        case c_s32: static_cast<int *>(c)[o] = round_sat(v, c_kind); break;
+        default: static_cast<unsigned char *>(c)[o] = uint8_t(round_sat(v, c_kind)); break;
+    }
 }
 
 // The staged f32 tile (rows `pitch` floats apart) through the epilogue to C rows m0..,
@@ -334,9 +427,18 @@ __device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, 
 #pragma unroll
         for (int i = 0; i < 4; ++i)
             if (n + i < N) v[i] = e.apply(v[i], n + i, old[i]);
-        if (vec && c_kind == 0) {
+        if (vec && c_kind == c_f32) {
             *reinterpret_cast<float4 *>(static_cast<float *>(c) + o)
                     = make_float4(v[0], v[1], v[2], v[3]);
+        } else if (vec && c_kind == c_s32) {
+            *reinterpret_cast<int4 *>(static_cast<int *>(c) + o) = make_int4(round_sat(v[0], c_kind),
+                    round_sat(v[1], c_kind), round_sat(v[2], c_kind), round_sat(v[3], c_kind));
+        } else if (vec && c_kind >= c_s8) {
+            uint32_t q = 0;
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                q |= uint32_t(round_sat(v[i], c_kind) & 0xff) << (8 * i);
+            *reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(c) + o) = q;
         } else if (vec) {
             uint2 h;
             h.x = c_kind == 1 ? pack16x2<false>(v[0], v[1]) : pack16x2<true>(v[0], v[1]);
@@ -349,39 +451,66 @@ __device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, 
     }
 }
 
-// The accumulators to C through shared memory at smem (free by now), with bias.
-// EPI: the full epilogue (epilogue_t) on the f32 sums, after staging them unchanged.
-template <bool F16, int BN, bool EPI>
-__device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, void *c,
-        const void *bias, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int c_f32,
-        int bias_kind, const epilogue_args_t &ea, int tid) {
+// The accumulators to C (of type c_kind) through shared memory at smem (free by now).
+// EPI: the full epilogue (epilogue_t) on the f32 sums (integer sums converted), after staging
+// them unchanged. Otherwise floating-point sums get the bias (f32, or the input type for 16-bit
+// kinds) and go to f32 or the 16-bit input type; integer sums go to s32 exactly (the host
+// passes no bias and no other C type there).
+template <int T, int BN, bool EPI>
+__device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc,
+        unsigned char *smem, void *c, const void *bias, int64_t c_off, int64_t ldc, int m0,
+        int n0, int M, int N, int c_kind, int bias_kind, const epilogue_args_t &ea, int tid) {
+    constexpr bool F16 = ab_traits<T>::f16;
     if constexpr (EPI) {
-        stage_tile<F16, BN, true, 0>(acc, smem, (BN + 8) * 4, nullptr, n0, N, tid);
+        if constexpr (ab_traits<T>::is_int) {
+            // Sums less src's zero point times B's column sums, in s32 (exact), then f32.
+            // Register 4 j + 2 h + e holds column (t % 4) * 2 + 8 j + e (stage_tile's layout).
+            const int zps = ea.zp_src ? ea.zp_src[0] : 0;
+            const int col0 = (tid % 4) * 2;
+            float f[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) {
+                const int n = n0 + col0 + 8 * (i / 4) + i % 2;
+                f[i] = float(acc[i] - (zps && n < N ? zps * ea.colsum[n] : 0));
+            }
+            stage_tile<F16, BN, true, 0>(f, smem, (BN + 8) * 4, nullptr, n0, N, tid);
+        } else {
+            stage_tile<F16, BN, true, 0>(acc, smem, (BN + 8) * 4, nullptr, n0, N, tid);
+        }
         __syncthreads();
         epilogue_args_t args = ea;
         args.bias = bias;
-        args.bias_kind = bias_kind == 2 ? (F16 ? 3 : 2) : bias_kind;
+        args.bias_kind = bias_kind;
         const epilogue_t e(args);
-        copy_out_epilogue<BN, threads>(reinterpret_cast<const float *>(smem), BN + 8, c,
-                c_f32 ? 0 : F16 ? 2 : 1, c_off, ldc, m0, n0, M, N, e, tid);
+        copy_out_epilogue<BN, threads>(reinterpret_cast<const float *>(smem), BN + 8, c, c_kind,
+                c_off, ldc, m0, n0, M, N, e, tid);
         return;
     }
-    const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
+    if constexpr (ab_traits<T>::is_int) {
+        const int pitch = (BN + 8) * 4;
+        stage_raw_s32<BN>(acc, smem, pitch, tid);
+        __syncthreads();
+        copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        return;
+    } else {
+        const bool c_f32 = c_kind == 0;
+        const int es = c_f32 ? 4 : 2, pitch = (BN + 8) * es; // 8 elements apart: fewer conflicts
 #define ANYDNN_WGMMA_STAGE(OUT_F32, BIAS) \
     stage_tile<F16, BN, OUT_F32, BIAS>(acc, smem, pitch, bias, n0, N, tid)
-    if (c_f32) {
-        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
-        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
-        else ANYDNN_WGMMA_STAGE(true, 2);
-    } else {
-        if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
-        else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
-        else ANYDNN_WGMMA_STAGE(false, 2);
-    }
+        if (c_f32) {
+            if (bias_kind == 0) ANYDNN_WGMMA_STAGE(true, 0);
+            else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(true, 1);
+            else ANYDNN_WGMMA_STAGE(true, 2);
+        } else {
+            if (bias_kind == 0) ANYDNN_WGMMA_STAGE(false, 0);
+            else if (bias_kind == 1) ANYDNN_WGMMA_STAGE(false, 1);
+            else ANYDNN_WGMMA_STAGE(false, 2);
+        }
 #undef ANYDNN_WGMMA_STAGE
-    __syncthreads();
-    if (c_f32) copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
-    else copy_out<2, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        __syncthreads();
+        if (c_f32) copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        else copy_out<2, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+    }
 }
 
 // A's tiles straight from the matrix (the GEMM kernels); a gathering policy (the
@@ -390,7 +519,7 @@ __device__ __forceinline__ void epilogue(const float *acc, unsigned char *smem, 
 struct no_gather_t {
     static constexpr bool active = false;
     struct args_t {};
-    __device__ __forceinline__ no_gather_t(const args_t &, const uint16_t *, int, int, int) {}
+    __device__ __forceinline__ no_gather_t(const args_t &, const void *, int, int, int) {}
     template <int SW>
     __device__ __forceinline__ void load(uint32_t, int, int, int) const {}
 };
@@ -399,21 +528,25 @@ struct no_gather_t {
 // variant, one cp.async warpgroup feeding two wgmma ones through mbarriers, was correct but
 // ran at 40% of this on the H100: 128 threads cannot issue the copies fast enough.)
 // With a Gather policy, A is K-major and the policy loads its tiles (no split, no batch).
-template <bool F16, int TA, int TB, int BN, int BK, int S, int P, bool EPI,
+template <int T, int TA, int TB, int BN, int BK, int S, int P, bool EPI,
         class Gather = no_gather_t>
-__device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
-        const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
-        int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,
-        int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K, int c_f32,
-        int bias_kind, int splits, int64_t c_slice, const epilogue_args_t &ea,
+__device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__restrict__ a,
+        const typename ab_traits<T>::elem_t *__restrict__ b, void *__restrict__ c,
+        const void *__restrict__ bias, int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda,
+        int64_t ldb, int64_t ldc, int64_t a_sb, int64_t b_sb, int64_t c_sb, int M, int N, int K,
+        int c_kind, int bias_kind, int splits, int64_t c_slice, const epilogue_args_t &ea,
         const typename Gather::args_t &gather_args = {}) {
-    constexpr int stage_bytes = (block_m + BN) * BK * 2, a_bytes = block_m * BK * 2;
+    using elem_t = typename ab_traits<T>::elem_t;
+    using acc_t = typename ab_traits<T>::acc_t;
+    constexpr int es = sizeof(elem_t), SW = BK * es;
+    static_assert(SW == 128, "128-byte lines: wgmma's 128-byte swizzle");
+    constexpr int stage_bytes = (block_m + BN) * SW, a_bytes = block_m * SW;
     static_assert(S >= 2 + P, "the stage being loaded is neither read nor in flight");
     static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
     __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
 
     const int tid = threadIdx.x, wg = tid / 128;
-    const tile_t<TA, TB, BN, BK> t(
+    const tile_t<elem_t, TA, TB, BN, BK> t(
             a, b, a_off, b_off, c_off, lda, ldb, a_sb, b_sb, c_sb, K, splits, c_slice);
     const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
     const Gather gather(gather_args, t.a, t.m0, M, tid);
@@ -421,19 +554,18 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         const uint32_t sa = sbase + (kt % S) * stage_bytes;
         if constexpr (Gather::active) {
             static_assert(TA == 0 && TB == 0, "gathered A is K-major; B is K-major");
-            constexpr int SW = BK * 2;
             const int k0 = kt * BK;
             gather.template load<SW>(sa, k0, t.K, tid);
             load_tile<BN, BK, SW, threads>(sa + a_bytes, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
         } else {
-            load_stage<TA, TB, BN, BK, threads>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
+            load_stage<elem_t, TA, TB, BN, BK, threads>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
         }
     };
 
-    float acc[BN / 2];
+    acc_t acc[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i)
-        acc[i] = 0.f;
+        acc[i] = 0;
 
     // `ahead` tiles load while one is multiplied and P more multiplications are in flight.
     constexpr int ahead = S - 1 - P;
@@ -449,7 +581,7 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
         const uint32_t sa = sbase + (kt % S) * stage_bytes;
         fence_regs<BN / 2>(acc);
         wgmma_fence();
-        mma_stage<F16, TA, TB, BN, BK>(acc, sa, sa + a_bytes, wg);
+        mma_stage<T, TA, TB, BN, BK>(acc, sa, sa + a_bytes, wg);
         wgmma_commit();
         // The tensor cores are busy now: load tile kt + ahead into the stage of tile
         // kt - 1 - P, whose multiplications every warpgroup finished before the barrier.
@@ -461,8 +593,10 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
     wgmma_wait<0>();
     fence_regs<BN / 2>(acc);
     __syncthreads(); // every warpgroup's multiplications are done with the stages
-    epilogue<F16, BN, EPI>(
-            acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_f32, bias_kind, ea, tid);
+    epilogue_args_t e = ea;
+    if (e.colsum) e.colsum += t.batch * e.colsum_sb;
+    epilogue<T, BN, EPI>(
+            acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_kind, bias_kind, e, tid);
 }
 
 } // namespace
@@ -473,5 +607,5 @@ __device__ __forceinline__ void gemm(const uint16_t *__restrict__ a,
 #define ANYDNN_EPILOGUE_ARGS(SRC_SCALE, WEI_SCALE, DST_SCALE) \
     epilogue_args_t { \
         SRC_SCALE, WEI_SCALE, DST_SCALE, wei_per_n, sum_at, sum_scale, sum_zp, elt, alpha, \
-                beta, nullptr, 0 \
+                beta, nullptr, 0, nullptr, nullptr, nullptr, 0 \
     }
