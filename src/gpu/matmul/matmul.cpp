@@ -27,7 +27,9 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     }
     // The tensor-core form names itself: verbose says it ran.
     const char *name() const override {
-        return variant == gemm_variant_t::mma_sync ? "ocl:matmul:mma_sync" : impl_name();
+        return variant == gemm_variant_t::mma_sync  ? "ocl:matmul:mma_sync"
+                : variant == gemm_variant_t::sgemm_ptx ? "ocl:matmul:sgemm_ptx"
+                                                       : impl_name();
     }
     post_ops_t post_ops;
     gemm_variant_t variant = gemm_variant_t::generic;
@@ -98,7 +100,8 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         if (Kind == gemm_kind_t::tiled) {
             gemm_problem_t problem;
-            problem.a = src.data_type, problem.b = wei.data_type, problem.c_elems = nelems(dst);
+            problem.a = src.data_type, problem.b = wei.data_type, problem.c = dst.data_type;
+            problem.c_elems = nelems(dst);
             problem.m = dst.dims[dst.ndims - 2];
             gemm_tuning_t tuning;
             ANYDNN_CHECK(gemm_tuning(engine_caps(pd.engine), problem, tuning));
