@@ -23,7 +23,7 @@ int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n
 
 std::string sgemm_kernel_name(int config, bool a_k_major, bool b_n_major) {
     return std::string("anydnn_sgemm_") + (a_k_major ? "k" : "m") + (b_n_major ? "n" : "k") + "_"
-            + sgemm_config[config].name;
+           + sgemm_config[config].name;
 }
 
 const char *sgemm_build_refusal(const gemm_types_t &t, const post_ops_t *post_ops,
@@ -36,7 +36,7 @@ const char *sgemm_build_refusal(const gemm_types_t &t, const post_ops_t *post_op
     if (post_ops && !post_ops->empty()) {
         primitive_attr_t chain;
         chain.post_ops = post_ops->source();
-        memory_desc_t dst {};
+        memory_desc_t dst{};
         dst.data_type = dnnl_f32;
         if (wgmma_epilogue(chain, dst, e) != dnnl_success) {
             reason = "post-ops: " + last_failure_reason();
@@ -53,6 +53,11 @@ const char *sgemm_launch_refusal(
     const int64_t limit = int64_t(1) << 31;
     if (p.M >= limit || p.N >= limit || p.K >= limit) return "M, N or K beyond 32 bits";
     if (p.batch() >= 65536 || (p.M + 63) / 64 >= 65536) return "batch or M beyond the grid";
+    // The kernels step between a thread's copies of a slice in 32-bit offsets: up to 32 rows
+    // (or 4 k) apart.
+    auto far = [](int64_t s) { return (s < 0 ? -s : s) * 32 >= (int64_t(1) << 31); };
+    if (far(p.a_sm) || far(p.a_sk) || far(p.b_sk) || far(p.b_sn))
+        return "strides beyond the kernels' 32-bit steps";
     return nullptr;
 }
 
@@ -66,24 +71,25 @@ status_t sgemm_f32_t::init(engine_t *engine, const wgmma_epilogue_t &e) {
     // The common layout of the widest tiles now: a kernel the driver cannot load fails here,
     // at creation, not at the first execution.
     std::lock_guard<std::mutex> lock(mutex_);
-    return create_ptx_kernel(engine, sgemm_kernel_name(0, true, true).c_str(), kernels_[1]);
+    return create_ptx_kernel(
+            engine, sgemm_kernel_name(0, true, true).c_str(), kernels_[slot(0, true, true)]);
 }
 
-status_t sgemm_f32_t::launch(stream_t *stream, const gemm_operands_t &o, const gemm_params_t &p,
-        int config) const {
+status_t sgemm_f32_t::launch(
+        stream_t *stream, const gemm_operands_t &o, const gemm_params_t &p, int config) const {
     // Neighbouring threads walk A along K where K is its unit stride (or the smaller one),
     // B along N likewise.
     auto abs64 = [](int64_t x) { return x < 0 ? -x : x; };
     const bool a_k = p.a_sk == 1 || (p.a_sm != 1 && abs64(p.a_sk) <= abs64(p.a_sm));
     const bool b_n = p.b_sn == 1 || (p.b_sk != 1 && abs64(p.b_sn) <= abs64(p.b_sk));
-    const int slot = config * 4 + (a_k ? 2 : 0) + (b_n ? 1 : 0);
     std::shared_ptr<kernel_t> kernel;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!kernels_[slot])
-            ANYDNN_CHECK(create_ptx_kernel(
-                    engine_, sgemm_kernel_name(config, a_k, b_n).c_str(), kernels_[slot]));
-        kernel = kernels_[slot];
+        std::shared_ptr<kernel_t> &k = kernels_[slot(config, a_k, b_n)];
+        if (!k)
+            ANYDNN_CHECK(
+                    create_ptx_kernel(engine_, sgemm_kernel_name(config, a_k, b_n).c_str(), k));
+        kernel = k;
     }
     kernel_args_t args;
     for (const memory_storage_t *s :

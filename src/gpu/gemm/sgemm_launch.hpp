@@ -45,13 +45,16 @@ public:
     // The device must load sm_80 PTX and the build hold the kernels; `e` is the chain's
     // epilogue (sgemm_build_refusal).
     status_t init(engine_t *engine, const wgmma_epilogue_t &e);
-    status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p,
-            int config) const;
+    status_t launch(
+            stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p, int config) const;
 
 private:
     engine_t *engine_ = nullptr;
     wgmma_epilogue_t epilogue_;
-    // By configuration and layout (2 * A K-major + B N-major), loaded when first launched.
+    static int slot(int config, bool a_k_major, bool b_n_major) {
+        return config * 4 + (a_k_major ? 2 : 0) + (b_n_major ? 1 : 0);
+    }
+    // By slot(), loaded when first launched.
     mutable std::mutex mutex_;
     mutable std::array<std::shared_ptr<kernel_t>, sgemm_configs * 4> kernels_;
 };

@@ -299,5 +299,5 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     SGEMM_KERNEL(anydnn_sgemm_mk_##BM##x##BN, BM, BN, BK, WMC, WNC, false, false, MIN_BLOCKS)
 
 SGEMM_LAYOUTS(128, 128, 8, 2, 2, 2)
-SGEMM_LAYOUTS(128, 64, 8, 2, 1, 3)
+SGEMM_LAYOUTS(128, 64, 8, 2, 1, 2)
 SGEMM_LAYOUTS(64, 64, 8, 1, 1, 4)
