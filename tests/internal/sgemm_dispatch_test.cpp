@@ -152,9 +152,10 @@ TEST(sgemm_dispatch, builds_for_f32_and_the_fused_post_op_chains) {
     memory_desc_t dst{};
     dst.ndims = 2, dst.dims[0] = 4, dst.dims[1] = 5, dst.data_type = dnnl_f32;
     dst.format_kind = dnnl_blocked;
-    dst.format_desc.blocking.strides[0] = 5, dst.format_desc.blocking.strides[1] = 1;
+    dst.padded_dims[0] = 4, dst.padded_dims[1] = 5;
+    dst.blocking.strides[0] = 5, dst.blocking.strides[1] = 1;
     std::map<int, memory_desc_t> args;
-    post_ops_t chain;
+    gpu::post_ops_t chain;
     ASSERT_EQ(chain.init(attr, dst, args), dnnl_success);
     ASSERT_EQ(sgemm_build_refusal(t, &chain, e, reason), nullptr) << reason;
     EXPECT_EQ(e.sum_at, 1);

@@ -1,6 +1,7 @@
 #include "gpu/gemm/sgemm_launch.hpp"
 
 #include "core/primitive_attr.hpp"
+#include "core/verbose.hpp"
 #include "gpu/launch.hpp"
 
 namespace anydnn {
