@@ -114,6 +114,10 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_pick_config(132, 1, 1024, 2048), 1);
     EXPECT_EQ(sgemm_pick_config(132, 3, 1024, 1024), 0) << "batches count";
     EXPECT_EQ(sgemm_pick_config(132, 1, 1, 1), 2) << "the narrowest when none fills";
+    // A convolution's 64 output channels: 128-wide blocks would compute half for nothing.
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64), 1);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 256), 0);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 1000), 0) << "1024 columns either way";
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");

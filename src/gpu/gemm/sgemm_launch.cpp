@@ -14,12 +14,16 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
 };
 
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n) {
+    int best = sgemm_configs - 1;
+    int64_t best_area = -1;
     for (int c = 0; c < sgemm_configs; ++c) {
         const sgemm_config_t &s = sgemm_config[c];
-        const int64_t blocks = batch * ((m + s.bm - 1) / s.bm) * ((n + s.bn - 1) / s.bn);
-        if (blocks >= compute_units) return c;
+        const int64_t bm = (m + s.bm - 1) / s.bm, bn = (n + s.bn - 1) / s.bn;
+        const int64_t area = bm * s.bm * bn * s.bn; // of C, rounded up to whole blocks
+        if (batch * bm * bn >= compute_units && (best_area < 0 || area < best_area))
+            best = c, best_area = area;
     }
-    return sgemm_configs - 1;
+    return best;
 }
 
 std::string sgemm_kernel_name(int config, bool a_k_major, bool b_n_major) {
