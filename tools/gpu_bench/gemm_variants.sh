@@ -117,7 +117,6 @@ for s in "$@"; do
                 --attr-post-ops=sum+relu+mul:f32:per_oc 130x72:72x260 --attr-post-ops= \
                 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 131x40:40x70 \
                 --attr-scales=src:common:0.25+wei:common:2 64x64:64x64 --attr-scales= \
-                --attr-zero-points=src:common:1 70x30:30x50 --attr-zero-points= \
                 --stag=any --wtag=any --dtag=any 2x1x64x40:1x3x40x56 3x33x47:3x47x29 \
                 2x3x65x17:1x1x17x129 4x128x128:4x128x128
             $BD --mode=C --conv --dt=f32 mb2ic3ih30oc64oh15kh7sh2ph3 mb2ic64ih14oc64oh14kh3ph1 \
