@@ -118,6 +118,18 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64), 1);
     EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 256), 0);
     EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 1000), 0) << "1024 columns either way";
+    {
+        tuning_env_t env("sgemm:config=64x64");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 2);
+    }
+    {
+        tuning_env_t env("gemm:variant=sgemm_ptx;sgemm:config=128x64");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 1);
+    }
+    {
+        tuning_env_t env("sgemm:config=7x7");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 0) << "unknown names are ignored";
+    }
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");

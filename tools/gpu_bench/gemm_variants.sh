@@ -126,15 +126,23 @@ for s in "$@"; do
             $BD --mode=C --rnn --prop=FWD_I --alg=VANILLA_LSTM l1t3mb16sic64slc64dhc64dic64) 2>&1 \
                 | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK[$v] /" | head -12
         done
-        for v in "" "variant=fma_8x8"; do
+        for v in "" "variant=fma_8x8" "sgemm:config=128x64" "sgemm:config=64x64"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 8192x8192:8192x8192 \
                 1024x1024:1024x1024 2048x2048:2048x2048 8x1024x1024:8x1024x1024 \
                 --stag=ba 4096x4096:4096x4096 --stag=ab --wtag=ba 4096x4096:4096x4096 \
                 | sed "s/^PERF/PERF[$v]/"
         done
+        # ResNet-50 f32 convolutions (mb64, the gpu_vs_torch.py rows) on the table's choice and
+        # on fma_8x8.
+        for v in "" "variant=fma_8x8"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --conv --dt=f32 \
+                mb64ic3ih224oc64oh112kh7sh2ph3 mb64ic64ih56oc64oh56kh3ph1 \
+                mb64ic256ih56oc64oh56kh1ph0 mb64ic256ih14oc256oh14kh3ph1 | sed "s/^PERF/PERF[$v]/"
+        done
         python3 - <<'PY'
 import torch
 torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
 for b, m, k, n in [(1, 4096, 4096, 4096), (1, 8192, 8192, 8192), (1, 1024, 1024, 1024),
                    (1, 2048, 2048, 2048), (8, 1024, 1024, 1024)]:
@@ -146,6 +154,17 @@ for b, m, k, n in [(1, 4096, 4096, 4096), (1, 8192, 8192, 8192), (1, 1024, 1024,
     ts.sort()
     t = ts[len(ts) // 2]
     print(f"TORCH|f32 {b}x{m}x{k}x{n}|{t:.4f} ms|{2 * b * m * n * k / t / 1e9:.1f} TFLOP/s")
+for ic, ih, oc, kh, sh, ph in [(3, 224, 64, 7, 2, 3), (64, 56, 64, 3, 1, 1), (256, 56, 64, 1, 1, 0),
+                               (256, 14, 256, 3, 1, 1)]:
+    x = torch.randn(64, ic, ih, ih, device='cuda').to(memory_format=torch.channels_last)
+    conv = torch.nn.Conv2d(ic, oc, kh, sh, ph, bias=False).cuda().to(memory_format=torch.channels_last)
+    ts = []
+    with torch.no_grad():
+        for _ in range(30):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record(); conv(x); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort()
+    print(f"TORCH|conv f32 mb64ic{ic}ih{ih}oc{oc}kh{kh}sh{sh}ph{ph}|{ts[len(ts) // 2]:.4f} ms")
 PY
         ;;
     gemv)

@@ -3,6 +3,7 @@
 #include "core/primitive_attr.hpp"
 #include "core/verbose.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/tuning/tuning_override.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -14,6 +15,10 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
 };
 
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n) {
+    // ANYDNN_GPU_TUNING="sgemm:config=128x64" forces one (for timing them on a device).
+    const std::string spec = tuning_override("sgemm");
+    for (int c = 0; c < sgemm_configs; ++c)
+        if (spec == std::string("config=") + sgemm_config[c].name) return c;
     int best = sgemm_configs - 1;
     int64_t best_area = -1;
     for (int c = 0; c < sgemm_configs; ++c) {

@@ -25,7 +25,8 @@ extern const sgemm_config_t sgemm_config[sgemm_configs];
 
 // Of the configurations whose blocks give every compute unit at least one, the one that
 // wastes least of its blocks past M and N (the widest of equals); the narrowest where none
-// does. For `batch` products of M x N.
+// does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
+// names one instead (an unknown name is ignored).
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n);
 
 // The kernel entry of a configuration and layout: "anydnn_sgemm_<k|m><n|k>_<BM>x<BN>".
