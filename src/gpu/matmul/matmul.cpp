@@ -7,6 +7,7 @@
 #include "core/ops/matmul/woq.hpp"
 #include "core/primitive.hpp"
 #include "gpu/gemm/gemm.hpp"
+#include "gpu/gemm/sgemm_launch.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 
@@ -106,6 +107,16 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
             gemm_tuning_t tuning;
             ANYDNN_CHECK(gemm_tuning(engine_caps(pd.engine), problem, tuning));
             pd.variant = tuning.variant;
+            if (pd.variant == gemm_variant_t::sgemm_ptx) {
+                // A chain the PTX kernels do not fuse runs every launch on fma_8x8: named so.
+                gemm_types_t t;
+                t.a = src.data_type, t.b = wei.data_type, t.c = dst.data_type;
+                t.set_scale_types(pd.attr);
+                wgmma_epilogue_t e;
+                std::string why;
+                if (sgemm_build_refusal(t, &pd.post_ops, e, why))
+                    pd.variant = gemm_variant_t::fma_8x8;
+            }
         }
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
