@@ -28,9 +28,9 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     }
     // The tensor-core form names itself: verbose says it ran.
     const char *name() const override {
-        return variant == gemm_variant_t::mma_sync  ? "ocl:matmul:mma_sync"
-                : variant == gemm_variant_t::sgemm_ptx ? "ocl:matmul:sgemm_ptx"
-                                                       : impl_name();
+        return variant == gemm_variant_t::mma_sync    ? "ocl:matmul:mma_sync"
+               : variant == gemm_variant_t::sgemm_ptx ? "ocl:matmul:sgemm_ptx"
+                                                      : impl_name();
     }
     post_ops_t post_ops;
     gemm_variant_t variant = gemm_variant_t::generic;
