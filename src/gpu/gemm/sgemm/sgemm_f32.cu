@@ -152,20 +152,32 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     const float *pa = A + oa + wa.start, *pb = B + ob + wb.start;
     const int64_t a_step = BK * a_sk, b_step = BK * b_sk;
 
+    // Blocks inside M and N read whole slices without checks but for K's tail: the branch is
+    // the same for every thread of the block, and the loads need no predicates.
+    const bool edge = m0 + BM > M || n0 + BN > N;
     float ra[LA], rb[LB];
-    // Slice k0 into registers; `tail`: K may end inside it.
-    auto read = [&](int k0, bool tail) {
+    // Slice k0 into registers; `checked`: rows past M or N, or K's end, may be inside it.
+    auto read = [&](int k0, bool checked) {
+        if (!checked) {
 #pragma unroll
-        for (int l = 0; l < LA; ++l) {
-            const int k = wa.k + (A_KMAJOR ? 0 : l * (threads / BM));
-            const bool ok = ((wa.ok >> l) & 1) && (!tail || k0 + k < K);
-            ra[l] = ok ? __ldg(pa + l * wa.step) : 0.f;
-        }
+            for (int l = 0; l < LA; ++l)
+                ra[l] = __ldg(pa + l * wa.step);
 #pragma unroll
-        for (int l = 0; l < LB; ++l) {
-            const int k = wb.k + (B_NMAJOR ? l * (threads / BN) : 0);
-            const bool ok = ((wb.ok >> l) & 1) && (!tail || k0 + k < K);
-            rb[l] = ok ? __ldg(pb + l * wb.step) : 0.f;
+            for (int l = 0; l < LB; ++l)
+                rb[l] = __ldg(pb + l * wb.step);
+        } else {
+#pragma unroll
+            for (int l = 0; l < LA; ++l) {
+                const int k = wa.k + (A_KMAJOR ? 0 : l * (threads / BM));
+                const bool ok = ((wa.ok >> l) & 1) && k0 + k < K;
+                ra[l] = ok ? __ldg(pa + l * wa.step) : 0.f;
+            }
+#pragma unroll
+            for (int l = 0; l < LB; ++l) {
+                const int k = wb.k + (B_NMAJOR ? l * (threads / BN) : 0);
+                const bool ok = ((wb.ok >> l) & 1) && k0 + k < K;
+                rb[l] = ok ? __ldg(pb + l * wb.step) : 0.f;
+            }
         }
         pa += a_step;
         pb += b_step;
@@ -195,14 +207,14 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
 
     const int slices = (K + BK - 1) / BK;
     if (slices > 0) {
-        read(0, K < BK);
+        read(0, edge || K < BK);
         write(0);
     }
     __syncthreads();
     for (int s = 0; s < slices; ++s) {
         const int cur = s & 1;
         const bool more = s + 1 < slices;
-        if (more) read((s + 1) * BK, (s + 2) * BK > K);
+        if (more) read((s + 1) * BK, edge || (s + 2) * BK > K);
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
             float a[4 * WMC], bv[4 * WNC];
