@@ -150,7 +150,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     const Walk wa = walk<A_KMAJOR, BM, BK>(tid, m0, M, a_sm, a_sk);
     const Walk wb = walk<!B_NMAJOR, BN, BK>(tid, n0, N, b_sn, b_sk);
     const float *pa = A + oa + wa.start, *pb = B + ob + wb.start;
-    const int64_t a_step = BK * a_sk, b_step = BK * b_sk;
+    const int a_step = int(BK * a_sk), b_step = int(BK * b_sk); // within 32 bits, as the steps
 
     // Blocks inside M and N read whole slices without checks but for K's tail: the branch is
     // the same for every thread of the block, and the loads need no predicates.
