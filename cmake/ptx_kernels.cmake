@@ -43,6 +43,16 @@ if(ANYDNN_NVCC)
       COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
+  # Strict f32 GEMM on the FMA units (src/gpu/gemm/sgemm): sm_80 PTX, Ampere and later.
+  set(_cu ${CMAKE_SOURCE_DIR}/src/gpu/gemm/sgemm/sgemm_f32.cu)
+  set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/sgemm_f32.ptx)
+  add_custom_command(
+    OUTPUT ${_ptx}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+    COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_80,code=sm_80 ${_cu} -o ${_ptx}
+    DEPENDS ${_cu}
+    COMMENT "Compiling sgemm_f32.cu to sm_80 PTX")
+  list(APPEND _anydnn_ptx_files ${_ptx})
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()

@@ -16,6 +16,7 @@ status_t post_ops_t::init(const primitive_attr_t &attr, const memory_desc_t &dst
         std::map<int, memory_desc_t> &args) {
     entries_.clear();
     has_sum_ = false;
+    source_ = attr.post_ops;
     const auto &list = attr.post_ops.entries;
     if (list.empty()) return dnnl_success;
     ANYDNN_REQUIRE(static_cast<int>(list.size()) <= max_post_ops, dnnl_unimplemented,

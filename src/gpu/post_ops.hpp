@@ -37,6 +37,8 @@ public:
             std::map<int, memory_desc_t> &args);
     bool empty() const { return entries_.empty(); }
     bool has_sum() const { return has_sum_; }
+    // The attribute's chain this was initialized from (for kernels that fuse a fixed subset).
+    const dnnl_post_ops &source() const { return source_; }
     // -DPO_COUNT=n, each entry's kind, algorithm and operand types, -DPO_SUM when there is one.
     std::string build_options() const;
     // The entries' parameters in a device buffer of `engine` (null when the chain is empty).
@@ -55,6 +57,7 @@ private:
     };
     std::vector<entry_t> entries_;
     bool has_sum_ = false;
+    dnnl_post_ops source_;
 };
 
 } // namespace gpu

@@ -78,8 +78,13 @@ void check(const mm_t &t, const char *tuning) {
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
     // A forced variant runs; the table's own choice may be no tiled row on a device with
     // little local memory (Intel's CPU runtime), which leaves the generic kernel.
+    // The f32 PTX kernels name themselves unless the chain (with a binary post-op) keeps
+    // every launch on fma_8x8.
     if (*tuning) {
-        EXPECT_STREQ(name, "ocl:matmul:tiled");
+        EXPECT_STREQ(name,
+                std::string(tuning).find("sgemm_ptx") != std::string::npos && !t.post_ops
+                        ? "ocl:matmul:sgemm_ptx"
+                        : "ocl:matmul:tiled");
     }
     const int64_t K = t.a[nd - 1];
     EXPECT_GE(run_each_impl(cpu, gpu, pd, ins, {DNNL_ARG_DST},
@@ -192,6 +197,44 @@ TEST(GpuGemmVariants, SkinnyRows) {
                 v);
         check({{5, 70}, {70, 33}, {5, 33}, {}, {}, dnnl_bf16, dnnl_bf16, false, true}, v);
     }
+}
+
+// The strict f32 PTX kernels where the device loads sm_80 PTX (NVIDIA); elsewhere forcing them
+// leaves the generic kernel (the tiled implementation refuses the override).
+TEST(GpuGemmVariants, SgemmPtxWhereTheDeviceLoadsIt) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    const char *v = "variant=sgemm_ptx";
+    setenv("ANYDNN_GPU_TUNING", v, 1);
+    dnnl_engine_t gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    dnnl_memory_desc_t a = md({4, 5}, dnnl_f32, dnnl_ab), b = md({5, 6}, dnnl_f32, dnnl_ab),
+                       c = md({4, 6}, dnnl_f32, dnnl_ab);
+    dnnl_primitive_desc_t pd = nullptr;
+    ASSERT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, c, nullptr),
+            dnnl_success);
+    const char *name = nullptr;
+    dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name);
+    const std::string chosen = name;
+    unsetenv("ANYDNN_GPU_TUNING");
+    dnnl_primitive_desc_destroy(pd);
+    for (dnnl_memory_desc_t m : {a, b, c})
+        dnnl_memory_desc_destroy(m);
+    dnnl_engine_destroy(gpu);
+    if (chosen != "ocl:matmul:sgemm_ptx") {
+        EXPECT_EQ(chosen, "ocl:matmul:generic");
+        return;
+    }
+    // Tails in M, N, K; both layouts of A and B; batch broadcast; bias; post-ops (the chain
+    // with a binary runs on fma_8x8, sum + relu on the PTX kernels).
+    check({{1, 1}, {1, 1}, {1, 1}}, v);
+    check({{37, 29}, {29, 53}, {37, 53}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
+    check({{130, 300}, {300, 70}, {130, 70}, {}, {}, dnnl_f32, dnnl_f32, true}, v);
+    check({{257, 129}, {129, 131}, {257, 131}}, v);
+    check({{2, 1, 9, 17}, {1, 3, 17, 21}, {2, 3, 9, 21}, {}, {}, dnnl_f32, dnnl_f32, false, true},
+            v);
+    check({{19, 33}, {33, 41}, {19, 41}, {1, 24}, {1, 40}}, v);
+    check({{3, 10, 35}, {1, 35, 12}, {3, 10, 12}, {500, 40, 1}, {600, 16, 1}}, v);
 }
 
 TEST(GpuGemmVariants, BadOverrideLeavesTheGenericKernel) {

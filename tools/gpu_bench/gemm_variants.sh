@@ -16,6 +16,10 @@
 #     (the wgmma kernel and the K-major copies chosen), the checks below, then medians of
 #     f32 TF32 4096^3 / 8192^3, u8s8s32 and s8s8s32 4096^3, narrow shapes (split K), with
 #     PyTorch's TF32 mm and torch._int_mm in the same run. quick and check run tc's checks too.
+# sgemm: the strict f32 PTX kernels (src/gpu/gemm/sgemm): dispatch lines showing them chosen
+#        for matmul, convolution, inner product and LSTM; benchdnn --mode=C over tails, both
+#        layouts, batch broadcast, bias, scales, post-ops (fused and not), the fma_8x8
+#        fallback; medians against fma_8x8 and PyTorch (TF32 off). About 2 minutes.
 # gemv: the skinny kernel's shapes (work-group K shares x columns, rows per build) on f32
 #       GEMV-like products: a check and a median of each, then PyTorch's time (TF32 off).
 D=${D:-.dev-gemm}
@@ -169,6 +173,76 @@ PY
         for v in "variant=tiled_wg" "regs=128" "regs=128,kt=16"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
         done
+        ;;
+    sgemm)
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+        # Dispatch: the table's row and each launch's kernel and tiles.
+        for prb in "--matmul --dt=f32 1024x1024:1024x1024" "--conv --dt=f32 mb2ic64ih14oc64oh14kh3ph1" \
+                   "--ip --dt=f32 mb64ic512oc1000" \
+                   "--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t2mb16sic64slc64dhc64dic64"; do
+            ONEDNN_VERBOSE=dispatch,create $BD --mode=C $prb 2>&1 | grep -E "gemm,|tests:" \
+                | sed "s/^/DISPATCH[${prb%% *}] /" | sort -u | head -4
+        done
+        M="$BD --mode=C --matmul --dt=f32"
+        for v in "" "variant=fma_8x8"; do
+            (export ANYDNN_GPU_TUNING=$v
+            $M --stag=ab,ba --wtag=ab,ba --dtag=ab 1x1:1x1 17x1:1x9 129x67:67x131 \
+                513x257:257x1023 17x1000:1000x300 256x512:512x384 1536x64:64x1536 \
+                --bia-dt=f32 200x96:96x72 33x8:8x1 --bia-dt=undef \
+                --attr-post-ops=sum+relu 130x72:72x260 --attr-post-ops=sum:0.5+gelu_tanh 65x9:9x130 \
+                --attr-post-ops=swish:0.5 77x33:33x99 --attr-post-ops=relu+sum 300x200:200x100 \
+                --attr-post-ops=sum+relu+mul:f32:per_oc 130x72:72x260 --attr-post-ops= \
+                --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 131x40:40x70 \
+                --attr-scales=src:common:0.25+wei:common:2 64x64:64x64 --attr-scales= \
+                --stag=any --wtag=any --dtag=any 2x1x64x40:1x3x40x56 3x33x47:3x47x29 \
+                2x3x65x17:1x1x17x129 4x128x128:4x128x128
+            $BD --mode=C --conv --dt=f32 mb2ic3ih30oc64oh15kh7sh2ph3 mb2ic64ih14oc64oh14kh3ph1 \
+                mb2ic256ih14oc64oh14kh1ph0 g2mb2ic16ih9oc24oh9kh3ph1 mb3ic24ih15oc40oh8kh3sh2ph1 \
+                --attr-post-ops=sum+relu mb2ic64ih14oc72oh14kh1ph0
+            $BD --mode=C --ip --dt=f32 --dir=FWD_B,BWD_D,BWD_WB mb64ic512oc1000 mb7ic33oc65
+            $BD --mode=C --rnn --prop=FWD_I --alg=VANILLA_LSTM l1t3mb16sic64slc64dhc64dic64) 2>&1 \
+                | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK[$v] /" | head -12
+        done
+        for v in "" "variant=fma_8x8" "sgemm:config=128x64" "sgemm:config=64x64"; do
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 8192x8192:8192x8192 \
+                1024x1024:1024x1024 2048x2048:2048x2048 8x1024x1024:8x1024x1024 \
+                --stag=ba 4096x4096:4096x4096 --stag=ab --wtag=ba 4096x4096:4096x4096 \
+                | sed "s/^PERF/PERF[$v]/"
+        done
+        # ResNet-50 f32 convolutions (mb64, the gpu_vs_torch.py rows) on the table's choice and
+        # on fma_8x8.
+        for v in "" "variant=fma_8x8"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --conv --dt=f32 \
+                mb64ic3ih224oc64oh112kh7sh2ph3 mb64ic64ih56oc64oh56kh3ph1 \
+                mb64ic256ih56oc64oh56kh1ph0 mb64ic256ih14oc256oh14kh3ph1 | sed "s/^PERF/PERF[$v]/"
+        done
+        python3 - <<'PY'
+import torch
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+for b, m, k, n in [(1, 4096, 4096, 4096), (1, 8192, 8192, 8192), (1, 1024, 1024, 1024),
+                   (1, 2048, 2048, 2048), (8, 1024, 1024, 1024)]:
+    a = torch.randn(b, m, k, device='cuda'); w = torch.randn(b, k, n, device='cuda')
+    ts = []
+    for _ in range(30):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record(); torch.matmul(a, w); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort()
+    t = ts[len(ts) // 2]
+    print(f"TORCH|f32 {b}x{m}x{k}x{n}|{t:.4f} ms|{2 * b * m * n * k / t / 1e9:.1f} TFLOP/s")
+for ic, ih, oc, kh, sh, ph in [(3, 224, 64, 7, 2, 3), (64, 56, 64, 3, 1, 1), (256, 56, 64, 1, 1, 0),
+                               (256, 14, 256, 3, 1, 1)]:
+    x = torch.randn(64, ic, ih, ih, device='cuda').to(memory_format=torch.channels_last)
+    conv = torch.nn.Conv2d(ic, oc, kh, sh, ph, bias=False).cuda().to(memory_format=torch.channels_last)
+    ts = []
+    with torch.no_grad():
+        for _ in range(30):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record(); conv(x); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort()
+    print(f"TORCH|conv f32 mb64ic{ic}ih{ih}oc{oc}kh{kh}sh{sh}ph{ph}|{ts[len(ts) // 2]:.4f} ms")
+PY
         ;;
     gemv)
         G="1x4096:4096x4096 1x4096:4096x1000 4x4096:4096x4096 16x4096:4096x4096"

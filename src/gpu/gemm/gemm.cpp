@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "gpu/kernel_layout.hpp"
+#include "gpu/gemm/sgemm_launch.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/tuning/wgmma_tuning.hpp"
 #include "core/verbose.hpp"
@@ -41,6 +42,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     kind_ = kind;
     types_ = t;
     wgmma_ready_ = false;
+    sgemm_.reset();
     const bool int4_b = t.b == dnnl_s4 || t.b == dnnl_u4; // bytes, unpacked by the kernel
     std::string opt = data_type_options("A", t.a)
             + (int4_b ? data_type_options("B", dnnl_u8) + " -DB_INT4"
@@ -76,7 +78,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     }
     const device_caps_t &caps = engine_caps(engine);
     gemm_problem_t problem;
-    problem.a = t.a, problem.b = t.b, problem.c_elems = c_elems, problem.m = m;
+    problem.a = t.a, problem.b = t.b, problem.c = t.c, problem.c_elems = c_elems, problem.m = m;
     ANYDNN_CHECK(gemm_tuning(caps, problem, tuning_));
     status_t st = build(engine, opt, t, acc_int);
     if (st != dnnl_success && tuning_.variant != gemm_variant_t::tiled_wg
@@ -91,10 +93,13 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     }
     if (st != dnnl_success) return st;
     const std::string wgmma = init_wgmma(engine, t, post_ops);
+    const std::string sgemm = tuning_.variant == gemm_variant_t::sgemm_ptx
+            ? "; f32 PTX: " + init_sgemm(engine, t, post_ops)
+            : std::string();
     if (verbose_on(verbose_flag::dispatch))
         verbose_print("primitive,create:dispatch",
                 std::string("gemm,") + gemm_variant_name(tuning_.variant) + " " + tile_string()
-                        + ",chosen: " + tuning_.why + "; wgmma: " + wgmma);
+                        + ",chosen: " + tuning_.why + "; wgmma: " + wgmma + sgemm);
     return st;
 }
 
@@ -131,6 +136,7 @@ status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_type
                     dnnl_unimplemented, "the mma_sync GEMM's work-group is too large");
             return dnnl_success;
         }
+        case gemm_variant_t::sgemm_ptx: // launches the PTX kernels refuse run fma_8x8
         case gemm_variant_t::fma_8x8:
             ANYDNN_CHECK(create_kernel(engine, "gemm/gemm_fma.cl", opt, "gemm_fma", kernel_));
             ANYDNN_REQUIRE(kernel_->max_work_group_size() >= 256, dnnl_unimplemented,
@@ -198,6 +204,36 @@ std::string gemm_kernel_t::init_wgmma(
     wgmma_ready_ = true;
     return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
             + " (K not split) where a launch's strides suit them";
+}
+
+std::string gemm_kernel_t::init_sgemm(
+        engine_t *engine, const gemm_types_t &t, const post_ops_t *post_ops) {
+    wgmma_epilogue_t e;
+    std::string reason;
+    if (const char *why = sgemm_build_refusal(t, post_ops, e, reason))
+        return std::string("none, ") + why + "; every launch on fma_8x8";
+    auto sgemm = std::make_shared<sgemm_f32_t>();
+    if (sgemm->init(engine, e) != dnnl_success)
+        return "none, " + last_failure_reason() + "; every launch on fma_8x8";
+    sgemm_ = sgemm;
+    return "where a launch suits it (fma_8x8 otherwise)";
+}
+
+bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
+        const gemm_params_t &p, status_t &st) const {
+    if (!sgemm_) return false;
+    const char *why = sgemm_launch_refusal(types_, o, p);
+    const int config = why ? 0 : sgemm_pick_config(caps_.compute_units, p.batch(), p.M, p.N);
+    if (verbose_on(verbose_flag::dispatch))
+        verbose_print("primitive,exec:dispatch",
+                std::string("gemm,") + (why ? "fma_8x8" : "sgemm_ptx ")
+                        + (why ? "" : sgemm_config[config].name) + ",M " + std::to_string(p.M)
+                        + " N " + std::to_string(p.N) + " K " + std::to_string(p.K) + ","
+                        + (why ? std::string("not the f32 PTX kernels: ") + why
+                               : std::string("blocks for the compute units")));
+    if (why) return false;
+    st = sgemm_->launch(stream, o, p, config);
+    return true;
 }
 
 const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool plain_output,
@@ -279,6 +315,7 @@ status_t gemm_kernel_t::launch(
     if (p.M == 0 || p.N == 0 || p.batch() == 0) return dnnl_success;
     status_t wgmma_status = dnnl_success;
     if (launch_wgmma(stream, o, p, wgmma_status)) return wgmma_status;
+    if (launch_sgemm(stream, o, p, wgmma_status)) return wgmma_status;
     kernel_args_t args;
     for (const memory_storage_t *s :
             {o.a, o.b, o.c, o.bias, o.scale_a, o.scale_b, o.scale_c, o.zp_a, o.zp_b, o.zp_c})
@@ -310,7 +347,7 @@ status_t gemm_kernel_t::launch(
         r.local[0] = s.wg_n;
         r.local[1] = s.wg_m;
         r.local[2] = 1;
-    } else if (s.variant == gemm_variant_t::fma_8x8) {
+    } else if (s.variant == gemm_variant_t::fma_8x8 || s.variant == gemm_variant_t::sgemm_ptx) {
         r.global[0] = div_up(p.N, s.bn) * 16;
         r.global[1] = div_up(p.M, s.bm) * 16;
         r.local[0] = r.local[1] = 16;

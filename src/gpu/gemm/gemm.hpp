@@ -81,6 +81,8 @@ struct gemm_operands_t {
 
 enum class gemm_kind_t { generic, tiled };
 
+class sgemm_f32_t;
+
 // The wgmma product (gpu/gemm/wgmma_launch) of one launch of the core with types `t` and
 // parameters `p`, whose output stage is plain (`plain_output`: no post-ops, scales or zero
 // points); null when the kernels take it, else the reason they do not: bf16 or f16 inputs of
@@ -118,6 +120,12 @@ private:
     // Launches `p` on the wgmma kernels when they take it (status in `st`); false otherwise.
     bool launch_wgmma(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p,
             status_t &st) const;
+    // The f32 PTX kernels (variant sgemm_ptx) where the chain's epilogue suits them; what was
+    // done or why not, for verbose dispatch.
+    std::string init_sgemm(engine_t *engine, const gemm_types_t &types, const post_ops_t *post_ops);
+    // Launches `p` on them when they take it (status in `st`); false otherwise.
+    bool launch_sgemm(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p,
+            status_t &st) const;
 
     gemm_kind_t kind_ = gemm_kind_t::generic;
     gemm_tuning_t tuning_;
@@ -127,6 +135,7 @@ private:
     device_caps_t caps_; // the device's, for the wgmma table at each launch
     std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
     wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
+    std::shared_ptr<sgemm_f32_t> sgemm_; // null: every launch on kernel_
 };
 
 // C(n) = sum over m of A(m, n): bias gradients. Reads a_off, a_sm, a_sk (the n stride), M, N,

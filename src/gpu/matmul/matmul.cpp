@@ -7,6 +7,7 @@
 #include "core/ops/matmul/woq.hpp"
 #include "core/primitive.hpp"
 #include "gpu/gemm/gemm.hpp"
+#include "gpu/gemm/sgemm_launch.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 
@@ -27,7 +28,9 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     }
     // The tensor-core form names itself: verbose says it ran.
     const char *name() const override {
-        return variant == gemm_variant_t::mma_sync ? "ocl:matmul:mma_sync" : impl_name();
+        return variant == gemm_variant_t::mma_sync    ? "ocl:matmul:mma_sync"
+               : variant == gemm_variant_t::sgemm_ptx ? "ocl:matmul:sgemm_ptx"
+                                                      : impl_name();
     }
     post_ops_t post_ops;
     gemm_variant_t variant = gemm_variant_t::generic;
@@ -98,11 +101,22 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
         if (Kind == gemm_kind_t::tiled) {
             gemm_problem_t problem;
-            problem.a = src.data_type, problem.b = wei.data_type, problem.c_elems = nelems(dst);
+            problem.a = src.data_type, problem.b = wei.data_type, problem.c = dst.data_type;
+            problem.c_elems = nelems(dst);
             problem.m = dst.dims[dst.ndims - 2];
             gemm_tuning_t tuning;
             ANYDNN_CHECK(gemm_tuning(engine_caps(pd.engine), problem, tuning));
             pd.variant = tuning.variant;
+            if (pd.variant == gemm_variant_t::sgemm_ptx) {
+                // A chain the PTX kernels do not fuse runs every launch on fma_8x8: named so.
+                gemm_types_t t;
+                t.a = src.data_type, t.b = wei.data_type, t.c = dst.data_type;
+                t.set_scale_types(pd.attr);
+                wgmma_epilogue_t e;
+                std::string why;
+                if (sgemm_build_refusal(t, &pd.post_ops, e, why))
+                    pd.variant = gemm_variant_t::fma_8x8;
+            }
         }
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;

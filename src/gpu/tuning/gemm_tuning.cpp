@@ -18,7 +18,8 @@ enum class level_t { device, arch, vendor, default_cpu, default_gpu };
 
 // Which operand types a row is for.
 // half: A and B both bf16 or both f16; floating: neither A nor B an integer type.
-enum class operands_t { any, half, floating };
+// f32: A, B and C all f32.
+enum class operands_t { any, half, floating, f32 };
 
 struct row_t {
     level_t level;
@@ -46,6 +47,10 @@ const row_t table[] = {
     // GPUs, up to 16 rows of C (GEMV): 32 columns x 8 shares of K per work-group (H200, f32
     // 1 x 4096 x 4096: 0.16 ms; 32 shares with 4 rows took 0.96 ms).
     {level_t::default_gpu, "", operands_t::floating, 0, 16, v::skinny, 8, 32, 16, 1, 16, 32, 1, 1, 1},
+    // GPUs that load sm_80 PTX (NVIDIA, Ampere and later), strict f32: 128 x 128, 128 x 64 or
+    // 64 x 64 blocks of 8 x 8 (4 x 4) per thread chosen per launch (gpu/gemm/sgemm_launch);
+    // the fma_8x8 kernel with KT 8 serves the launches it refuses.
+    {level_t::default_gpu, "", operands_t::f32, 0, 0, v::sgemm_ptx, 16, 16, 8, 8, 128, 128, 8, 4, 2},
     // GPUs, float sums: 8 x 8 per work-item, 128 x 128 blocks, two 8-deep local slices (H200,
     // f32 4096^3: 25 TFLOP/s; 16-deep slices 23; the 4 x 4 tiled_wg 12).
     {level_t::default_gpu, "", operands_t::floating, 0, 0, v::fma_8x8, 16, 16, 8, 8, 128, 128, 8, 4, 2},
@@ -92,6 +97,7 @@ bool operands_match(operands_t o, const gemm_problem_t &p) {
         case operands_t::any: return true;
         case operands_t::half: return is_half(p.a) && p.a == p.b;
         case operands_t::floating: return !is_int(p.a) && !is_int(p.b);
+        case operands_t::f32: return p.a == dnnl_f32 && p.b == dnnl_f32 && p.c == dnnl_f32;
     }
     return false;
 }
@@ -144,6 +150,15 @@ const char *unfit(const device_caps_t &caps, const gemm_problem_t &p, gemm_tunin
             return 4ull * t.wg_m * t.wg_n * t.tm <= caps.local_mem_size ? nullptr
                                                                        : "too little local memory";
         }
+        case v::sgemm_ptx: {
+            t.wg_m = t.wg_n = 16, t.tm = t.tn = 8, t.bm = t.bn = 128;
+            if (caps.ptx_binary_sm < 80) return "the device does not load sm_80 PTX (probed)";
+            if (!ptx_module("anydnn_sgemm_kn_128x128")) return "no f32 PTX GEMM in this build";
+            if (p.a != dnnl_f32 || p.b != dnnl_f32 || p.c != dnnl_f32) return "not all f32";
+            if (t.kt % 2 || t.kt > 32) return "KT (of the fma_8x8 fallback) must be even, <= 32";
+            if (caps.max_work_group_size < 256) return "work-group too large";
+            return nullptr;
+        }
         case v::mma_sync: {
             if (!caps.inline_mma_sync) return "no inline PTX mma.sync (probed)";
             if (!is_half(p.a) || p.a != p.b) return "A and B are not both bf16 or both f16";
@@ -162,7 +177,8 @@ const char *unfit(const device_caps_t &caps, const gemm_problem_t &p, gemm_tunin
 
 bool parse_variant(const char *s, size_t n, gemm_variant_t &out) {
     for (gemm_variant_t x :
-            {v::generic, v::tiled_cpu, v::tiled_wg, v::fma_8x8, v::skinny, v::mma_sync})
+            {v::generic, v::tiled_cpu, v::tiled_wg, v::fma_8x8, v::skinny, v::mma_sync,
+                    v::sgemm_ptx})
         if (std::strlen(gemm_variant_name(x)) == n && !std::strncmp(s, gemm_variant_name(x), n)) {
             out = x;
             return true;
@@ -229,6 +245,7 @@ const char *gemm_variant_name(gemm_variant_t x) {
         case v::fma_8x8: return "fma_8x8";
         case v::skinny: return "skinny";
         case v::mma_sync: return "mma_sync";
+        case v::sgemm_ptx: return "sgemm_ptx";
     }
     return "?";
 }

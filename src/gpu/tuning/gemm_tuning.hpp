@@ -18,13 +18,16 @@ enum class gemm_variant_t {
     fma_8x8, // 16 x 16 work-items of 8 x 8 over 128 x 128 blocks, double-buffered: GPUs
     skinny, // few rows of C (GEMV): one column per work-item, K split over the group
     mma_sync, // tensor cores through inline PTX mma.sync (bf16, f16)
+    // strict f32 on the FMA units, sm_80 PTX (gpu/gemm/sgemm) where the device loads it;
+    // launches it refuses run fma_8x8 (KT of the row)
+    sgemm_ptx,
 };
 
 const char *gemm_variant_name(gemm_variant_t v);
 
 // What the choice depends on besides the device.
 struct gemm_problem_t {
-    dnnl_data_type_t a = dnnl_f32, b = dnnl_f32;
+    dnnl_data_type_t a = dnnl_f32, b = dnnl_f32, c = dnnl_f32;
     int64_t c_elems = 0; // elements of C over all batches (0: not known)
     int64_t m = 0; // rows of C (0: not known, or not the same at every launch)
     bool basic_only = false; // only tiled_wg and tiled_cpu rows (after another failed to build)

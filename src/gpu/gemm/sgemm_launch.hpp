@@ -1,0 +1,65 @@
+// Launching the strict f32 FMA GEMM of gpu/gemm/sgemm (sm_80 PTX, NVIDIA GPUs that load it)
+// for the GEMM core (gemm_kernel_t): which launches it takes, the tile configuration for a
+// problem's size, and the kernels, loaded the first time a layout and tile size is needed.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/compute/compute.hpp"
+#include "gpu/gemm/gemm.hpp"
+#include "gpu/gemm/wgmma_launch.hpp"
+
+namespace anydnn {
+namespace gpu {
+
+// The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA.
+struct sgemm_config_t {
+    const char *name; // "128x128"
+    int bm, bn;
+};
+constexpr int sgemm_configs = 3;
+extern const sgemm_config_t sgemm_config[sgemm_configs];
+
+// Of the configurations whose blocks give every compute unit at least one, the one that
+// wastes least of its blocks past M and N (the widest of equals); the narrowest where none
+// does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
+// names one instead (an unknown name is ignored).
+int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n);
+
+// The kernel entry of a configuration and layout: "anydnn_sgemm_<k|m><n|k>_<BM>x<BN>".
+std::string sgemm_kernel_name(int config, bool a_k_major, bool b_n_major);
+
+// Why the kernels cannot build for these types and this post-op chain (null: they can),
+// filling the epilogue: f32 A, B and C, a chain of wgmma_epilogue's kinds.
+const char *sgemm_build_refusal(const gemm_types_t &t, const post_ops_t *post_ops,
+        wgmma_epilogue_t &e, std::string &reason);
+
+// Why one launch cannot run on the kernels (null: it can): zero points, f32 bias and scales,
+// sizes in the kernels' index range.
+const char *sgemm_launch_refusal(
+        const gemm_types_t &t, const gemm_operands_t &ops, const gemm_params_t &p);
+
+class sgemm_f32_t {
+public:
+    // The device must load sm_80 PTX and the build hold the kernels; `e` is the chain's
+    // epilogue (sgemm_build_refusal).
+    status_t init(engine_t *engine, const wgmma_epilogue_t &e);
+    status_t launch(
+            stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p, int config) const;
+
+private:
+    engine_t *engine_ = nullptr;
+    wgmma_epilogue_t epilogue_;
+    static int slot(int config, bool a_k_major, bool b_n_major) {
+        return config * 4 + (a_k_major ? 2 : 0) + (b_n_major ? 1 : 0);
+    }
+    // By slot(), loaded when first launched.
+    mutable std::mutex mutex_;
+    mutable std::array<std::shared_ptr<kernel_t>, sgemm_configs * 4> kernels_;
+};
+
+} // namespace gpu
+} // namespace anydnn

@@ -1,0 +1,209 @@
+// The strict f32 PTX GEMM's dispatch (gpu/gemm/sgemm_launch, the sgemm_ptx row of the tuning
+// table): which devices and types take it, which launches it refuses (they run fma_8x8), the
+// post-op chains it fuses, and the tile configuration for a problem's size.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/primitive_attr.hpp"
+#include "gpu/gemm/sgemm_launch.hpp"
+#include "gpu/tuning/gemm_tuning.hpp"
+
+namespace {
+
+using namespace anydnn;
+using namespace anydnn::gpu;
+
+device_caps_t hopper(int ptx_sm) {
+    device_caps_t c;
+    c.name = "NVIDIA H100 80GB HBM3";
+    c.vendor = "NVIDIA Corporation";
+    c.arch = "sm_90";
+    c.compute_units = 132;
+    c.max_work_group_size = 1024;
+    c.local_mem_size = 48 * 1024;
+    c.nvidia_ptx = true;
+    c.inline_mma_sync = true;
+    c.ptx_binary_sm = ptx_sm;
+    return c;
+}
+
+gemm_problem_t f32_problem(dnnl_data_type_t c = dnnl_f32, int64_t m = 0) {
+    gemm_problem_t p;
+    p.c = c, p.m = m;
+    return p;
+}
+
+bool built_with_ptx() {
+    return ptx_module("anydnn_sgemm_kn_128x128") != nullptr;
+}
+
+struct tuning_env_t {
+    explicit tuning_env_t(const char *v) {
+        setenv("ANYDNN_GPU_TUNING", v, 1);
+    }
+    ~tuning_env_t() {
+        unsetenv("ANYDNN_GPU_TUNING");
+    }
+};
+
+} // namespace
+
+TEST(sgemm_dispatch, f32_on_a_device_that_loads_sm80_ptx_takes_the_ptx_kernels) {
+    gemm_tuning_t t;
+    for (int sm : {80, 90}) {
+        ASSERT_EQ(gemm_tuning(hopper(sm), f32_problem(), t), dnnl_success);
+        if (!built_with_ptx()) {
+            EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+            EXPECT_NE(t.why.find("no f32 PTX GEMM in this build"), std::string::npos) << t.why;
+            continue;
+        }
+        EXPECT_EQ(t.variant, gemm_variant_t::sgemm_ptx);
+        EXPECT_EQ(t.kt, 8) << "the fma_8x8 fallback's slices";
+        EXPECT_NE(t.why.find("sgemm_ptx"), std::string::npos) << t.why;
+    }
+}
+
+TEST(sgemm_dispatch, other_devices_types_and_shapes_keep_their_kernels) {
+    gemm_tuning_t t;
+    // No PTX loading (every OpenCL device but NVIDIA's): the FMA OpenCL kernel, with the reason.
+    ASSERT_EQ(gemm_tuning(hopper(0), f32_problem(), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    if (built_with_ptx())
+        EXPECT_NE(t.why.find("does not load sm_80 PTX"), std::string::npos) << t.why;
+    // bf16 C, bf16 operands, few rows: not this kernel's.
+    ASSERT_EQ(gemm_tuning(hopper(90), f32_problem(dnnl_bf16), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    gemm_problem_t half;
+    half.a = half.b = dnnl_bf16;
+    ASSERT_EQ(gemm_tuning(hopper(90), half, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
+    ASSERT_EQ(gemm_tuning(hopper(90), f32_problem(dnnl_f32, 4), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    device_caps_t cpu;
+    cpu.is_cpu = true, cpu.compute_units = 2, cpu.max_work_group_size = 4096;
+    cpu.local_mem_size = 4 << 20;
+    ASSERT_EQ(gemm_tuning(cpu, f32_problem(), t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::tiled_cpu);
+}
+
+TEST(sgemm_dispatch, override_forces_it_only_where_it_fits) {
+    gemm_tuning_t t;
+    {
+        tuning_env_t env("variant=sgemm_ptx");
+        EXPECT_EQ(gemm_tuning(hopper(0), f32_problem(), t), dnnl_unimplemented);
+        EXPECT_EQ(gemm_tuning(hopper(90), f32_problem(dnnl_bf16), t), dnnl_unimplemented);
+        EXPECT_EQ(gemm_tuning(hopper(90), f32_problem(), t),
+                built_with_ptx() ? dnnl_success : dnnl_unimplemented);
+    }
+    {
+        tuning_env_t env("variant=fma_8x8"); // the OpenCL kernel on the same device
+        ASSERT_EQ(gemm_tuning(hopper(90), f32_problem(), t), dnnl_success);
+        EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    }
+}
+
+TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 0);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 8192, 8192), 0);
+    // 12 x 12 = 144 blocks of 128 x 128 fill 132 units.
+    EXPECT_EQ(sgemm_pick_config(132, 1, 1536, 1536), 0);
+    // 8 x 8 = 64 of them do not; 8 x 16 = 128 of 128 x 64 neither; 16 x 16 of 64 x 64 do.
+    EXPECT_EQ(sgemm_pick_config(132, 1, 1024, 1024), 2);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 1024, 2048), 1);
+    EXPECT_EQ(sgemm_pick_config(132, 3, 1024, 1024), 0) << "batches count";
+    EXPECT_EQ(sgemm_pick_config(132, 1, 1, 1), 2) << "the narrowest when none fills";
+    // A convolution's 64 output channels: 128-wide blocks would compute half for nothing.
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64), 1);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 256), 0);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 1000), 0) << "1024 columns either way";
+    {
+        tuning_env_t env("sgemm:config=64x64");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 2);
+    }
+    {
+        tuning_env_t env("gemm:variant=sgemm_ptx;sgemm:config=128x64");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 1);
+    }
+    {
+        tuning_env_t env("sgemm:config=7x7");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 0) << "unknown names are ignored";
+    }
+    EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
+    EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
+    EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");
+    if (built_with_ptx())
+        for (int c = 0; c < sgemm_configs; ++c)
+            for (int l = 0; l < 4; ++l)
+                EXPECT_NE(ptx_module(sgemm_kernel_name(c, l / 2, l % 2).c_str()), nullptr)
+                        << sgemm_kernel_name(c, l / 2, l % 2);
+}
+
+TEST(sgemm_dispatch, builds_for_f32_and_the_fused_post_op_chains) {
+    gemm_types_t t;
+    wgmma_epilogue_t e;
+    std::string reason;
+    EXPECT_EQ(sgemm_build_refusal(t, nullptr, e, reason), nullptr);
+    gemm_types_t bf = t;
+    bf.c = dnnl_bf16;
+    EXPECT_NE(sgemm_build_refusal(bf, nullptr, e, reason), nullptr);
+    bf = t;
+    bf.a = dnnl_bf16;
+    EXPECT_NE(sgemm_build_refusal(bf, nullptr, e, reason), nullptr);
+    bf = t;
+    bf.scale_b = dnnl_bf16;
+    EXPECT_NE(sgemm_build_refusal(bf, nullptr, e, reason), nullptr);
+
+    // sum then gelu_tanh: codes as the wgmma epilogue's; binary is not fused.
+    primitive_attr_t attr;
+    post_op_t sum;
+    sum.kind = dnnl_sum;
+    sum.sum_scale = 0.5f;
+    sum.sum_dt = dnnl_data_type_undef;
+    post_op_t elt;
+    elt.kind = dnnl_eltwise;
+    elt.alg = dnnl_eltwise_gelu_tanh;
+    attr.post_ops.entries = {sum, elt};
+    memory_desc_t dst{};
+    dst.ndims = 2, dst.dims[0] = 4, dst.dims[1] = 5, dst.data_type = dnnl_f32;
+    dst.format_kind = dnnl_blocked;
+    dst.padded_dims[0] = 4, dst.padded_dims[1] = 5;
+    dst.blocking.strides[0] = 5, dst.blocking.strides[1] = 1;
+    std::map<int, memory_desc_t> args;
+    gpu::post_ops_t chain;
+    ASSERT_EQ(chain.init(attr, dst, args), dnnl_success);
+    ASSERT_EQ(sgemm_build_refusal(t, &chain, e, reason), nullptr) << reason;
+    EXPECT_EQ(e.sum_at, 1);
+    EXPECT_FLOAT_EQ(e.sum_scale, 0.5f);
+    EXPECT_EQ(e.elt, 3);
+    post_op_t second_elt = elt;
+    attr.post_ops.entries = {elt, second_elt};
+    ASSERT_EQ(chain.init(attr, dst, args), dnnl_success);
+    EXPECT_NE(sgemm_build_refusal(t, &chain, e, reason), nullptr) << "two eltwise post-ops";
+}
+
+TEST(sgemm_dispatch, launches_it_refuses_run_the_opencl_kernel) {
+    gemm_types_t t;
+    gemm_operands_t o;
+    gemm_params_t p;
+    p.M = 100, p.N = 70, p.K = 33;
+    EXPECT_EQ(sgemm_launch_refusal(t, o, p), nullptr);
+    p.has_bias = 1;
+    t.bias = dnnl_bf16;
+    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+    t.bias = dnnl_f32;
+    EXPECT_EQ(sgemm_launch_refusal(t, o, p), nullptr);
+    const memory_storage_t *some = reinterpret_cast<const memory_storage_t *>(&p);
+    o.zp_a = some;
+    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+    o.zp_a = nullptr;
+    p.K = int64_t(1) << 31;
+    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+    p.K = 33;
+    p.batch_dims[0] = 1 << 16;
+    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+    p.batch_dims[0] = 1;
+    p.a_sm = int64_t(1) << 30; // 32 rows apart do not fit the kernels' 32-bit copy steps
+    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+}
