@@ -271,7 +271,8 @@ PY
             | sed "s/^/CHECK[ip] /" | tail -3
         G="1x4096:4096x4096 1x4096:4096x1000 4x4096:4096x4096 16x4096:4096x4096 1x8192:8192x8192"
         for v in "" "variant=skinny,tn=2" "variant=skinny,tn=8" "variant=skinny,tn=16" \
-                 "variant=skinny,stages=8" "variant=skinny,stages=2" \
+                 "variant=skinny,stages=8" "variant=skinny,stages=2" "variant=skinny,stages=1" \
+                 "variant=skinny,regs=64" "variant=skinny,regs=128" \
                  "variant=skinny,wg_m=4,wg_n=32" "variant=skinny,wg_m=16,wg_n=16" \
                  "variant=skinny,wg_m=4,wg_n=64" "variant=skinny,tn=1,kt=100000"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 $G | sed "s/^PERF/PERF[$v]/"

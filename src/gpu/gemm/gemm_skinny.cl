@@ -89,30 +89,35 @@ kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_skinny_nc(
 #pragma unroll
     for (int r = 0; r < MMAX; ++r)
         acc[r] = 0.f;
-    long k = kb + lk;
     if (have > 0) {
-        // STAGES rows of W in flight before the first is used.
-        for (; k + (STAGES - 1) * WG_M < ke; k += STAGES * WG_M) {
-            float4 w[STAGES];
+        long k = kb + lk;
+        // Pointers stepped along K: no 64-bit index products in the loop.
+        const global W_T *wp = W + w_off + k * s.w_sk + c0 * s.w_sc;
+        const global X_T *xp = X + x_off + k * s.x_sk;
+        const long w_step = WG_M * s.w_sk, x_step = WG_M * s.x_sk;
+        if (s.vec && have >= 4) {
+            // STAGES rows of W in flight before the first is used.
+            for (; k + (STAGES - 1) * WG_M < ke; k += STAGES * WG_M) {
+                float4 w[STAGES];
 #pragma unroll
-            for (int u = 0; u < STAGES; ++u)
-                w[u] = load_w4(W, w_off + (k + u * WG_M) * s.w_sk + c0 * s.w_sc, s.w_sc, have,
-                        s.vec);
+                for (int u = 0; u < STAGES; ++u)
+                    w[u] = LOADV(LOAD_W, wp, u * w_step);
 #pragma unroll
-            for (int u = 0; u < STAGES; ++u)
+                for (int u = 0; u < STAGES; ++u)
 #pragma unroll
-                for (int r = 0; r < MMAX; ++r)
-                    if (r < s.rows)
-                        acc[r] = fma((float4)(LOAD_X(X,
-                                             x_off + r * s.x_sr + (k + u * WG_M) * s.x_sk)),
-                                w[u], acc[r]);
+                    for (int r = 0; r < MMAX; ++r)
+                        if (r < s.rows)
+                            acc[r] = fma((float4)(LOAD_X(xp, r * s.x_sr + u * x_step)), w[u],
+                                    acc[r]);
+                wp += STAGES * w_step;
+                xp += STAGES * x_step;
+            }
         }
-        for (; k < ke; k += WG_M) {
-            const float4 w = load_w4(W, w_off + k * s.w_sk + c0 * s.w_sc, s.w_sc, have, s.vec);
+        for (; k < ke; k += WG_M, wp += w_step, xp += x_step) {
+            const float4 w = load_w4(wp, 0, s.w_sc, have, s.vec);
 #pragma unroll
             for (int r = 0; r < MMAX; ++r)
-                if (r < s.rows)
-                    acc[r] = fma((float4)(LOAD_X(X, x_off + r * s.x_sr + k * s.x_sk)), w, acc[r]);
+                if (r < s.rows) acc[r] = fma((float4)(LOAD_X(xp, r * s.x_sr)), w, acc[r]);
         }
     }
     const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
@@ -149,42 +154,47 @@ kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_skinny_kc(
 #pragma unroll
     for (int r = 0; r < MMAX; ++r)
         acc[r] = 0.f;
-    long k = kb + lk * 4;
     if (c < s.cols) {
-        const long w_c = w_off + c * s.w_sc;
-        // Whole vectors of STAGES steps: no tail checks.
-        for (; k + (STAGES - 1) * step + 4 <= ke; k += STAGES * step) {
-            float4 w[STAGES];
+        long k = kb + lk * 4;
+        const global W_T *wp = W + w_off + c * s.w_sc + k * s.w_sk;
+        const global X_T *xp = X + x_off + k * s.x_sk;
+        const long w_step = step * s.w_sk, x_step = step * s.x_sk;
+        if (s.vec) {
+            // Whole vectors of STAGES steps: no tail checks.
+            for (; k + (STAGES - 1) * step + 4 <= ke; k += STAGES * step) {
+                float4 w[STAGES];
 #pragma unroll
-            for (int u = 0; u < STAGES; ++u)
-                w[u] = load_w4(W, w_c + (k + u * step) * s.w_sk, s.w_sk, 4, s.vec);
+                for (int u = 0; u < STAGES; ++u)
+                    w[u] = LOADV(LOAD_W, wp, u * w_step);
 #pragma unroll
-            for (int u = 0; u < STAGES; ++u) {
-                const long kk = k + u * step;
+                for (int u = 0; u < STAGES; ++u)
 #pragma unroll
-                for (int r = 0; r < MMAX; ++r)
-                    if (r < s.rows) {
-                        const long xa = x_off + r * s.x_sr + kk * s.x_sk;
-                        const float4 x = s.xvec ? LOADV(LOAD_X, X, xa)
-                                                : (float4)(LOAD_X(X, xa), LOAD_X(X, xa + s.x_sk),
-                                                        LOAD_X(X, xa + 2 * s.x_sk),
-                                                        LOAD_X(X, xa + 3 * s.x_sk));
-                        acc[r] += dot(x, w[u]);
-                    }
+                    for (int r = 0; r < MMAX; ++r)
+                        if (r < s.rows) {
+                            const long xa = r * s.x_sr + u * x_step;
+                            const float4 x = s.xvec ? LOADV(LOAD_X, xp, xa)
+                                                    : (float4)(LOAD_X(xp, xa),
+                                                            LOAD_X(xp, xa + s.x_sk),
+                                                            LOAD_X(xp, xa + 2 * s.x_sk),
+                                                            LOAD_X(xp, xa + 3 * s.x_sk));
+                            acc[r] += dot(x, w[u]);
+                        }
+                wp += STAGES * w_step;
+                xp += STAGES * x_step;
             }
         }
-        for (; k < ke; k += step) {
+        for (; k < ke; k += step, wp += w_step, xp += x_step) {
             const long have = min(ke - k, 4L);
-            const float4 w = load_w4(W, w_c + k * s.w_sk, s.w_sk, have, s.vec);
+            const float4 w = load_w4(wp, 0, s.w_sk, have, s.vec);
 #pragma unroll
             for (int r = 0; r < MMAX; ++r)
                 if (r < s.rows) {
-                    const long xa = x_off + r * s.x_sr + k * s.x_sk;
+                    const long xa = r * s.x_sr;
                     float4 x = 0.f;
-                    x.s0 = LOAD_X(X, xa);
-                    if (have > 1) x.s1 = LOAD_X(X, xa + s.x_sk);
-                    if (have > 2) x.s2 = LOAD_X(X, xa + 2 * s.x_sk);
-                    if (have > 3) x.s3 = LOAD_X(X, xa + 3 * s.x_sk);
+                    x.s0 = LOAD_X(xp, xa);
+                    if (have > 1) x.s1 = LOAD_X(xp, xa + s.x_sk);
+                    if (have > 2) x.s2 = LOAD_X(xp, xa + 2 * s.x_sk);
+                    if (have > 3) x.s3 = LOAD_X(xp, xa + 3 * s.x_sk);
                     acc[r] += dot(x, w);
                 }
         }

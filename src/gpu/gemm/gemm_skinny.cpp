@@ -99,6 +99,8 @@ status_t skinny_kernels_t::build(engine_t *engine, const std::string &options, g
         def("MMAX", mmax_);
         def("STAGES", t.stages);
         if (trans_) opt += " -DTRANS";
+        if (t.regs > 0 && engine_caps(engine).nvidia_ptx)
+            opt += " -cl-nv-maxrregcount=" + std::to_string(t.regs);
         const char *file = "gemm/gemm_skinny.cl";
         ANYDNN_CHECK(create_kernel(engine, file, opt, "gemm_skinny_nc", nc_));
         ANYDNN_CHECK(create_kernel(engine, file, opt, "gemm_skinny_kc", kc_));
