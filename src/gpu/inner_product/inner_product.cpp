@@ -11,6 +11,7 @@
 #include "core/ops/layout.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/primitive.hpp"
+#include "core/verbose.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
@@ -82,11 +83,12 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
 
     static status_t init(ip_pd_t &pd) {
         const auto &d = std::get<inner_product_desc_t>(pd.desc);
+        // Forward asks the table with its rows (init_fwd), the others without.
+        if (d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference)
+            return init_fwd(pd, d);
         if (Kind == gemm_kind_t::tiled)
             ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
                     "the device cannot run the tiled GEMM");
-        if (d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference)
-            return init_fwd(pd, d);
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
                 dnnl_unimplemented, "backward inner product takes no attributes");
         if (d.prop_kind == dnnl_backward_data) return init_bwd_data(pd, d);
@@ -130,8 +132,9 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
             problem.c_elems = nelems(dst), problem.m = dst.dims[0];
             gemm_tuning_t t;
             const device_caps_t &caps = engine_caps(pd.engine);
-            if (gemm_tuning(caps, problem, t) == dnnl_success
-                    && t.variant == gemm_variant_t::skinny) {
+            ANYDNN_REQUIRE(gemm_tuning(caps, problem, t) == dnnl_success, dnnl_unimplemented,
+                    "the device cannot run the tiled GEMM: %s", last_failure_reason().c_str());
+            if (t.variant == gemm_variant_t::skinny) {
                 pd.skinny_off = (pd.scratchpad_size + 63) / 64 * 64;
                 pd.skinny_bytes = skinny_scratchpad_bytes(t, int(caps.compute_units), false,
                         dst.dims[0], dst.dims[1], k_of(src), 1);
