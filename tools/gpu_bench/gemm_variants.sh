@@ -256,7 +256,7 @@ PY
         nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
         ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul --dt=f32 --stag=ab --wtag=ab,ba \
             1x4096:4096x4096 2>&1 | grep -E "skinny" | cut -c1-300 | head -4
-        for v in "" "variant=skinny,tn=64,kt=8" "variant=skinny,wg_m=4,wg_n=16,tm=12,stages=1"; do
+        for v in "" "variant=skinny,tn=64,kt=8" "variant=skinny,wg_m=2,wg_n=16,tm=12,stages=1"; do
             for dt in f32 bf16 f16 bf16:bf16:f32; do
                 ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=$dt --stag=ab,ba --wtag=ab,ba \
                     --dtag=ab 1x4096:4096x1000 3x257:257x1031 16x300:300x77 1x1:1x1 \

@@ -122,15 +122,15 @@ kernel __attribute__((reqd_work_group_size(WG_N, WG_M, 1))) void gemm_skinny_nc(
     }
     const quant_t q = read_quant(&p, scale_a, scale_c, zp_a, zp_b, zp_c);
     // The WG_M partial sums of each column meet in local memory, one row at a time; work-item
-    // t < WG_N * 4 adds column t of the group in lane order.
-    const int t = lk * WG_N + ln;
-    const long c = get_group_id(0) * WG_N * 4 + t;
+    // t adds columns t, t + WG_M * WG_N, ... of the group in lane order.
 #pragma unroll
     for (int r = 0; r < MMAX; ++r) {
         if (r >= s.rows) break;
         vstore4(acc[r], 0, &red[lk][ln * 4]);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < WG_N * 4 && c < s.cols) {
+        for (int t = lk * WG_N + ln; t < WG_N * 4; t += WG_M * WG_N) {
+            const long c = get_group_id(0) * WG_N * 4 + t;
+            if (c >= s.cols) break;
             float v = 0.f;
             for (int i = 0; i < WG_M; ++i)
                 v += red[i][t];
