@@ -185,10 +185,19 @@ TEST(GpuGemmVariants, Bf16SourcesWithF32AndBf16DstOnEveryVariant) {
     }
 }
 
+// The skinny kernel (gemm_skinny.cl): K in one slice, split into many (tn: work-groups per
+// compute unit, kt: the shallowest slice), fewer work-items than a group's columns with one
+// load in flight.
+const char *const skinny_variants[] = {
+        "variant=skinny",
+        "variant=skinny,tn=64,kt=8",
+        "variant=skinny,wg_m=2,wg_n=16,tm=12,stages=1,tn=16,kt=4",
+};
+
 TEST(GpuGemmVariants, SkinnyRows) {
     SKIP_WITHOUT_GPU();
     no_primitive_cache_t no_cache;
-    for (const char *v : {"variant=skinny", "variant=skinny,wg_m=4,wg_n=16,tm=12"}) {
+    for (const char *v : skinny_variants) {
         check({{1, 1}, {1, 1}, {1, 1}}, v);
         check({{1, 300}, {300, 70}, {1, 70}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
         check({{12, 29}, {29, 53}, {12, 53}, {1, 16}, {1, 32}, dnnl_f32, dnnl_f32, true}, v);
@@ -196,6 +205,35 @@ TEST(GpuGemmVariants, SkinnyRows) {
                       true},
                 v);
         check({{5, 70}, {70, 33}, {5, 33}, {}, {}, dnnl_bf16, dnnl_bf16, false, true}, v);
+        // B's columns dense and 4-aligned (vector loads), K with a tail of every step.
+        check({{1, 301}, {301, 72}, {1, 72}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
+    }
+}
+
+TEST(GpuGemmVariants, SkinnyRowsWithKDenseWeights) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (const char *v : {skinny_variants[0], skinny_variants[1]}) {
+        // B transposed (its K dense, rows 4-aligned: vector loads), A's K dense too.
+        check({{3, 257}, {257, 45}, {3, 45}, {260, 1}, {1, 260}, dnnl_f32, dnnl_f32, true, true},
+                v);
+        // Unaligned rows of B (scalar loads), one row.
+        check({{1, 131}, {131, 19}, {1, 19}, {}, {1, 131}, dnnl_f32, dnnl_f32, true}, v);
+        check({{12, 200}, {200, 37}, {12, 37}, {}, {1, 200}, dnnl_f16, dnnl_f16, false, true}, v);
+        check({{2, 3, 64}, {1, 64, 30}, {2, 3, 30}, {}, {30 * 64, 1, 64}, dnnl_bf16, dnnl_f32},
+                v);
+    }
+}
+
+TEST(GpuGemmVariants, SkinnyColumns) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (const char *v : {skinny_variants[0], skinny_variants[1]}) {
+        // N small, M not: C^T = B^T A^T, A's K dense (the K-dense kernel) or its M dense.
+        check({{130, 64}, {64, 5}, {130, 5}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
+        check({{77, 90}, {90, 1}, {77, 1}, {1, 80}, {}, dnnl_f32, dnnl_f32, true}, v);
+        check({{2, 41, 33}, {2, 33, 12}, {2, 41, 12}, {}, {}, dnnl_bf16, dnnl_bf16, false, true},
+                v);
     }
 }
 

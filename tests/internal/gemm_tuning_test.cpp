@@ -111,6 +111,29 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_rows) {
     EXPECT_EQ(t.variant, gemm_variant_t::tiled_cpu);
 }
 
+TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type) {
+    gemm_tuning_t t;
+    gemm_problem_t p = problem(dnnl_f32, dnnl_f32);
+    p.m = 4096, p.n = 16; // computed as C^T
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    p.n = 17;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
+    p = problem(dnnl_bf16, dnnl_f32); // A and B of two types: not swapped
+    p.m = 4096, p.n = 1;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_NE(t.variant, gemm_variant_t::skinny);
+    // bf16 with few rows streams on Hopper instead of taking mma_sync.
+    p = problem(dnnl_bf16, dnnl_bf16);
+    p.m = 16;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    p.m = 17;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
+}
+
 TEST(gemm_tuning, small_work_groups_fall_to_the_8x8_row) {
     device_caps_t c = hopper(false);
     c.max_work_group_size = 64; // too small for fma_8x8 and the 16 x 16 tiled_wg

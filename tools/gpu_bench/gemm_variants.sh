@@ -20,8 +20,11 @@
 #        for matmul, convolution, inner product and LSTM; benchdnn --mode=C over tails, both
 #        layouts, batch broadcast, bias, scales, post-ops (fused and not), the fma_8x8
 #        fallback; medians against fma_8x8 and PyTorch (TF32 off). About 2 minutes.
-# gemv: the skinny kernel's shapes (work-group K shares x columns, rows per build) on f32
-#       GEMV-like products: a check and a median of each, then PyTorch's time (TF32 off).
+# gemv: the skinny kernel (K split over work-groups): checks of its paths, medians of the
+#       table's row and of other shapes (work-groups per compute unit, loads in flight, lanes)
+#       on GEMV-like products, then PyTorch's times (TF32 off, event timing).
+# prepare.sh copies this script: tools/gpu_bench/prepare.sh build .dev-gemv, then carry it and
+#   D=.dev-gemv bash .dev-gemv/gemm_variants.sh gemv
 D=${D:-.dev-gemm}
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
@@ -245,24 +248,63 @@ for ic, ih, oc, kh, sh, ph in [(3, 224, 64, 7, 2, 3), (64, 56, 64, 3, 1, 1), (25
 PY
         ;;
     gemv)
-        G="1x4096:4096x4096 1x4096:4096x1000 4x4096:4096x4096 16x4096:4096x4096"
-        for v in "" "variant=skinny,wg_m=32,wg_n=32,tm=4" "variant=skinny,wg_m=64,wg_n=16,tm=4" "variant=skinny,wg_m=16,wg_n=64,tm=4" \
-                 "variant=skinny,wg_m=32,wg_n=32,tm=1" "variant=skinny,wg_m=16,wg_n=32,tm=16"; do
-            ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=f32 1x4096:4096x1000 3x257:257x1031 \
-                | grep -E "FAILED|tests:" | sed "s/^/CHECK[$v] /" | tail -2
-            ANYDNN_GPU_TUNING=$v $P --dt=f32 $G | sed "s/^PERF/PERF[$v]/"
+        # The skinny kernel (gemm_skinny.cl): checks of the table's row and of forced shapes
+        # (K split many times, small work-groups, one load in flight) over tails, both layouts
+        # of B, N small (C^T), bf16/f16, bias and post-ops; then medians of the table's row and
+        # of other rows on GEMV shapes, and PyTorch's times (TF32 off). ONEDNN_VERBOSE shows
+        # the kernel (columns- or K-dense W) and the K slices of one launch.
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+        ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul --dt=f32 --stag=ab --wtag=ab,ba \
+            1x4096:4096x4096 2>&1 | grep -E "skinny" | cut -c1-300 | head -4
+        for v in "" "variant=skinny,tn=64,kt=8" "variant=skinny,wg_m=2,wg_n=16,tm=12,stages=1"; do
+            for dt in f32 bf16 f16 bf16:bf16:f32; do
+                ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=$dt --stag=ab,ba --wtag=ab,ba \
+                    --dtag=ab 1x4096:4096x1000 3x257:257x1031 16x300:300x77 1x1:1x1 \
+                    130x64:64x5 4096x777:777x16 --bia-dt=f32 --attr-post-ops=sum+relu \
+                    1x301:301x72 7x129:129x45 --bia-dt=undef --attr-post-ops= \
+                    --stag=abc --wtag=abc --dtag=abc 3x2x200:1x200x40 2>&1 \
+                    | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK[$v] $dt /" | tail -3
+            done
         done
+        $BD --mode=C --ip --dt=f32,bf16 --dir=FWD_B,FWD_I mb1ic4096oc4096 mb3ic777oc130 \
+            --attr-post-ops=relu mb1ic300oc70 2>&1 | grep -E "FAILED|UNIMPL|tests:" \
+            | sed "s/^/CHECK[ip] /" | tail -3
+        G="1x4096:4096x4096 1x4096:4096x1000 4x4096:4096x4096 16x4096:4096x4096 1x8192:8192x8192"
+        for v in "" "variant=skinny,tn=2" "variant=skinny,tn=8" "variant=skinny,tn=16" \
+                 "variant=skinny,stages=8" "variant=skinny,stages=2" "variant=skinny,stages=1" \
+                 "variant=skinny,regs=64" "variant=skinny,regs=128" \
+                 "variant=skinny,wg_m=4,wg_n=32" "variant=skinny,wg_m=16,wg_n=16" \
+                 "variant=skinny,wg_m=4,wg_n=64" "variant=skinny,tn=1,kt=100000"; do
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 $G | sed "s/^PERF/PERF[$v]/"
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 --wtag=ba 1x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
+        done
+        $P --dt=bf16,f16 1x4096:4096x4096 16x4096:4096x4096
+        $P --dt=bf16 --wtag=ba 16x4096:4096x4096
+        $P --dt=f32,bf16 4096x4096:4096x16 4096x4096:4096x1
+        $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --ip --dt=f32,bf16 --dir=FWD_I \
+            mb1ic4096oc4096 mb16ic4096oc4096
         python3 - <<'PY'
 import torch
 torch.backends.cuda.matmul.allow_tf32 = False
-for m, k, n in [(1, 4096, 4096), (1, 4096, 1000), (4, 4096, 4096), (16, 4096, 4096)]:
-    a = torch.randn(m, k, device='cuda'); b = torch.randn(k, n, device='cuda')
+torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+dts = {'f32': torch.float32, 'bf16': torch.bfloat16, 'f16': torch.float16}
+cases = [(dt, m, k, n, False) for dt in ('f32',) for m, k, n in
+         [(1, 4096, 4096), (1, 4096, 1000), (4, 4096, 4096), (16, 4096, 4096), (1, 8192, 8192)]]
+cases += [('f32', 1, 4096, 4096, True)]
+cases += [(dt, m, 4096, 4096, False) for dt in ('bf16', 'f16') for m in (1, 16)]
+cases += [('bf16', 16, 4096, 4096, True)]
+cases += [(dt, 4096, 4096, n, False) for dt in ('f32', 'bf16') for n in (16, 1)]
+for dt, m, k, n, bt in cases:
+    a = torch.randn(m, k, device='cuda').to(dts[dt])
+    b = torch.randn(n, k, device='cuda').to(dts[dt]).t() if bt else torch.randn(k, n, device='cuda').to(dts[dt])
     ts = []
-    for _ in range(50):
+    for _ in range(200):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record(); torch.mm(a, b); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
     ts.sort()
-    print(f"TORCH|{m}x{k}:{k}x{n}|{ts[len(ts)//2]:.4f} ms|spread {ts[5]:.4f}-{ts[-5]:.4f}")
+    gbs = (m * k + k * n + m * n) * a.element_size() / (ts[len(ts) // 2] * 1e-3) / 1e9
+    print(f"TORCH|{dt}|{m}x{k}:{k}x{n}{' wei ba' if bt else ''}|{ts[len(ts)//2]:.4f} ms|{gbs:.0f} GB/s|spread {ts[20]:.4f}-{ts[-20]:.4f}")
 PY
         ;;
     esac

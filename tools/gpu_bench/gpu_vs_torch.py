@@ -8,7 +8,7 @@
 #
 # Usage (on the GPU machine, with benchdnn and libanydnn beside this file, see README.md):
 #   python3 gpu_vs_torch.py [--bin DIR] [--only GROUP,...] [--check | --check-only]
-# Groups: matmul conv ip lstm cold sdpa, and those of the rows_*.py modules (bw).  --check first
+# Groups: matmul gemv conv ip lstm cold sdpa, and those of the rows_*.py modules (bw).  --check first
 # runs the CHECKS of those groups, smaller problems of the same
 # kinds with tails, in benchdnn's correctness mode (--mode=C: double-precision reference,
 # output poisoned before the run) and prints one CHECK line each.
@@ -37,6 +37,23 @@ MATMUL = [
     ('u8s8s32 4096^3 (torch s8s8)', '--matmul --dt=u8:s8:s32 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x4096', ('mm', 'int8', 4096, 4096, 4096)),
     ('f32 1x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x4096', ('mm', 'f32', 1, 4096, 4096)),
     ('bf16 16x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'bf16', 16, 4096, 4096)),
+]
+
+# GEMV and skinny products (the skinny kernel, K split over work-groups): both layouts of the
+# weights, f32/bf16/f16, N small (C^T), inner product with one row.
+GEMV = [
+    ('f32 1x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x4096', ('mm', 'f32', 1, 4096, 4096)),
+    ('f32 1x4096x4096 wei ba', '--matmul --dt=f32 --stag=ab --wtag=ba --dtag=ab 1x4096:4096x4096', ('mmt', 'f32', 1, 4096, 4096)),
+    ('f32 1x8192x8192', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x8192:8192x8192', ('mm', 'f32', 1, 8192, 8192)),
+    ('f32 16x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'f32', 16, 4096, 4096)),
+    ('bf16 1x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x4096', ('mm', 'bf16', 1, 4096, 4096)),
+    ('bf16 16x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'bf16', 16, 4096, 4096)),
+    ('bf16 16x4096x4096 wei ba', '--matmul --dt=bf16 --stag=ab --wtag=ba --dtag=ab 16x4096:4096x4096', ('mmt', 'bf16', 16, 4096, 4096)),
+    ('f16 16x4096x4096', '--matmul --dt=f16 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'f16', 16, 4096, 4096)),
+    ('f32 4096x4096x16 (N small)', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x16', ('mm', 'f32', 4096, 4096, 16)),
+    ('bf16 4096x4096x1 (N small)', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 4096x4096:4096x1', ('mm', 'bf16', 4096, 4096, 1)),
+    ('ip f32 mb1 4096->4096 FWD_I', '--ip --dt=f32 --dir=FWD_I mb1ic4096oc4096', ('mmt', 'f32', 1, 4096, 4096)),
+    ('ip bf16 mb16 4096->4096 FWD_I', '--ip --dt=bf16 --dir=FWD_I mb16ic4096oc4096', ('mmt', 'bf16', 16, 4096, 4096)),
 ]
 
 # ResNet-50 layers, mb64: name, C, H, K, R, stride, pad
@@ -82,7 +99,14 @@ CHECKS = [
     '--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t3mb5sic64slc64dhc64dic64',
 ]
 
-GROUPS = {'matmul': MATMUL, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
+# The skinny kernel (group gemv): tails, both layouts of B, N small (C^T), bias and post-ops.
+GEMV_CHECKS = [
+    '--matmul --dt=f32,bf16,f16 --stag=ab,ba --wtag=ab,ba --dtag=ab 1x4096:4096x1000 3x257:257x1031 130x64:64x5 4096x777:777x16',
+    '--matmul --dt=f32,bf16:bf16:f32 --bia-dt=f32 --attr-post-ops=sum+relu --stag=ab --wtag=ab,ba --dtag=ab 1x301:301x72 7x129:129x45',
+    '--ip --dt=f32,bf16 --dir=FWD_B mb1ic4096oc4096 mb3ic777oc130',
+]
+
+GROUPS = {'matmul': MATMUL, 'gemv': GEMV, 'conv': CONV, 'ip': IP, 'lstm': LSTM}
 import rows_sdpa  # noqa: E402 (beside this file)
 GROUPS['sdpa'] = rows_sdpa.ROWS
 
@@ -178,6 +202,11 @@ class Torch:
         t = self.t
         F = t.nn.functional
         kind = key[0]
+        if kind == 'mmt':  # B stored transposed (N x K, as inner-product weights)
+            _, dt, m, k, n = key
+            a, b = self.rnd(m, k, dt=dt), self.rnd(n, k, dt=dt).t()
+            c = t.empty(m, n, device=self.dev, dtype=self.dt[dt])
+            return self.time_ms(lambda: t.matmul(a, b, out=c))
         if kind == 'mm':
             _, dt, m, k, n = key
             if dt == 'int8':
@@ -256,6 +285,7 @@ def main():
         drivers = {'matmul': '--matmul', 'conv': '--conv', 'ip': '--ip', 'lstm': '--rnn'}
         mine = [c for c in CHECKS if any(c.startswith(drivers.get(g, '?') + ' ') for g in groups)]
         mine += [c for g in groups if g in ROW_MODULES for c in ROW_MODULES[g].CHECKS]
+        mine += GEMV_CHECKS if 'gemv' in groups else []
         bad = [c for c in mine if not check(a.bin, c)]
         print(f'CHECKS|{len(mine) - len(bad)} of {len(mine)} batches passed', flush=True)
         if a.check_only:

@@ -38,3 +38,14 @@ __attribute__((overloadable)) float4 vload4(size_t i, const local float *p) {
 __attribute__((overloadable)) float fma(float a, float b, float c) {
     return __builtin_fmaf(a, b, c);
 }
+__attribute__((overloadable)) float4 fma(float4 a, float4 b, float4 c) {
+    return (float4)(__builtin_fmaf(a.x, b.x, c.x), __builtin_fmaf(a.y, b.y, c.y),
+            __builtin_fmaf(a.z, b.z, c.z), __builtin_fmaf(a.w, b.w, c.w));
+}
+__attribute__((overloadable)) void vstore4(float4 v, size_t i, local float *p) {
+    p += i * 4;
+    p[0] = v.x, p[1] = v.y, p[2] = v.z, p[3] = v.w;
+}
+__attribute__((overloadable)) float dot(float4 a, float4 b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}

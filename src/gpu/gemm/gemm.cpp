@@ -38,8 +38,9 @@ void gemm_params_t::set_post_op_dims(const memory_desc_t &dst) {
 }
 
 status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_t kind,
-        int64_t c_elems, const post_ops_t *post_ops, int64_t m) {
+        int64_t c_elems, const post_ops_t *post_ops, int64_t m, int64_t n) {
     kind_ = kind;
+    m_ = m, n_ = n;
     types_ = t;
     wgmma_ready_ = false;
     sgemm_.reset();
@@ -78,7 +79,8 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     }
     const device_caps_t &caps = engine_caps(engine);
     gemm_problem_t problem;
-    problem.a = t.a, problem.b = t.b, problem.c = t.c, problem.c_elems = c_elems, problem.m = m;
+    problem.a = t.a, problem.b = t.b, problem.c = t.c, problem.c_elems = c_elems, problem.m = m,
+            problem.n = n;
     ANYDNN_CHECK(gemm_tuning(caps, problem, tuning_));
     status_t st = build(engine, opt, t, acc_int);
     if (st != dnnl_success && tuning_.variant != gemm_variant_t::tiled_wg
@@ -114,6 +116,7 @@ std::string gemm_kernel_t::tile_string() const {
 status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_types_t &t,
         bool acc_int) {
     const gemm_tuning_t &s = tuning_;
+    const std::string opt_without_tiles = opt;
     auto def = [&](const char *name, int v) {
         opt += std::string(" -D") + name + "=" + std::to_string(v);
     };
@@ -142,14 +145,9 @@ status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_type
             ANYDNN_REQUIRE(kernel_->max_work_group_size() >= 256, dnnl_unimplemented,
                     "the fma_8x8 GEMM's work-group is too large for the device");
             return dnnl_success;
-        case gemm_variant_t::skinny:
-            def("NT", s.wg_n);
-            def("KS", s.wg_m);
-            def("MMAX", s.tm);
-            ANYDNN_CHECK(create_kernel(engine, "gemm/gemm_skinny.cl", opt, "gemm_skinny", kernel_));
-            ANYDNN_REQUIRE(kernel_->max_work_group_size() >= size_t(s.wg_m * s.wg_n),
-                    dnnl_unimplemented, "the skinny GEMM's work-group is too large for the device");
-            return dnnl_success;
+        case gemm_variant_t::skinny: // its own options (gpu/gemm/gemm_skinny.hpp)
+            return skinny_.build(engine, opt_without_tiles, tuning_, m_, n_, t.a == t.b,
+                    tuning_.why);
         case gemm_variant_t::tiled_cpu:
         case gemm_variant_t::tiled_wg: break;
     }
@@ -316,6 +314,8 @@ status_t gemm_kernel_t::launch(
     status_t wgmma_status = dnnl_success;
     if (launch_wgmma(stream, o, p, wgmma_status)) return wgmma_status;
     if (launch_sgemm(stream, o, p, wgmma_status)) return wgmma_status;
+    if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
+        return skinny_.launch(stream, o, p);
     kernel_args_t args;
     for (const memory_storage_t *s :
             {o.a, o.b, o.c, o.bias, o.scale_a, o.scale_b, o.scale_c, o.zp_a, o.zp_b, o.zp_c})
@@ -339,14 +339,6 @@ status_t gemm_kernel_t::launch(
         r.global[1] = div_up(p.M, s.bm);
         r.local[0] = 32 * s.wg_m * s.wg_n;
         r.local[1] = r.local[2] = 1;
-    } else if (s.variant == gemm_variant_t::skinny) {
-        ANYDNN_REQUIRE(p.M <= s.tm, dnnl_runtime_error,
-                "the skinny GEMM was built for at most %d rows, not %lld", s.tm, (long long)p.M);
-        r.global[0] = div_up(p.N, s.wg_n) * s.wg_n;
-        r.global[1] = s.wg_m;
-        r.local[0] = s.wg_n;
-        r.local[1] = s.wg_m;
-        r.local[2] = 1;
     } else if (s.variant == gemm_variant_t::fma_8x8 || s.variant == gemm_variant_t::sgemm_ptx) {
         r.global[0] = div_up(p.N, s.bn) * 16;
         r.global[1] = div_up(p.M, s.bm) * 16;

@@ -8,6 +8,7 @@
 
 #include "core/compute/compute.hpp"
 #include "core/primitive.hpp"
+#include "gpu/gemm/gemm_skinny.hpp"
 #include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/quant_attr.hpp"
@@ -77,6 +78,10 @@ struct gemm_operands_t {
     const post_ops_t *post_ops = nullptr;
     const memory_storage_t *post_ops_buffer = nullptr;
     const exec_ctx_t *ctx = nullptr;
+    // Room for the skinny kernel's f32 partial sums of K slices (from byte scratchpad_off,
+    // scratchpad_bytes long; gemm_kernel_t::scratchpad_bytes says how many); null: K not split.
+    const memory_storage_t *scratchpad = nullptr;
+    size_t scratchpad_off = 0, scratchpad_bytes = 0;
 };
 
 enum class gemm_kind_t { generic, tiled };
@@ -102,8 +107,10 @@ public:
     // products without post-ops also get the wgmma kernels (tiles only, K never split, so no
     // scratchpad); each launch takes them where its strides suit (gemm_wgmma_refusal), in the
     // tile configuration the wgmma table gives its sizes.
+    // `n`: the columns of C where known (0: not known), for the skinny kernel's N-small form.
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
-            int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0);
+            int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0,
+            int64_t n = 0);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
     const gemm_tuning_t &tuning() const { return tuning_; }
@@ -128,6 +135,8 @@ private:
             status_t &st) const;
 
     gemm_kind_t kind_ = gemm_kind_t::generic;
+    int64_t m_ = 0, n_ = 0; // C's rows and columns where known (init)
+    skinny_kernels_t skinny_;
     gemm_tuning_t tuning_;
     std::shared_ptr<kernel_t> kernel_;
     gemm_types_t types_;

@@ -11,6 +11,7 @@
 #include "core/ops/layout.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/primitive.hpp"
+#include "core/verbose.hpp"
 #include "gpu/gemm/gemm.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
@@ -74,16 +75,20 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
     const char *name() const override { return impl_name(); }
     ip_prop_t prop = ip_prop_t::fwd;
     post_ops_t post_ops;
+    // Forward with few rows (mb <= 16) on the skinny GEMM: where its K slices' partial sums
+    // lie in the scratchpad (bytes; 0 long: K not split).
+    size_t skinny_off = 0, skinny_bytes = 0;
     memory_desc_t data_c, wei_c; // the layouts the GEMM runs on (src or diff_src, weights)
     std::vector<staged_t> staged;
 
     static status_t init(ip_pd_t &pd) {
         const auto &d = std::get<inner_product_desc_t>(pd.desc);
+        // Forward asks the table with its rows (init_fwd), the others without.
+        if (d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference)
+            return init_fwd(pd, d);
         if (Kind == gemm_kind_t::tiled)
             ANYDNN_REQUIRE(gemm_tiled_supported(pd.engine), dnnl_unimplemented,
                     "the device cannot run the tiled GEMM");
-        if (d.prop_kind == dnnl_forward_training || d.prop_kind == dnnl_forward_inference)
-            return init_fwd(pd, d);
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
                 dnnl_unimplemented, "backward inner product takes no attributes");
         if (d.prop_kind == dnnl_backward_data) return init_bwd_data(pd, d);
@@ -121,6 +126,21 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         ANYDNN_CHECK(cpu::matmul::init_attr(pd.attr, dst, 1 << 0, {}, chain, pd.args));
         ANYDNN_CHECK(check_quant_attr(pd.attr, true));
         ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
+        if (Kind == gemm_kind_t::tiled) {
+            gemm_problem_t problem;
+            problem.a = src.data_type, problem.b = wei.data_type;
+            problem.c_elems = nelems(dst), problem.m = dst.dims[0];
+            gemm_tuning_t t;
+            const device_caps_t &caps = engine_caps(pd.engine);
+            ANYDNN_REQUIRE(gemm_tuning(caps, problem, t) == dnnl_success, dnnl_unimplemented,
+                    "the device cannot run the tiled GEMM: %s", last_failure_reason().c_str());
+            if (t.variant == gemm_variant_t::skinny) {
+                pd.skinny_off = (pd.scratchpad_size + 63) / 64 * 64;
+                pd.skinny_bytes = skinny_scratchpad_bytes(t, int(caps.compute_units), false,
+                        dst.dims[0], dst.dims[1], k_of(src), 1);
+                if (pd.skinny_bytes) pd.scratchpad_size = pd.skinny_off + pd.skinny_bytes;
+            }
+        }
         pd.prop = ip_prop_t::fwd;
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -211,7 +231,9 @@ struct ip_t : public primitive_t {
             copies_.push_back(std::static_pointer_cast<reorder::reorder_t>(p));
         }
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
-        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops);
+        // Forward knows its rows (mb): few of them take the skinny kernel.
+        const int64_t m = pd.prop == ip_prop_t::fwd ? pd.arg_md(DNNL_ARG_DST).dims[0] : 0;
+        return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops, m);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -272,6 +294,10 @@ private:
             ops.post_ops = &pd.post_ops;
             ops.post_ops_buffer = post_ops_buffer_.get();
             ops.ctx = &ctx;
+            if (pd.skinny_bytes) {
+                ops.scratchpad = ctx.scratchpad_storage;
+                ops.scratchpad_off = pd.skinny_off, ops.scratchpad_bytes = pd.skinny_bytes;
+            }
             return gemm_.launch(ctx.stream, ops, p);
         }
         const memory_desc_t &dd = pd.arg_md(DNNL_ARG_DIFF_DST);

@@ -104,8 +104,10 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
             problem.a = src.data_type, problem.b = wei.data_type, problem.c = dst.data_type;
             problem.c_elems = nelems(dst);
             problem.m = dst.dims[dst.ndims - 2];
+            problem.n = dst.dims[dst.ndims - 1];
             gemm_tuning_t tuning;
-            ANYDNN_CHECK(gemm_tuning(engine_caps(pd.engine), problem, tuning));
+            const device_caps_t &caps = engine_caps(pd.engine);
+            ANYDNN_CHECK(gemm_tuning(caps, problem, tuning));
             pd.variant = tuning.variant;
             if (pd.variant == gemm_variant_t::sgemm_ptx) {
                 // A chain the PTX kernels do not fuse runs every launch on fma_8x8: named so.
@@ -116,6 +118,13 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                 std::string why;
                 if (sgemm_build_refusal(t, &pd.post_ops, e, why))
                     pd.variant = gemm_variant_t::fma_8x8;
+            }
+            const int64_t mn = problem.m * problem.n;
+            if (tuning.variant == gemm_variant_t::skinny && mn > 0) { // K slices' partial sums
+                const bool trans = skinny_trans(
+                        problem.m, problem.n, tuning.tm, src.data_type == wei.data_type);
+                pd.scratchpad_size = skinny_scratchpad_bytes(tuning, int(caps.compute_units),
+                        trans, problem.m, problem.n, src.dims[src.ndims - 1], nelems(dst) / mn);
             }
         }
         pd.args[DNNL_ARG_SRC] = src;
@@ -146,7 +155,7 @@ struct matmul_t : public primitive_t {
         const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
         const bool known = !has_runtime_dims_or_strides(dst); // else sizes come at launch
         return gemm_.init(pd.engine, t, Kind, known ? nelems(dst) : 0, &pd.post_ops,
-                known ? dst.dims[dst.ndims - 2] : 0);
+                known ? dst.dims[dst.ndims - 2] : 0, known ? dst.dims[dst.ndims - 1] : 0);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -250,6 +259,8 @@ struct matmul_t : public primitive_t {
         ops.post_ops = &pd.post_ops;
         ops.post_ops_buffer = post_ops_buffer_.get();
         ops.ctx = &ctx;
+        ops.scratchpad = ctx.scratchpad_storage;
+        ops.scratchpad_bytes = pd.scratchpad_size;
         return gemm_.launch(ctx.stream, ops, p);
     }
 

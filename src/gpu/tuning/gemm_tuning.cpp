@@ -36,17 +36,21 @@ using v = gemm_variant_t;
 
 // clang-format off
 const row_t table[] = {
+    // GPUs, up to 16 rows or columns of C (GEMV): 256 work-items (32 lanes of 4-element loads
+    // x 8), K split until 4 work-groups per compute unit, slices at least 256 deep, 4 loads in
+    // flight. (The kernel before it, one column per work-item and K shared only inside the
+    // group: H200 f32 1 x 4096 x 4096 0.16 ms.) On Hopper ahead of mma_sync, so that bf16 and
+    // f16 GEMVs stream too; the default row for other GPUs below.
+    {level_t::arch, "sm_90", operands_t::floating, 0, 16, v::skinny, 8, 32, 16, 4, 16, 128, 256, 4, 4},
     // Hopper through NVIDIA's OpenCL: 8 warps of 64 x 32 over 128 x 128 blocks, three 32-deep
     // stages (48 KiB, the most local memory an OpenCL kernel gets there). Measured on an H200,
     // bf16 8192^3: 170 TFLOP/s; two stages 145; a 128-register cap (two work-groups per SM)
     // changed nothing. 128 x 256 blocks with two stages (tn=8,stages=2) timed 227 but have not
     // been checked against a reference on the device yet, so they are not the default.
     {level_t::arch, "sm_90", operands_t::half, 0, 0, v::mma_sync, 2, 4, 4, 4, 128, 128, 32, 8, 3},
+    {level_t::default_gpu, "", operands_t::floating, 0, 16, v::skinny, 8, 32, 16, 4, 16, 128, 256, 4, 4},
     // Any GPU whose compiler takes inline mma.sync (probed): the same shape.
     {level_t::default_gpu, "", operands_t::half, 0, 0, v::mma_sync, 2, 4, 4, 4, 128, 128, 32, 8, 3},
-    // GPUs, up to 16 rows of C (GEMV): 32 columns x 8 shares of K per work-group (H200, f32
-    // 1 x 4096 x 4096: 0.16 ms; 32 shares with 4 rows took 0.96 ms).
-    {level_t::default_gpu, "", operands_t::floating, 0, 16, v::skinny, 8, 32, 16, 1, 16, 32, 1, 1, 1},
     // GPUs that load sm_80 PTX (NVIDIA, Ampere and later), strict f32: 128 x 128, 128 x 64 or
     // 64 x 64 blocks of 8 x 8 (4 x 4) per thread chosen per launch (gpu/gemm/sgemm_launch);
     // the fma_8x8 kernel with KT 8 serves the launches it refuses.
@@ -91,6 +95,11 @@ bool key_matches(const row_t &r, const device_caps_t &caps) {
 
 bool is_half(dnnl_data_type_t t) { return t == dnnl_bf16 || t == dnnl_f16; }
 bool is_int(dnnl_data_type_t t) { return t == dnnl_s8 || t == dnnl_u8; }
+
+// Whether C has at most `most` rows, or columns with A and B of one type (known sizes).
+bool small_side_fits(const gemm_problem_t &p, int64_t most) {
+    return (p.m > 0 && p.m <= most) || (p.a == p.b && p.n > 0 && p.n <= most);
+}
 
 bool operands_match(operands_t o, const gemm_problem_t &p) {
     switch (o) {
@@ -143,12 +152,15 @@ const char *unfit(const device_caps_t &caps, const gemm_problem_t &p, gemm_tunin
                                                                    : "too little local memory";
         }
         case v::skinny: {
-            t.bm = t.tm, t.bn = t.wg_n;
+            t.bm = t.tm, t.bn = 4 * t.wg_n;
             if (is_int(p.a) || is_int(p.b)) return "integer operands";
-            if (p.m <= 0 || p.m > t.tm) return "more rows of C than TM (or not known)";
+            if (!small_side_fits(p, t.tm))
+                return "more rows of C than TM, and more columns or A and B of two types (or "
+                       "not known)";
+            if (t.tm > 16 || t.vw != 4 || t.stages > 8) return "TM above 16, VW not 4 or STAGES above 8";
             if (caps.max_work_group_size < size_t(t.wg_m * t.wg_n)) return "work-group too large";
-            return 4ull * t.wg_m * t.wg_n * t.tm <= caps.local_mem_size ? nullptr
-                                                                       : "too little local memory";
+            return 16ull * t.wg_m * t.wg_n <= caps.local_mem_size ? nullptr
+                                                                  : "too little local memory";
         }
         case v::sgemm_ptx: {
             t.wg_m = t.wg_n = 16, t.tm = t.tn = 8, t.bm = t.bn = 128;
@@ -260,7 +272,7 @@ status_t gemm_tuning(const device_caps_t &caps, const gemm_problem_t &p, gemm_tu
             if (!operands_match(r.operands, p)) continue;
             if (p.basic_only && r.variant != v::tiled_wg && r.variant != v::tiled_cpu) continue;
             if (p.c_elems < r.min_c_elems_per_cu * int64_t(caps.compute_units)) continue;
-            if (r.max_m && (p.m <= 0 || p.m > r.max_m)) continue;
+            if (r.max_m && !small_side_fits(p, r.max_m)) continue;
             gemm_tuning_t t = from_row(r);
             const std::string where = std::string(level_name(level))
                     + (*r.key ? std::string(" '") + r.key + "'" : std::string()) + " row "

@@ -16,7 +16,7 @@ enum class gemm_variant_t {
     tiled_cpu, // one work-item per block, packed local panels, wide vectors: CPU devices
     tiled_wg, // work-groups of work-items with register tiles over local tiles: GPUs
     fma_8x8, // 16 x 16 work-items of 8 x 8 over 128 x 128 blocks, double-buffered: GPUs
-    skinny, // few rows of C (GEMV): one column per work-item, K split over the group
+    skinny, // few rows or columns of C (GEMV): K split over work-groups, streamed in vectors
     mma_sync, // tensor cores through inline PTX mma.sync (bf16, f16)
     // strict f32 on the FMA units, sm_80 PTX (gpu/gemm/sgemm) where the device loads it;
     // launches it refuses run fma_8x8 (KT of the row)
@@ -30,6 +30,7 @@ struct gemm_problem_t {
     dnnl_data_type_t a = dnnl_f32, b = dnnl_f32, c = dnnl_f32;
     int64_t c_elems = 0; // elements of C over all batches (0: not known)
     int64_t m = 0; // rows of C (0: not known, or not the same at every launch)
+    int64_t n = 0; // columns of C (0: not known, or not the same at every launch)
     bool basic_only = false; // only tiled_wg and tiled_cpu rows (after another failed to build)
 };
 
@@ -37,8 +38,11 @@ struct gemm_tuning_t {
     gemm_variant_t variant = gemm_variant_t::generic;
     // tiled_wg: work-items of a group along M and N, each TM x TN elements, KT deep local
     // tiles, VW-lane vectors. tiled_cpu: BM x BN blocks of TM x TN register tiles, KT deep.
-    // fma_8x8: KT deep slices (the rest is fixed by the kernel). skinny: up to TM rows of C,
-    // WG_N columns times WG_M shares of K per work-group.
+    // fma_8x8: KT deep slices (the rest is fixed by the kernel). skinny (gemm_skinny.cl): up
+    // to TM rows of C (or columns, A and B of one type), work-groups of WG_N lanes along the
+    // large operand's dense dimension (4 elements each) times WG_M lanes; K split into slices
+    // of work-groups until there are TN work-groups per compute unit, no slice under KT deep;
+    // STAGES loads in flight per work-item; VW 4.
     // mma_sync: WG_M x WG_N warps, each TM x TN mma tiles (16 x 8), KT deep stages, STAGES of
     // them in flight.
     int wg_m = 1, wg_n = 1, tm = 1, tn = 1, bm = 1, bn = 1, kt = 1, vw = 1, stages = 1;
