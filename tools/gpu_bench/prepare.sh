@@ -11,7 +11,7 @@ DEST=${2:-.dev}
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn benchdnn anydnn_concurrency_stress
 mkdir -p "$DEST"
 cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
-    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
+    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh tools/gpu_bench/sparse_check.sh "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
 # A build with SYCL interop links libsycl (its API is C++): the GPU machine needs it beside the
 # library (the script puts its own folder on LD_LIBRARY_PATH).
