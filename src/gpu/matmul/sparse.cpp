@@ -56,6 +56,12 @@ struct sparse_t : public primitive_t {
         const memory_desc_t &w = pd().arg_md(DNNL_ARG_WEIGHTS);
         const memory_desc_t &d = pd().arg_md(DNNL_ARG_DST);
         const bool any = c.nnz > 0;
+        // Buffers the kernel reads must be there (an empty CSR matrix still has pointers).
+        for (int h = 0; h < src->nhandles(); ++h) {
+            const bool read = any || (c.encoding == dnnl_csr && h == 2);
+            ANYDNN_REQUIRE(!read || (src->storage(h) && src->storage(h)->data_handle()),
+                    dnnl_invalid_arguments, "sparse matmul: buffer %d of src is missing", h);
+        }
         kernel_args_t args;
         args.add(any ? src->storage(0) : nullptr);
         args.add(any ? src->storage(1) : nullptr);
