@@ -195,7 +195,7 @@ size_t reach_in_bytes(const memory_desc_t &md) {
     dim_t last = md.offset0 + inner - 1;
     for (int d = 0; d < md.ndims; ++d)
         last += (md.padded_dims[d] / blocks[d] - 1) * b.strides[d];
-    return static_cast<size_t>(last + 1) * data_type_size(md.data_type);
+    return bytes_of(last + 1, md.data_type); // 4-bit types: two elements a byte
 }
 
 size_t size_in_bytes(const memory_desc_t &md, int index) {

@@ -94,7 +94,10 @@ status_t check_args(const primitive_desc_t &pd, exec_ctx_t &ctx,
         memory_t *passed = entry->second;
         ANYDNN_CHECK(view_of(pd, a.first, a.second, passed, views, entry->second));
         const memory_t *m = entry->second;
-        bool empty = nelems(m->md()) == 0 && !has_runtime_dims_or_strides(m->md());
+        // Sparse values may have no buffer when there are no non-zeros.
+        const memory_desc_t &md = m->md();
+        bool empty = (nelems(md) == 0 && !has_runtime_dims_or_strides(md))
+                || (md.format_kind == dnnl_format_kind_sparse && md.sparse.nnz == 0);
         ANYDNN_REQUIRE(empty || (m->storage() && m->storage()->data_handle()),
                 dnnl_invalid_arguments, "%s: argument %s has no data handle", pd.name(),
                 arg_name(a.first).c_str());

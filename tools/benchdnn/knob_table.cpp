@@ -54,7 +54,6 @@ knob_driver_t::knob_driver_t() {
     ignore({"--bia_mask", "--bia-mask"}, "the bias runs along the last dimension here");
     unsupported({"--attr-dropout"}, "dropout is not handled by the tester");
     unsupported({"--attr-precomputed-reductions"}, "precomputed reductions are not handled by the tester");
-    unsupported({"--encoding"}, "sparse encodings are not handled by the tester");
     unsupported({"--grouped"}, "grouped problems are not handled by the tester");
 }
 

@@ -78,6 +78,25 @@ test_mem_t::test_mem_t(const_dnnl_memory_desc_t md, dnnl_engine_t engine) : engi
         dim_block_.assign(nd, 1);
         for (int k = 0; k < nblks; ++k) dim_block_[inner_idxs_[k]] *= inner_blks_[k];
     }
+    sparse_ = fk == dnnl_format_kind_sparse;
+    if (sparse_) {
+        // Every buffer of a sparse encoding allocated by the library, then zeroed.
+        // Entry points of oneDNN's sparse API, looked up: older libraries lack them.
+        auto create = BENCHDNN_API(dnnl_memory_create_v2);
+        auto size_of = BENCHDNN_API(dnnl_memory_desc_get_size_v2);
+        if (!create || !size_of)
+            throw dnnl_error(dnnl_unimplemented, "library has no dnnl_memory_create_v2");
+        int n = 0;
+        BENCHDNN_CHECK(dnnl_memory_desc_query(md, dnnl_query_num_handles_s32, &n));
+        std::vector<void *> handles(n, DNNL_MEMORY_ALLOCATE);
+        BENCHDNN_CHECK(create(mem_.out(), md_.get(), engine, n, handles.data()));
+        for (int h = 0; h < n; ++h) {
+            const size_t bytes = size_of(md, h);
+            std::vector<char> zeros(bytes, 0);
+            if (bytes) write_handle(h, zeros.data(), bytes);
+        }
+        return;
+    }
     BENCHDNN_CHECK(dnnl_memory_create(mem_.out(), md_.get(), engine, DNNL_MEMORY_ALLOCATE));
     if (size_ > 0) {
         mapping_t map(mem_.get());
@@ -106,6 +125,34 @@ int64_t test_mem_t::offset(const int64_t *pos) const {
         mult *= b;
     }
     return off;
+}
+
+void test_mem_t::write_handle(int index, const void *bytes, size_t n) {
+    auto map = BENCHDNN_API(dnnl_memory_map_data_v2);
+    auto unmap = BENCHDNN_API(dnnl_memory_unmap_data_v2);
+    if (!map || !unmap) throw dnnl_error(dnnl_unimplemented, "library has no dnnl_memory_map_data_v2");
+    void *p = nullptr;
+    BENCHDNN_CHECK(map(mem_.get(), &p, index));
+    std::memcpy(p, bytes, n);
+    BENCHDNN_CHECK(unmap(mem_.get(), p, index));
+}
+
+void test_mem_t::write_fn(const std::function<double(int64_t)> &value) {
+    if (nelems() == 0 || size_ == 0) return;
+    if (!direct()) {
+        std::vector<double> v(static_cast<size_t>(nelems()));
+        for (int64_t i = 0; i < nelems(); ++i) v[i] = value(i);
+        return write_through_reorder(v);
+    }
+    mapping_t map(mem_.get());
+    std::memset(map.ptr(), 0, size_);
+    parallel_chunks(nelems(), [&](int64_t begin, int64_t end) {
+        int64_t pos[DNNL_MAX_NDIMS] = {0};
+        for (int64_t i = begin; i < end; ++i) {
+            logical_position(dims_, i, pos);
+            store_elem(map.ptr(), static_cast<size_t>(offset(pos)), dt_, value(i));
+        }
+    });
 }
 
 void test_mem_t::write(const std::vector<double> &values) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "dnnl_api.hpp"
@@ -36,6 +37,11 @@ public:
 
     // Logical values in row-major order over dims(); every padded element becomes zero.
     void write(const std::vector<double> &values);
+    // The same from a function of the row-major index (tensors too large to hold as doubles).
+    void write_fn(const std::function<double(int64_t)> &value);
+    // Raw bytes into buffer `index` of a memory of several handles (sparse encodings).
+    void write_handle(int index, const void *bytes, size_t n);
+    bool sparse() const { return sparse_; }
     std::vector<double> read() const;
     // How many elements of the padding (blocked tails) are not zero.
     int64_t nonzero_padding() const;
@@ -54,6 +60,7 @@ private:
     size_t size_ = 0;
     // Blocked layout, from the public queries.
     bool blocked_ = false;
+    bool sparse_ = false;
     dims_t strides_, padded_dims_, padded_offsets_, inner_blks_, inner_idxs_, dim_block_;
     int64_t offset0_ = 0;
 };
