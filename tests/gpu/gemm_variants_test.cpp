@@ -185,12 +185,12 @@ TEST(GpuGemmVariants, Bf16SourcesWithF32AndBf16DstOnEveryVariant) {
     }
 }
 
-// The skinny kernel (gemm_skinny.cl): K in one slice, split into many (tn: work-groups per
-// compute unit, kt: the shallowest slice), fewer work-items than a group's columns with one
-// load in flight.
+// The skinny kernel (gemm_skinny.cl) built for up to 16 rows (the table's rows take 4): K in
+// one slice, split into many (tn: work-groups per compute unit, kt: the shallowest slice),
+// fewer work-items than a group's columns with one load in flight.
 const char *const skinny_variants[] = {
-        "variant=skinny",
-        "variant=skinny,tn=64,kt=8",
+        "variant=skinny,tm=16",
+        "variant=skinny,tm=16,tn=64,kt=8",
         "variant=skinny,wg_m=2,wg_n=16,tm=12,stages=1,tn=16,kt=4",
 };
 

@@ -97,10 +97,10 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_rows) {
     p.m = 1;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
-    p.m = 16;
+    p.m = 4;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
-    p.m = 17;
+    p.m = 5;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
     p.m = 0; // not known: launches may have more rows
@@ -114,10 +114,10 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_rows) {
 TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type) {
     gemm_tuning_t t;
     gemm_problem_t p = problem(dnnl_f32, dnnl_f32);
-    p.m = 4096, p.n = 16; // computed as C^T
+    p.m = 4096, p.n = 4; // computed as C^T
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
-    p.n = 17;
+    p.n = 5;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
     p = problem(dnnl_bf16, dnnl_f32); // A and B of two types: not swapped
@@ -126,10 +126,10 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type)
     EXPECT_NE(t.variant, gemm_variant_t::skinny);
     // bf16 with few rows streams on Hopper instead of taking mma_sync.
     p = problem(dnnl_bf16, dnnl_bf16);
-    p.m = 16;
+    p.m = 4;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
-    p.m = 17;
+    p.m = 5;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::mma_sync);
 }

@@ -36,19 +36,21 @@ using v = gemm_variant_t;
 
 // clang-format off
 const row_t table[] = {
-    // GPUs, up to 16 rows or columns of C (GEMV): 256 work-items (32 lanes of 4-element loads
+    // GPUs, up to 4 rows or columns of C (GEMV): 256 work-items (32 lanes of 4-element loads
     // x 8), K split until 4 work-groups per compute unit, slices at least 256 deep, 4 loads in
-    // flight. (The kernel before it, one column per work-item and K shared only inside the
-    // group: H200 f32 1 x 4096 x 4096 0.16 ms.) On Hopper ahead of mma_sync, so that bf16 and
-    // f16 GEMVs stream too; the default row for other GPUs below.
-    {level_t::arch, "sm_90", operands_t::floating, 0, 16, v::skinny, 8, 32, 16, 4, 16, 128, 256, 4, 4},
+    // flight. H200: f32 1 x 4096 x 4096 0.0437 ms (cuBLAS 0.0355; the kernel before it, one
+    // column per work-item and K shared only inside the group: 0.16 ms), 1 x 8192 x 8192 1.03x
+    // cuBLAS; built for 16 rows it was register-bound (f32 16 x 4096 x 4096 0.196 ms against
+    // 0.095, 4096 x 4096 x 16 1.15 ms against 0.065), hence 4. On Hopper ahead of mma_sync, so
+    // that bf16 and f16 GEMVs stream too; the default row for other GPUs below.
+    {level_t::arch, "sm_90", operands_t::floating, 0, 4, v::skinny, 8, 32, 4, 4, 16, 128, 256, 4, 4},
     // Hopper through NVIDIA's OpenCL: 8 warps of 64 x 32 over 128 x 128 blocks, three 32-deep
     // stages (48 KiB, the most local memory an OpenCL kernel gets there). Measured on an H200,
     // bf16 8192^3: 170 TFLOP/s; two stages 145; a 128-register cap (two work-groups per SM)
     // changed nothing. 128 x 256 blocks with two stages (tn=8,stages=2) timed 227 but have not
     // been checked against a reference on the device yet, so they are not the default.
     {level_t::arch, "sm_90", operands_t::half, 0, 0, v::mma_sync, 2, 4, 4, 4, 128, 128, 32, 8, 3},
-    {level_t::default_gpu, "", operands_t::floating, 0, 16, v::skinny, 8, 32, 16, 4, 16, 128, 256, 4, 4},
+    {level_t::default_gpu, "", operands_t::floating, 0, 4, v::skinny, 8, 32, 4, 4, 16, 128, 256, 4, 4},
     // Any GPU whose compiler takes inline mma.sync (probed): the same shape.
     {level_t::default_gpu, "", operands_t::half, 0, 0, v::mma_sync, 2, 4, 4, 4, 128, 128, 32, 8, 3},
     // GPUs that load sm_80 PTX (NVIDIA, Ampere and later), strict f32: 128 x 128, 128 x 64 or
