@@ -247,10 +247,17 @@ canon_view_t wei_view(const memory_desc_t &md, bool grouped, bool swap) {
     return make_view(md, 6, map);
 }
 
-// Copies a tensor with canonical extents `ext` into dense `out`, subtracting `zp`.
+// Zero points of one argument: one value, or one per channel (canonical dim 1).
+struct zero_points_t {
+    std::vector<float> v;
+    float at(dim_t c) const { return v.empty() ? 0.f : v[v.size() == 1 ? 0 : c]; }
+};
+
+// Copies a tensor with canonical extents `ext` into dense `out`, subtracting the zero point
+// of each row's channel.
 template <typename T>
 void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *out,
-        float zp = 0.f) {
+        const zero_points_t *zps = nullptr) {
     const int n = v.n;
     dim_t outer = 1;
     for (int d = 0; d < n - 1; ++d)
@@ -262,6 +269,7 @@ void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *
         for (dim_t r = start; r < end; ++r) {
             v.row_index(ext, r, idx);
             T *o = out + r * inner;
+            const float zp = zps ? zps->at(idx[1]) : 0.f;
             if (!v.plain) {
                 for (dim_t x = 0; x < inner; ++x) {
                     idx[n - 1] = x;
@@ -284,7 +292,8 @@ void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *
 
 // Quantization parameters of one execution.
 struct quant_vals_t {
-    float src_scale = 1.f, dst_scale = 1.f, src_zp = 0.f, dst_zp = 0.f;
+    float src_scale = 1.f, dst_scale = 1.f;
+    zero_points_t src_zp, dst_zp;
     std::vector<float> wei_scales; // one per output channel (or one)
 };
 
@@ -337,6 +346,12 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
         }
     }
 
+    // Channels of src or dst: the small side of the conv view is deconvolution's src.
+    dim_t zero_point_count(int arg) const {
+        const bool small = (arg == DNNL_ARG_DST) != deconv;
+        return q.g * (small ? q.ocv : q.icv);
+    }
+
     status_t init_attr() {
         unsigned ignore = attr_skip::fpmath | attr_skip::scratchpad | attr_skip::deterministic
                 | attr_skip::acc_mode | attr_skip::scales | attr_skip::zero_points;
@@ -370,16 +385,19 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
             const quant_entry_t &e = z.second;
             ANYDNN_REQUIRE(int8 && (arg == DNNL_ARG_SRC || arg == DNNL_ARG_DST),
                     dnnl_unimplemented, "zero points only on src and dst of int8 forward");
-            ANYDNN_REQUIRE(e.mask == 0 && e.group_ndims == 0, dnnl_unimplemented,
-                    "zero points for argument %d: only mask 0 is supported", arg);
+            // Per channel is bit 1 of the src or dst dims (N, C, spatial...).
+            ANYDNN_REQUIRE((e.mask == 0 || e.mask == 2) && e.group_ndims == 0,
+                    dnnl_unimplemented,
+                    "zero points for argument %d: mask %d not supported (0 or 2, per channel)",
+                    arg, e.mask);
             ANYDNN_REQUIRE(e.data_type == dnnl_s32 || e.data_type == dnnl_s8
                             || e.data_type == dnnl_u8,
                     dnnl_unimplemented, "zero points of type %s are not supported",
                     dnnl_dt2str(e.data_type));
             if (e.is_host_scalar) continue;
             memory_desc_t md;
-            const dnnl_dims_t one = {1};
-            ANYDNN_CHECK(md_init_with_tag(md, 1, one, e.data_type, dnnl_a));
+            const dnnl_dims_t n = {e.mask ? zero_point_count(arg) : 1};
+            ANYDNN_CHECK(md_init_with_tag(md, 1, n, e.data_type, dnnl_a));
             args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
         }
         return dnnl_success;
@@ -518,10 +536,10 @@ struct conv_ref_t : public primitive_t {
         const bool small_in = (fwd && pd.deconv) || (bwd_d && !pd.deconv) || !(fwd || bwd_d);
         if (big_in)
             to_canonical(big_v, ctx.host_ptr(big_arg), big_ext, big,
-                    fwd && big_arg == DNNL_ARG_SRC ? qv.src_zp : 0.f);
+                    fwd && big_arg == DNNL_ARG_SRC ? &qv.src_zp : nullptr);
         if (small_in)
             to_canonical(small_v, ctx.host_ptr(small_arg), small_ext, small,
-                    fwd && small_arg == DNNL_ARG_SRC ? qv.src_zp : 0.f);
+                    fwd && small_arg == DNNL_ARG_SRC ? &qv.src_zp : nullptr);
         if (fwd || bwd_d)
             to_canonical(wei_v, ctx.host_ptr(wei_arg), wei_ext, wei);
 
@@ -573,10 +591,14 @@ struct conv_ref_t : public primitive_t {
             qv.src_scale = read_value(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, 0);
         if (a.scales.count(DNNL_ARG_DST))
             qv.dst_scale = read_value(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, 0);
-        if (a.zero_points.count(DNNL_ARG_SRC))
-            qv.src_zp = read_value(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, 0);
-        if (a.zero_points.count(DNNL_ARG_DST))
-            qv.dst_zp = read_value(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, 0);
+        for (const int arg : {DNNL_ARG_SRC, DNNL_ARG_DST}) {
+            const auto it = a.zero_points.find(arg);
+            if (it == a.zero_points.end()) continue;
+            zero_points_t &z = arg == DNNL_ARG_SRC ? qv.src_zp : qv.dst_zp;
+            z.v.resize(it->second.mask ? pd.zero_point_count(arg) : 1);
+            for (size_t i = 0; i < z.v.size(); ++i)
+                z.v[i] = read_value(ctx, DNNL_ARG_ATTR_ZERO_POINTS | arg, static_cast<dim_t>(i));
+        }
         if (pd.wei_scale_mask >= 0) {
             const dim_t n = pd.wei_scale_mask ? pd.q.g * (pd.deconv ? pd.q.icv : pd.q.ocv) : 1;
             qv.wei_scales.resize(n);
@@ -647,6 +669,7 @@ struct conv_ref_t : public primitive_t {
                 float scale = qv.src_scale;
                 if (!qv.wei_scales.empty())
                     scale *= qv.wei_scales[qv.wei_scales.size() == 1 ? 0 : c];
+                const float dst_zp = qv.dst_zp.at(c);
                 const float b = bias ? load_as_f32(bmd.data_type, bias,
                                                bmd.offset0 + c * bmd.blocking.strides[0])
                                      : 0.f;
@@ -666,7 +689,7 @@ struct conv_ref_t : public primitive_t {
                             po.apply(po_args, &v, 1, pos, nd - 1,
                                     static_cast<char *>(out) + off * dsz, 1);
                         }
-                        v = v / qv.dst_scale + qv.dst_zp;
+                        v = v / qv.dst_scale + dst_zp;
                         store_from_f32(md.data_type, out, off, v);
                     }
                 }
