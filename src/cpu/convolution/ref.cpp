@@ -188,8 +188,12 @@ bool is_int8(dnnl_data_type_t dt) {
 bool is_float(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
 }
+// Floating-point data computed in f32: also the 8-bit floats (oneDNN's f8 convolution).
+bool is_float_data(dnnl_data_type_t dt) {
+    return is_float(dt) || dt == dnnl_f8_e5m2 || dt == dnnl_f8_e4m3;
+}
 bool is_out_type(dnnl_data_type_t dt) {
-    return is_float(dt) || is_int8(dt) || dt == dnnl_s32;
+    return is_float_data(dt) || is_int8(dt) || dt == dnnl_s32;
 }
 
 // How canonical indices (n, c, d, h, w) or (g, o, i, kd, kh, kw) reach a tensor: physical
@@ -433,7 +437,8 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
         const dnnl_data_type_t sdt = src.data_type, wdt = wei.data_type, ddt = dst.data_type;
         pd.int8 = fwd && is_int8(sdt) && wdt == dnnl_s8;
         if (fwd) {
-            ANYDNN_REQUIRE((is_float(sdt) && is_float(wdt)) || pd.int8, dnnl_unimplemented,
+            ANYDNN_REQUIRE((is_float_data(sdt) && is_float_data(wdt)) || pd.int8,
+                    dnnl_unimplemented,
                     "forward data types src %s, weights %s not supported", dnnl_dt2str(sdt),
                     dnnl_dt2str(wdt));
             ANYDNN_REQUIRE(is_out_type(ddt), dnnl_unimplemented, "dst type %s not supported",
@@ -441,9 +446,9 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
             ANYDNN_REQUIRE(!with_bias || is_out_type(bia.data_type), dnnl_unimplemented,
                     "bias type %s not supported", dnnl_dt2str(bia.data_type));
         } else {
-            ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt) && is_float(ddt)
-                            && (!with_bias || is_float(bia.data_type)),
-                    dnnl_unimplemented, "backward takes f32, bf16 or f16 only");
+            ANYDNN_REQUIRE(is_float_data(sdt) && is_float_data(wdt) && is_float_data(ddt)
+                            && (!with_bias || is_float_data(bia.data_type)),
+                    dnnl_unimplemented, "backward takes f32, bf16, f16 or f8 only");
         }
 
         // Conv-view geometry.
