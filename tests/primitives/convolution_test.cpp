@@ -480,6 +480,36 @@ TEST(convolution, f8_computes_in_f32_and_rounds_once) {
     }
 }
 
+// A sum post-op on an f8 dst reads the old dst in its own format.
+TEST(convolution, f8_sum_post_op_reads_dst_in_its_format) {
+    runner_t r;
+    const problem_t p = shapes()[0];
+    for (dt t : {dt::f8_e5m2, dt::f8_e4m3}) {
+        SCOPED_TRACE(static_cast<int>(t));
+        const memory::desc src_md(p.src_dims(false), t, plain(p.ns + 2, ncx));
+        const memory::desc dst_md(p.dst_dims(false), t, plain(p.ns + 2, ncx));
+        const memory::desc wei_md(p.wei_dims(), t, tag::any);
+        post_ops po;
+        po.append_sum(0.5f);
+        primitive_attr attr;
+        attr.set_post_ops(po);
+        const dims st = p.sp(p.s), dl = p.sp(p.d), pl = p.sp(p.pl), pr = p.sp(p.pr);
+        convolution_forward::primitive_desc pd(r.eng, prop_kind::forward_inference,
+                algorithm::convolution_direct, src_md, wei_md, memory::desc(), dst_md, st, dl,
+                pl, pr, attr);
+        tensor_t src(src_md, r.eng, -3, 3, 1), wei(pd.weights_desc(), r.eng, -2, 2, 2),
+                dst(dst_md, r.eng, -4, 4, 3);
+        std::vector<double> want(dst.v.size(), 0.0);
+        relation(p, false, [&](int64_t s, int64_t w, int64_t d) { want[d] += src.v[s] * wei.v[w]; });
+        for (size_t x = 0; x < want.size(); ++x)
+            want[x] += 0.5 * dst.v[x];
+        primitive(pd).execute(r.strm,
+                {{DNNL_ARG_SRC, src.mem}, {DNNL_ARG_WEIGHTS, wei.mem}, {DNNL_ARG_DST, dst.mem}});
+        r.strm.wait();
+        expect_near_all(dst, want, t == dt::f8_e5m2 ? 0.126 : 0.063, "dst");
+    }
+}
+
 // u8 src with a zero point, s8 weights with per-channel scales, dst with scale and zero point.
 void check_int8(bool deconv, dt ddt) {
     SCOPED_TRACE(std::string(deconv ? "deconv" : "conv") + " dst "

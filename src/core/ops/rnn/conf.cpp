@@ -47,7 +47,7 @@ bool weights_mergeable(const memory_desc_t &md) {
 bool diff_weights_writable(const memory_desc_t &md) {
     const auto &s = md.blocking.strides;
     const dim_t si = s[2], sj = md.ndims == 5 ? s[4] : s[3];
-    return md.data_type == dnnl_f32 && weights_mergeable(md) && (sj == 1 || si == 1);
+    return weights_mergeable(md) && (sj == 1 || si == 1);
 }
 
 status_t resolve(memory_desc_t &md, const memory_desc_t *hint_md) {
@@ -215,9 +215,6 @@ status_t init_args(primitive_desc_t &pd, const conf_t &c) {
                     dnnl_dt2str(md.data_type));
             ANYDNN_REQUIRE(is_plain(md), dnnl_unimplemented, "diff_%s layout is not plain",
                     names[k]);
-            const bool w = is_weights(k) || k == rnn_bias || k == rnn_weights_peephole;
-            ANYDNN_REQUIRE(!w || md.data_type == dnnl_f32, dnnl_unimplemented,
-                    "diff_%s must be f32 (it accumulates)", names[k]);
             ANYDNN_REQUIRE(!is_weights(k) || diff_weights_writable(md), dnnl_unimplemented,
                     "diff_%s layout has no unit-stride matrix dimension", names[k]);
             pd.args[diff_arg[k]] = md;
