@@ -36,6 +36,8 @@ status_t post_ops_t::init(const primitive_attr_t &attr, const memory_desc_t &dst
             case dnnl_sum:
                 ANYDNN_REQUIRE(p.sum_dt == dnnl_data_type_undef || p.sum_dt == dst.data_type,
                         dnnl_unimplemented, "post-op %d: GPU sum reads dst as its own type", i);
+                ANYDNN_REQUIRE(dst.data_type != dnnl_f8_e5m2 && dst.data_type != dnnl_f8_e4m3,
+                        dnnl_unimplemented, "post-op %d: GPU sum does not read an f8 dst", i);
                 e.kind = kind_sum;
                 e.desc.scale = p.sum_scale;
                 e.desc.zero_point = static_cast<float>(p.sum_zero_point);

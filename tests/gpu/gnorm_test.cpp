@@ -122,6 +122,28 @@ TEST(GpuGroupNorm, ForwardTrainingDstAndStatistics) {
     dnnl_engine_destroy(cpu);
 }
 
+// s8/u8 data (oneDNN's forward takes them): statistics of the integers, dst rounded and
+// saturated to the integer type.
+TEST(GpuGroupNorm, IntegerDataForward) {
+    SKIP_WITHOUT_GPU();
+    dnnl_engine_t cpu = nullptr, gpu = nullptr;
+    ASSERT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
+    ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
+    const shape_t ints[] = {{{2, 6, 5}, 3, dnnl_abc, dnnl_s8}, {{3, 7, 2, 3}, 7, dnnl_acdb, dnnl_u8},
+            {{1, 4, 3, 3, 2}, 2, dnnl_abcde, dnnl_s8}};
+    for (const auto &s : ints)
+        for (auto prop : {dnnl_forward_training, dnnl_forward_inference})
+            for (unsigned flags : {0u, scale_shift}) {
+                SCOPED_TRACE(name_of(s, flags));
+                dnnl_primitive_desc_t pd = nullptr;
+                ASSERT_EQ(make_fwd(&pd, gpu, s, prop, flags), dnnl_success);
+                check_forward(cpu, gpu, pd, s, flags, prop == dnnl_forward_training);
+                dnnl_primitive_desc_destroy(pd);
+            }
+    dnnl_engine_destroy(gpu);
+    dnnl_engine_destroy(cpu);
+}
+
 TEST(GpuGroupNorm, InferenceWithGlobalStatistics) {
     SKIP_WITHOUT_GPU();
     dnnl_engine_t cpu = nullptr, gpu = nullptr;

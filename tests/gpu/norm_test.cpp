@@ -528,6 +528,53 @@ TEST(GpuPooling, MaxAndAvgForwardAndBackward1d2d3d) {
         }
 }
 
+// Max pooling into another data type: the window's maximum converted once, training and
+// inference, 1D/2D/3D with channel tails.
+TEST(GpuPooling, MaxConvertsBetweenDataTypes) {
+    SKIP_WITHOUT_GPU();
+    engine cpu(engine::kind::cpu, 0), gpu(engine::kind::gpu, 0);
+    struct case_t {
+        dims s, d, k, st, pl, pr, dl;
+        tag t;
+    };
+    const case_t cases[] = {{{2, 3, 9}, {2, 3, 5}, {3}, {2}, {1}, {1}, {0}, tag::acb},
+            {{2, 5, 7, 8}, {2, 5, 4, 4}, {3, 3}, {2, 2}, {1, 1}, {1, 0}, {0, 0}, tag::abcd},
+            {{1, 17, 4, 5, 4}, {1, 17, 3, 5, 2}, {2, 3, 2}, {2, 1, 2}, {1, 1, 0}, {1, 1, 0},
+                    {0, 0, 0}, tag::acdeb}};
+    const dt pairs[][2] = {{dt::f32, dt::s8}, {dt::s8, dt::f32}, {dt::u8, dt::s8},
+            {dt::f16, dt::u8}};
+    for (const auto &c : cases)
+        for (const auto &pr : pairs)
+            for (auto prop : {prop_kind::forward_inference, prop_kind::forward_training}) {
+                SCOPED_TRACE(std::to_string(c.s.size() - 2) + "D " + std::to_string(int(pr[0]))
+                        + "->" + std::to_string(int(pr[1])));
+                const memory::desc sm(c.s, pr[0], c.t), dm(c.d, pr[1], c.t);
+                const pooling_ref::pool_case_t pc {c.s, c.k, c.st, c.dl, c.pl, c.pr};
+                auto fwd = pooling_forward::primitive_desc(gpu, prop, algorithm::pooling_max, sm,
+                        dm, c.st, c.k, c.dl, c.pl, c.pr);
+                std::vector<int> outs = {DNNL_ARG_DST};
+                if (prop == prop_kind::forward_training) outs.push_back(DNNL_ARG_WORKSPACE);
+                EXPECT_GE(run_each_impl(cpu.get(), gpu.get(), handle(fwd), {DNNL_ARG_SRC}, outs,
+                                  [&](const std::vector<tensor_t *> &x) {
+                                      expected_t e(x[1]->lay);
+                                      int64_t dp[DNNL_MAX_NDIMS] = {};
+                                      do {
+                                          const auto w = pooling_ref::window(pc, dp);
+                                          double v = -INFINITY; // no window is all padding
+                                          int64_t sp[DNNL_MAX_NDIMS] = {dp[0], dp[1]};
+                                          for (const auto &tap : w.taps) {
+                                              std::copy(tap.begin(), tap.end(), sp + 2);
+                                              v = std::max(v, double(x[0]->get(sp)));
+                                          }
+                                          e.set(dp, v, 0);
+                                      } while (c_tensor::next_pos(
+                                              dp, x[1]->lay.dims, x[1]->lay.ndims));
+                                      c_tensor::expect_values(e.want, *x[1], e.slack);
+                                  }),
+                        1);
+            }
+}
+
 TEST(GpuResampling, NearestAndLinearForwardAndBackward) {
     SKIP_WITHOUT_GPU();
     engine cpu(engine::kind::cpu, 0), gpu(engine::kind::gpu, 0);

@@ -25,12 +25,33 @@ using convolution_ref::problem_t;
 using convolution_ref::relation;
 using convolution_ref::volume;
 
+// An 8-bit float's value: e5m2 (bias 15, infinities) or e4m3 (bias 7, no infinity).
+float f8_value(uint8_t u, bool e5m2) {
+    const int mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, emask = (1 << (7 - mb)) - 1;
+    const int e = (u >> mb) & emask, m = u & ((1 << mb) - 1);
+    const float sign = (u & 0x80) ? -1.f : 1.f;
+    if (e5m2 && e == emask) return m ? NAN : sign * INFINITY;
+    if (!e5m2 && (u & 0x7f) == 0x7f) return NAN;
+    if (e == 0) return sign * std::ldexp(float(m), 1 - bias - mb);
+    return sign * std::ldexp(float((1 << mb) | m), e - bias - mb);
+}
+// The code of a value the format holds exactly (the test's inputs are small integers).
+uint8_t f8_code(float v, bool e5m2) {
+    for (int u = 0; u < 256; ++u)
+        if (f8_value(uint8_t(u), e5m2) == v) return uint8_t(u);
+    ADD_FAILURE() << v << " is not exact in f8";
+    return 0;
+}
+
 float load(dt t, const void *b, int64_t i) {
     switch (t) {
         case dt::f32: return static_cast<const float *>(b)[i];
         case dt::s32: return static_cast<float>(static_cast<const int32_t *>(b)[i]);
         case dt::s8: return static_cast<const int8_t *>(b)[i];
         case dt::u8: return static_cast<const uint8_t *>(b)[i];
+        case dt::f8_e5m2:
+        case dt::f8_e4m3:
+            return f8_value(static_cast<const uint8_t *>(b)[i], t == dt::f8_e5m2);
         case dt::bf16: {
             uint32_t v = static_cast<uint32_t>(static_cast<const uint16_t *>(b)[i]) << 16;
             float f;
@@ -51,6 +72,8 @@ void store(dt t, void *b, int64_t i, float v) {
         case dt::s32: static_cast<int32_t *>(b)[i] = static_cast<int32_t>(v); break;
         case dt::s8: static_cast<int8_t *>(b)[i] = static_cast<int8_t>(v); break;
         case dt::u8: static_cast<uint8_t *>(b)[i] = static_cast<uint8_t>(v); break;
+        case dt::f8_e5m2:
+        case dt::f8_e4m3: static_cast<uint8_t *>(b)[i] = f8_code(v, t == dt::f8_e5m2); break;
         case dt::bf16: { // test values are exact in bf16
             uint32_t u;
             std::memcpy(&u, &v, 4);
@@ -441,6 +464,50 @@ TEST(convolution, bf16_and_f16_compute_in_f32) {
             for (prop_kind dir : {prop_kind::forward_training, prop_kind::backward_data,
                          prop_kind::backward_weights})
                 check(p, deconv, dir, true, t, 1e-2);
+}
+
+// 8-bit float data (oneDNN's f8 convolution), computed in f32: each output is the exact sum
+// rounded once to the format (half a step: 2^-3 relative for e5m2, 2^-4 for e4m3).
+TEST(convolution, f8_computes_in_f32_and_rounds_once) {
+    for (int k = 0; k < 2; ++k) {
+        const problem_t p = shapes()[k == 0 ? 3 : 0];
+        for (dt t : {dt::f8_e5m2, dt::f8_e4m3})
+            for (bool deconv : {false, true})
+                for (prop_kind dir : {prop_kind::forward_training, prop_kind::backward_data,
+                             prop_kind::backward_weights})
+                    check(p, deconv, dir, k == 0 ? nxc : ncx, t,
+                            t == dt::f8_e5m2 ? 0.126 : 0.063);
+    }
+}
+
+// A sum post-op on an f8 dst reads the old dst in its own format.
+TEST(convolution, f8_sum_post_op_reads_dst_in_its_format) {
+    runner_t r;
+    const problem_t p = shapes()[0];
+    for (dt t : {dt::f8_e5m2, dt::f8_e4m3}) {
+        SCOPED_TRACE(static_cast<int>(t));
+        const memory::desc src_md(p.src_dims(false), t, plain(p.ns + 2, ncx));
+        const memory::desc dst_md(p.dst_dims(false), t, plain(p.ns + 2, ncx));
+        const memory::desc wei_md(p.wei_dims(), t, tag::any);
+        post_ops po;
+        po.append_sum(0.5f);
+        primitive_attr attr;
+        attr.set_post_ops(po);
+        const dims st = p.sp(p.s), dl = p.sp(p.d), pl = p.sp(p.pl), pr = p.sp(p.pr);
+        convolution_forward::primitive_desc pd(r.eng, prop_kind::forward_inference,
+                algorithm::convolution_direct, src_md, wei_md, memory::desc(), dst_md, st, dl,
+                pl, pr, attr);
+        tensor_t src(src_md, r.eng, -3, 3, 1), wei(pd.weights_desc(), r.eng, -2, 2, 2),
+                dst(dst_md, r.eng, -4, 4, 3);
+        std::vector<double> want(dst.v.size(), 0.0);
+        relation(p, false, [&](int64_t s, int64_t w, int64_t d) { want[d] += src.v[s] * wei.v[w]; });
+        for (size_t x = 0; x < want.size(); ++x)
+            want[x] += 0.5 * dst.v[x];
+        primitive(pd).execute(r.strm,
+                {{DNNL_ARG_SRC, src.mem}, {DNNL_ARG_WEIGHTS, wei.mem}, {DNNL_ARG_DST, dst.mem}});
+        r.strm.wait();
+        expect_near_all(dst, want, t == dt::f8_e5m2 ? 0.126 : 0.063, "dst");
+    }
 }
 
 // u8 src with a zero point, s8 weights with per-channel scales, dst with scale and zero point.

@@ -207,6 +207,11 @@ TEST_F(gnorm_test, data_types_and_post_ops) {
     }
     run({{2, 8, 3, 3}, 4, SS, dnnl_f32, dnnl_s8, dnnl_nchw}, dnnl_forward_inference);
     run({{2, 8, 3, 3}, 2, SS, dnnl_bf16, dnnl_u8, dnnl_nhwc}, dnnl_forward_inference);
+    // s8/u8 sources (oneDNN's forward takes them), into float or integer destinations.
+    run({{2, 8, 3, 3}, 4, SS, dnnl_s8, dnnl_bf16, dnnl_nchw}, dnnl_forward_inference);
+    run({{3, 6, 5}, 3, SS, dnnl_u8, dnnl_f32, dnnl_nwc}, dnnl_forward_training);
+    run({{2, 5, 7}, 5, 0u, dnnl_s8, dnnl_s8, dnnl_ncw}, dnnl_forward_training);
+    run({{1, 4, 3, 3}, 2, SS, dnnl_u8, dnnl_u8, dnnl_nhwc}, dnnl_forward_inference);
     case_t relu {{2, 8, 3, 3}, 4, SS, dnnl_f32, dnnl_f32, dnnl_nchw, true};
     run(relu, dnnl_forward_inference);
 }

@@ -288,6 +288,18 @@ TEST_F(lnorm_test, data_types) {
         q.give_stat_desc = true;
         EXPECT_EQ(run(q), 2);
     }
+    // s8/u8 sources (forward only), into float and integer destinations, with src/dst scales.
+    for (auto prop : {dnnl_forward_inference, dnnl_forward_training}) {
+        SCOPED_TRACE(dnnl_prop_kind2str(prop));
+        ln_case_t i8 {{4, 33}, prop, ss, dnnl_s8, dnnl_f32};
+        EXPECT_GE(run(i8), 1);
+        i8.dt = dnnl_u8;
+        i8.ddt = dnnl_bf16;
+        EXPECT_GE(run(i8), 1);
+        i8.ddt = dnnl_s8;
+        i8.dst_scale = 1.f / 32;
+        EXPECT_GE(run(i8), 1);
+    }
     // Training with s8 dst and a row of odd length: statistics (checked) stay f32.
     ln_case_t t {{3, 2, 37}, dnnl_forward_training, 0u, dnnl_bf16, dnnl_s8};
     t.dst_scale = 1.f / 40;

@@ -222,6 +222,21 @@ TEST_F(pooling, forward_low_precision_and_integer_types) {
     check_fwd(all[1], dnnl_pooling_avg_include_padding, dnnl_forward_inference, dnnl_s8, dnnl_f32, "abx");
 }
 
+// Max pooling converts the window's maximum to another dst type (oneDNN's mixed-type max
+// pooling), forward training with its workspace and inference, on every implementation.
+TEST_F(pooling, max_converts_between_data_types) {
+    const auto all = cases();
+    const dnnl_data_type_t pairs[][2] = {{dnnl_f32, dnnl_s8}, {dnnl_f32, dnnl_u8},
+            {dnnl_s8, dnnl_f32}, {dnnl_u8, dnnl_f16}, {dnnl_s8, dnnl_u8}, {dnnl_u8, dnnl_s8},
+            {dnnl_f16, dnnl_s8}, {dnnl_bf16, dnnl_f32}};
+    for (const auto &pr : pairs)
+        for (const char *tag : {"abx", "axb", "aBx16b"})
+            for (const auto &p : all) {
+                check_fwd(p, dnnl_pooling_max, dnnl_forward_inference, pr[0], pr[1], tag);
+                check_fwd(p, dnnl_pooling_max, dnnl_forward_training, pr[0], pr[1], tag);
+            }
+}
+
 // Rows wide enough for the multi-pixel interior steps (full, shorter last, border) and
 // channel counts that split into several chunk groups with a tail; a global pool.
 TEST_F(pooling, forward_wide_rows_and_channel_groups) {

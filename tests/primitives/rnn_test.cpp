@@ -1,6 +1,6 @@
 // RNN forward and backward through the C API: every cell kind (vanilla relu/tanh/logistic,
 // LSTM with peepholes and projection, GRU, LBR-GRU, AUGRU, LBR-AUGRU), every direction,
-// several layers, optional states absent or present, odd sizes, T = 1 and N = 1, f32 and bf16,
+// several layers, optional states absent or present, odd sizes, T = 1 and N = 1, f32, bf16, f16,
 // plain and transposed weights; against the double-precision recurrence of rnn_ref.hpp.
 // Backward gradients are checked against central differences of that reference.
 #include <cmath>
@@ -67,7 +67,9 @@ struct rnn_test : public engine_fixture {
             const dnnl_data_type_t dt = p.dt_of(k);
             for (size_t i = 0; i < got.size(); ++i) {
                 const double e = ref.v[k][i];
-                const double tol = dt == dnnl_bf16 ? 1e-2 * std::fabs(e) + 2e-2 : 2e-5 * std::fabs(e) + 2e-5;
+                const double tol = dt == dnnl_bf16 ? 1e-2 * std::fabs(e) + 2e-2
+                        : dt == dnnl_f16           ? 2e-3 * std::fabs(e) + 2e-3
+                                                   : 2e-5 * std::fabs(e) + 2e-5;
                 ASSERT_NEAR(got[i], e, tol) << slot_names[k] << " element " << i;
             }
         }
@@ -77,6 +79,9 @@ struct rnn_test : public engine_fixture {
     // Backward: training forward, then backward with random output gradients; every input
     // gradient against central differences of the reference's sum(diff_dst * dst).
     void check_backward(const prob_t &p, bool overwrite = false) {
+        check_backward(p, overwrite, 1e-3, 5e-4);
+    }
+    void check_backward(const prob_t &p, bool overwrite, double rtol, double atol) {
         SCOPED_TRACE(testing::Message() << "backward cell " << dnnl_alg_kind2str(p.cell)
                                         << " dir " << dnnl_rnn_direction2str(p.dir) << " L"
                                         << p.L << " T" << p.T << " N" << p.N << " slc" << p.SLC
@@ -126,7 +131,7 @@ struct rnn_test : public engine_fixture {
             const double base = (k >= WL && !overwrite) ? 1.0 : 0.0;
             for (size_t i = 0; i < got.size(); ++i) {
                 const double e = numeric_gradient(p, x, dout, k, i) + base;
-                ASSERT_NEAR(got[i], e, 1e-3 * std::fabs(e) + 5e-4)
+                ASSERT_NEAR(got[i], e, rtol * std::fabs(e) + atol)
                         << "diff_" << slot_names[k] << " element " << i;
             }
         }
@@ -338,6 +343,50 @@ TEST_F(rnn_test, backward_lstm_peephole_projection_overwrite) {
     p.src_iter = p.src_iter_c = p.dst_iter = p.dst_iter_c = p.bias = false;
     p.dir = dnnl_unidirectional_right2left;
     check_backward(p);
+}
+
+// bf16 data with bf16 weight gradients (oneDNN's bf16 training): the gradients accumulate in
+// f32 onto the tensors' old values (or zeros with overwrite) and are rounded once; bias and
+// peephole gradients stay f32.
+TEST_F(rnn_test, backward_bf16_weight_gradients) {
+    for (auto cell : {dnnl_vanilla_rnn, dnnl_vanilla_lstm, dnnl_vanilla_gru, dnnl_lbr_gru}) {
+        prob_t p;
+        p.cell = cell;
+        p.dt = dnnl_bf16;
+        p.dir = dnnl_bidirectional_concat;
+        p.L = 2;
+        p.T = 3;
+        p.N = 2;
+        p.SLC = p.DHC = 3;
+        check_backward(p, false, 2e-2, 2e-2);
+        check_backward(p, true, 2e-2, 2e-2);
+    }
+    prob_t lstm;
+    lstm.dt = dnnl_bf16;
+    lstm.peephole = true;
+    lstm.proj_dic = 2;
+    lstm.DHC = 3;
+    lstm.SLC = 5;
+    lstm.T = 1;
+    lstm.N = 1;
+    check_backward(lstm, false, 2e-2, 2e-2);
+}
+
+// f16 data and weights (f32 math, f32 bias and cell states), forward and backward.
+TEST_F(rnn_test, f16_forward_and_backward) {
+    for (auto cell : {dnnl_vanilla_rnn, dnnl_vanilla_lstm, dnnl_vanilla_gru, dnnl_lbr_gru}) {
+        prob_t p;
+        p.cell = cell;
+        p.dt = dnnl_f16;
+        p.dir = dnnl_bidirectional_sum;
+        p.L = 2;
+        p.T = 3;
+        p.N = 2;
+        p.SLC = p.DHC = 5;
+        check_forward(p, dnnl_forward_inference);
+        check_forward(p, dnnl_forward_training);
+        check_backward(p, false, 5e-3, 5e-3);
+    }
 }
 
 TEST_F(rnn_test, backward_vanilla_activations_odd_sizes) {
@@ -555,7 +604,7 @@ TEST_F(rnn_test, bad_arguments_are_rejected) {
     expect_status(au, dnnl_invalid_arguments, [&](mds_t &) {});
     // Unsupported data type reported as unimplemented.
     expect_status(p, dnnl_unimplemented, [&](mds_t &m) {
-        remake(m, SL, {3, 2, 5}, dnnl_f16);
+        remake(m, SL, {3, 2, 5}, dnnl_f64);
     });
     // Vanilla RNN with an activation it does not have.
     mds_t m;

@@ -72,7 +72,13 @@ std::string stdout_capture_t::finish() {
     }
     std::string out;
     for (const auto &r : reasons) out += (out.empty() ? "" : "; ") + r;
-    if (out.size() > 400) out = out.substr(0, 397) + "...";
+    // Too long: the start, and the last reason whole (the creation's own summary, which
+    // names the last implementation's refusal).
+    if (out.size() > 400) {
+        std::string last = reasons.back();
+        if (last.size() > 300) last = last.substr(0, 297) + "...";
+        out = out.substr(0, 96) + " ... " + last;
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "data_types.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -56,6 +57,61 @@ float f16_to_f32(uint16_t h) {
     return bits2f(sign | ((e + 112u) << 23) | (m << 13));
 }
 
+// The two 8-bit float formats: f8_e5m2 is IEEE-like (infinities, 1.75 * 2^15 largest),
+// f8_e4m3 has no infinity and keeps its top exponent for numbers (1.75 * 2^8 largest; S.1111.111
+// is NaN). Stored values round to nearest even; beyond the largest finite value e5m2 gives
+// infinity and e4m3 NaN (IEEE overflow for a format without infinity).
+struct f8_format_t {
+    int man_bits, bias;
+    bool has_inf;
+    double largest() const {
+        const int top_exp = (1 << (7 - man_bits)) - (has_inf ? 2 : 1);
+        const double top_mant = has_inf ? 2.0 - std::ldexp(1.0, -man_bits)
+                                        : 2.0 - std::ldexp(2.0, -man_bits);
+        return std::ldexp(top_mant, top_exp - bias);
+    }
+};
+f8_format_t f8_format(dnnl_data_type_t dt) {
+    return dt == dnnl_f8_e5m2 ? f8_format_t {2, 15, true} : f8_format_t {3, 7, false};
+}
+
+// v rounded to the format's grid (the spacing of v's binade, or of the subnormals).
+double f8_round(double v, const f8_format_t &f) {
+    if (std::isnan(v) || std::isinf(v)) return f.has_inf || std::isnan(v) ? v : std::nan("");
+    const double a = std::fabs(v);
+    if (a == 0) return v;
+    const int e = std::max(std::ilogb(a), 1 - f.bias);
+    const double step = std::ldexp(1.0, e - f.man_bits);
+    const double r = std::nearbyint(a / step) * step;
+    if (r > f.largest()) return f.has_inf ? std::copysign(INFINITY, v) : std::nan("");
+    return std::copysign(r, v);
+}
+
+uint8_t f8_encode(double v, const f8_format_t &f) {
+    const double r = f8_round(v, f);
+    const uint8_t sign = std::signbit(r) ? 0x80 : 0;
+    const int exp_mask = (1 << (7 - f.man_bits)) - 1;
+    if (std::isnan(r)) return static_cast<uint8_t>(0x7f);
+    if (std::isinf(r)) return static_cast<uint8_t>(sign | (exp_mask << f.man_bits));
+    const double a = std::fabs(r);
+    const int emin = 1 - f.bias;
+    if (a < std::ldexp(1.0, emin)) // subnormal or zero: a count of the smallest step
+        return static_cast<uint8_t>(sign | static_cast<int>(a / std::ldexp(1.0, emin - f.man_bits)));
+    const int e = std::ilogb(a);
+    const int m = static_cast<int>(std::ldexp(a, f.man_bits - e)) - (1 << f.man_bits);
+    return static_cast<uint8_t>(sign | ((e + f.bias) << f.man_bits) | m);
+}
+
+double f8_decode(uint8_t b, const f8_format_t &f) {
+    const int exp_mask = (1 << (7 - f.man_bits)) - 1;
+    const int e = (b >> f.man_bits) & exp_mask, m = b & ((1 << f.man_bits) - 1);
+    const double sign = (b & 0x80) ? -1.0 : 1.0;
+    if (f.has_inf && e == exp_mask) return m ? std::nan("") : sign * INFINITY;
+    if (!f.has_inf && (b & 0x7f) == 0x7f) return std::nan("");
+    if (e == 0) return sign * std::ldexp(static_cast<double>(m), 1 - f.bias - f.man_bits);
+    return sign * std::ldexp(static_cast<double>((1 << f.man_bits) | m), e - f.bias - f.man_bits);
+}
+
 double saturate_round(double v, dnnl_data_type_t dt) {
     if (std::isnan(v)) return 0;
     double lo = dt_lowest(dt), hi = dt_max(dt);
@@ -74,7 +130,9 @@ bool dt_supported(dnnl_data_type_t dt) {
         case dnnl_f16:
         case dnnl_s32:
         case dnnl_s8:
-        case dnnl_u8: return true;
+        case dnnl_u8:
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return true;
         default: return false;
     }
 }
@@ -91,7 +149,9 @@ size_t dt_size(dnnl_data_type_t dt) {
         case dnnl_bf16:
         case dnnl_f16: return 2;
         case dnnl_s8:
-        case dnnl_u8: return 1;
+        case dnnl_u8:
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return 1;
         default: return 0;
     }
 }
@@ -104,6 +164,8 @@ double dt_lowest(dnnl_data_type_t dt) {
         case dnnl_f16: return -65504;
         case dnnl_bf16: return -3.38953139e38;
         case dnnl_f32: return -std::numeric_limits<float>::max();
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return -f8_format(dt).largest();
         default: return -std::numeric_limits<double>::max();
     }
 }
@@ -117,6 +179,8 @@ double dt_max(dnnl_data_type_t dt) {
         case dnnl_f16: return 65504;
         case dnnl_bf16: return 3.38953139e38;
         case dnnl_f32: return std::numeric_limits<float>::max();
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return f8_format(dt).largest();
         default: return std::numeric_limits<double>::max();
     }
 }
@@ -127,6 +191,8 @@ double dt_epsilon(dnnl_data_type_t dt) {
         case dnnl_bf16: return 1.0 / (1 << 7);
         case dnnl_f16: return 1.0 / (1 << 10);
         case dnnl_f64: return 1.0 / (1ll << 52);
+        case dnnl_f8_e5m2: return 1.0 / 4;
+        case dnnl_f8_e4m3: return 1.0 / 8;
         default: return 0;
     }
 }
@@ -140,6 +206,8 @@ double round_to_dt(double v, dnnl_data_type_t dt) {
         case dnnl_s32:
         case dnnl_s8:
         case dnnl_u8: return saturate_round(v, dt);
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return f8_round(v, f8_format(dt));
         default: return v;
     }
 }
@@ -153,6 +221,8 @@ double load_elem(const void *base, size_t i, dnnl_data_type_t dt) {
         case dnnl_s32: return static_cast<const int32_t *>(base)[i];
         case dnnl_s8: return static_cast<const int8_t *>(base)[i];
         case dnnl_u8: return static_cast<const uint8_t *>(base)[i];
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return f8_decode(static_cast<const uint8_t *>(base)[i], f8_format(dt));
         default: return std::nan("");
     }
 }
@@ -176,6 +246,8 @@ void store_elem(void *base, size_t i, dnnl_data_type_t dt, double v) {
         case dnnl_u8:
             static_cast<uint8_t *>(base)[i] = static_cast<uint8_t>(saturate_round(v, dt));
             break;
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: static_cast<uint8_t *>(base)[i] = f8_encode(v, f8_format(dt)); break;
         default: break;
     }
 }

@@ -77,8 +77,9 @@ status_t post_ops_chain_t::init(const primitive_attr_t &attr, const memory_desc_
             case dnnl_sum: {
                 const dnnl_data_type_t dt
                         = p.sum_dt == dnnl_data_type_undef ? dst_md.data_type : p.sum_dt;
+                // dst's own type is always readable (f8 too); another must be an operand type.
                 ANYDNN_REQUIRE(data_type_size(dt) == data_type_size(dst_md.data_type)
-                                && supported_operand_dt(dt),
+                                && (dt == dst_md.data_type || supported_operand_dt(dt)),
                         dnnl_unimplemented,
                         "post-op %d: sum data type %s cannot reinterpret dst's %s", i,
                         dnnl_dt2str(dt), dnnl_dt2str(dst_md.data_type));

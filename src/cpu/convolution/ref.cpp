@@ -188,8 +188,12 @@ bool is_int8(dnnl_data_type_t dt) {
 bool is_float(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
 }
+// Floating-point data computed in f32: also the 8-bit floats (oneDNN's f8 convolution).
+bool is_float_data(dnnl_data_type_t dt) {
+    return is_float(dt) || dt == dnnl_f8_e5m2 || dt == dnnl_f8_e4m3;
+}
 bool is_out_type(dnnl_data_type_t dt) {
-    return is_float(dt) || is_int8(dt) || dt == dnnl_s32;
+    return is_float_data(dt) || is_int8(dt) || dt == dnnl_s32;
 }
 
 // How canonical indices (n, c, d, h, w) or (g, o, i, kd, kh, kw) reach a tensor: physical
@@ -247,10 +251,17 @@ canon_view_t wei_view(const memory_desc_t &md, bool grouped, bool swap) {
     return make_view(md, 6, map);
 }
 
-// Copies a tensor with canonical extents `ext` into dense `out`, subtracting `zp`.
+// Zero points of one argument: one value, or one per channel (canonical dim 1).
+struct zero_points_t {
+    std::vector<float> v;
+    float at(dim_t c) const { return v.empty() ? 0.f : v[v.size() == 1 ? 0 : c]; }
+};
+
+// Copies a tensor with canonical extents `ext` into dense `out`, subtracting the zero point
+// of each row's channel.
 template <typename T>
 void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *out,
-        float zp = 0.f) {
+        const zero_points_t *zps = nullptr) {
     const int n = v.n;
     dim_t outer = 1;
     for (int d = 0; d < n - 1; ++d)
@@ -262,6 +273,7 @@ void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *
         for (dim_t r = start; r < end; ++r) {
             v.row_index(ext, r, idx);
             T *o = out + r * inner;
+            const float zp = zps ? zps->at(idx[1]) : 0.f;
             if (!v.plain) {
                 for (dim_t x = 0; x < inner; ++x) {
                     idx[n - 1] = x;
@@ -284,7 +296,8 @@ void to_canonical(const canon_view_t &v, const void *base, const dim_t *ext, T *
 
 // Quantization parameters of one execution.
 struct quant_vals_t {
-    float src_scale = 1.f, dst_scale = 1.f, src_zp = 0.f, dst_zp = 0.f;
+    float src_scale = 1.f, dst_scale = 1.f;
+    zero_points_t src_zp, dst_zp;
     std::vector<float> wei_scales; // one per output channel (or one)
 };
 
@@ -337,6 +350,12 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
         }
     }
 
+    // Channels of src or dst: the small side of the conv view is deconvolution's src.
+    dim_t zero_point_count(int arg) const {
+        const bool small = (arg == DNNL_ARG_DST) != deconv;
+        return q.g * (small ? q.ocv : q.icv);
+    }
+
     status_t init_attr() {
         unsigned ignore = attr_skip::fpmath | attr_skip::scratchpad | attr_skip::deterministic
                 | attr_skip::acc_mode | attr_skip::scales | attr_skip::zero_points;
@@ -370,16 +389,19 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
             const quant_entry_t &e = z.second;
             ANYDNN_REQUIRE(int8 && (arg == DNNL_ARG_SRC || arg == DNNL_ARG_DST),
                     dnnl_unimplemented, "zero points only on src and dst of int8 forward");
-            ANYDNN_REQUIRE(e.mask == 0 && e.group_ndims == 0, dnnl_unimplemented,
-                    "zero points for argument %d: only mask 0 is supported", arg);
+            // Per channel is bit 1 of the src or dst dims (N, C, spatial...).
+            ANYDNN_REQUIRE((e.mask == 0 || e.mask == 2) && e.group_ndims == 0,
+                    dnnl_unimplemented,
+                    "zero points for argument %d: mask %d not supported (0 or 2, per channel)",
+                    arg, e.mask);
             ANYDNN_REQUIRE(e.data_type == dnnl_s32 || e.data_type == dnnl_s8
                             || e.data_type == dnnl_u8,
                     dnnl_unimplemented, "zero points of type %s are not supported",
                     dnnl_dt2str(e.data_type));
             if (e.is_host_scalar) continue;
             memory_desc_t md;
-            const dnnl_dims_t one = {1};
-            ANYDNN_CHECK(md_init_with_tag(md, 1, one, e.data_type, dnnl_a));
+            const dnnl_dims_t n = {e.mask ? zero_point_count(arg) : 1};
+            ANYDNN_CHECK(md_init_with_tag(md, 1, n, e.data_type, dnnl_a));
             args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
         }
         return dnnl_success;
@@ -415,7 +437,8 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
         const dnnl_data_type_t sdt = src.data_type, wdt = wei.data_type, ddt = dst.data_type;
         pd.int8 = fwd && is_int8(sdt) && wdt == dnnl_s8;
         if (fwd) {
-            ANYDNN_REQUIRE((is_float(sdt) && is_float(wdt)) || pd.int8, dnnl_unimplemented,
+            ANYDNN_REQUIRE((is_float_data(sdt) && is_float_data(wdt)) || pd.int8,
+                    dnnl_unimplemented,
                     "forward data types src %s, weights %s not supported", dnnl_dt2str(sdt),
                     dnnl_dt2str(wdt));
             ANYDNN_REQUIRE(is_out_type(ddt), dnnl_unimplemented, "dst type %s not supported",
@@ -423,9 +446,9 @@ struct conv_ref_pd_t : public primitive_desc_impl_t<conv_ref_pd_t, conv_ref_t> {
             ANYDNN_REQUIRE(!with_bias || is_out_type(bia.data_type), dnnl_unimplemented,
                     "bias type %s not supported", dnnl_dt2str(bia.data_type));
         } else {
-            ANYDNN_REQUIRE(is_float(sdt) && is_float(wdt) && is_float(ddt)
-                            && (!with_bias || is_float(bia.data_type)),
-                    dnnl_unimplemented, "backward takes f32, bf16 or f16 only");
+            ANYDNN_REQUIRE(is_float_data(sdt) && is_float_data(wdt) && is_float_data(ddt)
+                            && (!with_bias || is_float_data(bia.data_type)),
+                    dnnl_unimplemented, "backward takes f32, bf16, f16 or f8 only");
         }
 
         // Conv-view geometry.
@@ -518,10 +541,10 @@ struct conv_ref_t : public primitive_t {
         const bool small_in = (fwd && pd.deconv) || (bwd_d && !pd.deconv) || !(fwd || bwd_d);
         if (big_in)
             to_canonical(big_v, ctx.host_ptr(big_arg), big_ext, big,
-                    fwd && big_arg == DNNL_ARG_SRC ? qv.src_zp : 0.f);
+                    fwd && big_arg == DNNL_ARG_SRC ? &qv.src_zp : nullptr);
         if (small_in)
             to_canonical(small_v, ctx.host_ptr(small_arg), small_ext, small,
-                    fwd && small_arg == DNNL_ARG_SRC ? qv.src_zp : 0.f);
+                    fwd && small_arg == DNNL_ARG_SRC ? &qv.src_zp : nullptr);
         if (fwd || bwd_d)
             to_canonical(wei_v, ctx.host_ptr(wei_arg), wei_ext, wei);
 
@@ -573,10 +596,14 @@ struct conv_ref_t : public primitive_t {
             qv.src_scale = read_value(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, 0);
         if (a.scales.count(DNNL_ARG_DST))
             qv.dst_scale = read_value(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, 0);
-        if (a.zero_points.count(DNNL_ARG_SRC))
-            qv.src_zp = read_value(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, 0);
-        if (a.zero_points.count(DNNL_ARG_DST))
-            qv.dst_zp = read_value(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, 0);
+        for (const int arg : {DNNL_ARG_SRC, DNNL_ARG_DST}) {
+            const auto it = a.zero_points.find(arg);
+            if (it == a.zero_points.end()) continue;
+            zero_points_t &z = arg == DNNL_ARG_SRC ? qv.src_zp : qv.dst_zp;
+            z.v.resize(it->second.mask ? pd.zero_point_count(arg) : 1);
+            for (size_t i = 0; i < z.v.size(); ++i)
+                z.v[i] = read_value(ctx, DNNL_ARG_ATTR_ZERO_POINTS | arg, static_cast<dim_t>(i));
+        }
         if (pd.wei_scale_mask >= 0) {
             const dim_t n = pd.wei_scale_mask ? pd.q.g * (pd.deconv ? pd.q.icv : pd.q.ocv) : 1;
             qv.wei_scales.resize(n);
@@ -647,6 +674,7 @@ struct conv_ref_t : public primitive_t {
                 float scale = qv.src_scale;
                 if (!qv.wei_scales.empty())
                     scale *= qv.wei_scales[qv.wei_scales.size() == 1 ? 0 : c];
+                const float dst_zp = qv.dst_zp.at(c);
                 const float b = bias ? load_as_f32(bmd.data_type, bias,
                                                bmd.offset0 + c * bmd.blocking.strides[0])
                                      : 0.f;
@@ -666,7 +694,7 @@ struct conv_ref_t : public primitive_t {
                             po.apply(po_args, &v, 1, pos, nd - 1,
                                     static_cast<char *>(out) + off * dsz, 1);
                         }
-                        v = v / qv.dst_scale + qv.dst_zp;
+                        v = v / qv.dst_scale + dst_zp;
                         store_from_f32(md.data_type, out, off, v);
                     }
                 }

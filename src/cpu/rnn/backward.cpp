@@ -238,9 +238,53 @@ void run_stack_layer(const bwd_state_t &st, dim_t l, dim_t d) {
     }
 }
 
-} // namespace
+// Weight and bias gradients of another type (bf16) accumulate in f32 copies of the user's
+// tensors (same strides, so the same offsets), each rounded once when the pass ends.
+struct f32_gradients_t {
+    static constexpr int kinds[5] = {rnn_weights_layer, rnn_weights_iter, rnn_weights_peephole,
+            rnn_weights_projection, rnn_bias};
+    memory_desc_t mds[5];
+    std::vector<float> bufs[5];
+    plain_t user[5]; // the user's tensors that have f32 copies
 
-void run_backward(const conf_t &c, const tensors_t &t, const float *ws, float *bs) {
+    // Points t's non-f32 gradients at f32 copies holding their values.
+    void attach(tensors_t &t) {
+        for (int i = 0; i < 5; ++i) {
+            plain_t &p = t.diff[kinds[i]];
+            if (!p.present() || p.md->data_type == dnnl_f32) continue;
+            user[i] = p;
+            mds[i] = *p.md;
+            mds[i].data_type = dnnl_f32;
+            bufs[i].assign(size_t(mds[i].offset0) + size_in_bytes(mds[i]) / sizeof(float), 0.f);
+            p = plain_t(mds[i], bufs[i].data());
+            const plain_t &u = user[i];
+            each(i, [&](dim_t o) { bufs[i][o] = load_as_f32(u.md->data_type, u.base, o); });
+        }
+    }
+    // Rounds the sums into the user's tensors.
+    void detach() {
+        for (int i = 0; i < 5; ++i) {
+            const plain_t &u = user[i];
+            if (!u.present()) continue;
+            each(i, [&](dim_t o) { store_from_f32(u.md->data_type, u.base, o, bufs[i][o]); });
+        }
+    }
+    template <typename F>
+    void each(int i, F f) const {
+        const memory_desc_t &md = mds[i];
+        const dim_t n = nelems(md);
+        for (dim_t e = 0; e < n; ++e) {
+            dim_t pos[max_ndims], r = e;
+            for (int k = md.ndims - 1; k >= 0; --k) {
+                pos[k] = r % md.dims[k];
+                r /= md.dims[k];
+            }
+            f(off_logical(md, pos));
+        }
+    }
+};
+
+void run_backward_f32(const conf_t &c, const tensors_t &t, const float *ws, float *bs) {
     const dim_t N = c.N, T = c.T;
     std::fill(bs + c.bs_dsrc, bs + c.bs_dsrc + T * N * c.SLC, 0.f);
     if (c.augru) std::fill(bs + c.bs_datt, bs + c.bs_datt + T * N, 0.f);
@@ -261,6 +305,16 @@ void run_backward(const conf_t &c, const tensors_t &t, const float *ws, float *b
         for (dim_t tm = 0; tm < T; ++tm)
             for (dim_t n = 0; n < N; ++n)
                 da.store(da.off(tm, n, 0), 1, bs + c.bs_datt + tm * N + n);
+}
+
+} // namespace
+
+void run_backward(const conf_t &c, const tensors_t &user, const float *ws, float *bs) {
+    tensors_t t = user;
+    f32_gradients_t grads;
+    grads.attach(t);
+    run_backward_f32(c, t, ws, bs);
+    grads.detach();
 }
 
 } // namespace rnn

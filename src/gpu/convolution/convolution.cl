@@ -18,6 +18,7 @@ typedef struct {
     long i[3], o[3], k[3], s[3], dl[3], p[3]; // spatial d, h, w (leading ones are 1 / 0)
     long ns, grouped, swap; // spatial dims; weights have a group dim; deconvolution order
     long has_bias, scale_oc; // scale_oc: one weights scale per output channel
+    long zp_src_c, zp_dst_c; // one src (dst) zero point per src (dst) channel
     long bias_off, bias_s; // the (diff) bias vector's offset and stride
 } conv_geom_t;
 
@@ -84,9 +85,10 @@ float scaled_acc(ACC_T acc, long oc, const conv_geom_t *q, QUANT_ARGS) {
     return v;
 }
 
-float dst_quant(float v, const global float *scale_dst, const global int *zp_dst) {
+float dst_quant(float v, long c, const conv_geom_t *q, const global float *scale_dst,
+        const global int *zp_dst) {
     if (scale_dst) v /= scale_dst[0];
-    if (zp_dst) v += (float)zp_dst[0];
+    if (zp_dst) v += (float)zp_dst[q->zp_dst_c ? c : 0];
     return v;
 }
 
@@ -105,9 +107,9 @@ kernel void conv_small(const global BIG_DATA_T *big, const global WEI_DATA_T *we
     long n, c, o[3];
     split_act(e, q.g * q.ocv, q.o, &n, &c, o);
     const long g = c / q.ocv, sc = c % q.ocv;
-    const ACC_T zp = zp_src ? (ACC_T)zp_src[0] : (ACC_T)0;
     ACC_T acc = 0;
-    for (long bc = 0; bc < q.icv; ++bc)
+    for (long bc = 0; bc < q.icv; ++bc) {
+        const ACC_T zp = zp_src ? (ACC_T)zp_src[q.zp_src_c ? g * q.icv + bc : 0] : (ACC_T)0;
         for (long kd = 0; kd < q.k[0]; ++kd) {
             const long id = o[0] * q.s[0] - q.p[0] + kd * q.dl[0];
             if (id < 0 || id >= q.i[0]) continue;
@@ -125,12 +127,13 @@ kernel void conv_small(const global BIG_DATA_T *big, const global WEI_DATA_T *we
                 }
             }
         }
+    }
     const long off = act_off(&small_l, q.ns, n, c, o[0], o[1], o[2]);
     float v = scaled_acc(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src, zp_dst);
     long idx[MAX_NDIMS];
     act_index(q.ns, n, c, o, idx);
     v = POST_OPS_AT(v, idx, LOAD_SMALL, small, off);
-    STORE_SMALL(small, off, dst_quant(v, scale_dst, zp_dst));
+    STORE_SMALL(small, off, dst_quant(v, c, &q, scale_dst, zp_dst));
 }
 
 // Tap k of output position o reaches i when i + pad - k * dil is a multiple of the stride.
@@ -149,9 +152,9 @@ kernel void conv_big(const global SMALL_DATA_T *small, const global WEI_DATA_T *
     long n, c, x[3];
     split_act(e, q.g * q.icv, q.i, &n, &c, x);
     const long g = c / q.icv, bc = c % q.icv;
-    const ACC_T zp = zp_src ? (ACC_T)zp_src[0] : (ACC_T)0;
     ACC_T acc = 0;
-    for (long sc = 0; sc < q.ocv; ++sc)
+    for (long sc = 0; sc < q.ocv; ++sc) {
+        const ACC_T zp = zp_src ? (ACC_T)zp_src[q.zp_src_c ? g * q.ocv + sc : 0] : (ACC_T)0;
         for (long kd = 0; kd < q.k[0]; ++kd) {
             long od, oh, ow;
             if (!tap_source(x[0], kd, q.s[0], q.dl[0], q.p[0], q.o[0], &od)) continue;
@@ -167,12 +170,13 @@ kernel void conv_big(const global SMALL_DATA_T *small, const global WEI_DATA_T *
                 }
             }
         }
+    }
     const long off = act_off(&big_l, q.ns, n, c, x[0], x[1], x[2]);
     float v = scaled_acc(acc, c, &q, bias, scale_src, scale_wei, scale_dst, zp_src, zp_dst);
     long idx[MAX_NDIMS];
     act_index(q.ns, n, c, x, idx);
     v = POST_OPS_AT(v, idx, LOAD_BIG, big, off);
-    STORE_BIG(big, off, dst_quant(v, scale_dst, zp_dst));
+    STORE_BIG(big, off, dst_quant(v, c, &q, scale_dst, zp_dst));
 }
 
 #ifndef ACC_INT

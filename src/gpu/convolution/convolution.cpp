@@ -25,6 +25,7 @@ struct conv_geom_t {
             dl[3] = {1, 1, 1}, p[3] = {0, 0, 0};
     int64_t ns = 1, grouped = 0, swap = 0;
     int64_t has_bias = 0, scale_oc = 0;
+    int64_t zp_src_c = 0, zp_dst_c = 0;
     int64_t bias_off = 0, bias_s = 1;
 };
 
@@ -79,7 +80,7 @@ struct conv_pd_t
         return std::get<convolution_desc_t>(this->desc);
     }
 
-    status_t init_attr(dim_t n_oc, const memory_desc_t &dst) {
+    status_t init_attr(dim_t n_oc, const memory_desc_t &src, const memory_desc_t &dst) {
         if (!fwd) {
             ANYDNN_REQUIRE(
                     this->attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad),
@@ -111,11 +112,17 @@ struct conv_pd_t
             const int arg = z.first;
             ANYDNN_REQUIRE(int8 && (arg == DNNL_ARG_SRC || arg == DNNL_ARG_DST),
                     dnnl_unimplemented, "zero points only on src and dst of int8 forward");
-            ANYDNN_REQUIRE(z.second.mask == 0 && z.second.group_ndims == 0, dnnl_unimplemented,
-                    "zero points: only mask 0 is supported");
+            // Per channel is bit 1 of the src or dst dims (N, C, spatial...).
+            ANYDNN_REQUIRE((z.second.mask == 0 || z.second.mask == 2)
+                            && z.second.group_ndims == 0,
+                    dnnl_unimplemented,
+                    "zero points for argument %d: mask %d not supported (0 or 2, per channel)",
+                    arg, z.second.mask);
+            const bool per_c = z.second.mask != 0;
+            (arg == DNNL_ARG_SRC ? q.zp_src_c : q.zp_dst_c) = per_c;
             memory_desc_t md;
-            const dnnl_dims_t one = {1};
-            ANYDNN_CHECK(md_init_with_tag(md, 1, one, dnnl_s32, dnnl_a));
+            const dnnl_dims_t n = {per_c ? (arg == DNNL_ARG_DST ? dst : src).dims[1] : 1};
+            ANYDNN_CHECK(md_init_with_tag(md, 1, n, dnnl_s32, dnnl_a));
             this->args[DNNL_ARG_ATTR_ZERO_POINTS | arg] = md;
         }
         return dnnl_success;
@@ -185,7 +192,7 @@ struct conv_pd_t
             q.bias_off = bia.offset0;
             q.bias_s = bia.blocking.strides[0];
         }
-        ANYDNN_CHECK(pd.init_attr(q.g * (Deconv ? q.icv : q.ocv), dst));
+        ANYDNN_CHECK(pd.init_attr(q.g * (Deconv ? q.icv : q.ocv), src, dst));
 
         const int src_arg = bwd_d ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
         const int dst_arg = pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;

@@ -43,6 +43,14 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
         ANYDNN_REQUIRE(c.int8 || pd.attr.has_default_values(), dnnl_unimplemented,
                 "RNN quantization parameters need s8 weights");
         ANYDNN_CHECK(cpu::rnn::init_args(pd, c));
+        // The kernels add weight gradients into the user's tensors as f32.
+        for (int k : {rnn_weights_layer, rnn_weights_iter, rnn_weights_peephole,
+                     rnn_weights_projection, rnn_bias}) {
+            const auto it = pd.args.find(cpu::rnn::diff_arg[k]);
+            ANYDNN_REQUIRE(!c.backward || it == pd.args.end()
+                            || it->second.data_type == dnnl_f32,
+                    dnnl_unimplemented, "ocl:rnn:gemm accumulates diff weights and bias in f32 only");
+        }
         for (const auto &a : pd.args)
             ANYDNN_REQUIRE(a.first == DNNL_ARG_WORKSPACE || c.int8
                             || a.second.data_type == dnnl_f32 || a.second.data_type == dnnl_bf16,

@@ -4,6 +4,7 @@
 // spatial sizes repeat the outer ones; absent outputs follow from padding, absent padding
 // from outputs). Reference: one loop nest over (n, g, oc, ic, small position, kernel
 // position); the big side (conv src, deconv dst) is at small * s - p + k * (d + 1).
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -363,9 +364,16 @@ public:
             const dims_t dd = d.dst_dims(), sd = d.src_dims();
             std::vector<double> acc(dst_.size(), 0.0), mag(dst_.size(), 0.0);
             int64_t zpos[5] = {0, 0, 0, 0, 0};
-            const double zp = bundle_->zero_point(DNNL_ARG_SRC, zpos);
+            // The src zero point of each src channel (one value unless per channel).
+            std::vector<double> src_zp(static_cast<size_t>(d.ic));
+            for (int64_t c = 0; c < d.ic; ++c) {
+                int64_t cpos[5] = {0, c, 0, 0, 0};
+                src_zp[static_cast<size_t>(c)] = bundle_->zero_point(DNNL_ARG_SRC, cpos);
+            }
+            const int64_t src_spat = product(sd) / std::max<int64_t>(1, d.mb * d.ic);
             relation([&](int64_t s, int64_t w, int64_t t) {
-                const double v = (src_[s] - zp) * wei_[w];
+                const double v = (src_[s] - src_zp[static_cast<size_t>(s / src_spat % d.ic)])
+                        * wei_[w];
                 acc[t] += v;
                 mag[t] += std::fabs(v);
             });
@@ -386,9 +394,8 @@ public:
                 double v = acc[x] * scale + (with_bias() ? bia_[c] : 0.0);
                 mag[x] = mag[x] * std::fabs(scale) + std::fabs(v);
                 v = bundle_->apply_post_ops(v, pos, dst_[x]);
-                exp[x] = v / bundle_->scale(DNNL_ARG_DST, zpos) + bundle_->zero_point(DNNL_ARG_DST, zpos);
+                exp[x] = v / bundle_->scale(DNNL_ARG_DST, pos) + bundle_->zero_point(DNNL_ARG_DST, pos);
             }
-            (void)sd;
             return check_output(args.at(DNNL_ARG_DST), exp, tol, msg, &mag);
         }
         if (c_.dir == dir_t::bwd_d) {

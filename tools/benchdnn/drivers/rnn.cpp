@@ -1,6 +1,6 @@
 // --rnn: recurrent layers, forward and backward (--prop=FWD_I|FWD_D|BWD_DW, --alg=VANILLA_RNN|
 // VANILLA_LSTM|VANILLA_GRU|LBR_GRU|VANILLA_AUGRU|LBR_AUGRU, --direction=left2right|right2left|
-// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16|u8u8u8u8|u8u8u8f32
+// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16|f16|u8u8u8u8|u8u8u8f32
 // (int8: u8 data with scale 64 / shift 128, s8 weights with per-gate-column scales, dst_layer
 // u8 or f32; LSTM/GRU inference), --with-peephole,
 // --with-projection, --flags=O for diff weights overwrite). Problems: lLtTmbNsicSslcSdhcHdicI
@@ -203,7 +203,7 @@ public:
             if (k == DL && c_.cfg == "u8u8u8f32") return dnnl_f32;
             return k == SL || k == SI || k == DL || k == DI ? dnnl_u8 : dnnl_f32;
         }
-        return dnnl_bf16;
+        return c_.cfg == "f16" ? dnnl_f16 : dnnl_bf16;
     }
 
     std::string repro() const override {
@@ -221,7 +221,7 @@ public:
     }
 
     std::string skip_reason() const override {
-        if (c_.cfg != "f32" && c_.cfg != "bf16" && !int8())
+        if (c_.cfg != "f32" && c_.cfg != "bf16" && c_.cfg != "f16" && !int8())
             return "cfg " + c_.cfg + " not handled by the tester";
         if (int8() && (c_.prop != dir_t::fwd_i || c_.projection
                               || !(lstm() || c_.cell == dnnl_vanilla_gru || c_.cell == dnnl_lbr_gru)))
@@ -419,7 +419,7 @@ public:
     bool check(const args_t &args, std::string &msg) override {
         forward();
         tolerance_t tol;
-        tol.eps = c_.cfg == "bf16" ? 3e-2 : bwd() ? 2e-4 : 5e-5;
+        tol.eps = c_.cfg == "bf16" ? 3e-2 : c_.cfg == "f16" ? 5e-3 : bwd() ? 2e-4 : 5e-5;
         tol.int_diff = 1; // u8 outputs: one quantization step
         if (!bwd()) {
             for (int k : {DL, DI, DC}) {

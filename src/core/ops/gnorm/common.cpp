@@ -41,9 +41,9 @@ status_t resolve(primitive_desc_t &pd) {
                 "tensors must have a blocked layout");
         ANYDNN_REQUIRE(!has_runtime_dims_or_strides(md), dnnl_unimplemented,
                 "runtime dimensions or strides are not supported");
-        const bool out_fwd = fwd && i == 1;
+        // Forward reads and writes s8/u8 too (src and dst); backward is floating point.
         const dnnl_data_type_t dt = md.data_type;
-        ANYDNN_REQUIRE(float_type(dt) || (out_fwd && (dt == dnnl_s8 || dt == dnnl_u8)),
+        ANYDNN_REQUIRE(float_type(dt) || (fwd && (dt == dnnl_s8 || dt == dnnl_u8)),
                 dnnl_unimplemented, "data type %s not supported here", dnnl_dt2str(dt));
     }
     pd.args[DNNL_ARG_SRC] = src;

@@ -49,7 +49,9 @@ status_t init_args(primitive_desc_t &pd, int nthr) {
         if (h.format_kind == dnnl_blocked) eltwise::resolve_any(src, h);
     }
     ANYDNN_CHECK(check_walkable(src, "src"));
-    ANYDNN_REQUIRE(is_float(src.data_type), dnnl_unimplemented,
+    // Forward also reads s8/u8 sources (oneDNN's int8 layer normalization).
+    const bool int_src = src.data_type == dnnl_s8 || src.data_type == dnnl_u8;
+    ANYDNN_REQUIRE(is_float(src.data_type) || (fwd && int_src), dnnl_unimplemented,
             "src data type %s not supported", dnnl_dt2str(src.data_type));
     memory_desc_t stat = d.stat_md;
     if (stat.format_kind == dnnl_format_kind_any)

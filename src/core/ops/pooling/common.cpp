@@ -64,9 +64,8 @@ status_t resolve(primitive_desc_t &pd) {
         ANYDNN_REQUIRE(fwd_type(src.data_type) && fwd_type(dst.data_type), dnnl_unimplemented,
                 "data types %s -> %s not supported", dnnl_dt2str(src.data_type),
                 dnnl_dt2str(dst.data_type));
-        ANYDNN_REQUIRE(d.alg_kind != dnnl_pooling_max || src.data_type == dst.data_type,
-                dnnl_unimplemented, "max pooling keeps the data type (%s -> %s)",
-                dnnl_dt2str(src.data_type), dnnl_dt2str(dst.data_type));
+        // Max pooling of mixed types converts the window's maximum (or the src type's lowest
+        // value, for a window in padding only) to dst's type, as average pooling converts.
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_DST] = dst;
         if (d.alg_kind == dnnl_pooling_max && d.prop_kind == dnnl_forward_training)

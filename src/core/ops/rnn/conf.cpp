@@ -47,7 +47,7 @@ bool weights_mergeable(const memory_desc_t &md) {
 bool diff_weights_writable(const memory_desc_t &md) {
     const auto &s = md.blocking.strides;
     const dim_t si = s[2], sj = md.ndims == 5 ? s[4] : s[3];
-    return md.data_type == dnnl_f32 && weights_mergeable(md) && (sj == 1 || si == 1);
+    return weights_mergeable(md) && (sj == 1 || si == 1);
 }
 
 status_t resolve(memory_desc_t &md, const memory_desc_t *hint_md) {
@@ -63,7 +63,9 @@ status_t resolve(memory_desc_t &md, const memory_desc_t *hint_md) {
     return md_init_with_strides(md, md.ndims, dims, md.data_type, nullptr);
 }
 
-bool dt_ok(dnnl_data_type_t dt) { return dt == dnnl_f32 || dt == dnnl_bf16; }
+bool dt_ok(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
+}
 
 // int8: u8 (or f32) states and outputs, s8 weights, f32 bias and cell states.
 bool int8_dt_ok(int k, dnnl_data_type_t dt) {
@@ -198,7 +200,7 @@ status_t init_args(primitive_desc_t &pd, const conf_t &c) {
         if (md.ndims == 0) continue;
         ANYDNN_REQUIRE(c.int8 ? int8_dt_ok(k, md.data_type) : dt_ok(md.data_type),
                 dnnl_unimplemented, "%s data type %s is not %s", names[k],
-                dnnl_dt2str(md.data_type), c.int8 ? "the int8 one" : "f32 or bf16");
+                dnnl_dt2str(md.data_type), c.int8 ? "the int8 one" : "f32, bf16 or f16");
         ANYDNN_REQUIRE(is_plain(md), dnnl_unimplemented, "%s layout is not plain", names[k]);
         ANYDNN_REQUIRE(!is_weights(k) || weights_mergeable(md), dnnl_unimplemented,
                 "%s layout separates gates from output channels", names[k]);
@@ -211,13 +213,10 @@ status_t init_args(primitive_desc_t &pd, const conf_t &c) {
             ANYDNN_CHECK(resolve(md, nullptr));
             if (md.ndims == 0) continue;
             ANYDNN_REQUIRE(dt_ok(md.data_type), dnnl_unimplemented,
-                    "diff_%s data type %s is not f32 or bf16", names[k],
+                    "diff_%s data type %s is not f32, bf16 or f16", names[k],
                     dnnl_dt2str(md.data_type));
             ANYDNN_REQUIRE(is_plain(md), dnnl_unimplemented, "diff_%s layout is not plain",
                     names[k]);
-            const bool w = is_weights(k) || k == rnn_bias || k == rnn_weights_peephole;
-            ANYDNN_REQUIRE(!w || md.data_type == dnnl_f32, dnnl_unimplemented,
-                    "diff_%s must be f32 (it accumulates)", names[k]);
             ANYDNN_REQUIRE(!is_weights(k) || diff_weights_writable(md), dnnl_unimplemented,
                     "diff_%s layout has no unit-stride matrix dimension", names[k]);
             pd.args[diff_arg[k]] = md;
