@@ -123,7 +123,8 @@ status_t kernels_t::gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const ma
     ops.a = a.s;
     ops.b = b.s;
     ops.c = c.s;
-    return (tiled_ ? gemm_tiled_ : gemm_generic_).launch(st, ops, gemm_of(M, N, K, a, b, c, accumulate));
+    return (tiled_ ? gemm_tiled_ : gemm_generic_)
+            .launch(st, ops, gemm_of(M, N, K, a, b, c, accumulate));
 }
 
 status_t kernels_t::gemm_slices(stream_t *st, int64_t M, int64_t N, const split_t &sp,

@@ -156,8 +156,9 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
         const mat_t hprev {e.ws, p.hprev, p.DIC, 1}, g {e.ws, p.gates, GC, 1};
         const mat_t g_o {e.ws, p.gates + 2 * H, GC, 1};
         p.slices = int32_t(sp.slices());
-        if (sp.slices()) ANYDNN_CHECK(k.gemm_slices(e.stream, N, gru2 ? 2 * H : GC, sp, hprev,
-                wi, part, p.part_s));
+        if (sp.slices())
+            ANYDNN_CHECK(k.gemm_slices(
+                    e.stream, N, gru2 ? 2 * H : GC, sp, hprev, wi, part, p.part_s));
         if (gru2) {
             if (p.gemm_done && !sp.slices())
                 ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));
