@@ -244,6 +244,13 @@ const problem_t problems[] = {
         cell("lstm_concat_tiled_gemm", dnnl_vanilla_lstm, concat, 2, 3, 16, 64, 64),
         cell("lbr_gru_r2l_tiled_gemm", dnnl_lbr_gru, r2l, 1, 2, 16, 64, 64),
         cell("gru_sum_tiled_gemm", dnnl_vanilla_gru, sum, 1, 2, 16, 48, 96),
+        // Recurrent products with K split on GPUs (ctest's rnn_split_k forces it here): odd
+        // channels (a tail slice), one row, one step, src_iter wider than the state.
+        cell("lstm_l2r_odd_split", dnnl_vanilla_lstm, l2r, 1, 3, 5, 19, 37),
+        cell("gru_l2r_mb1_odd_split", dnnl_vanilla_gru, l2r, 1, 2, 1, 13, 33),
+        cell("lbr_gru_concat_odd_split", dnnl_lbr_gru, concat, 1, 2, 3, 11, 35),
+        cell("vanilla_mb1_t1_split", dnnl_vanilla_rnn, l2r, 1, 1, 1, 9, 41),
+        with_sic(cell("lstm_sic_more_mb1_split", dnnl_vanilla_lstm, l2r, 1, 1, 1, 5, 33), 47),
         // Weights with the input channel innermost (transposed GEMM operands).
         ldgoi(cell("lstm_ldgoi_weights", dnnl_vanilla_lstm, concat, 2, 3, 2, 5, 5)),
         ldgoi(cell("lbr_gru_ldgoi_weights_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),

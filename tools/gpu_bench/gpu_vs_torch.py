@@ -97,6 +97,11 @@ CHECKS = [
     '--conv --dt=bf16,f32 --attr-post-ops=add:f32:per_oc mb2ic16ih9oc24oh9kh3ph1 mb2ic3ih30oc64oh15kh7sh2ph3',
     '--ip --dt=bf16 --dir=FWD_B,BWD_D,BWD_WB mb33ic260oc130',
     '--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t3mb5sic64slc64dhc64dic64',
+    # The timed LSTM's shape in few steps (its recurrent product split along K on the GPU),
+    # one row, odd channels (a tail slice), one step; GRU, LBR-GRU, vanilla; bf16.
+    '--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t4mb64sic512slc512dhc512dic512 l1t3mb1sic512slc300dhc512dic512 l1t3mb7sic200slc130dhc200dic200 l1t1mb3sic200slc64dhc200dic200',
+    '--rnn --prop=FWD_I --alg=VANILLA_GRU,LBR_GRU,VANILLA_RNN l1t3mb16sic256slc100dhc256dic256 l1t2mb1sic130slc130dhc130dic130',
+    '--rnn --prop=FWD_I,FWD_D --cfg=bf16 --alg=VANILLA_LSTM,LBR_GRU l1t3mb64sic512slc512dhc512dic512',
 ]
 
 # The skinny kernel (group gemv): tails, both layouts of B, N small (C^T), bias and post-ops.

@@ -12,7 +12,7 @@ namespace rnn {
 namespace {
 
 static_assert(sizeof(copy_params_t) == 27 * 8, "must match rnn/rnn.cl");
-static_assert(sizeof(step_params_t) == 28 * 8, "must match rnn/rnn.cl");
+static_assert(sizeof(step_params_t) == 31 * 8, "must match rnn/rnn.cl");
 static_assert(sizeof(sums_params_t) == 11 * 8, "must match rnn/rnn.cl");
 
 // n0 x n1 work-items (kernels skip those past the end) in groups of one fixed size per
@@ -91,10 +91,11 @@ status_t kernels_t::copy(stream_t *st, const int64_t dims[5], const view_t &dst,
     return copy_k->launch(st, args, fixed_groups(*copy_k, size_t(items)));
 }
 
-status_t kernels_t::gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const mat_t &a,
-        const mat_t &b, const mat_t &c, bool accumulate) const {
-    if (M == 0 || N == 0) return dnnl_success;
-    if (K == 0 && accumulate) return dnnl_success;
+namespace {
+
+// C (+)= A * B, M x N over K, as the GEMM core's parameters.
+gemm_params_t gemm_of(int64_t M, int64_t N, int64_t K, const mat_t &a, const mat_t &b,
+        const mat_t &c, bool accumulate) {
     gemm_params_t p;
     p.M = M;
     p.N = N;
@@ -109,11 +110,59 @@ status_t kernels_t::gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const ma
     p.c_sm = c.sr;
     p.c_sn = c.sc;
     p.beta_accumulate = accumulate ? 1 : 0;
+    return p;
+}
+
+} // namespace
+
+status_t kernels_t::gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const mat_t &a,
+        const mat_t &b, const mat_t &c, bool accumulate) const {
+    if (M == 0 || N == 0) return dnnl_success;
+    if (K == 0 && accumulate) return dnnl_success;
     gemm_operands_t ops;
     ops.a = a.s;
     ops.b = b.s;
     ops.c = c.s;
-    return (tiled_ ? gemm_tiled_ : gemm_generic_).launch(st, ops, p);
+    return (tiled_ ? gemm_tiled_ : gemm_generic_)
+            .launch(st, ops, gemm_of(M, N, K, a, b, c, accumulate));
+}
+
+status_t kernels_t::gemm_slices(stream_t *st, int64_t M, int64_t N, const split_t &sp,
+        const mat_t &a, const mat_t &b, const mat_t &c, int64_t c_s) const {
+    if (M == 0 || N == 0) return dnnl_success;
+    gemm_operands_t ops;
+    ops.a = a.s;
+    ops.b = b.s;
+    ops.c = c.s;
+    const gemm_kernel_t &k = tiled_ ? gemm_tiled_ : gemm_generic_;
+    if (sp.full > 0) {
+        gemm_params_t p = gemm_of(M, N, sp.depth, a, b, c, false);
+        p.batch_dims[0] = sp.full;
+        p.a_sb[0] = sp.depth * a.sc;
+        p.b_sb[0] = sp.depth * b.sr;
+        p.c_sb[0] = c_s;
+        ANYDNN_CHECK(k.launch(st, ops, p));
+    }
+    if (sp.tail == 0) return dnnl_success;
+    const int64_t k0 = sp.full * sp.depth;
+    const mat_t at {a.s, a.off + k0 * a.sc, a.sr, a.sc}, bt {b.s, b.off + k0 * b.sr, b.sr, b.sc};
+    const mat_t ct {c.s, c.off + sp.full * c_s, c.sr, c.sc};
+    return k.launch(st, ops, gemm_of(M, N, sp.tail, at, bt, ct, false));
+}
+
+split_t step_split(const device_caps_t &caps, int64_t M, int64_t N, int64_t K) {
+    split_t sp;
+    const op_tuning_t &t = op_tuning(caps);
+    if (t.rnn_split_elems <= 0 || M * N <= 0 || K < 2 * int64_t(t.rnn_split_depth)) return sp;
+    const int64_t want = (int64_t(caps.compute_units) * t.rnn_split_elems + M * N - 1) / (M * N);
+    const int64_t most = std::min<int64_t>(16, K / t.rnn_split_depth);
+    int64_t slices = 1;
+    while (slices * 2 <= std::min(want, most)) slices *= 2;
+    if (slices < 2) return sp;
+    sp.depth = (K + slices - 1) / slices;
+    sp.full = K / sp.depth;
+    sp.tail = K - sp.full * sp.depth;
+    return sp;
 }
 
 status_t kernels_t::step(stream_t *st, const std::shared_ptr<kernel_t> &k,

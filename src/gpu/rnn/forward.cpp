@@ -1,7 +1,8 @@
 // Forward pass of the GPU RNN: per layer and direction one GEMM for the input part of every
 // step's gates, then per step the recurrent product (the tiled GEMM where the device runs
-// it, else inside the cell kernel), the cell kernel (GRU: two, its o gate reads r * h of
-// every channel), and the projection GEMM.
+// it, else inside the cell kernel; K split into slices where the product is too small to
+// fill the device, the cell kernel adding their partial sums), the cell kernel (GRU: two,
+// its o gate reads r * h of every channel), and the projection GEMM.
 #include "gpu/rnn/rnn.hpp"
 
 namespace anydnn {
@@ -129,6 +130,15 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
     step_params_t p = step_base(e, l, d);
     // The recurrent products: the tiled GEMM where it runs, else inside the cell kernel.
     p.gemm_done = k.tiled() ? 1 : 0;
+    // Products too small to fill the device have K split (the cell kernels add the slices'
+    // partial sums): GRU's two, or one over every gate column (LBR's o part included).
+    const device_caps_t &caps = engine_caps(e.stream->engine());
+    const bool gru2 = c.gru && !c.lbr;
+    const split_t sp = p.gemm_done ? step_split(caps, N, gru2 ? 2 * H : GC, c.SIC) : split_t();
+    const split_t sp_o = p.gemm_done && gru2 ? step_split(caps, N, H, H) : split_t();
+    p.part = int64_t(e.x->base + e.x->part);
+    p.part_s = N * GC;
+    const mat_t part {e.scratch, p.part, GC, 1}, part_o {e.scratch, p.part + 2 * H, GC, 1};
     for (dim_t s = 0; s < T; ++s) {
         p.gates = int64_t(c.gates(l, d, s));
         p.hprev = int64_t(c.hprev(l, d, s));
@@ -145,18 +155,27 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
         if (c.augru) p.att = int64_t(e.x->base + e.x->att) + c.time_of(d, s) * N;
         const mat_t hprev {e.ws, p.hprev, p.DIC, 1}, g {e.ws, p.gates, GC, 1};
         const mat_t g_o {e.ws, p.gates + 2 * H, GC, 1};
-        if (c.gru && !c.lbr) {
-            if (p.gemm_done) ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));
+        p.slices = int32_t(sp.slices());
+        if (sp.slices())
+            ANYDNN_CHECK(k.gemm_slices(
+                    e.stream, N, gru2 ? 2 * H : GC, sp, hprev, wi, part, p.part_s));
+        if (gru2) {
+            if (p.gemm_done && !sp.slices())
+                ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));
             ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_gates, e.ws, e.scratch, w, p));
-            if (p.gemm_done)
-                ANYDNN_CHECK(k.gemm(e.stream, N, H, H, mat_t {e.ws, p.rh, H, 1}, wi_o, g_o, true));
+            const mat_t rh {e.ws, p.rh, H, 1};
+            p.slices = int32_t(sp_o.slices());
+            if (sp_o.slices())
+                ANYDNN_CHECK(k.gemm_slices(e.stream, N, H, sp_o, rh, wi_o, part_o, p.part_s));
+            else if (p.gemm_done)
+                ANYDNN_CHECK(k.gemm(e.stream, N, H, H, rh, wi_o, g_o, true));
             ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_state, e.ws, e.scratch, w, p));
         } else {
-            if (p.gemm_done && c.lbr) {
+            if (p.gemm_done && !sp.slices() && c.lbr) {
                 ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));
                 ANYDNN_CHECK(k.gemm(e.stream, N, H, c.SIC, hprev, wi_o,
                         mat_t {e.ws, p.hu, H, 1}, false));
-            } else if (p.gemm_done) {
+            } else if (p.gemm_done && !sp.slices()) {
                 ANYDNN_CHECK(k.gemm(e.stream, N, GC, c.SIC, hprev, wi, g, true));
             }
             ANYDNN_CHECK(k.step(e.stream, k.fwd_step, e.ws, e.scratch, w, p));

@@ -104,6 +104,8 @@ typedef struct {
     int cell, act, peephole, augru;
     float alpha;
     int gemm_done; // the host's GEMM already added the recurrent products (LBR: o part in hu)
+    long part, part_s; // with slices: the K slices' partial products (scratch), slice pitch
+    int slices, pad; // 0: the GEMM added into the gates; else partial sums to add, in order
 } step_params_t;
 
 float sigmoid(float x) { return 1.f / (1.f + exp(-x)); }
@@ -127,11 +129,20 @@ float vanilla_act_bwd(const step_params_t *p, float dd, float x) {
 }
 
 // acc[g] = sum_i in[n, i] * W[i, g * H + j] for gates [g0, g1) (row pitch ld, K inputs);
-// zeros when the host's GEMM did it.
+// zeros when the host's GEMM added them into the gates, the sum of its K slices' partial
+// products (in slice order: the same result every run) when it split K.
 void recurrent_dots(const global float *in, long ld, long K, const global float *w,
-        const step_params_t *p, long n, long j, int g0, int g1, float *acc) {
-    for (int g = g0; g < g1; ++g) acc[g] = 0.f;
-    if (p->gemm_done) return;
+        const global float *scr, const step_params_t *p, long n, long j, int g0, int g1,
+        float *acc) {
+    // Loops over all four gates with constant indices keep acc in registers.
+    for (int g = 0; g < 4; ++g) acc[g] = 0.f;
+    if (p->gemm_done) {
+        const global float *part = scr + p->part + n * p->G * p->H + j;
+        for (int s = 0; s < p->slices; ++s, part += p->part_s)
+            for (int g = 0; g < 4; ++g)
+                if (g >= g0 && g < g1) acc[g] += part[g * p->H];
+        return;
+    }
     const global float *row = in + n * ld;
     for (long i = 0; i < K; ++i) {
         const float h = row[i];
@@ -156,7 +167,7 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
     if (j >= p.H || n >= p.N) return;
     const long H = p.H, GC = p.G * H;
     float acc[4];
-    recurrent_dots(ws + p.hprev, p.DIC, p.SIC, w, &p, n, j, 0, (int)p.G, acc);
+    recurrent_dots(ws + p.hprev, p.DIC, p.SIC, w, scr, &p, n, j, 0, (int)p.G, acc);
     global float *g = ws + p.gates + n * GC + j;
     const global float *b = scr + p.bias + j;
     global float *h = ws + p.hout + n * H + j;
@@ -188,7 +199,7 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
     } else { // LBR
         const float u = sigmoid(g[0] + acc[0] + b[0]);
         const float r = sigmoid(g[H] + acc[1] + b[H]);
-        const float hu = (p.gemm_done ? ws[p.hu + n * H + j] : acc[2]) + b[3 * H];
+        const float hu = (p.gemm_done && !p.slices ? ws[p.hu + n * H + j] : acc[2]) + b[3 * H];
         const float o = tanh(g[2 * H] + b[2 * H] + r * hu);
         g[0] = u;
         g[H] = r;
@@ -205,7 +216,7 @@ kernel void rnn_fwd_gru_gates(global float *ws, const global float *scr, const g
     if (j >= p.H || n >= p.N) return;
     const long H = p.H, GC = p.G * H;
     float acc[4];
-    recurrent_dots(ws + p.hprev, p.DIC, p.SIC, w, &p, n, j, 0, 2, acc);
+    recurrent_dots(ws + p.hprev, p.DIC, p.SIC, w, scr, &p, n, j, 0, 2, acc);
     global float *g = ws + p.gates + n * GC + j;
     const global float *b = scr + p.bias + j;
     const float u = sigmoid(g[0] + acc[0] + b[0]), r = sigmoid(g[H] + acc[1] + b[H]);
@@ -221,7 +232,7 @@ kernel void rnn_fwd_gru_state(global float *ws, const global float *scr, const g
     if (j >= p.H || n >= p.N) return;
     const long H = p.H, GC = p.G * H;
     float acc[4];
-    recurrent_dots(ws + p.rh, H, H, w, &p, n, j, 2, 3, acc);
+    recurrent_dots(ws + p.rh, H, H, w, scr, &p, n, j, 2, 3, acc);
     global float *g = ws + p.gates + n * GC + j;
     const float o = tanh(g[2 * H] + acc[2] + scr[p.bias + 2 * H + j]);
     g[2 * H] = o;

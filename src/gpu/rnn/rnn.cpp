@@ -3,6 +3,7 @@
 // and inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
 // dequantized to f32 as cpu:rnn:gemm does, on any OpenCL device. The problem and attribute
 // checks, descriptors and workspace layout are the shared ones (core/ops/rnn/conf).
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,17 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
 
     conf_t conf;
     extras_t extras;
+
+    // The most K slices of the forward's split per-step products (forward.cpp splits them
+    // with the same step_split calls): GRU's two, the others' one over all gate columns.
+    static int64_t part_slices(const rnn_gemm_pd_t &pd, const conf_t &c) {
+        const device_caps_t &caps = engine_caps(pd.engine);
+        const int64_t H = c.DHC;
+        if (c.gru && !c.lbr)
+            return std::max(step_split(caps, c.N, 2 * H, c.SIC).slices(),
+                    step_split(caps, c.N, H, H).slices());
+        return step_split(caps, c.N, c.gate_cols(), c.SIC).slices();
+    }
 
     static status_t init(rnn_gemm_pd_t &pd) {
         ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::rnn_qparams), dnnl_unimplemented,
@@ -75,6 +87,7 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
         x.wi = take(top, x.wi_f32 ? 0 : LD * size_t(c.SIC) * GC);
         x.wp = take(top, x.wp_f32 ? 0 : LD * size_t(c.DHC * c.DIC));
         x.datt_part = take(top, c.augru && c.backward ? size_t(c.N * c.DHC) : 0);
+        x.part = take(top, c.backward ? 0 : size_t(c.N * c.gate_cols() * part_slices(pd, c)));
         x.floats = top;
         pd.scratchpad_size = (x.base + x.floats) * sizeof(float);
         return dnnl_success;

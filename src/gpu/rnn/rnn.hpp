@@ -51,7 +51,22 @@ struct step_params_t {
     int32_t cell = 0, act = 0, peephole = 0, augru = 0;
     float alpha = 0.f;
     int32_t gemm_done = 0; // the recurrent products come from the GEMM (large steps)
+    // Split products (gemm_done): partial sums of `slices` K slices in the scratchpad, slice s
+    // of gate column col for row n at part + s * part_s + n * G * H + col; 0: the GEMM added
+    // its products into the gates (LBR: the o part into hu).
+    int64_t part = 0, part_s = 0;
+    int32_t slices = 0, pad = 0;
 };
+
+// How a per-step product M x N over K is split along K: `full` slices `depth` deep, then
+// one of the remaining `tail` inputs where K is not a multiple. slices() == 0: not split.
+struct split_t {
+    int64_t full = 0, depth = 0, tail = 0;
+    int64_t slices() const { return full + (tail > 0 ? 1 : 0); }
+};
+// The device's split (op_tuning's rnn_split_*): slices (a power of two, at most 16, none
+// under the least depth) until C gives each compute unit rnn_split_elems elements.
+split_t step_split(const device_caps_t &caps, int64_t M, int64_t N, int64_t K);
 
 struct sums_params_t {
     int64_t rows = 0, cols = 0, a_off = 0, a_ld = 0, b_off = 0, b_ld = 0;
@@ -63,6 +78,7 @@ struct sums_params_t {
 struct extras_t {
     size_t base = 0; // where the extras start (after the workspace or backward scratch)
     size_t bias = 0, peep = 0, att = 0, wl = 0, wi = 0, wp = 0, datt_part = 0, floats = 0;
+    size_t part = 0; // the split recurrent products' partial sums (forward)
     bool wl_f32 = true, wi_f32 = true, wp_f32 = true; // the user's weights are read directly
 };
 
@@ -93,6 +109,10 @@ struct kernels_t {
     // C (+)= A * B, M x N over K.
     status_t gemm(stream_t *st, int64_t M, int64_t N, int64_t K, const mat_t &a, const mat_t &b,
             const mat_t &c, bool accumulate) const;
+    // The partial products of `sp`'s K slices: slice s of A * B into c shifted by s * c_s
+    // (one batched launch for the full slices, one for the tail).
+    status_t gemm_slices(stream_t *st, int64_t M, int64_t N, const split_t &sp, const mat_t &a,
+            const mat_t &b, const mat_t &c, int64_t c_s) const;
     status_t step(stream_t *st, const std::shared_ptr<kernel_t> &k,
             const memory_storage_t *a0, const memory_storage_t *a1,
             const memory_storage_t *a2, const step_params_t &p) const;

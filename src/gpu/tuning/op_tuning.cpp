@@ -18,6 +18,7 @@ op_tuning_t cpu_devices() {
     t.reorder_blocked_in_registers = true;
     // int8 LSTM t10 mb16 128 channels on PoCL 15.6 -> 3.2 ms, f32 5.0 -> 2.1 ms.
     t.rnn_copy_rows = true;
+    t.rnn_split_elems = 0;
     t.vector_elems = 1;
     t.bandwidth_group = 1;
     t.bnorm_stat_groups = 16;
@@ -45,6 +46,8 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "reorder_vec" && v > 0) t.reorder_vector = v;
             if (name == "row_bwd_segments" && v > 0) t.row_bwd_segments = v;
             if (name == "item_bytes" && v > 0) t.item_bytes = v;
+            if (name == "rnn_split_elems" && v >= 0) t.rnn_split_elems = v;
+            if (name == "rnn_split_depth" && v > 0) t.rnn_split_depth = v;
         }
         begin = end + 1;
     }

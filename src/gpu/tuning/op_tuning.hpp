@@ -20,6 +20,12 @@ struct op_tuning_t {
     bool reorder_blocked_in_registers = false;
     // RNN state copies: a row per work-item (index math once per row) or an element each.
     bool rnn_copy_rows = false;
+    // RNN per-step recurrent products (M = mb rows, few): where C has fewer than this many
+    // elements per compute unit, K is split into slices computed side by side, their partial
+    // sums added in slice order by the cell kernel (0: never split; CPU devices, whose
+    // threads the product fills already). Slices are at least rnn_split_depth deep.
+    int rnn_split_elems = 4096;
+    int rnn_split_depth = 64;
     // Bandwidth-shaped kernels (batch norm's flat steps, softmax and layer norm rows held in
     // registers, dense eltwise): elements per access, 4 (16-byte f32 loads) or 1.
     int vector_elems = 4;
@@ -52,7 +58,8 @@ long vector_items(long n, int groups);
 
 // The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
-// row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16").
+// row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16,
+// rnn_split_elems=4096,rnn_split_depth=64").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu
