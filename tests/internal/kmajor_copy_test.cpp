@@ -229,13 +229,14 @@ TEST(kmajor_copy, copies_of_bytes_also_give_their_row_sums) {
     gpu_t g;
     if (!g.stream) GTEST_SKIP() << "no GPU engine";
     for (row_sums_kind_t kind : {row_sums_kind_t::s8, row_sums_kind_t::u8}) {
-        // Row-major B (the transpose), tails of both tile dimensions, 2 batches.
+        // Row-major B (the transpose), tails of both tile dimensions (tiles of bytes are
+        // 128 columns long: K 297 is three of them), 2 batches.
         kmajor_source_t s;
-        s.batches = 2, s.rows = 45, s.k = 97;
-        s.off = 5, s.sb = 97 * 48 + 7, s.sr = 1, s.sk = 48;
+        s.batches = 2, s.rows = 45, s.k = 297;
+        s.off = 5, s.sb = 297 * 48 + 7, s.sr = 1, s.sk = 48;
         check_copy(g, s, 1, 0, kind);
-        // Misaligned K-major rows.
-        s.batches = 1, s.rows = 33, s.k = 70, s.off = 3, s.sb = 0, s.sr = 71, s.sk = 1;
+        // Misaligned K-major rows, two tiles along K.
+        s.batches = 1, s.rows = 33, s.k = 170, s.off = 3, s.sb = 0, s.sr = 171, s.sk = 1;
         check_copy(g, s, 1, 16, kind);
     }
     kmajor_copy_t copy; // 4-byte elements have no sums

@@ -2,7 +2,8 @@
 // whose shared-memory tiles must be K-major (wgmma transposes 16-bit operands only): element
 // (b, r, k) from x[off + b * sb + r * sr + k * sk] to y[to + (b * rows + r) * ldy + k], as
 // stored bits of T (uint for f32, uchar for 8-bit integers). Columns ldy > k of y are not
-// written (the GEMM never reads past k). Work-groups of 32 x 8 items copy 32 x 32 tiles;
+// written (the GEMM never reads past k). Work-groups of 32 x 8 items copy tiles of 32 rows
+// by 32 * KS columns (KS 4 for bytes: more loads in flight per item, each only a byte);
 // where r is the contiguous dimension (sr == 1: row-major B, or a column-major A), a tile
 // goes through local memory so that both the reads (along r) and the writes (along k) are
 // coalesced.
@@ -12,6 +13,10 @@
 // (zero_ints). row_sums reads the tiles for the sums alone (B already K-major).
 #define TILE 32
 #define ROWS_PER_STEP 8
+#ifndef KS
+#define KS 1
+#endif
+#define TILE_K (TILE * KS)
 
 #ifdef ST
 #define CONCAT2(a, b) a##b
@@ -22,32 +27,48 @@
 #define SUMS_PARAMS
 #endif
 
-// One 32 x 32 tile: copied (COPY) and, with ST, summed along k (SUM).
-inline void tile_pass(const global T *x, global T *y, long off, long sb, long sr, long sk,
-        long to, long rows, long k, long ldy, local T (*tile)[TILE + 1], bool copy
+// One tile of 32 rows by TILE_K columns: copied (copy) and, with ST, summed along k (sum).
+inline void tile_pass(const global T *restrict x, global T *restrict y, long off, long sb,
+        long sr, long sk, long to, long rows, long k, long ldy, local T (*tile)[TILE + 1],
+        bool copy
 #ifdef ST
         , global int *s, long sto, local int (*part)[TILE + 1], bool sum
 #endif
 ) {
     const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
-    const long k0 = (long)get_group_id(0) * TILE, r0 = (long)get_group_id(1) * TILE;
+    const long k0 = (long)get_group_id(0) * TILE_K, r0 = (long)get_group_id(1) * TILE;
     const long b = (long)get_group_id(2);
     const global T *xb = x + off + b * sb;
     const bool transpose = sr == 1 && sk != 1; // uniform over the work-group
     if (transpose) {
-        for (int j = ly; j < TILE; j += ROWS_PER_STEP) {
+#pragma unroll
+        for (int t = 0; t < TILE_K / ROWS_PER_STEP; ++t) {
+            const int j = ly + t * ROWS_PER_STEP;
             const long r = r0 + lx, kk = k0 + j;
             if (r < rows && kk < k) tile[j][lx] = xb[r + kk * sk];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int j = ly; j < TILE; j += ROWS_PER_STEP) {
-        const long r = r0 + j, kk = k0 + lx;
-        const bool inside = r < rows && kk < k;
-        const T v = !inside ? (T)0 : transpose ? tile[lx][j] : xb[r * sr + kk * sk];
-        if (copy && inside) y[to + (b * rows + r) * ldy + kk] = v;
+#pragma unroll
+    for (int t = 0; t < TILE / ROWS_PER_STEP; ++t) {
+        const int j = ly + t * ROWS_PER_STEP;
+        const long r = r0 + j;
 #ifdef ST
-        if (sum) part[j][lx] = (int)AS_ST(v);
+        int total = 0;
+#endif
+#pragma unroll
+        for (int c = 0; c < KS; ++c) {
+            const int i = c * TILE + lx;
+            const long kk = k0 + i;
+            const bool inside = r < rows && kk < k;
+            const T v = !inside ? (T)0 : transpose ? tile[i][j] : xb[r * sr + kk * sk];
+            if (copy && inside) y[to + (b * rows + r) * ldy + kk] = v;
+#ifdef ST
+            total += (int)AS_ST(v);
+#endif
+        }
+#ifdef ST
+        if (sum) part[j][lx] = total;
 #endif
     }
 #ifdef ST
@@ -64,7 +85,7 @@ inline void tile_pass(const global T *x, global T *y, long off, long sb, long sr
 
 kernel void kmajor_copy(const global T *x, global T *y, long off, long sb, long sr, long sk,
         long to, long rows, long k, long ldy SUMS_PARAMS) {
-    local T tile[TILE][TILE + 1];
+    local T tile[TILE_K][TILE + 1];
 #ifdef ST
     local int part[TILE][TILE + 1];
     tile_pass(x, y, off, sb, sr, sk, to, rows, k, ldy, tile, true, s, sto, part, true);
@@ -76,7 +97,7 @@ kernel void kmajor_copy(const global T *x, global T *y, long off, long sb, long 
 #ifdef ST
 kernel void row_sums(const global T *x, long off, long sb, long sr, long sk, long rows, long k,
         global int *s, long sto) {
-    local T tile[TILE][TILE + 1];
+    local T tile[TILE_K][TILE + 1];
     local int part[TILE][TILE + 1];
     tile_pass(x, 0, off, sb, sr, sk, 0, rows, k, 0, tile, false, s, sto, part, true);
 }

@@ -19,11 +19,18 @@ size_t kmajor_bytes(const kmajor_source_t &s, int elem_bytes) {
 
 namespace {
 
-// The tiles of `s`: 32 x 32 elements per work-group of 32 x 8 items, one matrix per z.
-nd_range_t tile_range(const kmajor_source_t &s) {
+// Tiles of 32 rows by 32 * tile_k_steps columns (KS of kmajor_copy.cl): bytes take 4, so that
+// an item has as many bytes in flight as with 4-byte elements.
+int tile_k_steps(int elem_bytes) {
+    return elem_bytes == 1 ? 4 : 1;
+}
+
+// The tiles of `s`: one per work-group of 32 x 8 items, one matrix per z.
+nd_range_t tile_range(const kmajor_source_t &s, int elem_bytes) {
+    const int64_t tile_k = 32 * tile_k_steps(elem_bytes);
     nd_range_t range;
     range.ndims = 3;
-    range.global[0] = static_cast<size_t>((s.k + 31) / 32 * 32);
+    range.global[0] = static_cast<size_t>((s.k + tile_k - 1) / tile_k * 32);
     range.global[1] = static_cast<size_t>((s.rows + 31) / 32 * 8);
     range.global[2] = static_cast<size_t>(s.batches);
     range.local[0] = 32;
@@ -35,6 +42,7 @@ nd_range_t tile_range(const kmajor_source_t &s) {
 // The build options: the stored element and, for sums, the 8-bit type they add.
 std::string options(int elem_bytes, row_sums_kind_t sums) {
     std::string opt = elem_bytes == 4 ? "-DT=uint" : "-DT=uchar";
+    opt += " -DKS=" + std::to_string(tile_k_steps(elem_bytes));
     if (sums == row_sums_kind_t::s8) opt += " -DST=char";
     if (sums == row_sums_kind_t::u8) opt += " -DST=uchar";
     return opt;
@@ -81,7 +89,7 @@ status_t kmajor_copy_t::launch(stream_t *stream, const memory_storage_t *from,
         args.add(sums_to);
         args.add_value<int64_t>(sums_off);
     }
-    return kernel_->launch(stream, args, tile_range(s));
+    return kernel_->launch(stream, args, tile_range(s, elem_bytes_));
 }
 
 status_t row_sums_t::init(engine_t *engine, bool is_signed) {
@@ -102,7 +110,7 @@ status_t row_sums_t::launch(stream_t *stream, const memory_storage_t *from,
         args.add_value<int64_t>(v);
     args.add(to);
     args.add_value<int64_t>(to_off);
-    return kernel_->launch(stream, args, tile_range(s));
+    return kernel_->launch(stream, args, tile_range(s, 1));
 }
 
 } // namespace gpu
