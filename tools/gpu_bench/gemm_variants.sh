@@ -185,7 +185,7 @@ PY
         tc_check
         # The core's int8 kinds: inner product forward (src and weights K-major; ic 33 and
         # 100 are not 16-byte rows: the core's own kernels), scales, bias, post-ops.
-        for dt in u8:s8:s8 s8:s8:f32 u8:s8:u8 u8:s8:s32 s8:s8:bf16; do
+        for dt in u8:s8:s8 s8:s8:f32 u8:s8:s32; do
             $BD --mode=C --ip --dt=$dt --dir=FWD_I mb256ic512oc1024 mb7ic33oc65 mb129ic272oc131 \
                 --dir=FWD_B --bia-dt=f32 mb64ic256oc96 mb33ic100oc70 \
                 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=sum+relu \
@@ -220,7 +220,7 @@ PY
         # tf32: the table's row and variants; --wtag=ba shows the kernel without B's copy.
         for v in "" "wgmma:config=128x32s6p1" "wgmma:config=64x32s8p1" \
                  "wgmma:config=128x32s4p1,splits=2" "wgmma:config=128x32s4p1,splits=8" \
-                 "wgmma:config=128x32s6p1,splits=4" "wgmma:config=64x32s8p1,splits=2"; do
+                 "wgmma:config=64x32s8p1,splits=2"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 --attr-fpmath=tf32 4096x4096:4096x4096 \
                 128x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
             ANYDNN_GPU_TUNING=$v $P --dt=f32 --attr-fpmath=tf32 --wtag=ba 128x4096:4096x4096 \
