@@ -132,3 +132,96 @@ TEST(gemm_wgmma_choice, falls_back_for_what_the_kernels_do_not_take) {
     p = ok, p.has_bias = 1, p.bias_sn = 1;
     EXPECT_TRUE(refused(s8_bias, p, true));
 }
+
+// 8-bit and f32 (as TF32) products take the kernels only where the primitive offers their
+// epilogue (and, for f32, an fpmath mode allowing TF32), with A and B K-major (inner
+// product forward: src rows and weights rows), 16-byte rows, C and bias types the epilogue
+// writes and reads; zero points and host scales stay on the core's kernels.
+TEST(gemm_wgmma_choice, int8_and_tf32_through_the_offered_epilogue) {
+    wgmma_problem_t w;
+    gemm_wgmma_offer_t none, epi, tf32;
+    epi.epilogue = true;
+    tf32.epilogue = tf32.tf32 = true;
+    // M x K src rows, N x K weights rows: both K-major.
+    auto kmajor = [](int64_t M, int64_t N, int64_t K) {
+        gemm_params_t p;
+        p.M = M, p.N = N, p.K = K;
+        p.a_sm = K, p.a_sk = 1;
+        p.b_sk = 1, p.b_sn = K;
+        p.c_sm = N, p.c_sn = 1;
+        return p;
+    };
+    gemm_types_t u8s8;
+    u8s8.a = dnnl_u8, u8s8.b = dnnl_s8, u8s8.c = dnnl_s8;
+    const gemm_params_t p = kmajor(200, 96, 256);
+    EXPECT_NE(gemm_wgmma_refusal(u8s8, p, true, w, none), nullptr);
+    ASSERT_EQ(gemm_wgmma_refusal(u8s8, p, true, w, epi), nullptr);
+    EXPECT_FALSE(w.layout.a_m_major);
+    EXPECT_FALSE(w.layout.b_n_major);
+    EXPECT_EQ(w.layout.lda, 256);
+    EXPECT_EQ(w.layout.ldb, 256);
+    EXPECT_EQ(w.c_type, dnnl_s8);
+    for (dnnl_data_type_t c : {dnnl_f32, dnnl_bf16, dnnl_f16, dnnl_s32, dnnl_u8}) {
+        gemm_types_t t = u8s8;
+        t.c = c;
+        EXPECT_EQ(gemm_wgmma_types_refusal(t, epi), nullptr) << dnnl_dt2str(c);
+    }
+    gemm_types_t s8s8 = u8s8;
+    s8s8.a = dnnl_s8;
+    EXPECT_EQ(gemm_wgmma_types_refusal(s8s8, epi), nullptr);
+    gemm_types_t mixed = u8s8;
+    mixed.b = dnnl_bf16;
+    EXPECT_NE(gemm_wgmma_types_refusal(mixed, epi), nullptr);
+
+    // Zero points or host scales (output_ok false), accumulation into C.
+    EXPECT_STREQ(gemm_wgmma_refusal(u8s8, p, false, w, epi), "zero points or host scales");
+    gemm_params_t q = p;
+    q.beta_accumulate = 1;
+    EXPECT_NE(gemm_wgmma_refusal(u8s8, q, true, w, epi), nullptr);
+    // Row-major B (N-major) or column-major A: no transposed 8-bit or tf32 tiles.
+    q = p, q.b_sk = 96, q.b_sn = 1;
+    EXPECT_STREQ(gemm_wgmma_refusal(u8s8, q, true, w, epi),
+            "tf32 and 8-bit tiles are K-major: A and B need a unit stride along K");
+    q = p, q.a_sm = 1, q.a_sk = 200;
+    EXPECT_NE(gemm_wgmma_refusal(u8s8, q, true, w, epi), nullptr);
+    // 16-byte rows: 16 elements of 8 bits.
+    q = p, q.a_sm = 264; // 8 elements past K: enough for bf16, not for bytes
+    EXPECT_NE(gemm_wgmma_refusal(u8s8, q, true, w, epi), nullptr);
+    q = p, q.a_sm = 272;
+    EXPECT_EQ(gemm_wgmma_refusal(u8s8, q, true, w, epi), nullptr);
+    q = p, q.b_off = 8;
+    EXPECT_NE(gemm_wgmma_refusal(u8s8, q, true, w, epi), nullptr);
+    // Bias: f32, bf16, f16 or s32 for 8-bit products, dense over N.
+    q = p, q.has_bias = 1, q.bias_sn = 1;
+    gemm_types_t biased = u8s8;
+    for (dnnl_data_type_t b : {dnnl_f32, dnnl_bf16, dnnl_f16, dnnl_s32}) {
+        biased.bias = b;
+        ASSERT_EQ(gemm_wgmma_refusal(biased, q, true, w, epi), nullptr) << dnnl_dt2str(b);
+        EXPECT_EQ(w.bias_type, b);
+    }
+    biased.bias = dnnl_s8;
+    EXPECT_STREQ(gemm_wgmma_refusal(biased, q, true, w, epi), "bias type");
+
+    // f32: only with TF32 offered, into f32 or bf16, 4-element rows, bias f32 or bf16.
+    gemm_types_t f32;
+    f32.a = f32.b = f32.c = dnnl_f32;
+    EXPECT_NE(gemm_wgmma_refusal(f32, p, true, w, epi), nullptr); // strict f32
+    EXPECT_NE(gemm_wgmma_refusal(f32, p, true, w, none), nullptr);
+    ASSERT_EQ(gemm_wgmma_refusal(f32, p, true, w, tf32), nullptr);
+    gemm_types_t f32_bf16 = f32;
+    f32_bf16.c = dnnl_bf16;
+    EXPECT_EQ(gemm_wgmma_types_refusal(f32_bf16, tf32), nullptr);
+    f32_bf16.c = dnnl_f16;
+    EXPECT_NE(gemm_wgmma_types_refusal(f32_bf16, tf32), nullptr);
+    q = p, q.a_sm = 260; // 4 floats past K: 16 bytes
+    EXPECT_EQ(gemm_wgmma_refusal(f32, q, true, w, tf32), nullptr);
+    q = p, q.a_sm = 258;
+    EXPECT_NE(gemm_wgmma_refusal(f32, q, true, w, tf32), nullptr);
+    q = p, q.has_bias = 1, q.bias_sn = 1;
+    gemm_types_t f32_s32_bias = f32;
+    f32_s32_bias.bias = dnnl_s32;
+    EXPECT_STREQ(gemm_wgmma_refusal(f32_s32_bias, q, true, w, tf32), "bias type");
+
+    // bf16 keeps its plain-only rule whatever the offer.
+    EXPECT_NE(gemm_wgmma_refusal(bf16_types(), plain(128, 128, 128), false, w, tf32), nullptr);
+}

@@ -3,7 +3,8 @@
 // strided matrices lands at (b, r, k) of rows kmajor_ld apart, bit for bit, for row-major B
 // (a transpose through local memory), K-major sources with misaligned rows and general
 // strides; columns past k are left as they were. And the s32 row sums of 8-bit sources
-// (B's column sums for src's zero point), signed and unsigned.
+// (B's column sums for src's zero point), signed and unsigned, alone (row-major and K-major
+// sources, several tiles along K adding into one sum) and from the copy's own pass.
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -62,9 +63,38 @@ struct buffer_t {
     }
 };
 
+// The s32 sum over k of row (b, r) of the bytes `in` as `s` lays them out.
+int64_t row_sum(const std::vector<uint8_t> &in, const kmajor_source_t &s, int64_t b, int64_t r,
+        bool is_signed) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < s.k; ++k) {
+        const uint8_t v = in[size_t(s.off + b * s.sb + r * s.sr + k * s.sk)];
+        sum += is_signed ? int64_t(int8_t(v)) : int64_t(v);
+    }
+    return sum;
+}
+
+// Checks `batches * rows` s32 sums at element `to` of `out` (bytes), and that the element
+// before them kept its poison.
+void check_sums(const std::vector<uint8_t> &out, const std::vector<uint8_t> &in,
+        const kmajor_source_t &s, int64_t to, bool is_signed) {
+    for (int64_t b = 0; b < s.batches; ++b)
+        for (int64_t r = 0; r < s.rows; ++r) {
+            int32_t got;
+            std::memcpy(&got, &out[size_t(to + b * s.rows + r) * 4], 4);
+            ASSERT_EQ(got, row_sum(in, s, b, r, is_signed))
+                    << "b " << b << " r " << r << " signed " << is_signed;
+        }
+    int32_t before;
+    std::memcpy(&before, &out[size_t(to - 1) * 4], 4);
+    EXPECT_EQ(uint32_t(before), 0xa5a5a5a5u); // nothing written before `to`
+}
+
 // Copies `s` (elements of es bytes, random bits) to element `to` of a poisoned buffer and
-// checks every element of the result and that the padding columns kept the poison.
-void check_copy(gpu_t &g, const kmajor_source_t &s, int es, int64_t to) {
+// checks every element of the result and that the padding columns kept the poison; with
+// `sums` (1-byte elements), also the row sums the copy gives into a poisoned buffer.
+void check_copy(gpu_t &g, const kmajor_source_t &s, int es, int64_t to,
+        row_sums_kind_t sums = row_sums_kind_t::none) {
     int64_t last = s.off; // the source's furthest element
     last += (s.batches - 1) * s.sb + (s.rows - 1) * s.sr + (s.k - 1) * s.sk;
     const size_t in_bytes = static_cast<size_t>(last + 1) * es;
@@ -77,11 +107,18 @@ void check_copy(gpu_t &g, const kmajor_source_t &s, int es, int64_t to) {
     buffer_t x(g.engine, in_bytes), y(g.engine, out_bytes);
     x.put(in);
     y.put(poison);
+    const int64_t sums_to = 3, sums_bytes = (sums_to + s.batches * s.rows) * 4;
+    buffer_t z(g.engine, size_t(sums_bytes));
+    z.put(std::vector<uint8_t>(size_t(sums_bytes), 0xa5));
+    const bool with_sums = sums != row_sums_kind_t::none;
     kmajor_copy_t copy;
-    ASSERT_EQ(copy.init(g.engine, es), dnnl_success);
-    ASSERT_EQ(copy.launch(g.stream, x.mem->storage(), s, y.mem->storage(), to), dnnl_success);
+    ASSERT_EQ(copy.init(g.engine, es, sums), dnnl_success);
+    ASSERT_EQ(copy.launch(g.stream, x.mem->storage(), s, y.mem->storage(), to,
+                      with_sums ? z.mem->storage() : nullptr, sums_to),
+            dnnl_success);
     ASSERT_EQ(dnnl_stream_wait(g.stream), dnnl_success);
     const std::vector<uint8_t> out = y.get(out_bytes);
+    if (with_sums) check_sums(z.get(size_t(sums_bytes)), in, s, sums_to, sums == row_sums_kind_t::s8);
     for (int64_t b = 0; b < s.batches; ++b)
         for (int64_t r = 0; r < s.rows; ++r)
             for (int64_t k = 0; k < ld; ++k) {
@@ -157,37 +194,51 @@ TEST(kmajor_copy, row_sums_of_signed_and_unsigned_bytes) {
     gpu_t g;
     if (!g.stream) GTEST_SKIP() << "no GPU engine";
     for (bool is_signed : {true, false}) {
-        // B (K x N) row-major, 2 batches: N = 37 rows of sums, K = 300 (sums past 2^15).
-        kmajor_source_t s;
-        s.batches = 2, s.rows = 37, s.k = 300;
-        s.off = 3, s.sb = 37 * 300 + 5, s.sr = 1, s.sk = 37;
-        const size_t in_bytes = size_t(s.off + s.sb * 2);
-        std::mt19937 rng(5);
-        std::vector<uint8_t> in(in_bytes);
-        for (uint8_t &b : in)
-            b = static_cast<uint8_t>(rng());
-        const int64_t to = 8, count = s.batches * s.rows;
-        buffer_t x(g.engine, in_bytes), y(g.engine, size_t(to + count) * 4);
-        x.put(in);
-        y.put(std::vector<uint8_t>(size_t(to + count) * 4, 0xa5));
-        row_sums_t sums;
-        ASSERT_EQ(sums.init(g.engine, is_signed), dnnl_success);
-        ASSERT_EQ(sums.launch(g.stream, x.mem->storage(), s, y.mem->storage(), to), dnnl_success);
-        ASSERT_EQ(dnnl_stream_wait(g.stream), dnnl_success);
-        const std::vector<uint8_t> out = y.get(size_t(to + count) * 4);
-        for (int64_t b = 0; b < s.batches; ++b)
-            for (int64_t r = 0; r < s.rows; ++r) {
-                int64_t want = 0;
-                for (int64_t k = 0; k < s.k; ++k) {
-                    const uint8_t v = in[size_t(s.off + b * s.sb + r * s.sr + k * s.sk)];
-                    want += is_signed ? int64_t(int8_t(v)) : int64_t(v);
-                }
-                int32_t got;
-                std::memcpy(&got, &out[size_t(to + b * s.rows + r) * 4], 4);
-                ASSERT_EQ(got, want) << "b " << b << " r " << r << " signed " << is_signed;
-            }
-        int32_t before;
-        std::memcpy(&before, &out[size_t(to - 1) * 4], 4);
-        EXPECT_EQ(uint32_t(before), 0xa5a5a5a5u); // nothing written before `to`
+        // B (K x N) row-major, 2 batches: N = 37 rows of sums, K = 300 (sums past 2^15, ten
+        // tiles along K); then K-major rows (B given N x K, K contiguous), one tile wide.
+        kmajor_source_t rm;
+        rm.batches = 2, rm.rows = 37, rm.k = 300;
+        rm.off = 3, rm.sb = 37 * 300 + 5, rm.sr = 1, rm.sk = 37;
+        kmajor_source_t km;
+        km.batches = 1, km.rows = 65, km.k = 1000;
+        km.off = 1, km.sr = 1003, km.sk = 1;
+        for (const kmajor_source_t &s : {rm, km}) {
+            const size_t in_bytes = size_t(s.off + (s.batches - 1) * s.sb
+                    + (s.rows - 1) * s.sr + (s.k - 1) * s.sk + 1);
+            std::mt19937 rng(5);
+            std::vector<uint8_t> in(in_bytes);
+            for (uint8_t &b : in)
+                b = static_cast<uint8_t>(rng());
+            const int64_t to = 8, count = s.batches * s.rows;
+            buffer_t x(g.engine, in_bytes), y(g.engine, size_t(to + count) * 4);
+            x.put(in);
+            y.put(std::vector<uint8_t>(size_t(to + count) * 4, 0xa5));
+            row_sums_t sums;
+            ASSERT_EQ(sums.init(g.engine, is_signed), dnnl_success);
+            // Twice: the sums start from zero at each launch, not from the last ones.
+            for (int run = 0; run < 2; ++run)
+                ASSERT_EQ(sums.launch(g.stream, x.mem->storage(), s, y.mem->storage(), to),
+                        dnnl_success);
+            ASSERT_EQ(dnnl_stream_wait(g.stream), dnnl_success);
+            check_sums(y.get(size_t(to + count) * 4), in, s, to, is_signed);
+        }
     }
+}
+
+TEST(kmajor_copy, copies_of_bytes_also_give_their_row_sums) {
+    gpu_t g;
+    if (!g.stream) GTEST_SKIP() << "no GPU engine";
+    for (row_sums_kind_t kind : {row_sums_kind_t::s8, row_sums_kind_t::u8}) {
+        // Row-major B (the transpose), tails of both tile dimensions (tiles of bytes are
+        // 128 columns long: K 297 is three of them), 2 batches.
+        kmajor_source_t s;
+        s.batches = 2, s.rows = 45, s.k = 297;
+        s.off = 5, s.sb = 297 * 48 + 7, s.sr = 1, s.sk = 48;
+        check_copy(g, s, 1, 0, kind);
+        // Misaligned K-major rows, two tiles along K.
+        s.batches = 1, s.rows = 33, s.k = 170, s.off = 3, s.sb = 0, s.sr = 171, s.sk = 1;
+        check_copy(g, s, 1, 16, kind);
+    }
+    kmajor_copy_t copy; // 4-byte elements have no sums
+    EXPECT_EQ(copy.init(g.engine, 4, row_sums_kind_t::s8), dnnl_unimplemented);
 }

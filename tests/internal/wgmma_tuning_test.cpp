@@ -129,18 +129,20 @@ TEST(wgmma_tuning, core_switch_of_the_row_and_the_override) {
 }
 
 // tf32 (4-byte) and 8-bit operands have rows of their own: the same 128-byte lines (BK 32 and
-// 128 elements), split along K on their own depth; sizes without a row are refused.
+// 128 elements), split along K on their own depth, open to the GEMM core (which takes them
+// where its primitive offers their epilogue); sizes without a row are refused.
 TEST(wgmma_tuning, rows_per_element_size) {
     wgmma_tuning_t t;
     ASSERT_EQ(wgmma_tuning(hopper(), 1, 8192, 8192, 8192, t, 4), dnnl_success);
     EXPECT_EQ(t.config, "256x32s4p1");
     EXPECT_EQ(t.tile_k, 32);
     EXPECT_EQ(t.splits, 1);
-    EXPECT_FALSE(t.core);
+    EXPECT_TRUE(t.core);
     EXPECT_NE(t.why.find("4-byte"), std::string::npos) << t.why;
     ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t, 1), dnnl_success);
     EXPECT_EQ(t.config, "256x128s4p1");
     EXPECT_EQ(t.tile_k, 128);
+    EXPECT_TRUE(t.core);
     EXPECT_NE(t.why.find("1-byte"), std::string::npos) << t.why;
     // One 128 x 128 tile, K 1000: slices keep 4 steps of 128 -> 1; of 32 -> 7.
     ASSERT_EQ(wgmma_tuning(hopper(), 1, 77, 96, 1000, t, 1), dnnl_success);

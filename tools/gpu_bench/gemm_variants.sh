@@ -16,6 +16,13 @@
 #     (the wgmma kernel and the K-major copies chosen), the checks below, then medians of
 #     f32 TF32 4096^3 / 8192^3, u8s8s32 and s8s8s32 4096^3, narrow shapes (split K), with
 #     PyTorch's TF32 mm and torch._int_mm in the same run. quick and check run tc's checks too.
+# tc2: after the K-major copy's fused column sums and the GEMM core's int8/TF32 wgmma path:
+#      dispatch lines (matmul with src's zero point, inner product int8 and TF32, convolution
+#      TF32), tc's checks plus those of the core's new kinds (inner product int8 with scales,
+#      bias, post-ops; TF32 inner product and convolution) and of the tf32 tile variants;
+#      then medians: matmul with src's zero point (B copied or K-major), tf32 tile and split
+#      variants (ANYDNN_GPU_TUNING wgmma section), inner product on wgmma against the core's
+#      own kernels (wgmma:core=0), and PyTorch's times. About 3 minutes.
 # sgemm: the strict f32 PTX kernels (src/gpu/gemm/sgemm): dispatch lines showing them chosen
 #        for matmul, convolution, inner product and LSTM; benchdnn --mode=C over tails, both
 #        layouts, batch broadcast, bias, scales, post-ops (fused and not), the fma_8x8
@@ -163,6 +170,98 @@ for m, k, n in [(4096, 4096, 4096), (8192, 8192, 8192), (128, 4096, 4096)]:
     a = torch.randint(-8, 8, (m, k), device='cuda', dtype=torch.int8)
     b = torch.randint(-8, 8, (k, n), device='cuda', dtype=torch.int8)
     print(f"TORCH|int8|{m}x{k}:{k}x{n}|{med(lambda: torch._int_mm(a, b)):.4f} ms")
+PY
+        ;;
+    tc2)
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+        for prb in "--matmul --dt=u8:s8:s32 --attr-zero-points=src:common:3 256x256:256x256" \
+                   "--matmul --dt=u8:s8:s32 --wtag=ba --attr-zero-points=src:common:3 256x256:256x256" \
+                   "--ip --dt=u8:s8:s8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 mb256ic512oc1024" \
+                   "--ip --dt=f32 --attr-fpmath=tf32 mb256ic512oc1024" \
+                   "--conv --dt=f32 --attr-fpmath=tf32 mb2ic64ih14oc64oh14kh3ph1"; do
+            ONEDNN_VERBOSE=dispatch,create $BD --mode=C $prb 2>&1 \
+                | grep -E "wgmma|gemm,|tests:" | cut -c1-400 | sort -u | sed "s/^/DISPATCH[${prb%% *}] /" | head -5
+        done
+        tc_check
+        # The core's int8 kinds: inner product forward (src and weights K-major; ic 33 and
+        # 100 are not 16-byte rows: the core's own kernels), scales, bias, post-ops.
+        for dt in u8:s8:s8 s8:s8:f32 u8:s8:s32; do
+            $BD --mode=C --ip --dt=$dt --dir=FWD_I mb256ic512oc1024 mb7ic33oc65 mb129ic272oc131 \
+                --dir=FWD_B --bia-dt=f32 mb64ic256oc96 mb33ic100oc70 \
+                --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=sum+relu \
+                mb130ic128oc260 --attr-post-ops=gelu_erf mb64ic64oc64 \
+                2>&1 | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK|ip $dt|/" | head -4
+        done
+        # The core's TF32 kind: inner product forward and convolution (fpmath tf32).
+        $BD --mode=C --ip --dt=f32,f32:f32:bf16 --attr-fpmath=tf32 --dir=FWD_B mb256ic512oc1024 \
+            mb7ic33oc65 mb129ic260oc131 --attr-post-ops=sum+relu mb64ic64oc96 2>&1 \
+            | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK|ip tf32|/" | head -4
+        $BD --mode=C --conv --dt=f32 --attr-fpmath=tf32 mb2ic3ih30oc64oh15kh7sh2ph3 \
+            mb2ic64ih14oc64oh14kh3ph1 mb2ic256ih14oc64oh14kh1ph0 g2mb2ic16ih9oc24oh9kh3ph1 \
+            --attr-post-ops=sum+relu mb2ic64ih14oc72oh14kh1ph0 2>&1 \
+            | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK|conv tf32|/" | head -4
+        # The tf32 tile variants (and split K) the table may take.
+        for v in "wgmma:config=128x32s6p1" "wgmma:config=64x32s8p1" "wgmma:config=64x32s8p1,splits=3"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=C --matmul --dt=f32 --attr-fpmath=tf32 \
+                --stag=ab,ba --wtag=ab,ba 256x512:512x384 129x67:67x131 7x1000:1000x300 \
+                --bia-dt=f32 --attr-post-ops=sum+relu 130x72:72x260 2>&1 \
+                | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK|tf32 $v|/" | head -4
+        done
+        # Medians. src's zero point: B row-major (copied, its sums in the copy) and K-major.
+        # int8 without zero points: B copied K-major (its copy now in 32 x 128 byte tiles) or
+        # already K-major (the difference is the copy's cost).
+        $P --dt=u8:s8:s32 4096x4096:4096x4096 8192x8192:8192x8192 | sed 's/^PERF/PERF[plain]/'
+        $P --dt=u8:s8:s32 --wtag=ba 4096x4096:4096x4096 8192x8192:8192x8192 \
+            | sed 's/^PERF/PERF[plain,wtag=ba]/'
+        $P --dt=u8:s8:s32 --attr-zero-points=src:common:3 4096x4096:4096x4096 8192x8192:8192x8192 \
+            128x4096:4096x4096 | sed 's/^PERF/PERF[zp_src]/'
+        $P --dt=u8:s8:s32 --wtag=ba --attr-zero-points=src:common:3 4096x4096:4096x4096 \
+            | sed 's/^PERF/PERF[zp_src,wtag=ba]/'
+        # tf32: the table's row and variants; --wtag=ba shows the kernel without B's copy.
+        for v in "" "wgmma:config=128x32s6p1" "wgmma:config=64x32s8p1" \
+                 "wgmma:config=128x32s4p1,splits=2" "wgmma:config=128x32s4p1,splits=8" \
+                 "wgmma:config=64x32s8p1,splits=2"; do
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 --attr-fpmath=tf32 4096x4096:4096x4096 \
+                128x4096:4096x4096 | sed "s/^PERF/PERF[$v]/"
+            ANYDNN_GPU_TUNING=$v $P --dt=f32 --attr-fpmath=tf32 --wtag=ba 128x4096:4096x4096 \
+                | sed "s/^PERF/PERF[$v,wtag=ba]/"
+        done
+        # Inner product forward on the core: wgmma against its own kernels (core=0).
+        for v in "" "wgmma:core=0"; do
+            ANYDNN_GPU_TUNING=$v $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --ip \
+                --dir=FWD_I --dt=u8:s8:s8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 \
+                mb256ic4096oc4096 mb4096ic4096oc4096 | sed "s/^PERF/PERF[$v]/"
+            ANYDNN_GPU_TUNING=$v $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --ip \
+                --dir=FWD_I --dt=f32 --attr-fpmath=tf32 mb256ic4096oc4096 mb4096ic4096oc4096 \
+                | sed "s/^PERF/PERF[$v]/"
+            ANYDNN_GPU_TUNING=$v $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --conv \
+                --dt=f32 --attr-fpmath=tf32 mb64ic64ih56oc64oh56kh3ph1 mb64ic256ih56oc64oh56kh1ph0 \
+                | sed "s/^PERF/PERF[$v]/"
+        done
+        python3 - <<'PY'
+import torch
+def med(f, n=30):
+    for _ in range(3): f()
+    ts = []
+    for _ in range(n):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record(); f(); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort()
+    return ts[len(ts) // 2]
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.backends.cudnn.allow_tf32 = True
+for m, k, n in [(4096, 4096, 4096), (128, 4096, 4096), (256, 4096, 4096)]:
+    a = torch.randn(m, k, device='cuda'); b = torch.randn(k, n, device='cuda')
+    print(f"TORCH|tf32|{m}x{k}:{k}x{n}|{med(lambda: torch.mm(a, b)):.4f} ms")
+for m, k, n in [(4096, 4096, 4096), (8192, 8192, 8192), (128, 4096, 4096), (256, 4096, 4096)]:
+    a = torch.randint(-8, 8, (m, k), device='cuda', dtype=torch.int8)
+    b = torch.randint(-8, 8, (k, n), device='cuda', dtype=torch.int8)
+    print(f"TORCH|int8|{m}x{k}:{k}x{n}|{med(lambda: torch._int_mm(a, b)):.4f} ms")
+for ic, ih, oc, kh, ph in [(64, 56, 64, 3, 1), (256, 56, 64, 1, 0)]:
+    x = torch.randn(64, ic, ih, ih, device='cuda').to(memory_format=torch.channels_last)
+    conv = torch.nn.Conv2d(ic, oc, kh, 1, ph, bias=False).cuda().to(memory_format=torch.channels_last)
+    with torch.no_grad():
+        print(f"TORCH|conv tf32 mb64ic{ic}ih{ih}oc{oc}kh{kh}ph{ph}|{med(lambda: conv(x)):.4f} ms")
 PY
         ;;
     perf)

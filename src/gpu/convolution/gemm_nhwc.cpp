@@ -141,6 +141,8 @@ struct gemm_nhwc_t : public primitive_t {
         t.set_scale_types(pd.attr);
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const gemm_params_t p = pd.gemm_params();
+        // f32 with an fpmath mode allowing TF32: the wgmma kernels, through their epilogue.
+        gemm_.allow_wgmma_epilogue(pd.attr, pd.arg_md(DNNL_ARG_DST));
         ANYDNN_CHECK(gemm_.init(
                 pd.engine, t, pd.gemm_kind, nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops, p.M));
         if (pd.direct_a) return dnnl_success;

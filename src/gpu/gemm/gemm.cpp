@@ -170,38 +170,60 @@ status_t gemm_kernel_t::build(engine_t *engine, std::string opt, const gemm_type
     return dnnl_success;
 }
 
+void gemm_kernel_t::allow_wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst) {
+    wgmma_offer_ = gemm_wgmma_offer_t();
+    wgmma_epilogue_ = wgmma_epilogue_t();
+    wgmma_epilogue_refusal_.clear();
+    wgmma_offer_.tf32 = wgmma_fpmath_allows_tf32(attr.fpmath_mode);
+    // Zero points are refused here: the core has no room for B's column sums.
+    if (wgmma_epilogue(attr, dst, wgmma_epilogue_, false) != dnnl_success)
+        wgmma_epilogue_refusal_ = last_failure_reason();
+    else
+        wgmma_offer_.epilogue = true;
+}
+
 std::string gemm_kernel_t::init_wgmma(
         engine_t *engine, const gemm_types_t &t, const post_ops_t *post_ops) {
     caps_ = engine_caps(engine);
     if (caps_.ptx_binary_sm < 90) return "none, the device does not load sm_90a PTX";
-    if (!(t.a == dnnl_bf16 || t.a == dnnl_f16) || t.b != t.a || !(t.c == dnnl_f32 || t.c == t.a))
-        return "none, the types are not bf16 or f16 with C f32 or the input type";
-    if (post_ops && !post_ops->empty()) return "none, the core's wgmma path takes no post-ops";
+    const bool kmajor = wgmma_kind_name(t.a, t.b) && wgmma_kmajor_only(t.a);
+    if (kmajor && !wgmma_offer_.epilogue && !wgmma_epilogue_refusal_.empty())
+        return "none, the kernels' epilogue does not apply the attribute: "
+                + wgmma_epilogue_refusal_;
+    if (const char *why = gemm_wgmma_types_refusal(t, wgmma_offer_))
+        return std::string("none, ") + why;
+    if (!kmajor && post_ops && !post_ops->empty())
+        return "none, the core's bf16/f16 wgmma path takes no post-ops";
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
     // The configurations the table gives a C that fills the compute units and one that does
     // not; each launch takes the one the table gives its sizes (K is never split here).
+    const int es = wgmma_elem_bytes(t.a);
     wgmma_tuning_t wide, narrow;
-    if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide) != dnnl_success
-            || wgmma_tuning(caps_, 1, 1, 1, 1, narrow) != dnnl_success)
+    if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide, es) != dnnl_success
+            || wgmma_tuning(caps_, 1, 1, 1, 1, narrow, es) != dnnl_success)
         return "none, " + last_failure_reason();
     if (!wide.core) return "none, the tuning table keeps the core off wgmma (" + wide.why + ")";
     wgmma_config_[0] = wide.config;
     wgmma_config_[1] = narrow.config != wide.config ? narrow.config : "";
     const int tile_n[2] = {wide.tile_n, narrow.tile_n};
+    // tf32 and 8-bit tiles are K-major only (one layout), and always take the epilogue.
+    const int layouts = kmajor ? 1 : 4;
     for (int c = 0; c < 2; ++c)
-        for (int i = 0; i < 4 && !wgmma_config_[c].empty(); ++i) {
+        for (int i = 0; i < layouts && !wgmma_config_[c].empty(); ++i) {
             wgmma_layout_t l;
             l.a_m_major = i / 2 != 0;
             l.b_n_major = i % 2 != 0;
-            if (wgmma_[c][i].init(engine, wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], false),
-                        tile_n[c], 1)
+            if (wgmma_[c][i].init(engine,
+                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], kmajor), tile_n[c], 1,
+                        t.a == dnnl_s8 || t.a == dnnl_u8)
                     != dnnl_success)
                 return "none, " + last_failure_reason();
         }
     wgmma_ready_ = true;
     return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
-            + " (K not split) where a launch's strides suit them";
+            + " (K not split" + (kmajor ? ", the kernels' epilogue" : "")
+            + ") where a launch's strides suit them";
 }
 
 std::string gemm_kernel_t::init_sgemm(
@@ -234,11 +256,34 @@ bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
     return true;
 }
 
-const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool plain_output,
-        wgmma_problem_t &w) {
-    if (!(t.a == dnnl_bf16 || t.a == dnnl_f16) || t.b != t.a || !(t.c == dnnl_f32 || t.c == t.a))
-        return "types";
-    if (!plain_output) return "post-ops, scales or zero points";
+const char *gemm_wgmma_types_refusal(const gemm_types_t &t, const gemm_wgmma_offer_t &offer) {
+    const char *kind = wgmma_kind_name(t.a, t.b);
+    if (!kind) return "the types are not bf16, f16, f32 or 8-bit pairs of the kernels";
+    if (!wgmma_kmajor_only(t.a)) {
+        if (!(t.c == dnnl_f32 || t.c == t.a))
+            return "the types are not bf16 or f16 with C f32 or the input type";
+        return nullptr;
+    }
+    if (t.a == dnnl_f32) {
+        if (!offer.tf32)
+            return "f32 runs as TF32 only where the fpmath mode allows it (tf32, bf16, f16 or "
+                   "any)";
+        if (!(t.c == dnnl_f32 || t.c == dnnl_bf16)) return "TF32 writes C f32 or bf16";
+    } else if (!(t.c == dnnl_f32 || t.c == dnnl_bf16 || t.c == dnnl_f16 || t.c == dnnl_s32
+                       || t.c == dnnl_s8 || t.c == dnnl_u8)) {
+        return "8-bit products write C f32, bf16, f16, s32, s8 or u8";
+    }
+    if (!offer.epilogue)
+        return "8-bit and f32 products take the kernels only with their epilogue (not offered)";
+    return nullptr;
+}
+
+const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool output_ok,
+        wgmma_problem_t &w, const gemm_wgmma_offer_t &offer) {
+    if (const char *why = gemm_wgmma_types_refusal(t, offer)) return why;
+    const bool kmajor = wgmma_kmajor_only(t.a);
+    if (!output_ok)
+        return kmajor ? "zero points or host scales" : "post-ops, scales or zero points";
     if (p.beta_accumulate) return "accumulation into C";
     if (p.K == 0) return "K is 0";
     int batch_dim = -1;
@@ -256,11 +301,17 @@ const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bo
     }
     if (const char *why = wgmma_layout(p.a_sm, p.a_sk, p.b_sk, p.b_sn, p.c_sm, p.c_sn, w.layout))
         return why;
-    if (!wgmma_aligned(w.layout.lda, p.a_off, w.a_sb)
-            || !wgmma_aligned(w.layout.ldb, p.b_off, w.b_sb))
-        return "A or B rows are not 16-byte pieces (strides, offsets multiples of 8 elements)";
+    if (kmajor && (w.layout.a_m_major || w.layout.b_n_major))
+        return "tf32 and 8-bit tiles are K-major: A and B need a unit stride along K";
+    const int es = wgmma_elem_bytes(t.a);
+    if (!wgmma_aligned(w.layout.lda, p.a_off, w.a_sb, es)
+            || !wgmma_aligned(w.layout.ldb, p.b_off, w.b_sb, es))
+        return "A or B rows are not 16-byte pieces (strides, offsets multiples of 16 bytes)";
     if (p.has_bias) {
-        if (!(t.bias == dnnl_f32 || t.bias == t.a)) return "bias type";
+        const bool bias_ok = !kmajor ? t.bias == dnnl_f32 || t.bias == t.a
+                : t.a == dnnl_f32    ? t.bias == dnnl_f32 || t.bias == dnnl_bf16
+                                     : wgmma_bias_kind(t.bias) > 0;
+        if (!bias_ok) return "bias type";
         if (p.bias_sm != 0 || p.bias_sn != 1 || p.bias_off != 0) return "bias not dense over N";
         w.bias_type = t.bias;
     }
@@ -272,16 +323,23 @@ const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bo
 bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, status_t &st) const {
     if (!wgmma_ready_) return false;
-    const bool plain = !(o.post_ops && !o.post_ops->empty()) && !o.scale_a && !o.scale_b
-            && !o.scale_c && !o.zp_a && !o.zp_b && !o.zp_c
-            && p.host_scale[0] == 1.f && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f;
+    // The epilogue's kinds (tf32, 8-bit) apply the attribute's scales and post-ops (the
+    // chain's source); bf16/f16 take plain products only.
+    const bool kmajor = wgmma_kmajor_only(types_.a);
+    const bool no_zp_host = !o.zp_a && !o.zp_b && !o.zp_c && p.host_scale[0] == 1.f
+            && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f;
+    const bool output_ok = kmajor ? no_zp_host
+                                  : no_zp_host && !(o.post_ops && !o.post_ops->empty())
+                    && !o.scale_a && !o.scale_b && !o.scale_c;
     wgmma_problem_t w;
-    std::string why = null_to_empty(gemm_wgmma_refusal(types_, p, plain, w));
+    std::string why
+            = null_to_empty(gemm_wgmma_refusal(types_, p, output_ok, w, wgmma_offer_));
     // The table's tiles for these sizes; its K split is not taken (no scratchpad here).
     wgmma_tuning_t wt;
     int c = -1;
     if (why.empty()) {
-        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt) != dnnl_success)
+        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, wgmma_elem_bytes(types_.a))
+                != dnnl_success)
             why = last_failure_reason();
         else if (wt.config == wgmma_config_[0])
             c = 0;
@@ -304,7 +362,10 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     if (c < 0) return false;
     wgmma_buffers_t buf;
     buf.a = o.a, buf.b = o.b, buf.c = o.c, buf.bias = p.has_bias ? o.bias : nullptr;
-    st = wgmma_[c][i].launch(stream, buf, w, wgmma_epilogue_t());
+    if (kmajor) {
+        buf.scale_src = o.scale_a, buf.scale_wei = o.scale_b, buf.scale_dst = o.scale_c;
+    }
+    st = wgmma_[c][i].launch(stream, buf, w, kmajor ? wgmma_epilogue_ : wgmma_epilogue_t());
     return true;
 }
 

@@ -88,13 +88,28 @@ enum class gemm_kind_t { generic, tiled };
 
 class sgemm_f32_t;
 
+// What a primitive offers the core's wgmma kernels beyond plain bf16/f16 products
+// (gemm_kernel_t::allow_wgmma_epilogue): `epilogue`, the kernels' epilogue applies its
+// attribute (scales, bias, a sum and an eltwise post-op), so 8-bit products (u8/s8 x s8/u8)
+// may take them; `tf32`, its fpmath mode lets f32 products run as TF32.
+struct gemm_wgmma_offer_t {
+    bool epilogue = false, tf32 = false;
+};
+
+// Why the wgmma kernels cannot take the core's products of types `t` (null: they can): bf16
+// or f16 of one type into f32 or that type; with the offer's epilogue 8-bit products into
+// f32, bf16, f16, s32, s8 or u8, and with its tf32 f32 products into f32 or bf16.
+const char *gemm_wgmma_types_refusal(const gemm_types_t &t, const gemm_wgmma_offer_t &offer);
+
 // The wgmma product (gpu/gemm/wgmma_launch) of one launch of the core with types `t` and
-// parameters `p`, whose output stage is plain (`plain_output`: no post-ops, scales or zero
-// points); null when the kernels take it, else the reason they do not: bf16 or f16 inputs of
-// one type, C f32 or that type, no accumulation into C, strides of wgmma_layout with 16-byte
-// rows (wgmma_aligned), at most one batch dimension, bias dense over N.
-const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool plain_output,
-        wgmma_problem_t &w);
+// parameters `p`; null when the kernels take it, else the reason they do not: the types
+// (gemm_wgmma_types_refusal), an output stage they apply (`output_ok`: for bf16/f16 a plain
+// one, no post-ops, scales or zero points; for the epilogue's kinds no zero points and no
+// host scales), no accumulation into C, strides of wgmma_layout with 16-byte rows
+// (wgmma_aligned; tf32 and 8-bit: A and B K-major), at most one batch dimension, bias dense
+// over N.
+const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool output_ok,
+        wgmma_problem_t &w, const gemm_wgmma_offer_t &offer = {});
 
 class gemm_kernel_t {
 public:
@@ -108,9 +123,16 @@ public:
     // scratchpad); each launch takes them where its strides suit (gemm_wgmma_refusal), in the
     // tile configuration the wgmma table gives its sizes.
     // `n`: the columns of C where known (0: not known), for the skinny kernel's N-small form.
+    // With allow_wgmma_epilogue called first, 8-bit and (fpmath allowing) f32 products take
+    // them too, through their epilogue (never split along K either).
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
             int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0,
             int64_t n = 0);
+    // Offers the wgmma kernels' epilogue for the attribute `attr` of a primitive writing `dst`
+    // (its scales, bias, post-ops in place of the chain) and, where its fpmath mode allows,
+    // TF32 for f32 products. Before init; an attribute the epilogue cannot apply leaves those
+    // kinds off the kernels (verbose dispatch says why).
+    void allow_wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst);
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
     const gemm_tuning_t &tuning() const { return tuning_; }
@@ -144,6 +166,10 @@ private:
     device_caps_t caps_; // the device's, for the wgmma table at each launch
     std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
     wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
+    // allow_wgmma_epilogue's offer, the epilogue, and why the attribute does not fit it
+    gemm_wgmma_offer_t wgmma_offer_;
+    wgmma_epilogue_t wgmma_epilogue_;
+    std::string wgmma_epilogue_refusal_;
     std::shared_ptr<sgemm_f32_t> sgemm_; // null: every launch on kernel_
 };
 

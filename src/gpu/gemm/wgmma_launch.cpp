@@ -70,6 +70,11 @@ int wgmma_elem_bytes(dnnl_data_type_t a) {
     return a == dnnl_f32 ? 4 : a == dnnl_s8 || a == dnnl_u8 ? 1 : 2;
 }
 
+bool wgmma_fpmath_allows_tf32(dnnl_fpmath_mode_t mode) {
+    return mode == dnnl_fpmath_mode_tf32 || mode == dnnl_fpmath_mode_bf16
+            || mode == dnnl_fpmath_mode_f16 || mode == dnnl_fpmath_mode_any;
+}
+
 void add_wgmma_epilogue(kernel_args_t &args, const wgmma_epilogue_t &e) {
     args.add_value<int32_t>(e.wei_per_n ? 1 : 0);
     args.add_value<int32_t>(e.sum_at);

@@ -45,6 +45,9 @@ const char *wgmma_kind_name(dnnl_data_type_t a, dnnl_data_type_t b);
 bool wgmma_kmajor_only(dnnl_data_type_t a);
 // Bytes of one element of A and B.
 int wgmma_elem_bytes(dnnl_data_type_t a);
+// Whether the fpmath mode lets f32 products run as TF32: modes naming a type no more accurate
+// than TF32 (8 exponent and 10 mantissa bits: tf32, bf16, f16) and `any`; never strict.
+bool wgmma_fpmath_allows_tf32(dnnl_fpmath_mode_t mode);
 
 // The epilogue parameters of the kernels (epilogue_args_t of gpu/gemm/hopper/wgmma_gemm.cu).
 struct wgmma_epilogue_t {

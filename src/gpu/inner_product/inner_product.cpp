@@ -233,6 +233,9 @@ struct ip_t : public primitive_t {
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         // Forward knows its rows (mb): few of them take the skinny kernel.
         const int64_t m = pd.prop == ip_prop_t::fwd ? pd.arg_md(DNNL_ARG_DST).dims[0] : 0;
+        // int8 and (fpmath allowing) TF32 products on the wgmma kernels, through their
+        // epilogue, where the GEMM's strides suit them (forward: src and weights K-major).
+        gemm_.allow_wgmma_epilogue(pd.attr, pd.arg_md(out));
         return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops, m);
     }
 

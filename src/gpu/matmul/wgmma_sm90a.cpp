@@ -32,13 +32,6 @@ namespace {
 
 struct wgmma_matmul_t;
 
-// Whether the fpmath mode lets f32 products run as TF32: modes naming a type no more accurate
-// than TF32 (8 exponent and 10 mantissa bits: tf32, bf16, f16) and `any`; never strict.
-bool fpmath_allows_tf32(dnnl_fpmath_mode_t mode) {
-    return mode == dnnl_fpmath_mode_tf32 || mode == dnnl_fpmath_mode_bf16
-            || mode == dnnl_fpmath_mode_f16 || mode == dnnl_fpmath_mode_any;
-}
-
 struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t> {
     using base_t = primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma_matmul_t>;
     using base_t::base_t;
@@ -93,7 +86,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         const bool with_bias = !is_zero_md(bias);
         const dnnl_data_type_t tb = with_bias ? bias.data_type : dnnl_data_type_undef;
         if (tf32) {
-            ANYDNN_REQUIRE(fpmath_allows_tf32(pd.attr.fpmath_mode), dnnl_unimplemented,
+            ANYDNN_REQUIRE(wgmma_fpmath_allows_tf32(pd.attr.fpmath_mode), dnnl_unimplemented,
                     "wgmma runs f32 as TF32 only where the fpmath mode allows it (tf32, bf16, "
                     "f16 or any), not under %s",
                     dnnl_fpmath_mode2str(pd.attr.fpmath_mode));
@@ -196,7 +189,9 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
             std::string copies;
             if (pd.copy_a) copies += "; src copied K-major first";
             if (pd.copy_b) copies += "; weights copied K-major first";
-            if (pd.epilogue.zp_src) copies += "; weights' column sums for src's zero point";
+            if (pd.epilogue.zp_src)
+                copies += pd.copy_b ? "; weights' column sums for src's zero point in their copy"
+                                    : "; weights' column sums for src's zero point";
             verbose_print("primitive,create:dispatch",
                     "matmul,wgmma " + pd.kernel_name + ",chosen: " + tuning.why + copies);
         }
@@ -217,9 +212,15 @@ struct wgmma_matmul_t : public primitive_t {
     status_t init() override {
         const wgmma_matmul_pd_t &pd = pd_();
         const dnnl_data_type_t t = pd.arg_md(DNNL_ARG_SRC).data_type;
-        if (pd.copy_a || pd.copy_b) ANYDNN_CHECK(copy_.init(pd.engine, wgmma_elem_bytes(t)));
-        if (pd.epilogue.zp_src)
-            ANYDNN_CHECK(sums_.init(pd.engine, pd.arg_md(DNNL_ARG_WEIGHTS).data_type == dnnl_s8));
+        const int es = wgmma_elem_bytes(t);
+        const bool wei_s8 = pd.arg_md(DNNL_ARG_WEIGHTS).data_type == dnnl_s8;
+        // src's zero point needs B's column sums: in B's copy where there is one, else alone.
+        const row_sums_kind_t with_b = !pd.epilogue.zp_src ? row_sums_kind_t::none
+                : wei_s8                                    ? row_sums_kind_t::s8
+                                                            : row_sums_kind_t::u8;
+        if (pd.copy_a) ANYDNN_CHECK(copy_a_.init(pd.engine, es));
+        if (pd.copy_b) ANYDNN_CHECK(copy_b_.init(pd.engine, es, with_b));
+        if (pd.epilogue.zp_src && !pd.copy_b) ANYDNN_CHECK(sums_.init(pd.engine, wei_s8));
         return gemm_.init(pd.engine, pd.kernel_name, pd.tile_n, pd.splits,
                 t == dnnl_s8 || t == dnnl_u8);
     }
@@ -249,26 +250,29 @@ struct wgmma_matmul_t : public primitive_t {
         buf.scratchpad = ctx.scratchpad_storage;
         buf.zp_src = storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC);
         buf.zp_dst = storage_of(ctx, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST);
-        // B's column sums from the weights as given (before any copy), s32 per (batch, n).
+        // B's column sums (s32 per batch and n) for src's zero point: with B's copy below, or
+        // here from B as given.
+        const int64_t colsum_off = static_cast<int64_t>(pd.colsum_at) / 4;
         if (pd.epilogue.zp_src) {
-            ANYDNN_CHECK(sums_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad,
-                    static_cast<int64_t>(pd.colsum_at) / 4));
+            if (!pd.copy_b)
+                ANYDNN_CHECK(sums_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad, colsum_off));
             buf.colsum = buf.scratchpad;
-            p.colsum_off = static_cast<int64_t>(pd.colsum_at) / 4;
+            p.colsum_off = colsum_off;
             p.colsum_sb = pd.b_src.batches > 1 ? p.n : 0;
         }
         // K-major copies: the GEMM reads them from the scratchpad, batch by batch or broadcast.
         const int es = wgmma_elem_bytes(src.data_type);
         if (pd.copy_a) {
-            ANYDNN_CHECK(copy_.launch(ctx.stream, buf.a, pd.a_src, buf.scratchpad,
+            ANYDNN_CHECK(copy_a_.launch(ctx.stream, buf.a, pd.a_src, buf.scratchpad,
                     static_cast<int64_t>(pd.a_copy_at) / es));
             buf.a = buf.scratchpad;
             p.a_off = static_cast<int64_t>(pd.a_copy_at) / es;
             p.a_sb = pd.a_src.batches > 1 ? p.m * pd.layout.lda : 0;
         }
         if (pd.copy_b) {
-            ANYDNN_CHECK(copy_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad,
-                    static_cast<int64_t>(pd.b_copy_at) / es));
+            ANYDNN_CHECK(copy_b_.launch(ctx.stream, buf.b, pd.b_src, buf.scratchpad,
+                    static_cast<int64_t>(pd.b_copy_at) / es,
+                    pd.epilogue.zp_src ? buf.scratchpad : nullptr, colsum_off));
             buf.b = buf.scratchpad;
             p.b_off = static_cast<int64_t>(pd.b_copy_at) / es;
             p.b_sb = pd.b_src.batches > 1 ? p.n * pd.layout.ldb : 0;
@@ -278,8 +282,8 @@ struct wgmma_matmul_t : public primitive_t {
 
 private:
     wgmma_gemm_t gemm_;
-    kmajor_copy_t copy_;
-    row_sums_t sums_;
+    kmajor_copy_t copy_a_, copy_b_; // B's also sums its columns for src's zero point
+    row_sums_t sums_; // B's column sums where B is not copied
 };
 
 } // namespace

@@ -18,18 +18,23 @@ struct wgmma_row_t {
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
     int max_splits;
-    bool core; // the GEMM core's bf16/f16 products (tiles only, no split) run on these kernels
+    bool core; // the GEMM core's products of this size (tiles only, no split) run on these kernels
 };
 
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
 // with 4 stages of 64 (192 KB of shared memory), 4096^3 bf16 565 TFLOP/s (48 KB tiles 280);
 // 128 x 4096 x 4096 as 128 x 128 tiles split in 16 along K, 165 TFLOP/s.
 // tf32 and 8-bit integers: the same 128-byte lines and shared memory per stage (BK 32 and
-// 128 elements), so the same tile shapes and stages; not yet measured on the GPU.
+// 128 elements), so the same tile shapes and stages, copied from bf16. Measured on the H200
+// with these rows (tools/gpu_bench/gemm_variants.sh tc): tf32 4096^3 0.73 of cuBLAS TF32,
+// 128 x 4096 x 4096 0.61 (its row-major B copied K-major first: 64 MB read and written);
+// u8s8s32 4096^3 6.5x torch._int_mm. Other tf32 tiles (128x32s6p1, 64x32s8p1) are built for
+// ANYDNN_GPU_TUNING to compare. The GEMM core takes these kinds where its primitive offers
+// the kernels' epilogue (gemm_kernel_t::allow_wgmma_epilogue).
 const wgmma_row_t rows[] = {
         {"", 2, "256x64s4p1", "128x64s4p1", 4, 16, true},
-        {"", 4, "256x32s4p1", "128x32s4p1", 4, 16, false},
-        {"", 1, "256x128s4p1", "128x128s4p1", 4, 16, false},
+        {"", 4, "256x32s4p1", "128x32s4p1", 4, 16, true},
+        {"", 1, "256x128s4p1", "128x128s4p1", 4, 16, true},
 };
 
 // BN and BK of "<BN>x<BK>s<S>p<P>"; false when `config` is not of that form.

@@ -77,6 +77,10 @@ ANYDNN_WGMMA_CONFIG(256, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG(128, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG_TF32(256, 4, 1)
 ANYDNN_WGMMA_CONFIG_TF32(128, 4, 1)
+// tf32 variants for the tuning table to measure (ANYDNN_GPU_TUNING=wgmma:config=...): a
+// K step of 32 elements is half the bf16 one, so narrow tiles may want more stages in flight.
+ANYDNN_WGMMA_CONFIG_TF32(128, 6, 1)
+ANYDNN_WGMMA_CONFIG_TF32(64, 8, 1)
 ANYDNN_WGMMA_CONFIG_INT8(256, 4, 1)
 ANYDNN_WGMMA_CONFIG_INT8(128, 4, 1)
 
