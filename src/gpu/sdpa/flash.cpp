@@ -28,13 +28,17 @@ bool env_is(const char *name, const char *value) {
 }
 
 // The wgmma entries' suffix ANYDNN_SDPA_FLASH_WGMMA asks for ("" for 1 or unset, "_ps",
-// "_pipe"), or null for the mma.sync entries: =0, any other value, or ANYDNN_SDPA_FLASH_WARPS
+// "_pipe", "_pipe3"), or null for the mma.sync entries: =0, any other value, or ANYDNN_SDPA_FLASH_WARPS
 // set without ANYDNN_SDPA_FLASH_WGMMA.
 const char *wgmma_variant() {
     const char *v = std::getenv("ANYDNN_SDPA_FLASH_WGMMA");
     if (!v) return std::getenv("ANYDNN_SDPA_FLASH_WARPS") ? nullptr : "";
     const std::string s(v);
-    return s == "1" ? "" : s == "ps" ? "_ps" : s == "pipe" ? "_pipe" : nullptr;
+    return s == "1"  ? ""
+            : s == "ps"    ? "_ps"
+            : s == "pipe"  ? "_pipe"
+            : s == "pipe3" ? "_pipe3"
+                           : nullptr;
 }
 
 bool head_size_compiled(int64_t d) {
@@ -92,7 +96,7 @@ status_t flash_sdpa_kernel_t::init(
         // double reference): the default where sm_90a PTX loads, unless
         // ANYDNN_SDPA_FLASH_WGMMA=0 or ANYDNN_SDPA_FLASH_WARPS asks for mma.sync entries;
         // =ps passes P through shared memory, =pipe overlaps each block's softmax with the
-        // next block's Q K^T and this block's P V.
+        // next block's Q K^T and this block's P V (=pipe3: three K and V stages, not two).
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
                 + std::to_string(c.D) + "_sm90" + wgmma_variant();
         threads_ = 256;
