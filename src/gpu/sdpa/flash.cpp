@@ -101,7 +101,7 @@ status_t flash_sdpa_kernel_t::init(
                 + std::to_string(c.D) + "_sm90" + wgmma_variant();
         threads_ = 256;
         rows_ = 128;
-        info_ = "sdpa:ocl:flash_wgmma_sm90a";
+        info_ = std::string("sdpa:ocl:flash_wgmma") + wgmma_variant() + "_sm90a";
     } else {
         // CTAs of 4 warps of 16 rows (64 query rows, two per SM: one computes while the other
         // waits on its loads) unless ANYDNN_SDPA_FLASH_WARPS asks for 8 warps of 16 rows
