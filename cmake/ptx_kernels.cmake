@@ -24,9 +24,9 @@ if(ANYDNN_NVCC)
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
   # Flash attention (src/gpu/sdpa/cuda): mma.sync and FMA kernels as sm_80 PTX (Ampere and
-  # Hopper), the wgmma one and the FMA kernel past 48 KiB of shared memory as sm_90a.
+  # Hopper), the wgmma ones and the FMA kernel past 48 KiB of shared memory as sm_90a.
   foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:90a
-                 flash_attention_sm90:90a)
+                 flash_attention_sm90:90a flash_attention_sm90_pipe:90a)
     string(REPLACE ":" ";" _parts ${_flash})
     list(GET _parts 0 _name)
     list(GET _parts 1 _sm)
@@ -40,6 +40,7 @@ if(ANYDNN_NVCC)
       DEPENDS ${_cu} ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_common.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_wgmma.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_f32.cuh
+              ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_sm90_tiles.cuh
       COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()

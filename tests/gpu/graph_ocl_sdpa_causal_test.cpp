@@ -331,8 +331,11 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
 // The flash kernels' variants (where the device loads sm_80 PTX): every head size and type on
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
 // 64/128-key blocks, bottom-right causal masks offset by the graph's lengths.
-// ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 checks those entries, ANYDNN_SDPA_FLASH_WGMMA=1 or =ps the
-// wgmma ones (head sizes 64 and 128; the others run on mma.sync then).
+// Where sm_90a PTX loads, head sizes 64 and 128 run on the wgmma kernel unless
+// ANYDNN_SDPA_FLASH_WGMMA=0 (mma.sync); =ps and =pipe check its other entries,
+// ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 the mma.sync ones. Lengths of 600 to 700 give the key loops
+// five or six blocks (the pipelined entries' stages turn over) and, bottom-right, warpgroups of
+// one CTA that see different numbers of blocks.
 TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";
@@ -363,7 +366,8 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     for (dt t : {dt::bf16, dt::f16, dt::f32})
         for (int64_t D : {64, 128})
             for (auto q_k_lens : std::vector<std::array<int32_t, 4>> {
-                         {77, 203, -1, -1}, {203, 203, -1, -1}, {150, 300, 300, 170}, {130, 130, 140, 100}}) {
+                         {77, 203, -1, -1}, {203, 203, -1, -1}, {150, 300, 300, 170}, {130, 130, 140, 100},
+                         {600, 650, -1, -1}}) {
                 causal_case_t c;
                 c.type = t;
                 c.D = D;
@@ -377,7 +381,7 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
             }
     const std::vector<std::array<int64_t, 4>> shapes = {// G, Sq, Sk, D
             {4, 1, 77, 128}, {4, 17, 17, 64}, {4, 300, 300, 128}, {1, 130, 257, 64},
-            {2, 64, 64, 256}};
+            {2, 64, 64, 256}, {2, 650, 700, 64}, {1, 700, 650, 128}};
     for (const auto &s : shapes)
         for (mask_t m : {mask_t::causal_select, mask_t::causal_add, mask_t::none}) {
             causal_case_t c;

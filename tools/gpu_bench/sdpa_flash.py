@@ -9,7 +9,7 @@
 # ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
-#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants w4,w4x2,wgmma,wgmma_ps (or w8 too)]
+#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2, wgmma_ps)]
 #                              [--no-check] [--no-rows]
 import argparse
 import collections
@@ -23,14 +23,17 @@ sys.path.insert(0, HERE)
 import gpu_vs_torch  # noqa: E402 (beside this file)
 import rows_sdpa  # noqa: E402
 
-# variant: environment (ANYDNN_SDPA_FLASH_WARPS picks the mma.sync entries; the wgmma kernel
-# takes head sizes 64 and 128, the others stay on mma.sync 4-warp entries).
+# variant: environment. Where sm_90a PTX loads, head sizes 64 and 128 take the wgmma kernel
+# unless ANYDNN_SDPA_FLASH_WGMMA=0 or ANYDNN_SDPA_FLASH_WARPS picks mma.sync entries; other
+# head sizes stay on the mma.sync 4-warp entries.
 VARIANTS = {
-    'w4': {},
+    'w4': {'ANYDNN_SDPA_FLASH_WGMMA': '0'},
     'w8': {'ANYDNN_SDPA_FLASH_WARPS': '8'},
     'w4x2': {'ANYDNN_SDPA_FLASH_WARPS': '4x2'},
-    'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'},
+    'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'}, # the default
     'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
+    'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # softmax overlapping the tensor cores
+    'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 
@@ -79,7 +82,7 @@ def ours(bindir, variant, args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', default=HERE)
-    ap.add_argument('--variants', default='w4,w4x2,wgmma,wgmma_ps')
+    ap.add_argument('--variants', default='wgmma,pipe,pipe3')
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--no-rows', action='store_true')
     a = ap.parse_args()

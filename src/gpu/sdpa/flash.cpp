@@ -1,8 +1,9 @@
 // Host side of the flash attention kernels: what they take (bf16 or f16 Q, K, V of one type on
-// tensor cores (mma.sync, or wgmma on Hopper when asked), head sizes 64/80/96/128/256; f32 on
-// the FMA units, head size 64, and 96/128 on Hopper; rows contiguous along the head and
-// 16-byte aligned), the entry of a type and head size, and the launch (a CTA per block of
-// query rows and batch entry). The flags' bits mirror cuda/flash_common.cuh.
+// tensor cores: wgmma where sm_90a PTX loads for head sizes 64 and 128, else mma.sync; head
+// sizes 64/80/96/128/256; f32 on the FMA units, head size 64, and 96/128 on Hopper; rows
+// contiguous along the head and 16-byte aligned), the entry of a type and head size, and the
+// launch (a CTA per block of query rows and batch entry). The flags' bits mirror
+// cuda/flash_common.cuh.
 #include "gpu/sdpa/flash.hpp"
 
 #include <cstdlib>
@@ -24,6 +25,20 @@ int type_code(dnnl_data_type_t dt) {
 bool env_is(const char *name, const char *value) {
     const char *v = std::getenv(name);
     return v && std::string(v) == value;
+}
+
+// The wgmma entries' suffix ANYDNN_SDPA_FLASH_WGMMA asks for ("" for 1 or unset, "_ps",
+// "_pipe", "_pipe3"), or null for the mma.sync entries: =0, any other value, or ANYDNN_SDPA_FLASH_WARPS
+// set without ANYDNN_SDPA_FLASH_WGMMA.
+const char *wgmma_variant() {
+    const char *v = std::getenv("ANYDNN_SDPA_FLASH_WGMMA");
+    if (!v) return std::getenv("ANYDNN_SDPA_FLASH_WARPS") ? nullptr : "";
+    const std::string s(v);
+    return s == "1"  ? ""
+            : s == "ps"    ? "_ps"
+            : s == "pipe"  ? "_pipe"
+            : s == "pipe3" ? "_pipe3"
+                           : nullptr;
 }
 
 bool head_size_compiled(int64_t d) {
@@ -76,16 +91,17 @@ status_t flash_sdpa_kernel_t::init(
         rows_ = 64;
         info_ = "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
-            && (env_is("ANYDNN_SDPA_FLASH_WGMMA", "1") || env_is("ANYDNN_SDPA_FLASH_WGMMA", "ps"))) {
-        // Hopper's wgmma, two warpgroups of 64 query rows: only when asked for
-        // (ANYDNN_SDPA_FLASH_WGMMA=1, or =ps for P through shared memory) until its GPU check
-        // passes (cuda/flash_attention_sm90.cu says what failed before).
+            && wgmma_variant() != nullptr) {
+        // Hopper's wgmma, two warpgroups of 64 query rows (checked on an H200 against the
+        // double reference): the default where sm_90a PTX loads, unless
+        // ANYDNN_SDPA_FLASH_WGMMA=0 or ANYDNN_SDPA_FLASH_WARPS asks for mma.sync entries;
+        // =ps passes P through shared memory, =pipe overlaps each block's softmax with the
+        // next block's Q K^T and this block's P V (=pipe3: three K and V stages, not two).
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
-                + std::to_string(c.D) + "_sm90"
-                + (env_is("ANYDNN_SDPA_FLASH_WGMMA", "ps") ? "_ps" : "");
+                + std::to_string(c.D) + "_sm90" + wgmma_variant();
         threads_ = 256;
         rows_ = 128;
-        info_ = "sdpa:ocl:flash_wgmma_sm90a";
+        info_ = std::string("sdpa:ocl:flash_wgmma") + wgmma_variant() + "_sm90a";
     } else {
         // CTAs of 4 warps of 16 rows (64 query rows, two per SM: one computes while the other
         // waits on its loads) unless ANYDNN_SDPA_FLASH_WARPS asks for 8 warps of 16 rows

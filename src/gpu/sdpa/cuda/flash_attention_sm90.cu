@@ -14,31 +14,11 @@
 // other values inside it (the SASS read them in the next block's HGMMA after F2FP wrote P
 // there): the first version of this kernel computed S from garbage after its first block.
 // tools/ptx_check/check_hgmma.py checks the SASS for that.
-#include "flash_common.cuh"
-#include "flash_wgmma.cuh"
+#include "flash_sm90_tiles.cuh"
 
 namespace {
 
 using namespace anydnn_flash;
-
-constexpr int WGS = 2, BM = 64 * WGS, THREADS = 128 * WGS, SW = 128; // 128-byte lines
-
-// ROWS rows (from row0, valid below n; rows `ld` apart) of D elements into the tile at `base`:
-// chunks of 64 elements, each ROWS lines of 128 bytes, swizzled; missing rows zero.
-template <int ROWS, int D>
-__device__ __forceinline__ void load_swizzled(uint32_t base, const uint16_t *g, int64_t ld,
-        int64_t row0, int64_t n, int tid) {
-    constexpr int pieces = D / 8;
-    static_assert(ROWS * pieces % THREADS == 0, "the tile splits evenly over the threads");
-#pragma unroll
-    for (int it = 0; it < ROWS * pieces / THREADS; ++it) {
-        const int c = tid + it * THREADS;
-        const int o = c / pieces, i = (c % pieces) * 8;
-        const uint32_t off = (i / 64) * (ROWS * SW) + o * SW + (i % 64) * 2;
-        const bool valid = row0 + o < n;
-        cp_async16(base + swizzle128(off), g + (valid ? (row0 + o) * ld + i : 0), valid);
-    }
-}
 
 // PS (the _ps entries): P goes through shared memory (a tile laid out as Q's, BN keys wide)
 // and O += P V reads both operands through descriptors, no register A operand at all; for a
@@ -169,6 +149,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     cp_async_wait<0>();
     store_rows<F16, D / 8>(o, row_sum, dst, off.dst, a, row_lo, t, flags & dst_f32_flag);
 }
+
 
 } // namespace
 

@@ -136,31 +136,42 @@ struct score_rules_t {
 
 // One block of scores in mma fragment layout (s[j][e]: n-chunk j of 8 keys from n0; rows
 // row_lo (e < 2) and row_lo + 8, keys n0 + 8 j + 2 t + e % 2) turned into unnormalised
-// probabilities, the running max and (quad-partial) sum updated and o rescaled. `edge`:
-// the block holds keys past Sk or past some row's causal diagonal.
-template <int NJ, int NO>
-__device__ __forceinline__ void softmax_block(float (*s)[4], float (*o)[4], float *row_max,
+// probabilities, the running max and (quad-partial) sum updated and o rescaled
+// (softmax_block). `edge`: the block holds keys past Sk or past some row's causal diagonal.
+// softmax_scores leaves o alone and gives the factors (rows row_lo, row_lo + 8) that o takes
+// (rescale_o) before this block's P V adds to it: the pipelined wgmma kernel applies them
+// only once the previous block's P V, still running, has added to o.
+template <int NJ>
+__device__ __forceinline__ void softmax_scores(float (*s)[4], float *scale_o, float *row_max,
         float *row_sum, const score_rules_t &r, const sdpa_args_t &a, const void *mask,
         int64_t mo, int64_t row_lo, int64_t n0, int t, bool edge) {
+    if (r.has_mask || edge) {
 #pragma unroll
-    for (int j = 0; j < NJ; ++j) {
+        for (int j = 0; j < NJ; ++j) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const int64_t row = row_lo + (e / 2) * 8, key = n0 + j * 8 + 2 * t + (e % 2);
-            float x;
-            if (r.has_mask) {
-                const int64_t mr = min(row, a.Sq - 1), mc = min(key, a.Sk - 1);
-                x = (s[j][e] * r.scale + load_any(mask, mo + mr * a.mask_row + mc * a.mask_col,
-                                                 r.mask_type))
-                        * log2e;
-            } else {
-                x = s[j][e] * r.scale_log2;
+            for (int e = 0; e < 4; ++e) {
+                const int64_t row = row_lo + (e / 2) * 8, key = n0 + j * 8 + 2 * t + (e % 2);
+                float x;
+                if (r.has_mask) {
+                    const int64_t mr = min(row, a.Sq - 1), mc = min(key, a.Sk - 1);
+                    x = (s[j][e] * r.scale
+                                + load_any(mask, mo + mr * a.mask_row + mc * a.mask_col,
+                                        r.mask_type))
+                            * log2e;
+                } else {
+                    x = s[j][e] * r.scale_log2;
+                }
+                if (edge && (key >= a.Sk || (r.causal && key > row + r.diag))) x = -INFINITY;
+                s[j][e] = x;
             }
-            if (edge && (key >= a.Sk || (r.causal && key > row + r.diag))) x = -INFINITY;
-            s[j][e] = x;
         }
+    } else { // the common block: one multiply per score, no branch
+#pragma unroll
+        for (int j = 0; j < NJ; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                s[j][e] *= r.scale_log2;
     }
-    float scale_o[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         float mx = row_max[h];
@@ -182,6 +193,10 @@ __device__ __forceinline__ void softmax_block(float (*s)[4], float (*o)[4], floa
         }
         row_sum[h] = row_sum[h] * scale_o[h] + sum; // quad-partial; summed at the end
     }
+}
+
+template <int NO>
+__device__ __forceinline__ void rescale_o(float (*o)[4], const float *scale_o) {
 #pragma unroll
     for (int i = 0; i < NO; ++i) {
         o[i][0] *= scale_o[0];
@@ -189,6 +204,15 @@ __device__ __forceinline__ void softmax_block(float (*s)[4], float (*o)[4], floa
         o[i][2] *= scale_o[1];
         o[i][3] *= scale_o[1];
     }
+}
+
+template <int NJ, int NO>
+__device__ __forceinline__ void softmax_block(float (*s)[4], float (*o)[4], float *row_max,
+        float *row_sum, const score_rules_t &r, const sdpa_args_t &a, const void *mask,
+        int64_t mo, int64_t row_lo, int64_t n0, int t, bool edge) {
+    float scale_o[2];
+    softmax_scores<NJ>(s, scale_o, row_max, row_sum, r, a, mask, mo, row_lo, n0, t, edge);
+    rescale_o<NO>(o, scale_o);
 }
 
 // o (fragment layout, NO chunks of 8 columns) divided by the row sums into dst rows row_lo
