@@ -45,6 +45,7 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "reorder_vec" && v > 0) t.reorder_vector = v;
             if (name == "row_bwd_segments" && v > 0) t.row_bwd_segments = v;
             if (name == "item_bytes" && v > 0) t.item_bytes = v;
+            if (name == "access_bytes" && (v == 8 || v == 16)) t.access_bytes = v;
         }
         begin = end + 1;
     }
@@ -53,13 +54,17 @@ op_tuning_t with_override(op_tuning_t t) {
 
 } // namespace
 
-int vector_groups(const op_tuning_t &t, size_t elem_size) {
-    const int groups = t.item_bytes / int(4 * elem_size);
+int vector_width(const op_tuning_t &t, size_t elem_size) {
+    return elem_size > 0 && t.access_bytes / int(elem_size) >= 8 ? 8 : 4;
+}
+
+int vector_groups(const op_tuning_t &t, size_t elem_size, int width) {
+    const int groups = t.item_bytes / int(width * elem_size);
     return groups > 1 ? groups : 1;
 }
 
-long vector_items(long n, int groups) {
-    const long items = (n / 4 + groups - 1) / groups;
+long vector_items(long n, int groups, int width) {
+    const long items = (n / width + groups - 1) / groups;
     return items > 0 ? items : 1;
 }
 
