@@ -47,8 +47,13 @@ static void store_s32x4(global int *p, long i, float4 v) {
 static float8 load_f32x8(const global float *p, long i) {
     return *(const global float8 *)(p + i);
 }
+// bf16 eight at a time through uint4: clang's nvptx backend splits a ushort8 access into two
+// 8-byte ones; four 32-bit lanes stay one 16-byte access. Element 2k is lane k's low half
+// (little-endian), 2k + 1 its high half.
 static float8 load_bf16x8(const global ushort *p, long i) {
-    return as_float8(convert_uint8(*(const global ushort8 *)(p + i)) << 16);
+    const uint4 u = *(const global uint4 *)(p + i);
+    const float4 lo = as_float4(u << 16), hi = as_float4(u & 0xffff0000u);
+    return (float8)(lo.s0, hi.s0, lo.s1, hi.s1, lo.s2, hi.s2, lo.s3, hi.s3);
 }
 static float8 load_f16x8(const global half *p, long i) { return vload_half8(0, p + i); }
 static float8 load_s8x8(const global char *p, long i) {
@@ -66,7 +71,8 @@ static void store_bf16x8(global ushort *p, long i, float8 v) {
     const uint8 u = as_uint8(v);
     const int8 nan = (u & 0x7fffffffu) > 0x7f800000u;
     const uint8 rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-    *(global ushort8 *)(p + i) = convert_ushort8(select(rounded, (u >> 16) | 0x40u, nan));
+    const uint8 b = select(rounded, (u >> 16) | 0x40u, nan);
+    *(global uint4 *)(p + i) = b.even | (b.odd << 16);
 }
 static void store_f16x8(global half *p, long i, float8 v) { vstore_half8_rte(v, 0, p + i); }
 static void store_s8x8(global char *p, long i, float8 v) {
