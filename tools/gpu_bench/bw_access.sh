@@ -12,6 +12,6 @@ ANYDNN_GPU_TUNING=ops:access_bytes=16 \
     BW_CHECKS='--eltwise|--binary|--lnorm --dir=FWD|--pool --dir=BWD|--softmax --dir=BWD' \
     python3 "$D"/gpu_vs_torch.py --bin "$D" --only bw --check-only 2>&1 | grep '^CHECK'
 bf16='^bf16 (relu|add 262144|add nchw|layer norm|RMS)'
-BW_ROWS="$bf16|^f32 (layer norm 65536x4096 FWD|RMS)|BWD_D" D="$D" bash "$D"/bw_variants.sh ""
+BW_ROWS="$bf16|^f32 (layer norm 65536x4096 FWD|RMS)|BWD_D " D="$D" bash "$D"/bw_variants.sh ""
 BW_ROWS="$bf16" D="$D" bash "$D"/bw_variants.sh "ops:access_bytes=16"
 BW_ROWS='^bf16 (layer norm|RMS)' D="$D" bash "$D"/bw_variants.sh "ops:access_bytes=16,row_elems=32"
