@@ -32,10 +32,12 @@ size_t row_group_limit(engine_t *engine, const op_tuning_t &tune) {
 
 } // namespace
 
-bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward) {
+bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward,
+        int max_vec) {
     const op_tuning_t &tune = op_tuning(engine_caps(engine));
     if (tune.bandwidth_group <= 1) return false;
     plan.vec = tune.vector_elems == 4 && aligned && C % 4 == 0 ? 4 : 1;
+    if (plan.vec == 4 && max_vec == 8 && C % 8 == 0) plan.vec = 8;
     plan.streamed = false;
     const size_t max_group = row_group_limit(engine, tune);
     const int64_t want = std::max<int64_t>(1, (C + tune.row_elems - 1) / tune.row_elems);

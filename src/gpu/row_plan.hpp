@@ -23,8 +23,10 @@ struct row_plan_t {
 
 // False where the engine's tuning keeps rows to one work-item each, or the row (C elements,
 // `aligned`: every tensor's row starts on a multiple of 4 elements) is too wide for registers
-// (`backward`: kernels keeping five arrays per work-item, half the elements).
-bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward = false);
+// (`backward`: kernels keeping five arrays per work-item, half the elements). `max_vec` 8:
+// groups of eight where C is a multiple of 8 (the caller's tensors start on one).
+bool plan_rows(engine_t *engine, int64_t C, bool aligned, row_plan_t &plan, bool backward = false,
+        int max_vec = 4);
 
 // Rows too wide for registers, read in passes by as many work-items per row as a group takes
 // (false where the engine's tuning keeps rows to one work-item each).

@@ -1,11 +1,14 @@
-// The bandwidth-shaped GPU kernels (ocl:bnorm:flat, ocl:softmax:rows_in_registers,
-// ocl:lnorm:rows_in_registers, vector eltwise, ocl:binary:bcast_vec, vector dense reorder,
-// ocl:sum:dense, ocl:concat:rows) against references written here, on whatever OpenCL device is present. ctest runs this
-// binary with ANYDNN_GPU_TUNING set to a GPU's row of the tuning table (vectors, work-groups),
-// so a CPU device such as PoCL takes the paths a GPU takes; each test checks which
-// implementation ran. Edge shapes: size 1, odd widths, tails, zero sizes.
+// The bandwidth-shaped GPU kernels (ocl:bnorm:flat, ocl:softmax:rows_in_registers forward and
+// backward, ocl:lnorm:rows_in_registers, vector eltwise, ocl:binary:bcast_vec, vector dense
+// reorder, ocl:sum:dense, ocl:concat:rows, ocl:pooling:dense backward) against references
+// written here, on whatever OpenCL device is present. ctest runs this binary with
+// ANYDNN_GPU_TUNING set to a GPU's row of the tuning table (vectors, work-groups), so a CPU
+// device such as PoCL takes the paths a GPU takes; each test checks which implementation ran.
+// Edge shapes: size 1, odd widths, tails, zero sizes.
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <numeric>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -691,6 +694,290 @@ TEST(GpuBandwidth, ConcatRowsGroups) {
                 want.insert(want.end(), y.begin() + i * 5 * hw, y.begin() + (i + 1) * 5 * hw);
             }
             expect_near(read(dst), want, 0, "dst");
+        }
+}
+
+// f32 to bf16 rounded to nearest even, as a bf16 store does (the inputs here are finite).
+double round_bf16(double v) {
+    const float f = float(v);
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof(u));
+    return from_bf16(uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16));
+}
+
+// bf16 on every tensor: groups of eight elements in one 16-byte access where the run's
+// access_bytes is 16 (the second ctest run), of four otherwise. src1 broadcast bands whose
+// group width differs: a per-channel value shared by 8 (width 8), by 20 (four only), a run
+// of 24 or 12 along dst (width 8 / four only), one value, and a run of 35 (per element).
+TEST(GpuBandwidth, BinaryAddBf16Bands) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    struct band_t {
+        dims d0, d1;
+    };
+    const band_t cases[] = {{{4099}, {4099}}, {{7}, {7}}, {{3, 5, 8}, {1, 5, 1}},
+            {{3, 5, 20}, {1, 5, 1}}, {{5, 24}, {1, 24}}, {{5, 12}, {1, 12}}, {{9, 9}, {1, 1}},
+            {{3, 5, 7}, {1, 5, 7}}};
+    for (const auto &c : cases) {
+        const tag t = c.d0.size() == 1 ? tag::a : c.d0.size() == 2 ? tag::ab : tag::abc;
+        const memory::desc a(c.d0, dt::bf16, t), b(c.d1, dt::bf16, t);
+        binary::primitive_desc pd(e, algorithm::binary_add, a, b, a);
+        expect_impl(pd, "ocl:binary:bcast_vec");
+        const int64_t n = int64_t(a.get_size() / 2), n1 = int64_t(b.get_size() / 2);
+        SCOPED_TRACE(std::to_string(n) + " + " + std::to_string(n1));
+        const std::vector<float> x = bf16_values(size_t(n), 0.7f), y = bf16_values(size_t(n1), 1.9f);
+        memory dst(a, e);
+        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make_bf16(e, a, x)},
+                                      {DNNL_ARG_SRC_1, make_bf16(e, b, y)}, {DNNL_ARG_DST, dst}});
+        s.wait();
+        // src1's index of dst element i: each dimension's index, 0 where src1's is 1.
+        std::vector<double> want(x.size());
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t rest = i, j = 0, stride0 = n, stride1 = n1;
+            for (size_t k = 0; k < c.d0.size(); ++k) {
+                stride0 /= c.d0[k];
+                stride1 /= c.d1[k];
+                const int64_t idx = rest / stride0;
+                rest %= stride0;
+                if (c.d1[k] != 1) j += idx * stride1;
+            }
+            want[size_t(i)] = round_bf16(double(x[size_t(i)]) + y[size_t(j)]);
+        }
+        expect_near(read_bf16(dst), want, 0, "dst");
+    }
+}
+
+// bf16 rows forward, layer norm and RMS norm: widths of eight-element groups (8, 24, 1024),
+// of four only (36) and of one (33); statistics against a double reference.
+TEST(GpuBandwidth, LayerNormAndRmsNormBf16Rows) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    for (int64_t C : {8, 24, 1024, 36, 33})
+        for (bool rms : {false, true}) {
+            const int64_t rows = 5;
+            SCOPED_TRACE(std::to_string(C) + (rms ? " rms" : ""));
+            const memory::desc md({rows, C}, dt::bf16, tag::ab), smd({rows}, dt::f32, tag::a),
+                    cmd({C}, dt::f32, tag::a);
+            auto flags = normalization_flags::use_scale | normalization_flags::use_shift;
+            if (rms) flags = normalization_flags::use_scale | normalization_flags::rms_norm;
+            layer_normalization_forward::primitive_desc pd(
+                    e, prop_kind::forward_training, md, md, smd, 1e-4f, flags);
+            expect_impl(pd, "ocl:lnorm:rows_in_registers");
+            const std::vector<float> x = bf16_values(size_t(rows * C), 0.4f);
+            const std::vector<float> sc = values(size_t(C), 2.5f), sh = values(size_t(C), 3.5f);
+            memory dst(md, e), mean(smd, e), var(smd, e);
+            layer_normalization_forward(pd).execute(s,
+                    {{DNNL_ARG_SRC, make_bf16(e, md, x)}, {DNNL_ARG_DST, dst},
+                            {DNNL_ARG_MEAN, mean}, {DNNL_ARG_VARIANCE, var},
+                            {DNNL_ARG_SCALE, make(e, cmd, sc)}, {DNNL_ARG_SHIFT, make(e, cmd, sh)}});
+            s.wait();
+            std::vector<double> y(x.size()), v(static_cast<size_t>(rows)),
+                    m(static_cast<size_t>(rows));
+            for (int64_t r = 0; r < rows; ++r) {
+                const float *p = x.data() + r * C;
+                double mu = 0, q = 0;
+                for (int64_t c = 0; c < C && !rms; ++c)
+                    mu += p[c] / double(C);
+                for (int64_t c = 0; c < C; ++c)
+                    q += (p[c] - mu) * (p[c] - mu) / double(C);
+                m[size_t(r)] = mu;
+                v[size_t(r)] = q;
+                for (int64_t c = 0; c < C; ++c)
+                    y[size_t(r * C + c)] = (p[c] - mu) / std::sqrt(q + 1e-4) * sc[c]
+                                           + (rms ? 0.0 : double(sh[c]));
+            }
+            expect_near(read_bf16(dst), y, 1e-2, "dst"); // bf16: 8-bit mantissa
+            expect_near(read(var), v, 1e-5, "variance");
+            if (!rms) expect_near(read(mean), m, 1e-5, "mean");
+        }
+}
+
+// Softmax backward over dense rows: dst a softmax-like row (accurate: in [0, 2/C); log: in
+// [-8, 0)), diff_dst in [-2, 2); rows kept in registers (two arrays: half the forward's
+// width) and rows wider than that streamed. Tolerance: f32 roundings of the row's sum.
+TEST(GpuBandwidth, SoftmaxBackwardRows) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    const struct {
+        dims d;
+        const char *impl;
+    } cases[] = {{{7, 33}, "ocl:softmax:rows_in_registers"},
+            {{5, 1024}, "ocl:softmax:rows_in_registers"}, {{1, 1}, "ocl:softmax:rows_in_registers"},
+            {{2, 3, 37}, "ocl:softmax:rows_in_registers"},
+            {{3, 20003}, "ocl:softmax:rows_streamed"}, {{2, 20480}, "ocl:softmax:rows_streamed"}};
+    for (const auto &c : cases)
+        for (auto alg : {algorithm::softmax_accurate, algorithm::softmax_log}) {
+            const bool log = alg == algorithm::softmax_log;
+            const int64_t C = c.d.back();
+            const int64_t rows = int64_t(std::accumulate(c.d.begin(), c.d.end() - 1, int64_t(1),
+                    std::multiplies<int64_t>()));
+            SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(C)
+                         + (log ? " log" : ""));
+            const memory::desc md(c.d, dt::f32, c.d.size() == 2 ? tag::ab : tag::abc);
+            const int axis = int(c.d.size()) - 1;
+            softmax_forward::primitive_desc fpd(e, prop_kind::forward_training, alg, md, md, axis);
+            softmax_backward::primitive_desc pd(e, alg, md, md, md, axis, fpd);
+            expect_impl(pd, c.impl);
+            const std::vector<float> y = log ? values(size_t(rows * C), 0.3f, -8.f, 8.f)
+                                             : values(size_t(rows * C), 0.3f, 0.f, 2.f / float(C));
+            const std::vector<float> g = values(size_t(rows * C), 1.1f);
+            memory ds(md, e);
+            softmax_backward(pd).execute(s, {{DNNL_ARG_DST, make(e, md, y)},
+                                                    {DNNL_ARG_DIFF_DST, make(e, md, g)},
+                                                    {DNNL_ARG_DIFF_SRC, ds}});
+            s.wait();
+            const std::vector<float> got = read(ds);
+            for (int64_t r = 0; r < rows; ++r) {
+                double sum = 0, mag = 0;
+                for (int64_t k = r * C; k < (r + 1) * C; ++k) {
+                    const double t = log ? double(g[size_t(k)]) : double(g[size_t(k)]) * y[size_t(k)];
+                    sum += t;
+                    mag += std::fabs(t);
+                }
+                for (int64_t k = r * C; k < (r + 1) * C; ++k) {
+                    const double yk = y[size_t(k)], gk = g[size_t(k)];
+                    const double want = log ? gk - std::exp(yk) * sum : yk * (gk - sum);
+                    const double scale = log ? std::fabs(gk) + std::exp(yk) * mag
+                                             : std::fabs(yk) * (std::fabs(gk) + mag);
+                    ASSERT_NEAR(got[size_t(k)], want, 1e-5 * scale + 1e-30) << "at " << k;
+                }
+            }
+        }
+}
+
+// Pooling backward over dense NCHW / NHWC (and 1D, 3D NCDHW) with the sizes built into the
+// kernel: max through the forward's workspace (distinct src values: one argmax a window, the
+// first tap's), average with and without padding; strides, dilation, asymmetric padding.
+TEST(GpuBandwidth, PoolingBackwardDense) {
+    SKIP_WITHOUT_GPU();
+    engine e(engine::kind::gpu, 0);
+    stream s(e);
+    struct case_t {
+        dims src, k, st, dl, pl, pr;
+        bool cl;
+    };
+    const case_t cases[] = {{{2, 19, 9, 9}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 1}, false},
+            {{2, 19, 9, 9}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 1}, true},
+            {{1, 3, 7, 6}, {2, 2}, {1, 2}, {1, 0}, {0, 1}, {1, 0}, true},
+            {{2, 3, 7}, {3}, {1}, {0}, {1}, {1}, false},
+            {{1, 2, 4, 5, 4}, {2, 3, 2}, {2, 1, 2}, {0, 0, 0}, {1, 1, 0}, {1, 1, 0}, false}};
+    for (const auto &c : cases)
+        for (auto alg : {algorithm::pooling_max, algorithm::pooling_avg_include_padding,
+                     algorithm::pooling_avg_exclude_padding}) {
+            const size_t ns = c.k.size();
+            dims dd = {c.src[0], c.src[1]};
+            for (size_t i = 0; i < ns; ++i)
+                dd.push_back((c.src[2 + i] + c.pl[i] + c.pr[i] - ((c.k[i] - 1) * (c.dl[i] + 1) + 1))
+                                / c.st[i]
+                        + 1);
+            const tag t = ns == 1 ? (c.cl ? tag::acb : tag::abc)
+                    : ns == 2     ? (c.cl ? tag::acdb : tag::abcd)
+                                  : tag::abcde;
+            SCOPED_TRACE(std::to_string(ns) + "D" + (c.cl ? " channels last " : " ")
+                         + std::to_string(int(alg)));
+            const memory::desc sm(c.src, dt::f32, t), dm(dd, dt::f32, t);
+            pooling_forward::primitive_desc fpd(e, prop_kind::forward_training, alg, sm, dm, c.st,
+                    c.k, c.dl, c.pl, c.pr);
+            pooling_backward::primitive_desc pd(e, alg, sm, dm, c.st, c.k, c.dl, c.pl, c.pr, fpd);
+            expect_impl(pd, "ocl:pooling:dense");
+            const bool max = alg == algorithm::pooling_max;
+            const int64_t n_src = int64_t(sm.get_size() / 4), n_dst = int64_t(dm.get_size() / 4);
+            // Values by logical index (the references walk logical positions).
+            std::vector<float> x(static_cast<size_t>(n_src)), g = values(size_t(n_dst), 0.9f);
+            for (int64_t i = 0; i < n_src; ++i)
+                x[size_t(i)] = float((i * 7919) % n_src - n_src / 2) * 0.25f;
+            // Physical offset of a logical (n, c, spatial...) position of dims `d`.
+            auto offset = [&](const dims &d, const int64_t *pos) {
+                int64_t off = 0;
+                if (c.cl) {
+                    off = pos[0];
+                    for (size_t i = 0; i < ns; ++i)
+                        off = off * d[2 + i] + pos[2 + i];
+                    return off * d[1] + pos[1];
+                }
+                for (size_t i = 0; i < d.size(); ++i)
+                    off = off * d[i] + pos[i];
+                return off;
+            };
+            auto logical = [&](const dims &d, int64_t i, int64_t *pos) {
+                for (int k = int(d.size()) - 1; k >= 0; --k) {
+                    pos[k] = i % d[size_t(k)];
+                    i /= d[size_t(k)];
+                }
+            };
+            std::vector<float> xp(x.size()), gp(g.size());
+            int64_t pos[5], sp[5];
+            for (int64_t i = 0; i < n_src; ++i) {
+                logical(c.src, i, pos);
+                xp[size_t(offset(c.src, pos))] = x[size_t(i)];
+            }
+            for (int64_t i = 0; i < n_dst; ++i) {
+                logical(dd, i, pos);
+                gp[size_t(offset(dd, pos))] = g[size_t(i)];
+            }
+            memory src = make(e, sm, xp), dst(dm, e), ds(sm, e);
+            std::unordered_map<int, memory> fargs = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+            std::unordered_map<int, memory> bargs
+                    = {{DNNL_ARG_DIFF_DST, make(e, dm, gp)}, {DNNL_ARG_DIFF_SRC, ds}};
+            if (max) {
+                memory ws(fpd.workspace_desc(), e);
+                fargs[DNNL_ARG_WORKSPACE] = ws;
+                bargs[DNNL_ARG_WORKSPACE] = ws;
+            }
+            pooling_forward(fpd).execute(s, fargs);
+            pooling_backward(pd).execute(s, bargs);
+            s.wait();
+            // Each diff_dst element to its window's argmax, or spread over the taps inside
+            // (exclude) or the whole kernel (include).
+            std::vector<double> want(size_t(n_src), 0.0);
+            for (int64_t o = 0; o < n_dst; ++o) {
+                logical(dd, o, pos);
+                std::vector<int64_t> taps;
+                int64_t ksize = 1;
+                for (size_t i = 0; i < ns; ++i)
+                    ksize *= c.k[i];
+                for (int64_t tap = 0; tap < ksize; ++tap) {
+                    int64_t r = tap;
+                    bool in = true;
+                    sp[0] = pos[0];
+                    sp[1] = pos[1];
+                    for (int i = int(ns) - 1; i >= 0; --i) {
+                        const int64_t kk = r % c.k[size_t(i)];
+                        r /= c.k[size_t(i)];
+                        sp[2 + i] = pos[2 + i] * c.st[size_t(i)] - c.pl[size_t(i)]
+                                + kk * (c.dl[size_t(i)] + 1);
+                        in = in && sp[2 + i] >= 0 && sp[2 + i] < c.src[2 + size_t(i)];
+                    }
+                    if (!in) continue;
+                    int64_t li = 0;
+                    for (size_t k = 0; k < c.src.size(); ++k)
+                        li = li * c.src[k] + sp[k];
+                    taps.push_back(li);
+                }
+                if (taps.empty()) continue;
+                if (max) {
+                    int64_t best = taps[0];
+                    for (int64_t li : taps)
+                        if (x[size_t(li)] > x[size_t(best)]) best = li;
+                    want[size_t(best)] += g[size_t(o)];
+                    continue;
+                }
+                const double share = g[size_t(o)]
+                        / double(alg == algorithm::pooling_avg_include_padding ? ksize
+                                                                              : int64_t(taps.size()));
+                for (int64_t li : taps)
+                    want[size_t(li)] += share;
+            }
+            const std::vector<float> got = read(ds);
+            for (int64_t i = 0; i < n_src; ++i) {
+                logical(c.src, i, pos);
+                ASSERT_NEAR(got[size_t(offset(c.src, pos))], want[size_t(i)],
+                        1e-5 * std::max(1.0, std::fabs(want[size_t(i)])))
+                        << "at " << i;
+            }
         }
 }
 

@@ -13,8 +13,9 @@ DEST=${2:-.dev}
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn benchdnn anydnn_concurrency_stress
 mkdir -p "$DEST"
 cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
-    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh tools/gpu_bench/sdpa_flash.py \
-    tools/gpu_bench/gemm_variants.sh tools/gpu_bench/sparse_check.sh tools/gpu_bench/lstm_variants.sh \
+    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh tools/gpu_bench/bw_access.sh \
+    tools/gpu_bench/sdpa_flash.py tools/gpu_bench/gemm_variants.sh tools/gpu_bench/sparse_check.sh \
+    tools/gpu_bench/lstm_variants.sh \
     "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
 # The GPU tests (sdpa_flash.py runs the flash kernels' reference check from them) and the graph

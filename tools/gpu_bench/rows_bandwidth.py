@@ -56,6 +56,15 @@ def _rows():
             (f'{dt} max pool 3x3 s2 nchw 64x256x128x128',
              f'--pool --alg=max --dir=FWD_I --dt={dt} --tag=abx mb64ic256ih128iw128kh3kw3sh2sw2ph1pw1',
              ('maxpool', dt, NCHW, 3, 2, 1)),
+            (f'{dt} max pool 3x3 s2 BWD_D nchw 64x256x128x128',
+             f'--pool --alg=max --dir=BWD_D --dt={dt} --tag=abx mb64ic256ih128iw128kh3kw3sh2sw2ph1pw1',
+             ('pool_bwd', dt, NCHW, 3, 2, 1, 'max')),
+            (f'{dt} avg pool 3x3 s2 BWD_D nchw 64x256x128x128',
+             f'--pool --alg=avg_p --dir=BWD_D --dt={dt} --tag=abx mb64ic256ih128iw128kh3kw3sh2sw2ph1pw1',
+             ('pool_bwd', dt, NCHW, 3, 2, 1, 'avg')),
+            (f'{dt} softmax BWD_D rows of 4096',
+             f'--softmax --dir=BWD_D {t} --axis=1 --stag=ab 65536x4096',
+             ('softmax_bwd', dt, 65536, 4096)),
             (f'{dt} add nchw + per-channel 1x256x1x1',
              f'--binary --alg=ADD --sdt={dt}:{dt} --ddt={dt} --stag=abcd:abcd 64x256x128x128:1x256x1x1',
              ('add', dt, NCHW, (1, 256, 1, 1), False)),
@@ -99,6 +108,11 @@ CHECKS = [
     '--pool --dir=FWD_D,FWD_I --alg=max,avg_p,avg_np --tag=abx,axb --dt=f32,bf16 '
     'mb2ic19ih9iw9kh3kw3sh2sw2ph1pw1 mb3ic5id4ih5iw4kd2kh3kw2sd2sh1sw2 mb1ic1iw7kw3sw1pw1 '
     'mb2ic3ih6iw6kh2kw2sh2sw2dh1dw1',
+    '--pool --dir=BWD_D --alg=max,avg_p,avg_np --tag=abx,axb --dt=f32,bf16 '
+    'mb2ic19ih9iw9kh3kw3sh2sw2ph1pw1 mb3ic5id4ih5iw4kd2kh3kw2sd2sh1sw2 mb1ic1iw7kw3sw1pw1 '
+    'mb2ic3ih6iw6kh2kw2sh2sw2dh1dw1',
+    '--softmax --dir=BWD_D --alg=SOFTMAX,LOGSOFTMAX --sdt=f32,bf16 --ddt=f32,bf16 --axis=1 '
+    '--stag=ab 100x1024 64x4096 3x32768 7x33 1x1',
     '--gnorm --dir=FWD_D,FWD_I --flags=,CH,G,GCH --g=4 --tag=abx --dt=f32,bf16 '
     'mb2ic16ih5iw4 mb3ic32ih3iw3 mb1ic8ih1iw1',
 ]
@@ -176,6 +190,22 @@ def torch_case(tb, key):
         _, m, rstd = t.ops.aten.native_layer_norm(x, [c], w, b, 1e-5)
         return tb.time_ms(lambda: t.ops.aten.native_layer_norm_backward(
             g, x, [c], m, rstd, w, b, [True, True, True]))
+    if kind == 'pool_bwd':
+        _, _, shape, k, st, p, alg = key
+        x = tb.rnd(*shape, dt=dt)
+        if alg == 'max':
+            y, idx = F.max_pool2d(x, k, st, p, return_indices=True)
+            g = t.randn_like(y)
+            return tb.time_ms(lambda: t.ops.aten.max_pool2d_with_indices_backward(
+                g, x, [k, k], [st, st], [p, p], [1, 1], False, idx))
+        g = t.randn_like(F.avg_pool2d(x, k, st, p))
+        return tb.time_ms(lambda: t.ops.aten.avg_pool2d_backward(
+            g, x, [k, k], [st, st], [p, p], False, True, None))
+    if kind == 'softmax_bwd':
+        _, _, rows, c = key
+        y = t.softmax(tb.rnd(rows, c, dt=dt), dim=-1)
+        g = t.randn_like(y)
+        return tb.time_ms(lambda: t.ops.aten._softmax_backward_data(g, y, -1, tdt))
     with t.no_grad():
         if kind == 'gnorm':
             _, _, shape, groups = key

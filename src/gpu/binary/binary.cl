@@ -68,17 +68,25 @@ kernel void binary_generic(const global SRC0_DATA_T *src0, const global SRC1_DAT
 
 #ifdef VEC
 #include "cl/vec_io.h"
-// Four elements of src1 for dst elements i .. i + 3 (see B_MODE below).
-static float4 src1_x4(const global SRC1_DATA_T *src1, long off1, long i, long inner, long mid) {
-#if B_MODE == 1
-    return (float4)(LOAD_SRC1(src1, off1 + (i / inner) % mid));
-#elif B_MODE == 2
-    return X4(LOAD_SRC1)(src1, off1 + i % mid);
-#else
+// Four elements of src1 for dst elements i .. i + 3, each looked up.
+static float4 src1_each4(const global SRC1_DATA_T *src1, long off1, long i, long inner, long mid) {
     return (float4)(LOAD_SRC1(src1, off1 + (i / inner) % mid),
             LOAD_SRC1(src1, off1 + ((i + 1) / inner) % mid),
             LOAD_SRC1(src1, off1 + ((i + 2) / inner) % mid),
             LOAD_SRC1(src1, off1 + ((i + 3) / inner) % mid));
+}
+
+// VEC elements of src1 for dst elements i .. i + VEC - 1 (see B_MODE below).
+static vf src1_v(const global SRC1_DATA_T *src1, long off1, long i, long inner, long mid) {
+#if B_MODE == 1
+    return (vf)(LOAD_SRC1(src1, off1 + (i / inner) % mid));
+#elif B_MODE == 2
+    return LOADV(LOAD_SRC1, src1, off1 + i % mid);
+#elif VEC == 8
+    return (float8)(src1_each4(src1, off1, i, inner, mid),
+            src1_each4(src1, off1, i + 4, inner, mid));
+#else
+    return src1_each4(src1, off1, i, inner, mid);
 #endif
 }
 
@@ -92,30 +100,39 @@ static float4 binary_x4(float4 a, float4 b, const global SCALE0_DATA_T *scale0,
             binary_op(ALG, x.s2, y.s2, 0.f), binary_op(ALG, x.s3, y.s3, 0.f));
 }
 
-// src0 and dst dense in one layout, GROUPS groups of four elements per work-item, a global
-// size apart (coalesced accesses), all loaded before any is stored; src1 the same or
+static vf binary_v(vf a, vf b, const global SCALE0_DATA_T *scale0,
+        const global SCALE1_DATA_T *scale1) {
+#if VEC == 8
+    return (float8)(binary_x4(a.lo, b.lo, scale0, scale1), binary_x4(a.hi, b.hi, scale0, scale1));
+#else
+    return binary_x4(a, b, scale0, scale1);
+#endif
+}
+
+// src0 and dst dense in one layout, GROUPS groups of VEC (4 or 8) elements per work-item, a
+// global size apart (coalesced accesses), all loaded before any is stored; src1 the same or
 // broadcast along the outer and inner dimensions of dst's memory order: element i of dst
-// takes src1's (i / inner) % mid. B_MODE: 1 every four share one src1 value (inner % 4 == 0),
-// 2 src1 runs along with dst (inner == 1, mid % 4 == 0), 0 otherwise. The n % 4 tail is the
-// first work-item's.
+// takes src1's (i / inner) % mid. B_MODE: 1 every VEC share one src1 value (inner % VEC == 0),
+// 2 src1 runs along with dst (inner == 1, mid % VEC == 0), 0 otherwise. The n % VEC tail is
+// the first work-item's.
 kernel void binary_bcast_vec(const global SRC0_DATA_T *src0, const global SRC1_DATA_T *src1,
         global DST_DATA_T *dst, long off0, long off1, long offd, long inner, long mid, long n,
         const global SCALE0_DATA_T *scale0, const global SCALE1_DATA_T *scale1) {
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
-    float4 a[GROUPS], b[GROUPS];
+    const long t = get_global_id(0), items = get_global_size(0), groups = n / VEC;
+    vf a[GROUPS], b[GROUPS];
     for (int g = 0; g < GROUPS; ++g) {
         const long j = t + g * items;
         if (j < groups) {
-            a[g] = X4(LOAD_SRC0)(src0, off0 + j * 4);
-            b[g] = src1_x4(src1, off1, j * 4, inner, mid);
+            a[g] = LOADV(LOAD_SRC0, src0, off0 + j * VEC);
+            b[g] = src1_v(src1, off1, j * VEC, inner, mid);
         }
     }
     for (int g = 0; g < GROUPS; ++g) {
         const long j = t + g * items;
-        if (j < groups) X4(STORE_DST)(dst, offd + j * 4, binary_x4(a[g], b[g], scale0, scale1));
+        if (j < groups) STOREV(STORE_DST, dst, offd + j * VEC, binary_v(a[g], b[g], scale0, scale1));
     }
     if (t != 0) return;
-    for (long k = groups * 4; k < n; ++k) {
+    for (long k = groups * VEC; k < n; ++k) {
         const float x = scaled0(LOAD_SRC0(src0, off0 + k), scale0);
         const float y = scaled1(LOAD_SRC1(src1, off1 + (k / inner) % mid), scale1);
         STORE_DST(dst, offd + k, binary_op(ALG, x, y, 0.f));

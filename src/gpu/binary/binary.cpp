@@ -51,16 +51,27 @@ struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
                 && conf.src0.offset0 % 4 == 0 && conf.dst.offset0 % 4 == 0
                 && broadcast_band(conf.src1, conf.dst, pd.inner, pd.mid);
         if (pd.vec) {
-            pd.b_mode = pd.inner % 4 == 0 ? 1
-                    : pd.inner == 1 && pd.mid % 4 == 0 && conf.src1.offset0 % 4 == 0 ? 2
-                                                                                    : 0;
             pd.dense = false;
             size_t widest = 0;
             for (const memory_desc_t *md : {&conf.src0, &conf.src1, &conf.dst})
                 widest = std::max(widest, data_type_size(md->data_type));
-            pd.groups = vector_groups(op_tuning(engine_caps(pd.engine)), widest);
+            const op_tuning_t &tune = op_tuning(engine_caps(pd.engine));
+            pd.width = vector_width(tune, widest);
+            // Eight-element groups only where src0 and dst start on one and src1 is not
+            // looked up element by element where groups of four would not be.
+            if (conf.src0.offset0 % pd.width || conf.dst.offset0 % pd.width
+                    || (pd.b_mode_for(pd.width, conf.src1) == 0 && pd.b_mode_for(4, conf.src1) != 0))
+                pd.width = 4;
+            pd.b_mode = pd.b_mode_for(pd.width, conf.src1);
+            pd.groups = vector_groups(tune, widest, pd.width);
         }
         return dnnl_success;
+    }
+
+    // binary_bcast_vec's B_MODE for groups of `width` elements.
+    int b_mode_for(int width, const memory_desc_t &s1) const {
+        if (inner % width == 0) return 1;
+        return inner == 1 && mid % width == 0 && s1.offset0 % width == 0 ? 2 : 0;
     }
 
     // Whether src1's non-1 dimensions are one band of dst's memory order, laid out in that
@@ -89,7 +100,7 @@ struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
         inner = 1;
         mid = 1;
         if (first < 0) { // a single value
-            inner = 4;
+            inner = 8; // any group width shares it
             return true;
         }
         for (int k = int(order.size()) - 1; k > last; --k)
@@ -104,6 +115,7 @@ struct binary_pd_t : public primitive_desc_impl_t<binary_pd_t, binary_t> {
     dnnl_alg_kind_t alg = dnnl_alg_kind_undef;
     bool select = false, dense = false;
     bool vec = false; // binary_bcast_vec: groups of four elements per work-item
+    int width = 4; // elements per group (vector_width)
     int groups = 1; // how many (vector_groups)
     int b_mode = 0;
     int64_t inner = 1, mid = 1;
@@ -132,7 +144,7 @@ struct binary_t : public primitive_t {
                 + pd.post_ops.build_options();
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         if (pd.vec)
-            opt += " -DVEC=4 -DB_MODE=" + std::to_string(pd.b_mode)
+            opt += " -DVEC=" + std::to_string(pd.width) + " -DB_MODE=" + std::to_string(pd.b_mode)
                     + " -DGROUPS=" + std::to_string(pd.groups);
         return create_kernel(pd.engine, "binary/binary.cl", opt,
                 pd.vec ? "binary_bcast_vec" : pd.dense ? "binary_dense" : "binary_generic",
@@ -160,7 +172,7 @@ struct binary_t : public primitive_t {
                 v.add_value<int64_t>(a);
             v.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0));
             v.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_1));
-            return kernel_->launch(ctx.stream, v, range_1d(static_cast<size_t>(vector_items(n, pd.groups))));
+            return kernel_->launch(ctx.stream, v, range_1d(static_cast<size_t>(vector_items(n, pd.groups, pd.width))));
         }
         if (pd.dense) {
             n = nelems(dst);

@@ -32,7 +32,11 @@ static float segment_sum(local float *buf, float v) {
     return r;
 }
 
-#if VEC == 4
+#if VEC == 8
+#define HMAX(v) fmax(fmax(fmax((v).s0, (v).s1), fmax((v).s2, (v).s3)), \
+        fmax(fmax((v).s4, (v).s5), fmax((v).s6, (v).s7)))
+#define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3) + ((v).s4 + (v).s5) + ((v).s6 + (v).s7))
+#elif VEC == 4
 #define HMAX(v) fmax(fmax((v).s0, (v).s1), fmax((v).s2, (v).s3))
 #define HSUM(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
 #else

@@ -22,25 +22,33 @@ static float4 eltwise_fwd4(float4 x, float alpha, float beta) {
     return (float4)(eltwise_fwd(ALG, x.s0, alpha, beta), eltwise_fwd(ALG, x.s1, alpha, beta),
             eltwise_fwd(ALG, x.s2, alpha, beta), eltwise_fwd(ALG, x.s3, alpha, beta));
 }
+#if VEC == 8
+static vf eltwise_fwdv(vf x, float alpha, float beta) {
+    return (float8)(eltwise_fwd4(x.lo, alpha, beta), eltwise_fwd4(x.hi, alpha, beta));
+}
+#else
+#define eltwise_fwdv eltwise_fwd4
+#endif
 
-// Dense, GROUPS groups of four elements per work-item (16-byte f32 accesses), groups a
-// global size apart so each access stays coalesced, all loaded before any is stored; the
-// first work-item also takes the n % 4 tail. Offsets are multiples of 4 (the host's
-// condition).
+// Dense, GROUPS groups of VEC (4 or 8) elements per work-item (16-byte f32 accesses, 8- or
+// 16-byte bf16 ones), groups a global size apart so each access stays coalesced, all loaded
+// before any is stored; the first work-item also takes the n % VEC tail. Offsets are
+// multiples of VEC (the host's condition).
 kernel void eltwise_fwd_dense_vec(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         long offset_src, long offset_dst, long n, float alpha, float beta) {
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
-    float4 x[GROUPS];
+    const long t = get_global_id(0), items = get_global_size(0), groups = n / VEC;
+    vf x[GROUPS];
     for (int g = 0; g < GROUPS; ++g) {
         const long j = t + g * items;
-        if (j < groups) x[g] = X4(LOAD_SRC)(src, offset_src + j * 4);
+        if (j < groups) x[g] = LOADV(LOAD_SRC, src, offset_src + j * VEC);
     }
     for (int g = 0; g < GROUPS; ++g) {
         const long j = t + g * items;
-        if (j < groups) X4(STORE_DST)(dst, offset_dst + j * 4, eltwise_fwd4(x[g], alpha, beta));
+        if (j < groups)
+            STOREV(STORE_DST, dst, offset_dst + j * VEC, eltwise_fwdv(x[g], alpha, beta));
     }
     if (t != 0) return;
-    for (long k = groups * 4; k < n; ++k)
+    for (long k = groups * VEC; k < n; ++k)
         STORE_DST(dst, offset_dst + k, eltwise_fwd(ALG, LOAD_SRC(src, offset_src + k), alpha, beta));
 }
 #endif

@@ -29,7 +29,8 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
     bool fwd = true;
     bool dense = false;
     bool vec = false; // dense, four elements per access (the tuning table's vector_elems)
-    int groups = 1; // groups of four elements per work-item (vector_groups)
+    int width = 4; // elements per access (vector_width)
+    int groups = 1; // groups of `width` elements per work-item (vector_groups)
     post_ops_t post_ops;
 
     static status_t init(eltwise_pd_t &pd) {
@@ -44,10 +45,14 @@ struct eltwise_pd_t : public primitive_desc_impl_t<eltwise_pd_t, eltwise_t> {
             pd.args[DNNL_ARG_DST] = dst;
             ANYDNN_CHECK(pd.post_ops.init(pd.attr, dst, pd.args));
             pd.dense = pd.post_ops.empty() && same_dense_layout({&src, &dst});
-            pd.vec = pd.dense && op_tuning(engine_caps(pd.engine)).vector_elems == 4
-                     && src.offset0 % 4 == 0 && dst.offset0 % 4 == 0;
-            pd.groups = vector_groups(op_tuning(engine_caps(pd.engine)),
-                    std::max(data_type_size(src.data_type), data_type_size(dst.data_type)));
+            const op_tuning_t &tune = op_tuning(engine_caps(pd.engine));
+            const size_t widest
+                    = std::max(data_type_size(src.data_type), data_type_size(dst.data_type));
+            pd.width = vector_width(tune, widest);
+            if (src.offset0 % pd.width || dst.offset0 % pd.width) pd.width = 4;
+            pd.vec = pd.dense && tune.vector_elems == 4 && src.offset0 % 4 == 0
+                     && dst.offset0 % 4 == 0;
+            pd.groups = vector_groups(tune, widest, pd.width);
         } else {
             memory_desc_t data, dd, ds;
             ANYDNN_CHECK(cpu::eltwise::resolve_bwd(d, data, dd, ds));
@@ -75,7 +80,9 @@ struct eltwise_t : public primitive_t {
                     + pd.post_ops.build_options();
             ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
             if (pd.dense) opt += " -DDENSE";
-            if (pd.vec) opt += " -DVEC=4 -DGROUPS=" + std::to_string(pd.groups);
+            if (pd.vec)
+                opt += " -DVEC=" + std::to_string(pd.width)
+                        + " -DGROUPS=" + std::to_string(pd.groups);
             kname = pd.vec ? "eltwise_fwd_dense_vec"
                            : pd.dense ? "eltwise_fwd_dense" : "eltwise_fwd_generic";
         } else {
@@ -111,7 +118,7 @@ struct eltwise_t : public primitive_t {
                 add_logical_dims(args, dst);
                 pd.post_ops.add_args(args, ctx, post_ops_buffer_.get());
             }
-            return kernel_->launch(ctx.stream, args, range_1d(pd.vec ? vector_items(n, pd.groups) : n));
+            return kernel_->launch(ctx.stream, args, range_1d(pd.vec ? vector_items(n, pd.groups, pd.width) : n));
         }
         const int data_arg = cpu::eltwise::bwd_data_arg(d);
         const memory_desc_t &ds = pd.arg_md(DNNL_ARG_DIFF_SRC);

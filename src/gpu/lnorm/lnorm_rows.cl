@@ -4,7 +4,7 @@
 // Backward (BWD): the same rows, diff_src from registers, and diff scale/shift as partial sums
 // per row segment (each work-item keeps its columns' sums over the rows it walks) joined by a
 // second kernel. Build options: SRC/DST/SS (DIFF_DST/DIFF_SRC/DIFF_SS) types, VEC, T, NREG,
-// the scale types, FWD or BWD.
+// the scale types, FWD or BWD, RMS (forward: the flags' LN_RMS, one reduction a row).
 #include "cl/row_segments.h"
 #include "cl/scales.h"
 
@@ -33,18 +33,25 @@ kernel void lnorm_rows_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
     for (int j = 0; j < NREG; ++j) {
         const long c = ROW_ELEM(j, t);
         v[j] = live && c < C ? LOADV(LOAD_SRC, x, c) : (vf)(0.f);
+#ifdef RMS
+        s += HSUM(v[j] * v[j]);
+#else
         s += HSUM(v[j]);
+#endif
     }
-    // Both reductions run whatever the flags (no barrier under a branch: PoCL's work-group
-    // loops mishandle rows that are past the end there).
-    const float total = segment_sum(buf, s);
-    const float row_mean = rms ? 0.f : total / C;
+#ifdef RMS
+    // RMS norm (a build option, so no barrier sits under a branch): the mean square in one
+    // reduction.
+    const float row_mean = 0.f, row_var = segment_sum(buf, s) / C;
+#else
+    const float row_mean = segment_sum(buf, s) / C;
     float q = 0.f;
     for (int j = 0; j < NREG; ++j) {
         const vf d = ROW_ELEM(j, t) < C ? v[j] - row_mean : (vf)(0.f);
         q += HSUM(d * d);
     }
     const float row_var = segment_sum(buf, q) / C;
+#endif
     float m = row_mean, var_r = row_var;
     if (flags & LN_GLOBAL) {
         m = !rms && live ? mean[stat_off + r] : 0.f;

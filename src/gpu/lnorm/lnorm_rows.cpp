@@ -61,8 +61,17 @@ struct lnorm_rows_pd_t : public primitive_desc_impl_t<lnorm_rows_pd_t, lnorm_row
                 "rows in registers take dense rows, row-major statistics, scale/shift at 0");
         const bool aligned
                 = src.offset0 % 4 == 0 && dst.offset0 % 4 == 0 && dd.offset0 % 4 == 0;
+        // Forward rows of 2-byte types take eight-element groups where the table's
+        // access_bytes asks for them (one 16-byte access each).
+        const int widest = int(std::max(
+                data_type_size(src.data_type), data_type_size(dst.data_type)));
+        const int max_vec = fwd && src.offset0 % 8 == 0 && dst.offset0 % 8 == 0
+                        && vector_width(op_tuning(engine_caps(pd.engine)), widest) == 8
+                ? 8
+                : 4;
         ANYDNN_REQUIRE(src.ndims > 0
-                               && plan_rows(pd.engine, src.dims[src.ndims - 1], aligned, pd.plan, !fwd),
+                               && plan_rows(pd.engine, src.dims[src.ndims - 1], aligned,
+                                       pd.plan, !fwd, max_vec),
                 dnnl_unimplemented, "rows too wide to keep in registers");
         if (!fwd) {
             const int64_t C = src.dims[src.ndims - 1], rows = C ? nelems(src) / C : 0;
@@ -106,7 +115,8 @@ struct lnorm_rows_t : public primitive_t {
         if (is_fwd(d))
             return create_kernel(pd.engine, file,
                     opt + " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
-                            + scale_type_options(pd.attr),
+                            + scale_type_options(pd.attr)
+                            + ((d.flags & dnnl_rms_norm) ? " -DRMS" : ""),
                     "lnorm_rows_fwd", kernel_);
         const dnnl_data_type_t dss_dt
                 = d.diff_scaleshift_md.ndims ? d.diff_scaleshift_md.data_type : dnnl_f32;

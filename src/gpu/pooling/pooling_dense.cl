@@ -1,12 +1,16 @@
-// Pooling forward over dense tensors in one of two orders, channels first (N C D H W) or
-// channels last (N D H W C): one work-item per dst element in memory order, so neighbouring
-// work-items read neighbouring sources (along W, or along C). Every size, stride and
+// Pooling over dense tensors in one of two orders, channels first (N C D H W) or channels
+// last (N D H W C): forward one work-item per dst element in memory order, so neighbouring
+// work-items read neighbouring sources (along W, or along C); backward (BWD) one work-item
+// per diff_src element in memory order, gathering the diff_dst elements whose windows read
+// it (no atomics; max: those whose workspace names this tap). Every size, stride and
 // padding is a build constant: index arithmetic is 32-bit divisions by constants, and the
 // window loops unroll. Build options: CHANNELS_LAST, MB C ID IH IW OD OH OW KD KH KW SD SH SW
 // DD DH DW (dilation + 1) PD PH PW (left padding), ALG (0 max, 1 avg with padding, 2 avg
-// without), SRC_OFF DST_OFF WS_OFF (offset0 of each), WITH_WS, SRC_LOWEST, and the
-// tensors' types (SRC, DST, WS).
+// without), SRC_OFF DST_OFF WS_OFF (offset0 of each; backward: diff_src's, diff_dst's),
+// WITH_WS, SRC_LOWEST, and the tensors' types (SRC, DST, WS; backward DIFF_SRC, DIFF_DST, WS).
 #include "cl/common.h"
+
+#ifndef BWD
 
 kernel void pooling_dense_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         global WS_DATA_T *ws) {
@@ -73,3 +77,77 @@ kernel void pooling_dense_fwd(const global SRC_DATA_T *src, global DST_DATA_T *d
     STORE_WS(ws, WS_OFF + i, (float)arg);
 #endif
 }
+#endif
+
+#ifdef BWD
+// Taps of the window of output o along one dimension that land inside the input.
+static int taps_inside(int o, int S, int P, int DL, int K, int IN) {
+    int n = 0;
+    for (int k = 0; k < K; ++k) {
+        const int p = o * S - P + k * DL;
+        n += p >= 0 && p < IN;
+    }
+    return n;
+}
+
+// The output along one dimension whose tap k reads input position i, or -1.
+static int reader(int i, int k, int P, int DL, int S, int OUT) {
+    const int p = i + P - k * DL;
+    return p >= 0 && p % S == 0 && p / S < OUT ? p / S : -1;
+}
+
+kernel void pooling_dense_bwd(global DIFF_SRC_DATA_T *diff_src,
+        const global DIFF_DST_DATA_T *diff_dst, const global WS_DATA_T *ws) {
+    const uint i = get_global_id(0);
+    if (i >= MB * C * ID * IH * IW) return;
+#ifdef CHANNELS_LAST
+    const uint c = i % C;
+    uint t = i / C;
+    const uint iw = t % IW;
+    t /= IW;
+    const uint ih = t % IH;
+    t /= IH;
+    const uint id = t % ID;
+    const uint n = t / ID;
+    const uint base = n * (OD * OH * OW * C) + c;
+#define DST_AT(od, oh, ow) (base + (((od) * OH + (oh)) * OW + (ow)) * C)
+#else
+    const uint iw = i % IW;
+    uint t = i / IW;
+    const uint ih = t % IH;
+    t /= IH;
+    const uint id = t % ID;
+    const uint nc = t / ID;
+    const uint base = nc * (OD * OH * OW);
+#define DST_AT(od, oh, ow) (base + ((od) * OH + (oh)) * OW + (ow))
+#endif
+    float acc = 0.f;
+#pragma unroll
+    for (int kd = 0; kd < KD; ++kd) {
+        const int od = reader(id, kd, PD, DD, SD, OD);
+        if (od < 0) continue;
+#pragma unroll
+        for (int kh = 0; kh < KH; ++kh) {
+            const int oh = reader(ih, kh, PH, DH, SH, OH);
+            if (oh < 0) continue;
+#pragma unroll
+            for (int kw = 0; kw < KW; ++kw) {
+                const int ow = reader(iw, kw, PW, DW, SW, OW);
+                if (ow < 0) continue;
+                const uint o = DST_AT(od, oh, ow);
+#if ALG == 0
+                if ((int)LOAD_WS(ws, WS_OFF + o) == (kd * KH + kh) * KW + kw)
+                    acc += LOAD_DIFF_DST(diff_dst, DST_OFF + o);
+#elif ALG == 1
+                acc += LOAD_DIFF_DST(diff_dst, DST_OFF + o) / (float)(KD * KH * KW);
+#else
+                const int taps = taps_inside(od, SD, PD, DD, KD, ID)
+                        * taps_inside(oh, SH, PH, DH, KH, IH) * taps_inside(ow, SW, PW, DW, KW, IW);
+                acc += LOAD_DIFF_DST(diff_dst, DST_OFF + o) / (float)taps;
+#endif
+            }
+        }
+    }
+    STORE_DIFF_SRC(diff_src, SRC_OFF + i, acc);
+}
+#endif

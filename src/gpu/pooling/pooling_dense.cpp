@@ -1,6 +1,7 @@
-// GPU pooling forward over dense channels-first (NCDHW, NCHW, NCW) or channels-last tensors
-// with no post-ops: the problem's sizes compiled into the kernel (pooling_dense.cl), one
-// work-item per dst element in memory order. ocl:pooling:generic takes everything else.
+// GPU pooling, forward and backward, over dense channels-first (NCDHW, NCHW, NCW) or
+// channels-last tensors with no post-ops: the problem's sizes compiled into the kernel
+// (pooling_dense.cl), one work-item per dst (backward: diff_src) element in memory order.
+// ocl:pooling:generic takes everything else.
 #include <cstdio>
 #include <string>
 
@@ -43,16 +44,17 @@ struct pooling_dense_t;
 struct pooling_dense_pd_t : public primitive_desc_impl_t<pooling_dense_pd_t, pooling_dense_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override { return "ocl:pooling:dense"; }
+    bool fwd = true;
     bool channels_last = false;
 
     static status_t init(pooling_dense_pd_t &pd) {
-        ANYDNN_REQUIRE(pl::is_fwd(pl::desc_of(pd)), dnnl_unimplemented,
-                "the dense kernel is forward only");
+        pd.fwd = pl::is_fwd(pl::desc_of(pd));
         ANYDNN_CHECK(pl::check_attr(pd.attr, false));
         ANYDNN_CHECK(pl::resolve(pd));
         for (const auto &a : pd.args)
             ANYDNN_CHECK(check_tensors({&a.second}));
-        const memory_desc_t &src = pd.args.at(DNNL_ARG_SRC), &dst = pd.args.at(DNNL_ARG_DST);
+        const memory_desc_t &src = pd.args.at(pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC),
+                            &dst = pd.args.at(pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST);
         pd.channels_last = dense_order(src, true) && dense_order(dst, true);
         ANYDNN_REQUIRE(pd.channels_last || (dense_order(src, false) && dense_order(dst, false)),
                 dnnl_unimplemented,
@@ -63,6 +65,9 @@ struct pooling_dense_pd_t : public primitive_desc_impl_t<pooling_dense_pd_t, poo
         const auto ws = pd.args.find(DNNL_ARG_WORKSPACE);
         ANYDNN_REQUIRE(ws == pd.args.end() || cpu::same_layout(ws->second, dst),
                 dnnl_unimplemented, "the workspace is not laid out as dst");
+        ANYDNN_REQUIRE(pd.fwd || pl::desc_of(pd).alg_kind != dnnl_pooling_max
+                               || ws != pd.args.end(),
+                dnnl_unimplemented, "max pooling backward needs the forward's workspace");
         return dnnl_success;
     }
 };
@@ -76,13 +81,15 @@ struct pooling_dense_t : public primitive_t {
     status_t init() override {
         const pooling_dense_pd_t &pd = pd_();
         const pl::geom_t g = pl::make_geom(pl::desc_of(pd));
-        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC), &dst = pd.arg_md(DNNL_ARG_DST);
+        const memory_desc_t &src = pd.arg_md(pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC),
+                            &dst = pd.arg_md(pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST);
         const bool with_ws = pd.args.count(DNNL_ARG_WORKSPACE) != 0;
         const int alg = g.alg == dnnl_pooling_max ? 0
                 : g.alg == dnnl_pooling_avg_include_padding ? 1
                                                             : 2;
-        std::string opt = data_type_options("SRC", src.data_type)
-                + data_type_options("DST", dst.data_type)
+        std::string opt = data_type_options(pd.fwd ? "SRC" : "DIFF_SRC", src.data_type)
+                + data_type_options(pd.fwd ? "DST" : "DIFF_DST", dst.data_type)
+                + (pd.fwd ? "" : " -DBWD")
                 + data_type_options(
                         "WS", with_ws ? pd.arg_md(DNNL_ARG_WORKSPACE).data_type : dnnl_u8);
         auto def = [&opt](const char *name, int64_t v) {
@@ -105,19 +112,23 @@ struct pooling_dense_t : public primitive_t {
         std::snprintf(lowest, sizeof(lowest), " -DSRC_LOWEST=%af",
                 double(lowest_finite(src.data_type)));
         opt += lowest;
-        return create_kernel(
-                pd.engine, "pooling/pooling_dense.cl", opt, "pooling_dense_fwd", kernel_);
+        return create_kernel(pd.engine, "pooling/pooling_dense.cl", opt,
+                pd.fwd ? "pooling_dense_fwd" : "pooling_dense_bwd", kernel_);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
         const pooling_dense_pd_t &pd = pd_();
+        const int first = pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC;
+        const int second = pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;
         kernel_args_t args;
-        args.add(storage_of(ctx, DNNL_ARG_SRC));
-        args.add(storage_of(ctx, DNNL_ARG_DST));
+        args.add(storage_of(ctx, first));
+        args.add(storage_of(ctx, second));
         args.add(pd.args.count(DNNL_ARG_WORKSPACE) ? storage_of(ctx, DNNL_ARG_WORKSPACE)
                                                    : nullptr);
-        return kernel_->launch(
-                ctx.stream, args, range_1d(size_t(nelems(pd.arg_md(DNNL_ARG_DST)))));
+        // One work-item per element written: dst forward, diff_src backward.
+        const int64_t n = nelems(pd.arg_md(pd.fwd ? second : first));
+        if (n == 0) return dnnl_success;
+        return kernel_->launch(ctx.stream, args, range_1d(size_t(n)));
     }
 
 private:

@@ -1,5 +1,5 @@
-// GPU softmax forward (accurate and log) over rows contiguous in memory, read once: the row
-// is kept in registers by T work-items (softmax_rows.cl). Sizes come from the tuning table
+// GPU softmax forward and backward (accurate and log) over rows contiguous in memory, read
+// once: the row is kept in registers by T work-items (softmax_rows.cl). Sizes come from the tuning table
 // (row_elems per work-item, at most row_elems_max); rows wider than that are read twice by a
 // whole work-group (ocl:softmax:rows_streamed). src/dst scales; rows whose layout or
 // post-ops it does not take go to ocl:softmax:rows.
@@ -28,10 +28,12 @@ struct softmax_rows_pd_t : public primitive_desc_impl_t<softmax_rows_pd_t, softm
         return plan.streamed ? "ocl:softmax:rows_streamed" : "ocl:softmax:rows_in_registers";
     }
     row_plan_t plan;
+    bool fwd = true;
 
     static status_t init(softmax_rows_pd_t &pd) {
         const softmax_desc_t &d = sm::desc_of(pd);
-        ANYDNN_REQUIRE(sm::is_fwd(d), dnnl_unimplemented, "forward only");
+        pd.fwd = sm::is_fwd(d);
+        if (!pd.fwd) return init_bwd(pd);
         memory_desc_t src, dst;
         ANYDNN_CHECK(sm::resolve_fwd(pd, src, dst, false));
         ANYDNN_CHECK(check_tensors({&src, &dst}));
@@ -44,6 +46,30 @@ struct softmax_rows_pd_t : public primitive_desc_impl_t<softmax_rows_pd_t, softm
         const bool aligned = src.offset0 % 4 == 0 && dst.offset0 % 4 == 0;
         const int64_t C = src.dims[src.ndims - 1];
         ANYDNN_REQUIRE(plan_rows(pd.engine, C, aligned, pd.plan)
+                        || plan_streamed_rows(pd.engine, C, aligned, pd.plan),
+                dnnl_unimplemented, "the device keeps rows to one work-item each");
+        return dnnl_success;
+    }
+
+    // dst, diff_dst and diff_src rows dense along the innermost axis; registers hold two
+    // arrays (the backward plan's half), wider rows are streamed.
+    static status_t init_bwd(softmax_rows_pd_t &pd) {
+        const softmax_desc_t &d = sm::desc_of(pd);
+        ANYDNN_REQUIRE(pd.attr.has_default_values(attr_skip::fpmath | attr_skip::scratchpad
+                               | attr_skip::deterministic | attr_skip::acc_mode),
+                dnnl_unimplemented, "backward softmax takes no scales or post-ops");
+        memory_desc_t dst, dd, ds;
+        ANYDNN_CHECK(sm::resolve_bwd(pd, dst, dd, ds));
+        ANYDNN_CHECK(check_tensors({&dst, &dd, &ds}));
+        ANYDNN_REQUIRE(d.axis == dst.ndims - 1 && row_major_dense(dst) && row_major_dense(dd)
+                               && row_major_dense(ds),
+                dnnl_unimplemented, "rows in registers take the innermost axis, rows dense");
+        pd.args[DNNL_ARG_DST] = dst;
+        pd.args[DNNL_ARG_DIFF_DST] = dd;
+        pd.args[DNNL_ARG_DIFF_SRC] = ds;
+        const bool aligned = dst.offset0 % 4 == 0 && dd.offset0 % 4 == 0 && ds.offset0 % 4 == 0;
+        const int64_t C = dst.dims[dst.ndims - 1];
+        ANYDNN_REQUIRE(plan_rows(pd.engine, C, aligned, pd.plan, true)
                         || plan_streamed_rows(pd.engine, C, aligned, pd.plan),
                 dnnl_unimplemented, "the device keeps rows to one work-item each");
         return dnnl_success;
@@ -75,7 +101,7 @@ struct softmax_rows_t : public primitive_t {
     status_t execute(const exec_ctx_t &ctx) const override {
         const softmax_rows_pd_t &pd = pd_();
         const softmax_desc_t &d = sm::desc_of(pd);
-        const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        const memory_desc_t &src = pd.arg_md(pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DST);
         const sm::geom_t g = sm::geom_of(src, d.axis);
         if (g.C == 0 || g.outer == 0) return dnnl_success;
         nd_range_t range;
@@ -83,6 +109,17 @@ struct softmax_rows_t : public primitive_t {
         ANYDNN_REQUIRE(plan_.range(size_t(g.outer), kernel_->max_work_group_size(), range, local),
                 dnnl_runtime_error, "softmax rows kernel allows fewer work-items than a row needs");
         kernel_args_t args;
+        if (!pd.fwd) {
+            for (int a : {DNNL_ARG_DST, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC})
+                args.add(storage_of(ctx, a));
+            for (int a : {DNNL_ARG_DST, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC})
+                args.add_value<int64_t>(pd.arg_md(a).offset0);
+            args.add_value<int64_t>(g.outer);
+            args.add_value<int64_t>(g.C);
+            args.add_value<int32_t>(d.alg_kind == dnnl_softmax_log);
+            args.add_local(local * sizeof(float));
+            return kernel_->launch(ctx.stream, args, range);
+        }
         args.add(storage_of(ctx, DNNL_ARG_SRC));
         args.add(storage_of(ctx, DNNL_ARG_DST));
         args.add_value<int64_t>(src.offset0);
@@ -100,6 +137,15 @@ struct softmax_rows_t : public primitive_t {
 private:
     status_t build() {
         const softmax_rows_pd_t &pd = pd_();
+        if (!pd.fwd)
+            return create_kernel(pd.engine, "softmax/softmax_rows.cl",
+                    " -DBWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
+                            + data_type_options(
+                                    "DIFF_DST", pd.arg_md(DNNL_ARG_DIFF_DST).data_type)
+                            + data_type_options(
+                                    "DIFF_SRC", pd.arg_md(DNNL_ARG_DIFF_SRC).data_type)
+                            + plan_.options(),
+                    "softmax_rows_bwd", kernel_);
         const std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
                                 + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type)
                                 + scale_type_options(pd.attr) + plan_.options();

@@ -48,6 +48,7 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "item_bytes" && v > 0) t.item_bytes = v;
             if (name == "rnn_split_elems" && v >= 0) t.rnn_split_elems = v;
             if (name == "rnn_split_depth" && v > 0) t.rnn_split_depth = v;
+            if (name == "access_bytes" && (v == 8 || v == 16)) t.access_bytes = v;
         }
         begin = end + 1;
     }
@@ -56,13 +57,17 @@ op_tuning_t with_override(op_tuning_t t) {
 
 } // namespace
 
-int vector_groups(const op_tuning_t &t, size_t elem_size) {
-    const int groups = t.item_bytes / int(4 * elem_size);
+int vector_width(const op_tuning_t &t, size_t elem_size) {
+    return elem_size > 0 && t.access_bytes / int(elem_size) >= 8 ? 8 : 4;
+}
+
+int vector_groups(const op_tuning_t &t, size_t elem_size, int width) {
+    const int groups = t.item_bytes / int(width * elem_size);
     return groups > 1 ? groups : 1;
 }
 
-long vector_items(long n, int groups) {
-    const long items = (n / 4 + groups - 1) / groups;
+long vector_items(long n, int groups, int width) {
+    const long items = (n / width + groups - 1) / groups;
     return items > 0 ? items : 1;
 }
 

@@ -33,6 +33,10 @@ struct op_tuning_t {
     // binary, reorder) loads before it stores: 16 gives f32 one group of four elements and
     // bf16/f16 two (an 8-byte access alone leaves too little in flight per work-item).
     int item_bytes = 16;
+    // The most bytes one access of those kernels (eltwise, binary) and of layer norm's rows
+    // forward loads where every tensor's elements take 2 bytes or fewer: 8 keeps groups of
+    // four (bf16: 8-byte accesses), 16 takes groups of eight (one 16-byte access).
+    int access_bytes = 8;
     // Their work-group size (a power of two; 1 on CPU devices, where a work-group is a thread).
     int bandwidth_group = 256;
     // Batch norm statistics: about this many work-groups share the channels' partial sums.
@@ -49,16 +53,19 @@ struct op_tuning_t {
     int row_bwd_segments = 1024;
 };
 
-// Four-element groups per work-item of a dense kernel whose widest element is `elem_size`
-// bytes: item_bytes / (4 * elem_size), at least 1.
-int vector_groups(const op_tuning_t &t, size_t elem_size);
-// Work-items such a kernel launches over n elements: one per `groups` full groups of four,
-// at least one (the first also takes the n % 4 tail).
-long vector_items(long n, int groups);
+// Elements in a group of such a kernel whose widest element is `elem_size` bytes: 8 where
+// access_bytes allows eight of them in one access, else 4.
+int vector_width(const op_tuning_t &t, size_t elem_size);
+// Groups of `width` elements per work-item of a dense kernel whose widest element is
+// `elem_size` bytes: item_bytes / (width * elem_size), at least 1.
+int vector_groups(const op_tuning_t &t, size_t elem_size, int width = 4);
+// Work-items such a kernel launches over n elements: one per `groups` full groups of
+// `width`, at least one (the first also takes the n % width tail).
+long vector_items(long n, int groups, int width = 4);
 
 // The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
-// row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16,
+// row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16,access_bytes=8,
 // rnn_split_elems=4096,rnn_split_depth=64").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
