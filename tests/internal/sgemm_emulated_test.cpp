@@ -21,17 +21,28 @@ namespace {
 
 using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 
-// By configuration (128x128, 128x64, 64x64) and layout (2 * A K-major + B N-major), as
+// By configuration (128x128, 128x64, 64x64, then 16-deep K slices 128x128k16, 128x64k16, then
+// 8 x 16 per thread 256x128, 128x256) and layout (2 * A K-major + B N-major), as
 // sgemm_kernel_name names them.
-const kernel_fn kernels[3][4] = {
+const kernel_fn kernels[7][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
         {anydnn_sgemm_mk_128x64, anydnn_sgemm_mn_128x64, anydnn_sgemm_kk_128x64,
                 anydnn_sgemm_kn_128x64},
         {anydnn_sgemm_mk_64x64, anydnn_sgemm_mn_64x64, anydnn_sgemm_kk_64x64,
                 anydnn_sgemm_kn_64x64},
+        {anydnn_sgemm_mk_128x128k16, anydnn_sgemm_mn_128x128k16, anydnn_sgemm_kk_128x128k16,
+                anydnn_sgemm_kn_128x128k16},
+        {anydnn_sgemm_mk_128x64k16, anydnn_sgemm_mn_128x64k16, anydnn_sgemm_kk_128x64k16,
+                anydnn_sgemm_kn_128x64k16},
+        {anydnn_sgemm_mk_256x128, anydnn_sgemm_mn_256x128, anydnn_sgemm_kk_256x128,
+                anydnn_sgemm_kn_256x128},
+        {anydnn_sgemm_mk_128x256, anydnn_sgemm_mn_128x256, anydnn_sgemm_kk_128x256,
+                anydnn_sgemm_kn_128x256},
 };
-const int block_m[3] = {128, 128, 64}, block_n[3] = {128, 64, 64};
+const int configs = 7;
+const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128},
+          block_n[configs] = {128, 64, 64, 128, 64, 128, 256};
 
 struct case_t {
     int b0, b1; // batch dims: A varies over b0 only, B over b1 only (broadcast)
@@ -111,7 +122,7 @@ void check(const case_t &t, int config) {
 } // namespace
 
 TEST(sgemm_emulated, every_configuration_and_layout_with_tails) {
-    for (int config = 0; config < 3; ++config)
+    for (int config = 0; config < configs; ++config)
         for (int layout = 0; layout < 4; ++layout) {
             const bool ak = layout / 2 != 0, bn = layout % 2 != 0;
             check({1, 1, 130, 70, 37, ak, bn}, config);
@@ -135,8 +146,9 @@ TEST(sgemm_emulated, empty_k_leaves_the_output_stage) {
 namespace {
 
 using conv_fn = decltype(&anydnn_sgemm_conv_128x128);
-const conv_fn conv_kernels[3] = {
-        anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64, anydnn_sgemm_conv_64x64};
+const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64,
+        anydnn_sgemm_conv_64x64, anydnn_sgemm_conv_128x128k16, anydnn_sgemm_conv_128x64k16,
+        anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256};
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
@@ -229,6 +241,10 @@ TEST(sgemm_emulated, implicit_conv_strides_padding_dilation_channel_tails) {
     check_conv({1, 3, 9, 64, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, true}, 2); // 3 x 64 rows, 64 columns
     check_conv({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1}, 2); // one element
     check_conv({1, 1, 2, 3, 4, 4, 3, 3, 1, 1, 4, 4, 1, 1}, 2); // padding wider than the kernel
+    check_conv({1, 2, 3, 5, 11, 9, 7, 7, 2, 2, 3, 3, 1, 1}, 4); // 16-deep slices
+    check_conv({1, 1, 13, 70, 7, 8, 3, 2, 1, 2, 1, 0, 2, 1, true, true}, 3);
+    check_conv({1, 2, 7, 300, 12, 11, 3, 3, 1, 1, 1, 1, 1, 1}, 5); // 8 x 16 per thread
+    check_conv({2, 1, 6, 130, 9, 13, 3, 3, 2, 1, 1, 1, 1, 1, true, true}, 6);
 }
 
 TEST(sgemm_emulated, implicit_conv_groups_bias_post_ops) {

@@ -15,18 +15,21 @@
 namespace anydnn {
 namespace gpu {
 
-// The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA.
+// The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA, K in
+// 8-deep slices; then those only taken where ANYDNN_GPU_TUNING names them: 16-deep slices,
+// and 8 x 16 elements per thread (one CTA per SM).
 struct sgemm_config_t {
-    const char *name; // "128x128"
+    const char *name; // "128x128", "128x64k16"
     int bm, bn;
 };
-constexpr int sgemm_configs = 3;
+constexpr int sgemm_configs = 7;
+constexpr int sgemm_default_configs = 3; // those the size picks among
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 
 // Of the configurations whose blocks give every compute unit at least one, the one that
 // wastes least of its blocks past M and N (the widest of equals); the narrowest where none
 // does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
-// names one instead (an unknown name is ignored).
+// names one instead (an unknown name is ignored), the 16-deep ones included.
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n);
 
 // The kernel entry of a configuration and layout: "anydnn_sgemm_<k|m><n|k>_<BM>x<BN>".

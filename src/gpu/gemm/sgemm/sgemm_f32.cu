@@ -380,14 +380,22 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 K, ep, cv);                                                                   \
     }
 
-// Names: anydnn_sgemm_<A k|m major><B n|k major>_<BM>x<BN>, anydnn_sgemm_conv_<BM>x<BN>.
-#define SGEMM_LAYOUTS(BM, BN, BK, WMC, WNC, MIN_BLOCKS)                                        \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##BM##x##BN, BM, BN, BK, WMC, WNC, true, true, MIN_BLOCKS)     \
-    SGEMM_KERNEL(anydnn_sgemm_kk_##BM##x##BN, BM, BN, BK, WMC, WNC, true, false, MIN_BLOCKS)    \
-    SGEMM_KERNEL(anydnn_sgemm_mn_##BM##x##BN, BM, BN, BK, WMC, WNC, false, true, MIN_BLOCKS)    \
-    SGEMM_KERNEL(anydnn_sgemm_mk_##BM##x##BN, BM, BN, BK, WMC, WNC, false, false, MIN_BLOCKS) \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##BM##x##BN, BM, BN, BK, WMC, WNC, MIN_BLOCKS)
+// Names: anydnn_sgemm_<A k|m major><B n|k major>_<TILE>, anydnn_sgemm_conv_<TILE>; TILE is
+// <BM>x<BN>, with k16 appended for 16-deep K slices.
+#define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, MIN_BLOCKS)                                  \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, true, true, MIN_BLOCKS)          \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, true, false, MIN_BLOCKS)         \
+    SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, false, true, MIN_BLOCKS)         \
+    SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, false, false, MIN_BLOCKS)        \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, MIN_BLOCKS)
 
-SGEMM_LAYOUTS(128, 128, 8, 2, 2, 2)
-SGEMM_LAYOUTS(128, 64, 8, 2, 1, 2)
-SGEMM_LAYOUTS(64, 64, 8, 1, 1, 4)
+SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 2)
+SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 2)
+SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4)
+// Half the barriers per K (forced through ANYDNN_GPU_TUNING's sgemm section, for timing).
+SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2)
+SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 2)
+// 8 x 16 (16 x 8) elements per thread, one CTA per SM with up to 255 registers: fewer shared
+// reads per FMA (forced through ANYDNN_GPU_TUNING, for timing).
+SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 1)
+SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 1)
