@@ -71,6 +71,10 @@ struct implicit_sgemm_pd_t : public primitive_desc_impl_t<implicit_sgemm_pd_t, i
         const int64_t limit = int64_t(1) << 31;
         ANYDNN_REQUIRE(span < limit && q.ih + q.pad_h < (1 << 29) && q.iw + q.pad_w < (1 << 29),
                 dnnl_unimplemented, "src beyond the gather's 32-bit offsets");
+        pd.args[DNNL_ARG_SRC] = src;
+        pd.args[DNNL_ARG_WEIGHTS] = wei;
+        pd.args[DNNL_ARG_DST] = dst;
+        if (q.with_bias) pd.args[DNNL_ARG_BIAS] = bias;
         const gemm_params_t p = pd.gemm_params();
         if (const char *why = sgemm_launch_refusal(t, gemm_operands_t(), p))
             return fail(dnnl_unimplemented, __func__, "f32 PTX GEMM: %s", why);
@@ -90,10 +94,6 @@ struct implicit_sgemm_pd_t : public primitive_desc_impl_t<implicit_sgemm_pd_t, i
             verbose_print("primitive,create:dispatch",
                     "convolution,implicit sgemm_ptx,chosen: " + tuning.why
                             + "; A gathered from src (K = " + std::to_string(q.k()) + ")");
-        pd.args[DNNL_ARG_SRC] = src;
-        pd.args[DNNL_ARG_WEIGHTS] = wei;
-        pd.args[DNNL_ARG_DST] = dst;
-        if (q.with_bias) pd.args[DNNL_ARG_BIAS] = bias;
         return dnnl_success;
     }
 
