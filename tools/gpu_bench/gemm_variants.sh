@@ -209,8 +209,8 @@ PY
             $BD --mode=C --conv --dt=f32 --dir=FWD_B,FWD_I mb2ic3ih30oc64oh15kh7sh2ph3 \
                 mb2ic64ih14oc64oh14kh3ph1 mb2ic256ih14oc64oh14kh1ph0 g2mb2ic16ih9oc24oh9kh3ph1 \
                 mb3ic24ih15oc40oh8kh3sh2ph1 mb2ic13ih11iw9oc70kh3kw2sh1sw2ph1pw0dh1 \
-                mb1ic5ih4oc3kh3ph3 mb2ic32ih14oc48kh1sh2ph0 g3mb2ic9ih7oc6kh3dh2ph2 \
-                mb4ic64ih56oc64oh56kh3ph1 mb2ic256ih14oc256oh14kh3ph1 \
+                mb1ic5ih4oc3kh3ph2 mb2ic32ih14oc48kh1sh2ph0 g3mb2ic9ih7oc6kh3dh2ph2 \
+                mb2ic256ih14oc256oh14kh3ph1 \
                 --attr-post-ops=sum+relu mb2ic64ih14oc72oh14kh1ph0 mb2ic19ih13oc40kh3sh2ph1 \
                 --attr-post-ops=gelu_erf --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 \
                 mb2ic24ih10oc33kh3ph1
