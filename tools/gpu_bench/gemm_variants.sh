@@ -204,7 +204,7 @@ PY
                 --attr-scales=src:common:0.25+wei:common:2 64x64:64x64 --attr-scales= \
                 --stag=any --wtag=any --dtag=any 2x1x64x40:1x3x40x56 3x33x47:3x47x29 \
                 2x3x65x17:1x1x17x129 4x128x128:4x128x128
-            # Convolutions: every kind of gather (stride, padding wider than the window,
+            # Convolutions: every kind of gather (stride, padding of 2 on a 4x4 image,
             # dilation, IC 3 and 13, groups, 1x1 stride 2), bias, scales, post-ops.
             $BD --mode=C --conv --dt=f32 --dir=FWD_B,FWD_I mb2ic3ih30oc64oh15kh7sh2ph3 \
                 mb2ic64ih14oc64oh14kh3ph1 mb2ic256ih14oc64oh14kh1ph0 g2mb2ic16ih9oc24oh9kh3ph1 \
