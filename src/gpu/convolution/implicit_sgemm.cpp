@@ -64,12 +64,14 @@ struct implicit_sgemm_pd_t : public primitive_desc_impl_t<implicit_sgemm_pd_t, i
         std::string reason;
         if (const char *why = sgemm_build_refusal(t, &pd.post_ops, pd.epilogue, reason))
             return fail(dnnl_unimplemented, __func__, "f32 PTX GEMM: %s", why);
-        // The kernel gathers with 32-bit offsets from src's first element (plus its offset),
-        // and reaches back at most the padding before it.
-        const int64_t span = (q.mb - 1) * q.src_sn + (q.ih + q.pad_h) * q.src_sh
-                             + (q.iw + q.pad_w) * q.src_sw + q.g * q.ic;
+        // The kernel gathers with 32-bit offsets from src's first element (plus its offset):
+        // window corners reach the padding before it, taps (which stay within the padded
+        // image, or there would be no output) the padding after it.
+        const int64_t span = (q.mb - 1) * q.src_sn + (q.ih + 2 * q.pad_h) * q.src_sh
+                             + (q.iw + 2 * q.pad_w) * q.src_sw + q.g * q.ic;
         const int64_t limit = int64_t(1) << 31;
-        ANYDNN_REQUIRE(span < limit && q.ih + q.pad_h < (1 << 29) && q.iw + q.pad_w < (1 << 29),
+        ANYDNN_REQUIRE(span < limit && q.ih + 2 * q.pad_h < (1 << 29)
+                               && q.iw + 2 * q.pad_w < (1 << 29),
                 dnnl_unimplemented, "src beyond the gather's 32-bit offsets");
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
