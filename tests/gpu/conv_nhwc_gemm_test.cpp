@@ -231,9 +231,11 @@ bool has_gpu() {
     return dnnl::engine::get_count(dnnl::engine::kind::gpu) > 0;
 }
 
-// The implementations of this change: gemm_nhwc, or the Hopper kernel where it applies.
+// The implementations of this change: gemm_nhwc, or the Hopper kernel or the implicit f32
+// PTX GEMM where they apply.
 bool channels_last_gemm(const std::string &impl) {
-    return impl == "ocl:convolution:gemm_nhwc" || impl == "ocl:convolution:implicit_wgmma_sm90a";
+    return impl == "ocl:convolution:gemm_nhwc" || impl == "ocl:convolution:implicit_wgmma_sm90a"
+           || impl == "ocl:convolution:implicit_sgemm_f32";
 }
 
 const conv_case_t cases[] = {

@@ -133,11 +133,25 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");
+    EXPECT_EQ(sgemm_kernel_name(4, true, true), "anydnn_sgemm_kn_128x64k16");
+    for (int m : {1, 64, 1000, 4096})
+        EXPECT_LT(sgemm_pick_config(132, 1, m, m), sgemm_default_configs)
+                << "16-deep slices only where forced";
+    {
+        tuning_env_t env("sgemm:implicit=0,config=128x128k16");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 3);
+        EXPECT_EQ(sgemm_override("implicit"), "0");
+        EXPECT_EQ(sgemm_override("config"), "128x128k16");
+        EXPECT_EQ(sgemm_override("stages"), "");
+    }
     if (built_with_ptx())
-        for (int c = 0; c < sgemm_configs; ++c)
+        for (int c = 0; c < sgemm_configs; ++c) {
             for (int l = 0; l < 4; ++l)
                 EXPECT_NE(ptx_module(sgemm_kernel_name(c, l / 2, l % 2).c_str()), nullptr)
                         << sgemm_kernel_name(c, l / 2, l % 2);
+            const std::string conv = std::string("anydnn_sgemm_conv_") + sgemm_config[c].name;
+            EXPECT_NE(ptx_module(conv.c_str()), nullptr) << conv;
+        }
 }
 
 TEST(sgemm_dispatch, builds_for_f32_and_the_fused_post_op_chains) {

@@ -4,7 +4,9 @@
 // and K (K = 0 too), batch broadcast over two dimensions, offsets and padded strides, bias
 // with strides, per-column weights scales, sum + relu, accumulation into C, strided C; and
 // nothing written outside C's elements. The GPU itself runs the same code as PTX
-// (tools/gpu_bench/gemm_variants.sh sgemm checks it there).
+// (tools/gpu_bench/gemm_variants.sh sgemm checks it there). The implicit-GEMM convolution
+// entries (A gathered from channels-last src) against a plain convolution: strides, padding,
+// dilation, IC not a multiple of the K slice, groups, padded pixels and rows, bias and post-ops.
 #include "cuda_host_shim.hpp"
 
 #include "gpu/gemm/sgemm/sgemm_f32.cu"
@@ -19,17 +21,28 @@ namespace {
 
 using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 
-// By configuration (128x128, 128x64, 64x64) and layout (2 * A K-major + B N-major), as
+// By configuration (128x128, 128x64, 64x64, then 16-deep K slices 128x128k16, 128x64k16, then
+// 8 x 16 per thread 256x128, 128x256) and layout (2 * A K-major + B N-major), as
 // sgemm_kernel_name names them.
-const kernel_fn kernels[3][4] = {
+const kernel_fn kernels[7][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
         {anydnn_sgemm_mk_128x64, anydnn_sgemm_mn_128x64, anydnn_sgemm_kk_128x64,
                 anydnn_sgemm_kn_128x64},
         {anydnn_sgemm_mk_64x64, anydnn_sgemm_mn_64x64, anydnn_sgemm_kk_64x64,
                 anydnn_sgemm_kn_64x64},
+        {anydnn_sgemm_mk_128x128k16, anydnn_sgemm_mn_128x128k16, anydnn_sgemm_kk_128x128k16,
+                anydnn_sgemm_kn_128x128k16},
+        {anydnn_sgemm_mk_128x64k16, anydnn_sgemm_mn_128x64k16, anydnn_sgemm_kk_128x64k16,
+                anydnn_sgemm_kn_128x64k16},
+        {anydnn_sgemm_mk_256x128, anydnn_sgemm_mn_256x128, anydnn_sgemm_kk_256x128,
+                anydnn_sgemm_kn_256x128},
+        {anydnn_sgemm_mk_128x256, anydnn_sgemm_mn_128x256, anydnn_sgemm_kk_128x256,
+                anydnn_sgemm_kn_128x256},
 };
-const int block_m[3] = {128, 128, 64}, block_n[3] = {128, 64, 64};
+const int configs = 7;
+const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128},
+          block_n[configs] = {128, 64, 64, 128, 64, 128, 256};
 
 struct case_t {
     int b0, b1; // batch dims: A varies over b0 only, B over b1 only (broadcast)
@@ -109,7 +122,7 @@ void check(const case_t &t, int config) {
 } // namespace
 
 TEST(sgemm_emulated, every_configuration_and_layout_with_tails) {
-    for (int config = 0; config < 3; ++config)
+    for (int config = 0; config < configs; ++config)
         for (int layout = 0; layout < 4; ++layout) {
             const bool ak = layout / 2 != 0, bn = layout % 2 != 0;
             check({1, 1, 130, 70, 37, ak, bn}, config);
@@ -128,4 +141,113 @@ TEST(sgemm_emulated, batch_broadcast_bias_scales_and_post_ops) {
 TEST(sgemm_emulated, empty_k_leaves_the_output_stage) {
     check({1, 1, 129, 65, 0, true, true, true}, 0);
     check({1, 1, 129, 65, 0, false, false, false, false, true}, 2);
+}
+
+namespace {
+
+using conv_fn = decltype(&anydnn_sgemm_conv_128x128);
+const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64,
+        anydnn_sgemm_conv_64x64, anydnn_sgemm_conv_128x128k16, anydnn_sgemm_conv_128x64k16,
+        anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256};
+
+struct conv_case_t {
+    int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
+    bool bias = false, sum_relu = false;
+};
+
+void check_conv(const conv_case_t &t, int config) {
+    SCOPED_TRACE("config " + std::to_string(config) + " g " + std::to_string(t.g) + " mb "
+                 + std::to_string(t.mb) + " ic " + std::to_string(t.ic) + " oc "
+                 + std::to_string(t.oc) + " " + std::to_string(t.ih) + "x" + std::to_string(t.iw)
+                 + " k " + std::to_string(t.kh) + "x" + std::to_string(t.kw));
+    const int oh = (t.ih + 2 * t.ph - (t.kh - 1) * t.dh - 1) / t.sh + 1;
+    const int ow = (t.iw + 2 * t.pw - (t.kw - 1) * t.dw - 1) / t.sw + 1;
+    const int K = t.kh * t.kw * t.ic, M = t.mb * oh * ow;
+    // Pixels of g * ic channels padded by 2, rows by one pixel; weights rows padded by 1.
+    const int src_sw = t.g * t.ic + 2, src_sh = (t.iw + 1) * src_sw, src_sn = t.ih * src_sh;
+    const int src_off = 5, wei_so = K + 1, wei_sg = t.oc * wei_so, wei_off = 3;
+    const int ldc = t.g * t.oc + 3, dst_off = 2, bias_off = 1;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> dist(-1.f, 1.f);
+    std::vector<float> src(src_off + t.mb * src_sn), wei(wei_off + t.g * wei_sg),
+            dst(dst_off + M * ldc + 4), bias(bias_off + t.g * t.oc);
+    for (std::vector<float> *v : {&src, &wei, &dst, &bias})
+        for (float &x : *v)
+            x = dist(rng);
+    const std::vector<float> dst_before = dst;
+    const float scale_a = 0.5f, scale_b = 2.f, scale_c = 4.f, relu_slope = 0.1f, sum_scale = 0.5f;
+
+    const cuda_dim3_t grid = {unsigned((t.oc + block_n[config] - 1) / block_n[config]),
+            unsigned((M + block_m[config] - 1) / block_m[config]), unsigned(t.g)};
+    host_launch(grid, 256, [&] {
+        conv_kernels[config](src.data(), wei.data(), dst.data(), t.bias ? bias.data() : nullptr,
+                nullptr, nullptr, nullptr, src_off, 0, 1, wei_off, 1, wei_so, dst_off, ldc, 1,
+                bias_off, 0, 1, 1, 1, 1, t.g, 0, 0, 0, t.ic, 0, 0, 0, wei_sg, 0, 0, 0, t.oc, 0,
+                0, 0, t.oc, M, t.oc, K, scale_a, scale_b, scale_c, 0, 0, t.sum_relu ? 1 : 0,
+                sum_scale, 0.f, t.sum_relu ? 1 : 0, relu_slope, 0.f, t.ic, t.ih, t.iw, oh, ow,
+                t.kw, t.sh, t.sw, t.ph, t.pw, t.dh, t.dw, src_sn, src_sh, src_sw);
+    });
+
+    std::vector<bool> inside(dst.size(), false);
+    int bad = 0;
+    for (int g = 0; g < t.g; ++g)
+        for (int n = 0; n < t.mb; ++n)
+            for (int y = 0; y < oh; ++y)
+                for (int x = 0; x < ow; ++x)
+                    for (int o = 0; o < t.oc; ++o) {
+                        double acc = 0, mag = 0;
+                        for (int i = 0; i < t.kh; ++i)
+                            for (int j = 0; j < t.kw; ++j) {
+                                const int sy = y * t.sh - t.ph + i * t.dh;
+                                const int sx = x * t.sw - t.pw + j * t.dw;
+                                if (sy < 0 || sy >= t.ih || sx < 0 || sx >= t.iw) continue;
+                                for (int c = 0; c < t.ic; ++c) {
+                                    const double v = double(src[src_off + n * src_sn
+                                                             + sy * src_sh + sx * src_sw
+                                                             + g * t.ic + c])
+                                                     * wei[wei_off + g * wei_sg + o * wei_so
+                                                             + (i * t.kw + j) * t.ic + c];
+                                    acc += v;
+                                    mag += std::fabs(v);
+                                }
+                            }
+                        const int64_t at = dst_off + ((n * oh + y) * ow + x) * int64_t(ldc)
+                                           + g * t.oc + o;
+                        inside[at] = true;
+                        double v = acc * scale_a * scale_b;
+                        if (t.bias) v += bias[bias_off + g * t.oc + o];
+                        if (t.sum_relu) {
+                            v += sum_scale * dst_before[at];
+                            v = v > 0 ? v : relu_slope * v;
+                        }
+                        v /= scale_c;
+                        const double tol = 2e-7 * (K + 4) * (mag + 1) * 2;
+                        if (std::fabs(dst[at] - v) > tol && bad++ < 5)
+                            ADD_FAILURE() << "dst(g " << g << ", n " << n << ", " << y << ", "
+                                          << x << ", oc " << o << ") = " << dst[at] << ", want "
+                                          << v;
+                    }
+    for (size_t i = 0; i < dst.size(); ++i)
+        if (!inside[i] && dst[i] != dst_before[i] && bad++ < 5)
+            ADD_FAILURE() << "dst's memory at " << i << " (outside its elements) changed";
+}
+
+} // namespace
+
+TEST(sgemm_emulated, implicit_conv_strides_padding_dilation_channel_tails) {
+    // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
+    check_conv({1, 2, 3, 5, 11, 9, 7, 7, 2, 2, 3, 3, 1, 1}, 1); // conv1-like, IC 3
+    check_conv({1, 1, 13, 70, 7, 8, 3, 2, 1, 2, 1, 0, 2, 1}, 0); // dilated rows, IC 13
+    check_conv({1, 3, 9, 64, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, true}, 2); // 3 x 64 rows, 64 columns
+    check_conv({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1}, 2); // one element
+    check_conv({1, 1, 2, 3, 4, 4, 3, 3, 1, 1, 4, 4, 1, 1}, 2); // padding wider than the kernel
+    check_conv({1, 2, 3, 5, 11, 9, 7, 7, 2, 2, 3, 3, 1, 1}, 4); // 16-deep slices
+    check_conv({1, 1, 13, 70, 7, 8, 3, 2, 1, 2, 1, 0, 2, 1, true, true}, 3);
+    check_conv({1, 2, 7, 300, 12, 11, 3, 3, 1, 1, 1, 1, 1, 1}, 5); // 8 x 16 per thread
+    check_conv({2, 1, 6, 130, 9, 13, 3, 3, 2, 1, 1, 1, 1, 1, true, true}, 6);
+}
+
+TEST(sgemm_emulated, implicit_conv_groups_bias_post_ops) {
+    check_conv({2, 2, 5, 9, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, 2);
+    check_conv({3, 1, 4, 7, 5, 7, 1, 3, 2, 1, 0, 1, 1, 2, true, true}, 1);
 }

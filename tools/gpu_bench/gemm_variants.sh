@@ -24,9 +24,13 @@
 #      variants (ANYDNN_GPU_TUNING wgmma section), inner product on wgmma against the core's
 #      own kernels (wgmma:core=0), and PyTorch's times. About 3 minutes.
 # sgemm: the strict f32 PTX kernels (src/gpu/gemm/sgemm): dispatch lines showing them chosen
-#        for matmul, convolution, inner product and LSTM; benchdnn --mode=C over tails, both
-#        layouts, batch broadcast, bias, scales, post-ops (fused and not), the fma_8x8
-#        fallback; medians against fma_8x8 and PyTorch (TF32 off). About 2 minutes.
+#        for matmul, convolution (the implicit GEMM: ocl:convolution:implicit_sgemm_f32),
+#        inner product and LSTM; benchdnn --mode=C over tails, both layouts, batch broadcast,
+#        bias, scales, post-ops (fused and not), convolutions with strides, padding, dilation,
+#        groups and odd IC, on the table's choice, the forced tiles (16-deep K slices, 8 x 16
+#        per thread: sgemm:config=128x128k16, 256x128, 128x256) and the fma_8x8 fallback; medians of matmul per tile configuration, of the ResNet-50
+#        f32 convolutions implicit vs im2col (sgemm:implicit=0) and per configuration, then
+#        PyTorch's (TF32 off). About 3.5 minutes.
 # gemv: the skinny kernel (K split over work-groups): checks of its paths, medians of the
 #       table's row and of other shapes (work-groups per compute unit, loads in flight, lanes)
 #       on GEMV-like products, then PyTorch's times (TF32 off, event timing).
@@ -286,7 +290,8 @@ PY
                 | sed "s/^/DISPATCH[${prb%% *}] /" | sort -u | head -4
         done
         M="$BD --mode=C --matmul --dt=f32"
-        for v in "" "variant=fma_8x8"; do
+        for v in "" "sgemm:config=128x128k16" "sgemm:config=256x128" "sgemm:config=128x256" \
+                 "variant=fma_8x8"; do
             (export ANYDNN_GPU_TUNING=$v
             $M --stag=ab,ba --wtag=ab,ba --dtag=ab 1x1:1x1 17x1:1x9 129x67:67x131 \
                 513x257:257x1023 17x1000:1000x300 256x512:512x384 1536x64:64x1536 \
@@ -298,22 +303,39 @@ PY
                 --attr-scales=src:common:0.25+wei:common:2 64x64:64x64 --attr-scales= \
                 --stag=any --wtag=any --dtag=any 2x1x64x40:1x3x40x56 3x33x47:3x47x29 \
                 2x3x65x17:1x1x17x129 4x128x128:4x128x128
-            $BD --mode=C --conv --dt=f32 mb2ic3ih30oc64oh15kh7sh2ph3 mb2ic64ih14oc64oh14kh3ph1 \
-                mb2ic256ih14oc64oh14kh1ph0 g2mb2ic16ih9oc24oh9kh3ph1 mb3ic24ih15oc40oh8kh3sh2ph1 \
-                --attr-post-ops=sum+relu mb2ic64ih14oc72oh14kh1ph0
+            # Convolutions: every kind of gather (stride, padding of 2 on a 4x4 image,
+            # dilation, IC 3 and 13, groups, 1x1 stride 2), bias, scales, post-ops.
+            $BD --mode=C --conv --dt=f32 --dir=FWD_B,FWD_I mb2ic3ih30oc64oh15kh7sh2ph3 \
+                mb2ic64ih14oc64oh14kh3ph1 mb2ic256ih14oc64oh14kh1ph0 g2mb2ic16ih9oc24oh9kh3ph1 \
+                mb3ic24ih15oc40oh8kh3sh2ph1 mb2ic13ih11iw9oc70kh3kw2sh1sw2ph1pw0dh1 \
+                mb1ic5ih4oc3kh3ph2 mb2ic32ih14oc48kh1sh2ph0 g3mb2ic9ih7oc6kh3dh2ph2 \
+                mb2ic256ih14oc256oh14kh3ph1 \
+                --attr-post-ops=sum+relu mb2ic64ih14oc72oh14kh1ph0 mb2ic19ih13oc40kh3sh2ph1 \
+                --attr-post-ops=gelu_erf --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 \
+                mb2ic24ih10oc33kh3ph1
             $BD --mode=C --ip --dt=f32 --dir=FWD_B,BWD_D,BWD_WB mb64ic512oc1000 mb7ic33oc65
             $BD --mode=C --rnn --prop=FWD_I --alg=VANILLA_LSTM l1t3mb16sic64slc64dhc64dic64) 2>&1 \
                 | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" | sed "s/^/CHECK[$v] /" | head -12
         done
-        for v in "" "variant=fma_8x8" "sgemm:config=128x64" "sgemm:config=64x64"; do
+        # The convolutions' implementation: implicit where the table gives sgemm_ptx, gemm_nhwc
+        # when turned off.
+        for v in "" "sgemm:implicit=0"; do
+            ANYDNN_GPU_TUNING=$v ONEDNN_VERBOSE=dispatch,create $BD --mode=C --conv --dt=f32 \
+                mb2ic3ih30oc64oh15kh7sh2ph3 2>&1 | grep -E "create:(dispatch|cache_miss)" \
+                | grep -oE "ocl:convolution:[a-z_0-9]*|implicit sgemm_ptx" | sort -u \
+                | sed "s/^/IMPL[$v] /"
+        done
+        for v in "" "sgemm:config=128x128k16" "sgemm:config=128x64k16" "sgemm:config=256x128" \
+                 "sgemm:config=128x256"; do
             ANYDNN_GPU_TUNING=$v $P --dt=f32 4096x4096:4096x4096 8192x8192:8192x8192 \
-                1024x1024:1024x1024 2048x2048:2048x2048 8x1024x1024:8x1024x1024 \
-                --stag=ba 4096x4096:4096x4096 --stag=ab --wtag=ba 4096x4096:4096x4096 \
+                1024x1024:1024x1024 2048x2048:2048x2048 --stag=ba 4096x4096:4096x4096 \
                 | sed "s/^PERF/PERF[$v]/"
         done
-        # ResNet-50 f32 convolutions (mb64, the gpu_vs_torch.py rows) on the table's choice and
-        # on fma_8x8.
-        for v in "" "variant=fma_8x8"; do
+        # ResNet-50 f32 convolutions (mb64, the gpu_vs_torch.py rows): implicit (the table's
+        # choice), im2col + GEMM (implicit=0), and the implicit kernel per configuration.
+        for v in "" "sgemm:implicit=0" "sgemm:config=128x64" "sgemm:config=128x128" \
+                 "sgemm:config=128x64k16" "sgemm:config=128x128k16" "sgemm:config=256x128" \
+                 "sgemm:config=128x256"; do
             ANYDNN_GPU_TUNING=$v $BD --mode=P --max-ms-per-prb=${MAXMS:-400} "$T" --conv --dt=f32 \
                 mb64ic3ih224oc64oh112kh7sh2ph3 mb64ic64ih56oc64oh56kh3ph1 \
                 mb64ic256ih56oc64oh56kh1ph0 mb64ic256ih14oc256oh14kh3ph1 | sed "s/^PERF/PERF[$v]/"

@@ -18,7 +18,7 @@ awk "/Compiling entry/ { split(\$0, q, \"'\"); name = q[2]; spill = -1 }
      /spill stores/ && name != \"\" && spill < 0 { spill = \$5 }
      /Used [0-9]+ registers/ && name != \"\" { print name \": \" \$5 \" registers, \" spill \" bytes spilled\"; name = \"\" }" \
     "$out/sgemm_f32.log"
-for f in $(grep -o "anydnn_sgemm_[a-z]*_[0-9x]*" "$out/sgemm_f32.log" | sort -u); do
+for f in $(grep -o "anydnn_sgemm_[a-z]*_[0-9xk]*" "$out/sgemm_f32.log" | sort -u); do
     ${CUOBJDUMP:-cuobjdump} -sass -fun "$f" "$out/sgemm_f32.cubin" > "$out/$f.sass"
     set -- $(grep -n "BAR.SYNC" "$out/$f.sass" | cut -d: -f1)
     sed -n "$1,$2p" "$out/$f.sass" > "$out/$f.loop"

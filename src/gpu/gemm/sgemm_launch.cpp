@@ -12,16 +12,29 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
         {"128x128", 128, 128},
         {"128x64", 128, 64},
         {"64x64", 64, 64},
+        {"128x128k16", 128, 128},
+        {"128x64k16", 128, 64},
+        {"256x128", 256, 128},
+        {"128x256", 128, 256},
 };
+
+std::string sgemm_override(const char *field) {
+    const std::string spec = "," + tuning_override("sgemm") + ",";
+    const std::string key = std::string(",") + field + "=";
+    const size_t at = spec.find(key);
+    if (at == std::string::npos) return std::string();
+    const size_t from = at + key.size();
+    return spec.substr(from, spec.find(',', from) - from);
+}
 
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n) {
     // ANYDNN_GPU_TUNING="sgemm:config=128x64" forces one (for timing them on a device).
-    const std::string spec = tuning_override("sgemm");
+    const std::string forced = sgemm_override("config");
     for (int c = 0; c < sgemm_configs; ++c)
-        if (spec == std::string("config=") + sgemm_config[c].name) return c;
-    int best = sgemm_configs - 1;
+        if (forced == sgemm_config[c].name) return c;
+    int best = sgemm_default_configs - 1;
     int64_t best_area = -1;
-    for (int c = 0; c < sgemm_configs; ++c) {
+    for (int c = 0; c < sgemm_default_configs; ++c) {
         const sgemm_config_t &s = sgemm_config[c];
         const int64_t bm = (m + s.bm - 1) / s.bm, bn = (n + s.bn - 1) / s.bn;
         const int64_t area = bm * s.bm * bn * s.bn; // of C, rounded up to whole blocks
@@ -92,14 +105,24 @@ status_t sgemm_f32_t::launch(
     auto abs64 = [](int64_t x) { return x < 0 ? -x : x; };
     const bool a_k = p.a_sk == 1 || (p.a_sm != 1 && abs64(p.a_sk) <= abs64(p.a_sm));
     const bool b_n = p.b_sn == 1 || (p.b_sk != 1 && abs64(p.b_sn) <= abs64(p.b_sk));
+    return run(stream, sgemm_kernel_name(config, a_k, b_n), kernels_[slot(config, a_k, b_n)], o,
+            p, config, nullptr);
+}
+
+status_t sgemm_f32_t::launch_conv(stream_t *stream, const gemm_operands_t &o,
+        const gemm_params_t &p, int config, const sgemm_conv_t &conv) const {
+    return run(stream, std::string("anydnn_sgemm_conv_") + sgemm_config[config].name,
+            kernels_[sgemm_configs * 4 + config], o, p, config, &conv);
+}
+
+status_t sgemm_f32_t::run(stream_t *stream, const std::string &name,
+        std::shared_ptr<kernel_t> &slot, const gemm_operands_t &o, const gemm_params_t &p,
+        int config, const sgemm_conv_t *conv) const {
     std::shared_ptr<kernel_t> kernel;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        std::shared_ptr<kernel_t> &k = kernels_[slot(config, a_k, b_n)];
-        if (!k)
-            ANYDNN_CHECK(
-                    create_ptx_kernel(engine_, sgemm_kernel_name(config, a_k, b_n).c_str(), k));
-        kernel = k;
+        if (!slot) ANYDNN_CHECK(create_ptx_kernel(engine_, name.c_str(), slot));
+        kernel = slot;
     }
     kernel_args_t args;
     for (const memory_storage_t *s :
@@ -120,6 +143,11 @@ status_t sgemm_f32_t::launch(
     wgmma_epilogue_t e = epilogue_;
     e.wei_per_n = o.scale_b && p.scale_b_sn != 0;
     add_wgmma_epilogue(args, e);
+    if (conv)
+        for (int64_t v : {conv->ic, conv->ih, conv->iw, conv->oh, conv->ow, conv->kw,
+                     conv->stride_h, conv->stride_w, conv->pad_h, conv->pad_w, conv->dil_h,
+                     conv->dil_w, conv->src_sn, conv->src_sh, conv->src_sw})
+            args.add_value<int32_t>(static_cast<int32_t>(v));
 
     const sgemm_config_t &s = sgemm_config[config];
     nd_range_t r;

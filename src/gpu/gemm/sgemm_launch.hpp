@@ -15,22 +15,38 @@
 namespace anydnn {
 namespace gpu {
 
-// The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA.
+// The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA, K in
+// 8-deep slices; then those only taken where ANYDNN_GPU_TUNING names them: 16-deep slices,
+// and 8 x 16 elements per thread (one CTA per SM).
 struct sgemm_config_t {
-    const char *name; // "128x128"
+    const char *name; // "128x128", "128x64k16"
     int bm, bn;
 };
-constexpr int sgemm_configs = 3;
+constexpr int sgemm_configs = 7;
+constexpr int sgemm_default_configs = 3; // those the size picks among
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 
 // Of the configurations whose blocks give every compute unit at least one, the one that
 // wastes least of its blocks past M and N (the widest of equals); the narrowest where none
 // does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
-// names one instead (an unknown name is ignored).
+// names one instead (an unknown name is ignored), the 16-deep ones included.
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n);
 
 // The kernel entry of a configuration and layout: "anydnn_sgemm_<k|m><n|k>_<BM>x<BN>".
 std::string sgemm_kernel_name(int config, bool a_k_major, bool b_n_major);
+
+// One field of ANYDNN_GPU_TUNING's "sgemm" section ("sgemm:config=128x64,implicit=0"): its
+// value, or empty where the section does not name it.
+std::string sgemm_override(const char *field);
+
+// The geometry of the implicit-GEMM convolution entry (anydnn_sgemm_conv_<BM>x<BN>): A is
+// gathered from channels-last src, m = (n, oy, ox), k = (kh, kw, c); src strides in elements
+// (of an image, a row, a pixel), offsets within 32 bits; dil counts taps (1: dense).
+struct sgemm_conv_t {
+    int64_t ic, ih, iw, oh, ow, kw;
+    int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+    int64_t src_sn, src_sh, src_sw;
+};
 
 // Why the kernels cannot build for these types and this post-op chain (null: they can),
 // filling the epilogue: f32 A, B and C, a chain of wgmma_epilogue's kinds.
@@ -49,16 +65,23 @@ public:
     status_t init(engine_t *engine, const wgmma_epilogue_t &e);
     status_t launch(
             stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p, int config) const;
+    // The convolution entry: ops.a is src, p's A strides are unused (a_off: src's offset,
+    // a_sb: per batch, as groups' channels), B K-major (b_sk 1).
+    status_t launch_conv(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p,
+            int config, const sgemm_conv_t &conv) const;
 
 private:
+    status_t run(stream_t *stream, const std::string &name, std::shared_ptr<kernel_t> &slot,
+            const gemm_operands_t &ops, const gemm_params_t &p, int config,
+            const sgemm_conv_t *conv) const;
     engine_t *engine_ = nullptr;
     wgmma_epilogue_t epilogue_;
     static int slot(int config, bool a_k_major, bool b_n_major) {
         return config * 4 + (a_k_major ? 2 : 0) + (b_n_major ? 1 : 0);
     }
-    // By slot(), loaded when first launched.
+    // By slot(), then the convolution entries by configuration; loaded when first launched.
     mutable std::mutex mutex_;
-    mutable std::array<std::shared_ptr<kernel_t>, sgemm_configs * 4> kernels_;
+    mutable std::array<std::shared_ptr<kernel_t>, sgemm_configs * 5> kernels_;
 };
 
 } // namespace gpu

@@ -91,6 +91,43 @@ __device__ __forceinline__ Walk walk(int tid, int64_t r0, int rows, int64_t s_ro
     return w;
 }
 
+// A forward convolution over channels-last src seen as A (the implicit GEMM): A(m, k) =
+// src(n, oy * stride_h - pad_h + kh * dil_h, ox * stride_w - pad_w + kw * dil_w, c) with
+// m = (n, oy, ox), k = (kh, kw, c), zero in the padding. Element strides of an image, a row
+// and a pixel of src (the host checks that src's offsets fit 32 bits); dil counts taps
+// (1: dense).
+struct conv_t {
+    int ic, ih, iw, oh, ow, kw;
+    int stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+    int sn, sh, sw;
+};
+
+// The rows a thread gathers (a K-major walk: copy l is row ri + l * (threads / BK), k fixed
+// within the slice): each row's window corner, worked out once; rows past M get a corner no
+// tap reaches, so they read zeros.
+template <int LA>
+struct Gather {
+    int pix[LA]; // src offset of the window's corner pixel (may lie in the padding)
+    int y0[LA], x0[LA];
+};
+
+template <int LA, int BK>
+__device__ __forceinline__ Gather<LA> gather(const conv_t &g, int tid, int64_t m0, int M) {
+    Gather<LA> q;
+    const int per_image = g.oh * g.ow;
+#pragma unroll
+    for (int l = 0; l < LA; ++l) {
+        const int m = int(m0) + tid / BK + l * (threads / BK);
+        const int n = m / per_image, rem = m - n * per_image;
+        const int oy = rem / g.ow, ox = rem - oy * g.ow;
+        const int y0 = oy * g.stride_h - g.pad_h;
+        q.y0[l] = m < M ? y0 : -(1 << 30);
+        q.x0[l] = ox * g.stride_w - g.pad_w;
+        q.pix[l] = m < M ? n * g.sn + y0 * g.sh + q.x0[l] * g.sw : 0;
+    }
+    return q;
+}
+
 // Where the output stage writes and what it adds (pointers already at the batch's start).
 struct output_t {
     const float *c, *bias;
@@ -120,12 +157,14 @@ __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, i
     return make_float4(v[0], v[1], v[2], v[3]);
 }
 
-template <int BM, int BN, int BK, int WMC, int WNC, bool A_KMAJOR, bool B_NMAJOR>
+// CONV: A is gathered from src (conv_t) by a K-major walk; A_KMAJOR must be true then.
+template <int BM, int BN, int BK, int WMC, int WNC, bool A_KMAJOR, bool B_NMAJOR, bool CONV = false>
 __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *__restrict__ B,
         float *C, const float *__restrict__ bias, int64_t a_off, int64_t a_sm, int64_t a_sk,
         int64_t b_off, int64_t b_sk, int64_t b_sn, int64_t c_off, int64_t c_sm, int64_t c_sn,
         int64_t bias_off, int64_t bias_sm, int64_t bias_sn, const batch_t &bt, int M, int N,
-        int K, const epilogue_t &ep) {
+        int K, const epilogue_t &ep, const conv_t &cv = conv_t()) {
+    static_assert(!CONV || A_KMAJOR, "the gather walks A along K");
     static_assert(BM / (16 * WMC) * (BN / (32 * WNC)) == threads / 32, "8 warps per block");
     constexpr int LA = BM * BK / threads, LB = BN * BK / threads; // loads per thread per slice
     __shared__ __align__(16) float As[2][BK][BM + PAD];
@@ -150,6 +189,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     const Walk wa = walk<A_KMAJOR, BM, BK>(tid, m0, M, a_sm, a_sk);
     const Walk wb = walk<!B_NMAJOR, BN, BK>(tid, n0, N, b_sn, b_sk);
     const float *pa = A + oa + wa.start, *pb = B + ob + wb.start;
+    const Gather<LA> ga = CONV ? gather<LA, BK>(cv, tid, m0, M) : Gather<LA>();
     const int a_step = int(BK * a_sk), b_step = int(BK * b_sk); // within 32 bits, as the steps
 
     // Blocks inside M and N read whole slices without checks but for K's tail: the branch is
@@ -158,13 +198,25 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     float ra[LA], rb[LB];
     // Slice k0 into registers; `checked`: rows past M or N, or K's end, may be inside it.
     auto read = [&](int k0, bool checked) {
-        if (!checked) {
+        if (CONV) {
+            // This thread's k in the slice: one tap and channel for all its rows.
+            const int k = k0 + wa.k;
+            const unsigned tap = unsigned(k) / unsigned(cv.ic), c = unsigned(k) - tap * cv.ic;
+            const unsigned kh = tap / unsigned(cv.kw), kw = tap - kh * cv.kw;
+            const int dy = int(kh) * cv.dil_h, dx = int(kw) * cv.dil_w;
+            const int shift = dy * cv.sh + dx * cv.sw + int(c);
+            const float *src = A + oa;
+#pragma unroll
+            for (int l = 0; l < LA; ++l) {
+                const int y = ga.y0[l] + dy, x = ga.x0[l] + dx;
+                const bool ok = k < K && unsigned(y) < unsigned(cv.ih)
+                                && unsigned(x) < unsigned(cv.iw);
+                ra[l] = ok ? __ldg(src + (ga.pix[l] + shift)) : 0.f;
+            }
+        } else if (!checked) {
 #pragma unroll
             for (int l = 0; l < LA; ++l)
                 ra[l] = __ldg(pa + l * wa.step);
-#pragma unroll
-            for (int l = 0; l < LB; ++l)
-                rb[l] = __ldg(pb + l * wb.step);
         } else {
 #pragma unroll
             for (int l = 0; l < LA; ++l) {
@@ -172,6 +224,12 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 const bool ok = ((wa.ok >> l) & 1) && k0 + k < K;
                 ra[l] = ok ? __ldg(pa + l * wa.step) : 0.f;
             }
+        }
+        if (!checked) {
+#pragma unroll
+            for (int l = 0; l < LB; ++l)
+                rb[l] = __ldg(pb + l * wb.step);
+        } else {
 #pragma unroll
             for (int l = 0; l < LB; ++l) {
                 const int k = wb.k + (B_NMAJOR ? l * (threads / BN) : 0);
@@ -303,13 +361,41 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, K, ep);        \
     }
 
-// Names: anydnn_sgemm_<A k|m major><B n|k major>_<BM>x<BN>.
-#define SGEMM_LAYOUTS(BM, BN, BK, WMC, WNC, MIN_BLOCKS)                                        \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##BM##x##BN, BM, BN, BK, WMC, WNC, true, true, MIN_BLOCKS)     \
-    SGEMM_KERNEL(anydnn_sgemm_kk_##BM##x##BN, BM, BN, BK, WMC, WNC, true, false, MIN_BLOCKS)    \
-    SGEMM_KERNEL(anydnn_sgemm_mn_##BM##x##BN, BM, BN, BK, WMC, WNC, false, true, MIN_BLOCKS)    \
-    SGEMM_KERNEL(anydnn_sgemm_mk_##BM##x##BN, BM, BN, BK, WMC, WNC, false, false, MIN_BLOCKS)
+// The implicit-GEMM convolution: A gathered from channels-last src (a), B the weights as
+// K-major rows (b_sk 1, b_sn between output channels); groups as a batch dimension.
+#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, MIN_BLOCKS)                              \
+    extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS,      \
+            int ic, int ih, int iw, int oh, int ow, int kw, int stride_h, int stride_w,       \
+            int pad_h, int pad_w, int dil_h, int dil_w, int src_sn, int src_sh, int src_sw) { \
+        (void)beta;                                                                           \
+        const batch_t bt = {{d0, d1, d2, d3}, {a_sb0, a_sb1, a_sb2, a_sb3},                   \
+                {b_sb0, b_sb1, b_sb2, b_sb3}, {c_sb0, c_sb1, c_sb2, c_sb3},                   \
+                {bias_sb0, bias_sb1, bias_sb2, bias_sb3}};                                    \
+        const epilogue_t ep = {scale_a, scale_b, scale_c, host_a, host_b, host_c, b_per_n,   \
+                sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
+        const conv_t cv = {ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, pad_w, dil_h,  \
+                dil_w, src_sn, src_sh, src_sw};                                               \
+        sgemm<BM, BN, BK, WMC, WNC, true, false, true>(a, b, c, bias, a_off, a_sm, a_sk,      \
+                b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N,   \
+                K, ep, cv);                                                                   \
+    }
 
-SGEMM_LAYOUTS(128, 128, 8, 2, 2, 2)
-SGEMM_LAYOUTS(128, 64, 8, 2, 1, 2)
-SGEMM_LAYOUTS(64, 64, 8, 1, 1, 4)
+// Names: anydnn_sgemm_<A k|m major><B n|k major>_<TILE>, anydnn_sgemm_conv_<TILE>; TILE is
+// <BM>x<BN>, with k16 appended for 16-deep K slices.
+#define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, MIN_BLOCKS)                                  \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, true, true, MIN_BLOCKS)          \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, true, false, MIN_BLOCKS)         \
+    SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, false, true, MIN_BLOCKS)         \
+    SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, false, false, MIN_BLOCKS)        \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, MIN_BLOCKS)
+
+SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 2)
+SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 2)
+SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4)
+// Half the barriers per K (forced through ANYDNN_GPU_TUNING's sgemm section, for timing).
+SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2)
+SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 2)
+// 8 x 16 (16 x 8) elements per thread, one CTA per SM with up to 255 registers: fewer shared
+// reads per FMA (forced through ANYDNN_GPU_TUNING, for timing).
+SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 1)
+SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 1)
