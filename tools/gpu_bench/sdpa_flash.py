@@ -30,9 +30,9 @@ VARIANTS = {
     'w4': {'ANYDNN_SDPA_FLASH_WGMMA': '0'},
     'w8': {'ANYDNN_SDPA_FLASH_WARPS': '8'},
     'w4x2': {'ANYDNN_SDPA_FLASH_WARPS': '4x2'},
-    'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'}, # the default
+    'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'}, # not pipelined
     'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
-    'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # softmax overlapping the tensor cores
+    'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # the default: softmax overlapping the tensor cores
     'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
