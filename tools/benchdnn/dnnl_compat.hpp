@@ -20,6 +20,9 @@
 #define dnnl_s4 static_cast<dnnl_data_type_t>(11)
 #define dnnl_u4 static_cast<dnnl_data_type_t>(12)
 #define dnnl_s64 static_cast<dnnl_data_type_t>(16)
+#define dnnl_e8m0 static_cast<dnnl_data_type_t>(13)
+#define dnnl_f4_e2m1 static_cast<dnnl_data_type_t>(14)
+#define dnnl_f4_e3m0 static_cast<dnnl_data_type_t>(15)
 #define dnnl_binary_select static_cast<dnnl_alg_kind_t>(0x1fffc)
 #define dnnl_rms_norm static_cast<dnnl_normalization_flags_t>(0x20U)
 #define dnnl_packed static_cast<dnnl_sparse_encoding_t>(2)
@@ -60,8 +63,8 @@ dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(
 dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create_v2(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc,
-        const_dnnl_memory_desc_t stat_desc, dnnl_data_type_t scale_shift_data_type,
-        float epsilon, unsigned flags, const_dnnl_primitive_attr_t attr);
+        const_dnnl_memory_desc_t stat_desc, dnnl_data_type_t scale_shift_data_type, float epsilon,
+        unsigned flags, const_dnnl_primitive_attr_t attr);
 dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(
         dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine, dnnl_prop_kind_t prop_kind,
         const_dnnl_memory_desc_t diff_src_desc, const_dnnl_memory_desc_t diff_dst_desc,
@@ -69,8 +72,8 @@ dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(
         dnnl_data_type_t diff_scale_shift_data_type, dnnl_data_type_t scale_shift_data_type,
         float epsilon, unsigned flags, const_dnnl_primitive_desc_t hint_fwd_pd,
         const_dnnl_primitive_attr_t attr);
-dnnl_status_t dnnl_memory_desc_create_with_coo_encoding(dnnl_memory_desc_t *memory_desc,
-        int ndims, const dnnl_dims_t dims, dnnl_data_type_t data_type, dnnl_dim_t nnz,
+dnnl_status_t dnnl_memory_desc_create_with_coo_encoding(dnnl_memory_desc_t *memory_desc, int ndims,
+        const dnnl_dims_t dims, dnnl_data_type_t data_type, dnnl_dim_t nnz,
         dnnl_data_type_t indices_dt);
 dnnl_status_t dnnl_memory_desc_create_with_packed_encoding(dnnl_memory_desc_t *memory_desc,
         int ndims, const dnnl_dims_t dims, dnnl_data_type_t data_type, dnnl_dim_t nnz);
