@@ -270,13 +270,13 @@ attr_bundle_t::attr_bundle_t(const attr_desc_t &a, const dims_t &dst_dims,
             if (e.dt == dnnl_data_type_undef)
                 BENCHDNN_CHECK(dnnl_primitive_attr_set_zero_points_mask(attr_.get(), e.arg, q.mask));
             else
-                BENCHDNN_CHECK(dnnl_primitive_attr_set_zero_points(
+                BENCHDNN_CHECK(BENCHDNN_REQUIRE_API(dnnl_primitive_attr_set_zero_points)(
                         attr_.get(), e.arg, q.mask, 0, nullptr, dt));
         } else {
             if (e.dt == dnnl_data_type_undef)
                 BENCHDNN_CHECK(dnnl_primitive_attr_set_scales_mask(attr_.get(), e.arg, q.mask));
             else
-                BENCHDNN_CHECK(dnnl_primitive_attr_set_scales(
+                BENCHDNN_CHECK(BENCHDNN_REQUIRE_API(dnnl_primitive_attr_set_scales)(
                         attr_.get(), e.arg, q.mask, 0, nullptr, dt));
         }
         // Per-channel values vary (powers of two for scales keep products exact).

@@ -35,6 +35,19 @@ F api_entry(const char *name) {
 }
 #define BENCHDNN_API(fn) (::benchdnn::api_entry<decltype(&fn)>(#fn))
 
+// An entry point the problem cannot do without; a library that lacks it (an older oneDNN)
+// makes the problem UNIMPLEMENTED, not FAILED.
+struct missing_entry_error : dnnl_error {
+    explicit missing_entry_error(const char *name)
+        : dnnl_error(dnnl_unimplemented, std::string("library has no ") + name) {}
+};
+template <typename F>
+F require_entry(F f, const char *name) {
+    if (!f) throw missing_entry_error(name);
+    return f;
+}
+#define BENCHDNN_REQUIRE_API(fn) (::benchdnn::require_entry(BENCHDNN_API(fn), #fn))
+
 // Move-only owner of one C handle.
 template <typename T, dnnl_status_t (*destroy)(T)>
 class handle_t {

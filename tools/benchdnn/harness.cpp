@@ -231,6 +231,8 @@ void run_problem(problem_t &prb) {
         if (!ok) return report(idx, state_t::failed, msg, repro);
         report(idx, s.correctness ? state_t::passed : state_t::executed,
                 s.verbose > 0 ? impl : "", repro);
+    } catch (const missing_entry_error &e) {
+        report(idx, state_t::unimplemented, e.what(), repro);
     } catch (const dnnl_error &e) {
         report(idx, state_t::failed, e.what(), repro);
     } catch (const std::exception &e) {

@@ -60,6 +60,7 @@ private:
     size_t size_ = 0;
     // Blocked layout, from the public queries.
     bool blocked_ = false;
+    bool has_extra_ = false; // bytes past the blocked layout (see the constructor)
     bool sparse_ = false;
     dims_t strides_, padded_dims_, padded_offsets_, inner_blks_, inner_idxs_, dim_block_;
     int64_t offset0_ = 0;

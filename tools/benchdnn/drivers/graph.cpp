@@ -161,6 +161,8 @@ public:
         try {
             const case_result_t r = execute();
             report_problem(idx, r.outcome, r.reason, repro_);
+        } catch (const missing_entry_error &e) {
+            report_problem(idx, outcome_t::unimplemented, e.what(), repro_);
         } catch (const dnnl_error &e) {
             report_problem(idx, outcome_t::failed, e.what(), repro_);
         } catch (const std::exception &e) {
@@ -245,7 +247,8 @@ private:
         const dnnl_engine_kind_t kind = settings().engine_kind;
         BENCHDNN_CHECK(dnnl_graph_graph_create_with_fpmath_mode(graph_.out(), kind, case_.fpmath));
         if (case_.fpmath_apply_to_int)
-            BENCHDNN_CHECK(dnnl_graph_graph_set_fpmath_mode(graph_.get(), case_.fpmath, 1));
+            BENCHDNN_CHECK(BENCHDNN_REQUIRE_API(dnnl_graph_graph_set_fpmath_mode)(
+                    graph_.get(), case_.fpmath, 1));
         std::string why;
         for (const auto &o : case_.ops) {
             gop_h op;
