@@ -114,9 +114,17 @@ std::vector<post_op_t> parse_post_ops(const std::string &text) {
             po.kind = post_op_t::kind_t::eltwise;
             if (f.size() > 1) po.alpha = parse_number(f[1], "alpha");
             if (f.size() > 2) po.beta = parse_number(f[2], "beta");
-            if (f.size() > 3 && parse_number(f[3], "scale") != 1)
-                po.unsupported = "an eltwise post-op scale is not in the v3 API";
             if (f.size() > 4) throw std::invalid_argument("too many fields in '" + item + "'");
+            // Older files scale the eltwise result (ALG:ALPHA:BETA:SCALE), which the v3 API
+            // left out: the same value comes from a linear post-op after it.
+            const double scale = f.size() > 3 ? parse_number(f[3], "scale") : 1;
+            if (scale != 1) {
+                ops.push_back(po);
+                po = post_op_t();
+                po.kind = post_op_t::kind_t::eltwise;
+                po.alg = dnnl_eltwise_linear;
+                po.alpha = scale;
+            }
         } else
             throw std::invalid_argument("unknown post-op '" + f[0] + "'");
         ops.push_back(po);

@@ -199,7 +199,11 @@ public:
         for (auto t : {c_.sdt, c_.wdt, c_.ddt})
             if (!dt_supported(t)) return "data type not handled by the tester";
         if (c_.dir == dir_t::bwd_dw) return "no BWD_DW for convolutions";
-        if (!is_fwd(c_.dir) && !c_.attr.is_default()) return "backward takes no attributes";
+        // Backward takes the math mode only (oneDNN's backward has no post-ops or scales).
+        if (!is_fwd(c_.dir)
+                && (!c_.attr.post_ops.empty() || !c_.attr.scales.empty()
+                        || !c_.attr.zero_points.empty()))
+            return "backward takes no post-ops, scales or zero points";
         return {};
     }
 
@@ -264,19 +268,19 @@ public:
             return c_.deconv ? BENCHDNN_CALL_OP(*this,
                                        dnnl_deconvolution_backward_data_primitive_desc_create,
                                        pd.out(), engine, alg, s.get(), w.get(), t.get(), strides,
-                                       dil, pl, pr, hint_.get(), nullptr)
+                                       dil, pl, pr, hint_.get(), bundle_->get())
                              : BENCHDNN_CALL_OP(*this,
                                      dnnl_convolution_backward_data_primitive_desc_create,
                                      pd.out(), engine, alg, s.get(), w.get(), t.get(), strides,
-                                     dil, pl, pr, hint_.get(), nullptr);
+                                     dil, pl, pr, hint_.get(), bundle_->get());
         return c_.deconv ? BENCHDNN_CALL_OP(*this,
                                    dnnl_deconvolution_backward_weights_primitive_desc_create,
                                    pd.out(), engine, alg, s.get(), w.get(), b.get(), t.get(),
-                                   strides, dil, pl, pr, hint_.get(), nullptr)
+                                   strides, dil, pl, pr, hint_.get(), bundle_->get())
                          : BENCHDNN_CALL_OP(*this,
                                  dnnl_convolution_backward_weights_primitive_desc_create,
                                  pd.out(), engine, alg, s.get(), w.get(), b.get(), t.get(),
-                                 strides, dil, pl, pr, hint_.get(), nullptr);
+                                 strides, dil, pl, pr, hint_.get(), bundle_->get());
     }
 
     void prepare(const_dnnl_primitive_desc_t pd, args_t &args) override {

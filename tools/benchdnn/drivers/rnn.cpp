@@ -1,8 +1,9 @@
 // --rnn: recurrent layers, forward and backward (--prop=FWD_I|FWD_D|BWD_DW, --alg=VANILLA_RNN|
 // VANILLA_LSTM|VANILLA_GRU|LBR_GRU|VANILLA_AUGRU|LBR_AUGRU, --direction=left2right|right2left|
-// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16|f16|u8u8u8u8|u8u8u8f32
-// (int8: u8 data with scale 64 / shift 128, s8 weights with per-gate-column scales, dst_layer
-// u8 or f32; LSTM/GRU inference), --with-peephole,
+// concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16|bf16f32|f16 or int8
+// as four types src_iter src_layer dst_iter dst_layer (u8u8u8u8, f32u8f32f32, s8s8s8f32...:
+// u8 data with scale 64 / shift 128, s8 data shift 0, s8 weights with one scale or, with
+// --scaling=per_oc, one per gate column; LSTM/GRU inference), --with-peephole,
 // --with-projection, --flags=O for diff weights overwrite). Problems: lLtTmbNsicSslcSdhcHdicI
 // with an optional _nNAME. Reference: the recurrence in double (each direction a stack of
 // layers), backward by back-propagation through time written here.
@@ -139,6 +140,7 @@ struct rnn_cfg_t {
     std::string cfg; // f32, bf16, u8u8u8u8, u8u8u8f32
     bool peephole, projection;
     unsigned flags;
+    bool per_oc_scales; // --scaling
     float alpha;
     rnn_desc_t d;
 };
@@ -191,20 +193,45 @@ public:
             default: return {L, D, N, DHC};
         }
     }
-    bool int8() const { return c_.cfg == "u8u8u8u8" || c_.cfg == "u8u8u8f32"; }
-    static constexpr double data_scale = 64, data_shift = 128;
-    double wscale(int64_t col) const { return 30 + col % 7; }
+    // int8 cfgs name four types, src_iter src_layer dst_iter dst_layer (u8u8u8f32,
+    // f32s8f32s8...), with u8 or s8 src_layer; weights are s8, bias and cell states f32.
+    bool int8_types(dnnl_data_type_t t[4]) const {
+        size_t i = 0;
+        for (int k = 0; k < 4; ++k) {
+            if (c_.cfg.compare(i, 3, "f32") == 0) t[k] = dnnl_f32, i += 3;
+            else if (c_.cfg.compare(i, 2, "u8") == 0) t[k] = dnnl_u8, i += 2;
+            else if (c_.cfg.compare(i, 2, "s8") == 0) t[k] = dnnl_s8, i += 2;
+            else return false;
+        }
+        return i == c_.cfg.size() && (t[1] == dnnl_u8 || t[1] == dnnl_s8);
+    }
+    bool int8() const {
+        dnnl_data_type_t t[4];
+        return int8_types(t);
+    }
+    bool s8_data() const {
+        dnnl_data_type_t t[4];
+        return int8_types(t) && t[1] == dnnl_s8;
+    }
+    static constexpr double data_scale = 64;
+    double data_shift() const { return s8_data() ? 0 : 128; }
+    // --scaling=common: one weights scale; per_oc: one per gate column.
+    double wscale(int64_t col) const { return c_.per_oc_scales ? 30 + col % 7 : 31; }
 
     dnnl_data_type_t dt(int k) const {
+        // oneDNN's bf16 cfg keeps the bias and cell states in bf16 too; bf16f32 has them f32.
+        if (c_.cfg == "bf16" && (k == BIA || k == SC || k == DC)) return dnnl_bf16;
         if (c_.cfg == "f32" || k == BIA || k == WPH || k == SC || k == DC || k == ATT)
             return dnnl_f32;
-        if (int8()) {
+        dnnl_data_type_t t[4];
+        if (int8_types(t)) {
             if (k == WL || k == WI) return dnnl_s8;
-            if (k == DL && c_.cfg == "u8u8u8f32") return dnnl_f32;
-            return k == SL || k == SI || k == DL || k == DI ? dnnl_u8 : dnnl_f32;
+            return k == SI ? t[0] : k == SL ? t[1] : k == DI ? t[2] : k == DL ? t[3] : dnnl_f32;
         }
         return c_.cfg == "f16" ? dnnl_f16 : dnnl_bf16;
     }
+    // bf16: bf16 data, weights, bias and cell states; bf16f32: f32 bias and cell states.
+    bool bf16() const { return c_.cfg == "bf16" || c_.cfg == "bf16f32"; }
 
     std::string repro() const override {
         repro_t r("rnn");
@@ -216,13 +243,15 @@ public:
                 .knob("alpha", c_.alpha == 0.f ? "0" : std::to_string(c_.alpha), "0")
                 .knob("with-peephole", c_.peephole ? "true" : "false", "false")
                 .knob("with-projection", c_.projection ? "true" : "false", "false")
-                .knob("flags", c_.flags ? "O" : "", "");
+                .knob("flags", c_.flags ? "O" : "", "")
+                .knob("scaling", c_.per_oc_scales ? "per_oc" : "common", "common");
         return r.str(desc2str(c_.d));
     }
 
     std::string skip_reason() const override {
-        if (c_.cfg != "f32" && c_.cfg != "bf16" && c_.cfg != "f16" && !int8())
+        if (c_.cfg != "f32" && !bf16() && c_.cfg != "f16" && !int8())
             return "cfg " + c_.cfg + " not handled by the tester";
+        // oneDNN's benchdnn skips int8 beyond LSTM and GRU inference as well.
         if (int8() && (c_.prop != dir_t::fwd_i || c_.projection
                               || !(lstm() || c_.cell == dnnl_vanilla_gru || c_.cell == dnnl_lbr_gru)))
             return "int8 is LSTM/GRU/LBR_GRU inference without projection";
@@ -234,8 +263,11 @@ public:
             return "AUGRU is one layer, left2right (oneDNN's rule)";
         if (c_.cell == dnnl_vanilla_rnn && c_.activation == dnnl_alg_kind_undef)
             return "a vanilla RNN needs an activation";
+        // oneDNN's benchdnn skips these as invalid too: the state fed back (dic channels) must
+        // fit weights_iter (sic rows) after the first step, and GRU gates multiply h by itself.
         if (!c_.projection && c_.d.DIC != c_.d.DHC) return "dic differs from dhc without projection";
-        if (SIC != DIC) return "sic must equal dic";
+        if (SIC != DIC && T > 1) return "sic differs from dic over several time steps";
+        if (SIC != DIC && gru()) return "GRU/AUGRU need sic equal to dic";
         if (L > 1 && SLC != DIC) return "several layers need slc equal to dic";
         return {};
     }
@@ -331,12 +363,13 @@ public:
         if (int8()) {
             BENCHDNN_CHECK(dnnl_primitive_attr_create(attr_.out()));
             BENCHDNN_CHECK(dnnl_primitive_attr_set_rnn_data_qparams(
-                    attr_.get(), float(data_scale), float(data_shift)));
-            std::vector<float> ws(G * DHC);
-            for (int64_t j = 0; j < G * DHC; ++j)
+                    attr_.get(), float(data_scale), float(data_shift())));
+            const int64_t nws = c_.per_oc_scales ? G * DHC : 1;
+            std::vector<float> ws(nws);
+            for (int64_t j = 0; j < nws; ++j)
                 ws[j] = float(wscale(j));
             BENCHDNN_CHECK(dnnl_primitive_attr_set_rnn_weights_qparams(
-                    attr_.get(), G * DHC, 24, ws.data()));
+                    attr_.get(), nws, c_.per_oc_scales ? 24 : 0, ws.data()));
         }
         dnnl_status_t st = make_mds(m);
         if (st != dnnl_success) return st;
@@ -362,14 +395,16 @@ public:
             r.hi = 1;
             if (k == WL || k == WI || k == WPR) r.lo = -0.5, r.hi = 0.5;
             r.zero_share = 0;
+            const bool weights = k == WL || k == WI;
             if (dt(k) == dnnl_u8) r.lo = 64, r.hi = 192, r.integers = true;
-            if (dt(k) == dnnl_s8) r.lo = -20, r.hi = 20, r.integers = true;
+            if (dt(k) == dnnl_s8) r.lo = weights ? -20 : -64, r.hi = weights ? 20 : 64, r.integers = true;
             in_[k] = fill_values(product(dims(k)), clamp_range(r, dt(k)), dt(k), 10 + k);
             args.add(fwd_arg[k], md_of(pd, fwd_arg[k])).write(in_[k]);
             // The reference computes on the values the integers stand for.
             for (size_t i = 0; i < in_[k].size(); ++i) {
-                if (dt(k) == dnnl_u8) in_[k][i] = (in_[k][i] - data_shift) / data_scale;
-                if (dt(k) == dnnl_s8) in_[k][i] /= wscale(int64_t(i) % (G * DHC));
+                if (weights && dt(k) == dnnl_s8) in_[k][i] /= wscale(int64_t(i) % (G * DHC));
+                else if (dt(k) == dnnl_u8 || dt(k) == dnnl_s8)
+                    in_[k][i] = (in_[k][i] - data_shift()) / data_scale;
             }
         }
         const_dnnl_memory_desc_t ws_md = md_of(pd, DNNL_ARG_WORKSPACE);
@@ -419,14 +454,16 @@ public:
     bool check(const args_t &args, std::string &msg) override {
         forward();
         tolerance_t tol;
-        tol.eps = c_.cfg == "bf16" ? 3e-2 : c_.cfg == "f16" ? 5e-3 : bwd() ? 2e-4 : 5e-5;
+        tol.eps = bf16() ? 3e-2 : c_.cfg == "f16" ? 5e-3 : bwd() ? 2e-4 : 5e-5;
         tol.int_diff = 1; // u8 outputs: one quantization step
         if (!bwd()) {
             for (int k : {DL, DI, DC}) {
                 if (!has(k)) continue;
-                if (dt(k) == dnnl_u8)
+                if (dt(k) == dnnl_u8 || dt(k) == dnnl_s8) {
+                    const double lo = dt(k) == dnnl_u8 ? 0 : -128, hi = dt(k) == dnnl_u8 ? 255 : 127;
                     for (auto &v : out_[k])
-                        v = std::min(255.0, std::max(0.0, std::round(v * data_scale + data_shift)));
+                        v = std::min(hi, std::max(lo, std::round(v * data_scale + data_shift())));
+                }
                 if (!check_output(args.at(fwd_arg[k]), out_[k], tol, msg)) return false;
             }
             return true;
@@ -441,6 +478,7 @@ private:
     // What backward needs of one step of one layer of one stack.
     struct step_t {
         std::vector<double> x, hp, cp, gates, ct, hh, hu, rh;
+        int64_t hw = 0; // channels of hp: SIC at the first step, DIC after
     };
 
     int64_t time_of(int64_t d, int64_t k) const {
@@ -479,9 +517,10 @@ private:
             std::vector<double> x = in_[SL];
             for (int64_t l = 0; l < L; ++l) {
                 const int64_t ld = l * D + d;
-                std::vector<double> h(N * DIC), c(N * H, 0.0), y(T * N * DIC);
-                for (int64_t i = 0; i < N * DIC; ++i)
-                    h[i] = in_[SI][ld * N * DIC + i];
+                int64_t hwid = SIC; // the initial state has sic channels
+                std::vector<double> h(N * SIC), c(N * H, 0.0), y(T * N * DIC);
+                for (int64_t i = 0; i < N * SIC; ++i)
+                    h[i] = in_[SI][ld * N * SIC + i];
                 if (lstm())
                     for (int64_t i = 0; i < N * H; ++i)
                         c[i] = in_[SC][ld * N * H + i];
@@ -490,6 +529,7 @@ private:
                     step_t &s = steps_[ld * T + k];
                     s.x.assign(x.begin() + t * N * C, x.begin() + (t + 1) * N * C);
                     s.hp = h;
+                    s.hw = hwid;
                     s.cp = c;
                     s.gates.assign(N * G * H, 0.0);
                     s.ct.assign(N * H, 0.0);
@@ -504,8 +544,8 @@ private:
                                 double sx = bias(ld, g, o), sh = 0;
                                 for (int64_t i = 0; i < C; ++i)
                                     sx += s.x[n * C + i] * w(WL, ld, C, i, g, o);
-                                for (int64_t i = 0; i < DIC; ++i)
-                                    sh += h[n * DIC + i] * w(WI, ld, SIC, i, g, o);
+                                for (int64_t i = 0; i < hwid; ++i)
+                                    sh += h[n * hwid + i] * w(WI, ld, SIC, i, g, o);
                                 xw[g * H + o] = sx;
                                 hw[g * H + o] = sh;
                             }
@@ -531,7 +571,7 @@ private:
                             for (int64_t o = 0; o < H; ++o) {
                                 gt[o] = sigm(xw[o] + hw[o]);
                                 gt[H + o] = sigm(xw[H + o] + hw[H + o]);
-                                s.rh[n * H + o] = gt[H + o] * h[n * DIC + o];
+                                s.rh[n * H + o] = gt[H + o] * h[n * hwid + o];
                             }
                             for (int64_t o = 0; o < H; ++o) {
                                 if (lbr()) {
@@ -539,12 +579,12 @@ private:
                                     gt[2 * H + o] = std::tanh(xw[2 * H + o] + gt[H + o] * s.hu[n * H + o]);
                                 } else {
                                     double sum = xw[2 * H + o];
-                                    for (int64_t i = 0; i < DIC; ++i)
+                                    for (int64_t i = 0; i < hwid; ++i)
                                         sum += s.rh[n * H + i] * w(WI, ld, SIC, i, 2, o);
                                     gt[2 * H + o] = std::tanh(sum);
                                 }
                                 const double ue = (1 - a) * gt[o];
-                                s.hh[n * H + o] = ue * h[n * DIC + o] + (1 - ue) * gt[2 * H + o];
+                                s.hh[n * H + o] = ue * h[n * hwid + o] + (1 - ue) * gt[2 * H + o];
                             }
                         }
                         for (int64_t j = 0; j < DIC; ++j) {
@@ -558,6 +598,7 @@ private:
                         }
                     }
                     h = hn;
+                    hwid = DIC;
                     if (lstm()) c = s.ct;
                     std::copy(h.begin(), h.end(), y.begin() + t * N * DIC);
                 }
@@ -594,7 +635,8 @@ private:
                     const int64_t t = time_of(d, k);
                     const step_t &s = steps_[ld * T + k];
                     std::vector<double> dhh(N * H, 0.0), dg(N * G * H, 0.0), dhu(N * H, 0.0);
-                    std::vector<double> dhp(N * DIC, 0.0);
+                    const int64_t hw = s.hw;
+                    std::vector<double> dhp(N * hw, 0.0);
                     for (int64_t n = 0; n < N; ++n) {
                         std::vector<double> g(DIC);
                         for (int64_t j = 0; j < DIC; ++j) {
@@ -639,12 +681,12 @@ private:
                                     grad_[WPH][(ld * 3 + 2) * H + o] += dgt[3 * H + o] * ct;
                                 }
                             } else {
-                                const double u = gt[o], og = gt[2 * H + o], hp = s.hp[n * DIC + o];
+                                const double u = gt[o], og = gt[2 * H + o], hp = s.hp[n * hw + o];
                                 const double ue = (1 - a) * u, due = dy * (hp - og);
                                 if (augru()) grad_[ATT][t * N + n] -= due * u;
                                 dgt[o] = due * (1 - a) * u * (1 - u);
                                 dgt[2 * H + o] = dy * (1 - ue) * (1 - og * og);
-                                dhp[n * DIC + o] += dy * ue;
+                                dhp[n * hw + o] += dy * ue;
                             }
                         }
                         if (gru()) {
@@ -657,8 +699,8 @@ private:
                                     double drh = 0;
                                     for (int64_t j = 0; j < H; ++j)
                                         drh += dgt[2 * H + j] * w(WI, ld, SIC, o, 2, j);
-                                    dgt[H + o] = drh * s.hp[n * DIC + o] * r * (1 - r);
-                                    dhp[n * DIC + o] += drh * r;
+                                    dgt[H + o] = drh * s.hp[n * hw + o] * r * (1 - r);
+                                    dhp[n * hw + o] += drh * r;
                                 }
                             }
                         }
@@ -676,18 +718,19 @@ private:
                                     grad_[WL][((ld * C + i) * G + g) * H + o] += s.x[n * C + i] * gx;
                                     below[(t * N + n) * C + i] += gx * w(WL, ld, C, i, g, o);
                                 }
-                                for (int64_t i = 0; i < DIC; ++i) {
-                                    const double hin = o_gate && !lbr() ? s.rh[n * H + i] : s.hp[n * DIC + i];
+                                for (int64_t i = 0; i < hw; ++i) {
+                                    const double hin = o_gate && !lbr() ? s.rh[n * H + i] : s.hp[n * hw + i];
                                     grad_[WI][((ld * SIC + i) * G + g) * H + o] += hin * gh;
                                     if (!(o_gate && !lbr()))
-                                        dhp[n * DIC + i] += gh * w(WI, ld, SIC, i, g, o);
+                                        dhp[n * hw + i] += gh * w(WI, ld, SIC, i, g, o);
                                 }
                                 if (o_gate && lbr()) grad_[BIA][(ld * GB + 3) * H + o] += gh;
                             }
                     dh = dhp;
                 }
-                for (int64_t i = 0; i < N * DIC; ++i)
-                    grad_[SI][ld * N * DIC + i] = dh[i];
+                // After the first step dh holds the initial state's gradient (sic channels).
+                for (int64_t i = 0; i < N * SIC; ++i)
+                    grad_[SI][ld * N * SIC + i] = dh[i];
                 if (lstm())
                     for (int64_t i = 0; i < N * H; ++i)
                         grad_[SC][ld * N * H + i] = dc[i];
@@ -719,7 +762,7 @@ public:
             if (t_ > 0) d.T = t_;
             if (mb_ > 0) d.N = mb_;
             rnn_prb_t prb({prop_, cell_, activation_, direction_, cfg_, peephole_, projection_,
-                    flags_, alpha_, d});
+                    flags_, scaling_, alpha_, d});
             run_problem(prb);
         });
     }
@@ -743,6 +786,11 @@ private:
     const int64_t &l_ = knob({"--l"}, {int64_t(0)}, integer_item("layers", 0, 1 << 20));
     const int64_t &t_ = knob({"--t"}, {int64_t(0)}, integer_item("time steps", 0, 1 << 20));
     const int64_t &mb_ = mb_knob();
+    const bool &scaling_ = knob({"--scaling"}, {false}, [](const std::string &s) {
+        if (s.empty() || s == "common") return false;
+        if (s == "per_oc") return true;
+        throw std::invalid_argument("unknown rnn scaling '" + s + "'");
+    });
 };
 
 } // namespace
