@@ -109,8 +109,6 @@ public:
         const int64_t M = dd_[nd - 2], N = dd_[nd - 1], K = c_.sd[nd - 1];
         std::vector<double> exp(dst_.size()), mag(dst_.size());
         std::vector<int64_t> pos(nd), sp(nd), wp(nd), zero(nd, 0);
-        const double zs = bundle_->zero_point(DNNL_ARG_SRC, zero.data());
-        const double zw = bundle_->zero_point(DNNL_ARG_WEIGHTS, zero.data());
         for (size_t x = 0; x < exp.size(); ++x) {
             logical_position(dd_, static_cast<int64_t>(x), pos.data());
             for (int i = 0; i < nd - 2; ++i) {
@@ -123,8 +121,11 @@ public:
             for (int64_t k = 0; k < K; ++k) {
                 sp[nd - 1] = k;
                 wp[nd - 2] = k;
-                const double v = (src_[linear_index(c_.sd, sp.data())] - zs)
-                        * (wei_[linear_index(c_.wd, wp.data())] - zw);
+                // Zero points at the element's position: per K (src), per N (weights) too.
+                const double v = (src_[linear_index(c_.sd, sp.data())]
+                                         - bundle_->zero_point(DNNL_ARG_SRC, sp.data()))
+                        * (wei_[linear_index(c_.wd, wp.data())]
+                                - bundle_->zero_point(DNNL_ARG_WEIGHTS, wp.data()));
                 acc += v;
                 m += std::fabs(v);
             }
@@ -134,7 +135,7 @@ public:
             mag[x] = m * std::fabs(scale) + std::fabs(v);
             v = bundle_->apply_post_ops(v, pos.data(), dst_[x]);
             exp[x] = v / bundle_->scale(DNNL_ARG_DST, zero.data())
-                    + bundle_->zero_point(DNNL_ARG_DST, zero.data());
+                    + bundle_->zero_point(DNNL_ARG_DST, pos.data());
         }
         (void)M;
         (void)N;
