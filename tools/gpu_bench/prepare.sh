@@ -12,15 +12,12 @@ BUILD=${1:-build}
 DEST=${2:-.dev}
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn benchdnn anydnn_concurrency_stress
 mkdir -p "$DEST"
-cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/gpu_vs_torch.py \
-    tools/gpu_bench/rows_*.py tools/gpu_bench/bw_variants.sh tools/gpu_bench/bw_access.sh \
-    tools/gpu_bench/sdpa_flash.py tools/gpu_bench/gemm_variants.sh tools/gpu_bench/sparse_check.sh \
-    tools/gpu_bench/lstm_variants.sh \
-    "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
+# Every script of this folder goes along: a new device script needs no line here.
+cp -L "$BUILD"/libanydnn.so.3 "$BUILD"/tools/benchdnn/benchdnn tools/gpu_bench/*.py \
+    tools/gpu_bench/*.sh "$BUILD"/tests/concurrency/anydnn_concurrency_stress "$DEST"/
 strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
 # The GPU tests (sdpa_flash.py runs the flash kernels' reference check from them) and the graph
 # training programs (graph_training_check.sh), built where the build has them.
-cp tools/gpu_bench/graph_training_check.sh "$DEST"/
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn_gpu_tests program_mlp_graph_training \
     program_transformer_block_training >/dev/null 2>&1 || true
 for bin in tests/anydnn_gpu_tests tests/programs/program_mlp_graph_training \
