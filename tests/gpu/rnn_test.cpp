@@ -2,7 +2,7 @@
 // training, backward from the forward's own workspace) against the reference of
 // tests/primitives (rnn_ref.hpp): outputs against the double-precision recurrence, input
 // gradients against central differences of it (every element of small tensors, sixteen
-// spread ones of large). Skipped without an OpenCL device.
+// spread ones of large, four under sanitizers). Skipped without an OpenCL device.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "gpu/device_copy.hpp"
 #include "primitives/rnn_ref.hpp"
+#include "sanitizer_budget.hpp"
 
 namespace {
 
@@ -198,7 +199,8 @@ void check(const problem_t &r, bool backward) {
                 if (!p.has(k)) continue;
                 const vec got = dt[k]->read();
                 const double base = (k >= WL && !overwrite) ? 1.0 : 0.0;
-                const size_t n = got.size(), step = n <= 64 ? 1 : n / 16;
+                const size_t spread = size_t(test_budget::pick(16, 4));
+                const size_t n = got.size(), step = n <= 64 ? 1 : n / spread;
                 for (size_t i = step > 1 ? step / 2 : 0; i < n; i += step) {
                     const double e = numeric_gradient(p, x, dout, k, i) + base;
                     ASSERT_NEAR(got[i], e, (lowp ? 1e-2 : 1e-3) * std::fabs(e) + (lowp ? 1e-2 : 5e-4))
