@@ -71,6 +71,12 @@ void ocl_stream_t::clear_deps() {
 void ocl_stream_t::set_dep(cl_event ev) {
     clear_deps();
     deps_.push_back(ev);
+    deps_from_queue_ = true;
+}
+
+ocl_stream_t::wait_list_t ocl_stream_t::wait_list() const {
+    if (deps_.empty() || (deps_from_queue_ && !out_of_order_)) return {0, nullptr};
+    return {static_cast<cl_uint>(deps_.size()), deps_.data()};
 }
 
 status_t ocl_stream_t::wait() {
@@ -94,7 +100,7 @@ status_t ocl_stream_t::run(const std::function<status_t()> &enqueue) {
         clear_deps();
         ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clEnqueueMarker failed: %s",
                 cl_error_name(err));
-        deps_.push_back(marker);
+        set_dep(marker);
     }
     if (last_) cl_api()->clReleaseEvent(last_);
     last_ = deps_[0];
@@ -115,6 +121,7 @@ status_t ocl_stream_t::execute_enqueue(const std::function<status_t()> &enqueue,
         const cl_event *deps, int ndeps, cl_event *done) {
     auto turn = stream_turn(this); // deps_ and last_ are one execution's at a time
     clear_deps();
+    deps_from_queue_ = false;
     // On an out-of-order queue, executions of one stream still follow each other.
     if (!with_deps && out_of_order_ && last_) {
         cl_api()->clRetainEvent(last_);
@@ -135,8 +142,9 @@ status_t ocl_stream_t::execute_enqueue(const std::function<status_t()> &enqueue,
 status_t ocl_stream_t::enqueue_kernel(
         cl_kernel kernel, cl_uint ndims, const size_t *global, const size_t *local) {
     cl_event ev = nullptr;
+    const wait_list_t wait = wait_list();
     cl_int err = cl_api()->clEnqueueNDRangeKernel(queue_, kernel, ndims, nullptr, global, local,
-            static_cast<cl_uint>(deps_.size()), deps_.empty() ? nullptr : deps_.data(), &ev);
+            wait.count, wait.events, &ev);
     ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clEnqueueNDRangeKernel failed: %s",
             cl_error_name(err));
     set_dep(ev);
@@ -146,8 +154,9 @@ status_t ocl_stream_t::enqueue_kernel(
 status_t ocl_stream_t::enqueue_copy(
         cl_mem dst, size_t dst_off, cl_mem src, size_t src_off, size_t bytes) {
     cl_event ev = nullptr;
+    const wait_list_t wait = wait_list();
     cl_int err = cl_api()->clEnqueueCopyBuffer(queue_, src, dst, src_off, dst_off, bytes,
-            static_cast<cl_uint>(deps_.size()), deps_.empty() ? nullptr : deps_.data(), &ev);
+            wait.count, wait.events, &ev);
     ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clEnqueueCopyBuffer failed: %s",
             cl_error_name(err));
     set_dep(ev);
@@ -157,8 +166,9 @@ status_t ocl_stream_t::enqueue_copy(
 status_t ocl_stream_t::enqueue_fill_zero(cl_mem dst, size_t offset, size_t bytes) {
     cl_event ev = nullptr;
     const cl_uchar zero = 0;
+    const wait_list_t wait = wait_list();
     cl_int err = cl_api()->clEnqueueFillBuffer(queue_, dst, &zero, 1, offset, bytes,
-            static_cast<cl_uint>(deps_.size()), deps_.empty() ? nullptr : deps_.data(), &ev);
+            wait.count, wait.events, &ev);
     ANYDNN_REQUIRE(err == CL_SUCCESS, dnnl_runtime_error, "clEnqueueFillBuffer failed: %s",
             cl_error_name(err));
     set_dep(ev);

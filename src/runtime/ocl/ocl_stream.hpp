@@ -40,8 +40,14 @@ struct ocl_stream_t : public stream_t {
             const size_t *local);
     status_t enqueue_copy(cl_mem dst, size_t dst_off, cl_mem src, size_t src_off, size_t bytes);
     status_t enqueue_fill_zero(cl_mem dst, size_t offset, size_t bytes);
-    const std::vector<cl_event> &deps() const { return deps_; }
-    // Replaces the current dependencies with `ev` (takes ownership).
+    // The events the next command waits for. On an in-order queue a dependency that is this
+    // queue's own previous command is already ordered: only the caller's events are listed.
+    struct wait_list_t {
+        cl_uint count;
+        const cl_event *events;
+    };
+    wait_list_t wait_list() const;
+    // Replaces the current dependencies with `ev`, a command of this queue (takes ownership).
     void set_dep(cl_event ev);
 
 protected:
@@ -55,6 +61,7 @@ private:
     cl_command_queue queue_;
     bool out_of_order_;
     std::vector<cl_event> deps_; // retained; consumed by the next enqueue
+    bool deps_from_queue_ = false; // deps_ is one command of queue_ (not the caller's events)
     cl_event last_ = nullptr; // retained; the previous execution's last event
 };
 

@@ -22,9 +22,9 @@ status_t transfer(stream_t *stream, const memory_storage_t *storage, size_t offs
     auto *s = static_cast<ocl::ocl_stream_t *>(stream);
     const auto *st = static_cast<const ocl::ocl_storage_t *>(storage);
     const ocl::cl_api_t &cl = *ocl::cl_api();
-    const auto &deps = s->deps();
-    const cl_uint ndeps = static_cast<cl_uint>(deps.size());
-    const cl_event *wait = deps.empty() ? nullptr : deps.data();
+    const ocl::ocl_stream_t::wait_list_t deps = s->wait_list();
+    const cl_uint ndeps = deps.count;
+    const cl_event *wait = deps.events;
     cl_event ev = nullptr;
     cl_int err = CL_SUCCESS;
     if (st->kind() == dnnl_ocl_interop_buffer) {
