@@ -192,7 +192,9 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
     for (int mt = 0; mt < MT; ++mt) {
         store_rows<F16, D / 8>(o[mt], row_sum[mt], dst, off.dst, a, warp_m0 + mt * 16 + g, t,
                 flags & dst_f32_flag);
-        store_stats_rows(stats, off.stats, a, warp_m0 + mt * 16 + g, t, row_max[mt], row_sum[mt]);
+        if (stats)
+            store_stats_rows(stats, stats_offset(a, blockIdx.y), a, warp_m0 + mt * 16 + g, t,
+                    row_max[mt], row_sum[mt]);
     }
 }
 

@@ -148,7 +148,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     }
     cp_async_wait<0>();
     store_rows<F16, D / 8>(o, row_sum, dst, off.dst, a, row_lo, t, flags & dst_f32_flag);
-    store_stats_rows(stats, off.stats, a, row_lo, t, row_max, row_sum);
+    if (stats) store_stats_rows(stats, stats_offset(a, blockIdx.y), a, row_lo, t, row_max, row_sum);
 }
 
 

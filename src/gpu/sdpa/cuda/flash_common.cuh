@@ -90,12 +90,11 @@ __device__ __forceinline__ uint32_t smem_addr(const void *p) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// Offsets of batch entry `b` (blockIdx.y) into Q, K, V, dst, mask and stats, in elements.
+// Offsets of batch entry `b` (blockIdx.y) into Q, K, V, dst and mask, in elements.
 struct batch_offsets_t {
-    int64_t q, k, v, dst, mask, stats;
+    int64_t q, k, v, dst, mask;
     __device__ __forceinline__ batch_offsets_t(const sdpa_args_t &a, int64_t b) {
         q = a.q_off, k = a.k_off, v = a.v_off, dst = a.dst_off, mask = a.mask_off;
-        stats = a.stats_off;
         for (int i = batch_dims - 1; i >= 0; --i) {
             const int64_t idx = b % a.batch[i];
             b /= a.batch[i];
@@ -104,7 +103,6 @@ struct batch_offsets_t {
             v += idx * a.v_b[i];
             dst += idx * a.dst_b[i];
             mask += idx * a.mask_b[i];
-            stats += idx * a.stats_b[i];
         }
     }
 };
@@ -251,11 +249,23 @@ __device__ __forceinline__ void store_rows(const float (*o)[4], const float *row
     }
 }
 
+// Offset of batch entry `b` into the statistics, computed at the kernel's tail only (not a
+// register held across the key loop, as batch_offsets_t's are).
+__device__ __forceinline__ int64_t stats_offset(const sdpa_args_t &a, int64_t b) {
+    int64_t so = a.stats_off;
+    for (int i = batch_dims - 1; i >= 0; --i) {
+        so += (b % a.batch[i]) * a.stats_b[i];
+        b /= a.batch[i];
+    }
+    return so;
+}
+
 // The training forward's softmax statistic of `row` (stats null: none asked): ln(sum_j
 // exp(x_j)) of its scaled, masked scores x, as SoftMax's second output defines it (max +
 // ln(sum exp(x - max))), from the running max in log2 units and the row's sum of
 // exp2(x log2e - max), split over LANES lanes (xor 1 .. LANES / 2 apart; the lane `writer`
-// stores). Every key hidden: -inf + log2(0) = -inf. Every lane of the warp calls it.
+// stores); so: stats_offset. Every key hidden: -inf + log2(0) = -inf. Every lane of the warp
+// calls it.
 template <int LANES>
 __device__ __forceinline__ void store_stat(float *stats, int64_t so, const sdpa_args_t &a,
         int64_t row, float max_log2, float partial_sum, bool writer) {

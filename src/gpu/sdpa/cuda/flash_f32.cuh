@@ -176,9 +176,12 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
         __syncthreads(); // P^T and V are read: the next block's tiles may come
     }
 
+    if (stats) {
+        const int64_t so = stats_offset(a, blockIdx.y);
 #pragma unroll
-    for (int r = 0; r < 4; ++r)
-        store_stat<8>(stats, off.stats, a, row0 + r, row_max[r], row_sum[r], tc == 0);
+        for (int r = 0; r < 4; ++r)
+            store_stat<8>(stats, so, a, row0 + r, row_max[r], row_sum[r], tc == 0);
+    }
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
         float sum = row_sum[r];
