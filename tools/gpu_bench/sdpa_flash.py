@@ -3,7 +3,8 @@
 # environment variables the library reads) first checked against the double-precision
 # reference of tests/gpu/graph_ocl_sdpa_causal_test.cpp (flash_variants_match_reference:
 # every type and head size, causal top-left and bottom-right, GQA, additive masks, odd
-# lengths; each case also as the training forward, its softmax statistics checked), then the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
+# lengths; each case also as the training forward, its softmax statistics checked), then
+# the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
 #   CHECK|variant|PASSED or FAILED|impls the graph compiled to (verbose) and how often|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio
 # ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).

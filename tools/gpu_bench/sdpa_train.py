@@ -12,7 +12,6 @@
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev-int):
 #   python3 .dev-int/sdpa_train.py [--bin .dev-int] [--check-budget 170] [--no-check]
 import argparse
-import math
 import os
 import re
 import sys
@@ -36,29 +35,14 @@ ROWS = [  # problem, perf case, causal
 ]
 
 
-def torch_train_ms(torch):
-    """PyTorch's training forward at b8 h32 s4096 d128 causal, bf16: the flash attention
-    forward that returns the logsumexp (the statistics), else SDPA on inputs that need grad."""
-    t = torch.t
-    b, h, s, d = 8, 32, 4096, 128
-    q, k, v = (torch.rnd(b, h, s, d, dt='bf16') for _ in range(3))
-    scale = 1 / math.sqrt(d)
-    try:
-        flash = t.ops.aten._scaled_dot_product_flash_attention
-        fn = lambda: flash(q, k, v, 0.0, True, False, scale=scale)
-        out = fn()
-        assert out[1].shape[-1] == s  # the logsumexp, one per query row
-        return torch.time_ms(fn), 'aten._scaled_dot_product_flash_attention (out, logsumexp)'
-    except Exception as ex:  # noqa: BLE001 (not reachable in this build: the plain SDPA)
-        why = type(ex).__name__
-    qg, kg, vg = (x.detach().requires_grad_() for x in (q, k, v))
-    fn = lambda: t.nn.functional.scaled_dot_product_attention(qg, kg, vg, is_causal=True, scale=scale)
-    return torch.time_ms(fn), f'F.scaled_dot_product_attention(requires_grad) ({why})'
+TRAIN_KEY = ('sdpa', 'bf16', 8, 32, 32, 4096, 128, True, False, 'train')
+INFERENCE_KEY = ('sdpa', 'bf16', 8, 32, 32, 4096, 128, True, False)
 
 
-def torch_inference_ms(torch):
-    return rows_sdpa.torch_ms(torch, ('sdpa', 'bf16', 8, 32, 32, 4096, 128, True, False)), \
-        'F.scaled_dot_product_attention(is_causal=True), no grad'
+def torch_row_ms(torch, train):
+    if train:
+        return rows_sdpa.torch_train_ms(torch, TRAIN_KEY)
+    return rows_sdpa.torch_ms(torch, INFERENCE_KEY), 'F.scaled_dot_product_attention(is_causal=True), no grad'
 
 
 def main():
@@ -81,7 +65,7 @@ def main():
     print('GPU|' + torch.name(), flush=True)
     for name, case, train in ROWS:
         try:
-            theirs, what = torch_train_ms(torch) if train else torch_inference_ms(torch)
+            theirs, what = torch_row_ms(torch, train)
         except Exception as ex:  # noqa: BLE001 (report and go on)
             theirs, what = None, f'torch failed: {type(ex).__name__}: {ex}'[:200]
         impl, ms, err = sdpa_flash.ours(a.bin, 'pipe', '--graph --case=' + rows_sdpa.case_path(case))
