@@ -41,7 +41,8 @@ status_t lowering_t::lower_sdpa_device() {
         step.args.push_back({0, view(id)});
     step.scratchpad_md = zero_md();
     const bool has_scale = p.has_scale, has_mask = p.has_mask, lengths = p.causal_lengths;
-    step.device_kernel = [run = std::move(kernel.run), has_scale, has_mask, lengths](
+    const bool stats = p.has_stats;
+    step.device_kernel = [run = std::move(kernel.run), has_scale, has_mask, lengths, stats](
                                  dnnl_stream *stream, const std::vector<dnnl_memory *> &mem) {
         const memory_storage_t *bufs[sdpa_device_buffers] = {};
         size_t next = 0;
@@ -53,6 +54,7 @@ status_t lowering_t::lower_sdpa_device() {
             bufs[6] = mem[next++]->storage();
             bufs[7] = mem[next++]->storage();
         }
+        if (stats) bufs[8] = mem[next++]->storage();
         return run(stream, bufs);
     };
     out.steps.push_back(std::move(step));

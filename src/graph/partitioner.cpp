@@ -186,8 +186,9 @@ struct matcher_t {
 
     // MatMul -> [Multiply|Divide scale] -> [Add mask | Select | causal mask] -> SoftMax
     // -> MatMul; the causal mask as sdpa_causal.hpp recognises it; StaticReshapes of Q, K, V
-    // and the output.
-    std::vector<const op_t *> sdpa(const op_t *qk) {
+    // and the output. `training`: a SoftMax with its statistics output too (the training
+    // forward, whose fused kernels only GPU engines have) is taken as well.
+    std::vector<const op_t *> sdpa(const op_t *qk, bool training) {
         std::vector<const op_t *> g {qk};
         size_t scores = qk->outputs[0].id;
         const op_t *cur = sole_consumer(scores);
@@ -204,8 +205,9 @@ struct matcher_t {
             g.push_back(cur);
             cur = sole_consumer(cur->outputs[0].id);
         }
-        // A SoftMax with its stats (training) is not inference attention.
-        if (!cur || cur->kind != dnnl_graph_op_softmax || cur->outputs.size() != 1) return {};
+        if (!cur || cur->kind != dnnl_graph_op_softmax
+                || !(cur->outputs.size() == 1 || (training && cur->outputs.size() == 2)))
+            return {};
         g.push_back(cur);
         const op_t *pv = sole_consumer(cur->outputs[0].id);
         if (!pv || pv->kind != dnnl_graph_op_matmul || pv->inputs[0].id != cur->outputs[0].id)
@@ -308,7 +310,7 @@ status_t make_partitions(const std::vector<std::shared_ptr<op_t>> &ops,
     if (policy == dnnl_graph_partition_policy_fusion) {
         for (const auto &op : ops)
             if (m.free(op.get()) && op->kind == dnnl_graph_op_matmul)
-                try_pattern(m.sdpa(op.get()), "sdpa");
+                try_pattern(m.sdpa(op.get(), engine_kind == dnnl_gpu), "sdpa");
         for (const auto &op : ops)
             if (m.free(op.get()) && op->kind == dnnl_graph_op_matmul)
                 try_pattern(m.gated_mlp(op.get()), "gated_mlp");

@@ -138,8 +138,13 @@ status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
         });
     ANYDNN_REQUIRE(used == reshapes.size(), dnnl_unimplemented,
             "sdpa: a reshape elsewhere than on Q, K, V or the output");
-    ANYDNN_REQUIRE(out.outputs.size() == 1 && out.outputs[0].id == dv, dnnl_unimplemented,
-            "sdpa: intermediate values are partition outputs");
+    // The training forward: the SoftMax's statistics, the partition's other output.
+    p.has_stats = sm.outputs.size() == 2;
+    const size_t sv = p.has_stats ? sm.outputs[1].id : dv;
+    ANYDNN_REQUIRE(out.outputs.size() == (p.has_stats ? 2u : 1u)
+                    && std::all_of(out.outputs.begin(), out.outputs.end(),
+                            [&](const lt_t &o) { return o.id == dv || o.id == sv; }),
+            dnnl_unimplemented, "sdpa: intermediate values are partition outputs");
     const int nd = p.dst.ndims;
     ANYDNN_REQUIRE(nd >= 2 && p.q.ndims == nd && p.k.ndims == nd && p.v.ndims == nd,
             dnnl_unimplemented, "sdpa: Q, K, V and dst differ in rank");
@@ -189,6 +194,19 @@ status_t lowering_t::plan_sdpa(sdpa_plan_t &p) const {
     if (p.causal_lengths) {
         p.values.push_back(causal.key_len);
         p.values.push_back(causal.query_len);
+    }
+    if (p.has_stats) {
+        p.stats = md(sv);
+        dims_t want = p.batch;
+        want.push_back(p.Sq);
+        want.push_back(1);
+        ANYDNN_REQUIRE(lts.at(sv).data_type == dnnl_f32 && md_dims(p.stats) == want
+                        && p.stats.format_kind == dnnl_blocked
+                        && p.stats.blocking.inner_nblks == 0,
+                dnnl_unimplemented, "sdpa: the statistics are not plain f32 of %s",
+                dims_str(want).c_str());
+        p.ss = batch_strides(p.stats, p.batch);
+        p.values.push_back(sv);
     }
     p.qs = batch_strides(p.q, p.batch);
     p.ks = batch_strides(p.k, p.batch);

@@ -30,6 +30,7 @@ struct causal_case_t {
     // Bottom-right: the graph's key and query length values (-1: Sk and Sq); the diagonal
     // is key length - query length whatever the shapes.
     int32_t klen = -1, qlen = -1;
+    bool stats = false; // the training forward: the SoftMax's statistics output (value 19)
 };
 
 int64_t bottom_right_diag(const causal_case_t &c) {
@@ -44,7 +45,8 @@ lt_dims heads(const causal_case_t &c, int64_t g, int64_t rows, int64_t cols) {
 // Values: 0 Q, 1 K, 2 V, 3 scale, 4 mask / -inf, 5 QK, 6 scaled, 7 masked, 8 probabilities,
 // 9 dst, 10 row index, 11 column index, 12 condition, 13 zero, 14 implicit additive mask,
 // 15 key length, 16 query length, 17 row + key length, 18 shifted row (bottom-right);
-// reshaped: 0, 1, 2, 9 are 4D, 20, 21, 22, 23 their 5D forms.
+// reshaped: 0, 1, 2, 9 are 4D, 20, 21, 22, 23 their 5D forms; 19 the softmax statistics
+// (f32, the scores' shape with one key) when c.stats.
 build_t causal_graph(const causal_case_t &c) {
     return [=](graph &g) {
         const dt t = c.type;
@@ -72,7 +74,9 @@ build_t causal_graph(const causal_case_t &c) {
                 {direct ? lt(7, sd, t) : lt(14, sd, t)});
         op add_implicit(7, op::kind::Add, {lt(6, sd, t), lt(14, sd, t)}, {lt(7, sd, t)});
         op add_mask(8, op::kind::Add, {lt(6, sd, t), lt(4, {1, 1, c.Sq, c.Sk}, t)}, {lt(7, sd, t)});
-        op sm(9, op::kind::SoftMax, {lt(c.mask == mask_t::none ? 6 : 7, sd, t)}, {lt(8, sd, t)});
+        std::vector<logical_tensor> sm_out = {lt(8, sd, t)};
+        if (c.stats) sm_out.push_back(lt(19, heads(c, c.G, c.Sq, 1), dt::f32));
+        op sm(9, op::kind::SoftMax, {lt(c.mask == mask_t::none ? 6 : 7, sd, t)}, sm_out);
         sm.set_attr(op::attr::axis, int64_t(-1));
         op pv(10, op::kind::MatMul, {lt(8, sd, t), lt(rs ? 22 : 2, kv5, t)}, {lt(rs ? 23 : 9, q5, t)});
         // Dense 4D and 5D forms share their memory order: the data and the reference stay.
@@ -177,10 +181,12 @@ data_t make_data(const causal_case_t &c) {
     return d;
 }
 
-// dst[b][h][i][:] in double: softmax over the keys row i sees of Q K^T * scale (+ mask).
-std::vector<double> reference(const causal_case_t &c, const data_t &d) {
+// dst[b][h][i][:] in double: softmax over the keys row i sees of Q K^T * scale (+ mask);
+// stats[b][h][i]: ln(sum_j exp(x_j)) of those scores x, max + ln(sum exp(x - max)).
+std::vector<double> reference(const causal_case_t &c, const data_t &d, std::vector<double> *stats = nullptr) {
     const int64_t H = c.Hkv * c.G;
     std::vector<double> out(c.B * H * c.Sq * c.D), s(c.Sk);
+    if (stats) stats->assign(c.B * H * c.Sq, 0.0);
     const double scale = c.divide ? 1.0 / d.scale : d.scale;
     for (int64_t b = 0; b < c.B; ++b)
         for (int64_t h = 0; h < H; ++h) {
@@ -203,6 +209,7 @@ std::vector<double> reference(const causal_case_t &c, const data_t &d) {
                 double sum = 0;
                 for (int64_t j = 0; j < c.Sk; ++j)
                     sum += (s[j] = std::exp(s[j] - mx));
+                if (stats) (*stats)[(b * H + h) * c.Sq + i] = mx + std::log(sum);
                 double *o = &out[((b * H + h) * c.Sq + i) * c.D];
                 for (int64_t j = 0; j < c.Sk; ++j)
                     for (int64_t e = 0; e < c.D; ++e)
@@ -218,7 +225,8 @@ protected:
         SCOPED_TRACE("B " + std::to_string(c.B) + " Hkv " + std::to_string(c.Hkv) + " G "
                 + std::to_string(c.G) + " Sq " + std::to_string(c.Sq) + " Sk "
                 + std::to_string(c.Sk) + " D " + std::to_string(c.D) + " type "
-                + std::to_string(int(c.type)) + " mask " + std::to_string(int(c.mask)));
+                + std::to_string(int(c.type)) + " mask " + std::to_string(int(c.mask))
+                + (c.stats ? " with stats" : ""));
         const data_t d = make_data(c);
         buffers_t in;
         in[0] = encode(d.q, c.type);
@@ -235,20 +243,49 @@ protected:
         graph g(dnnl::engine::kind::gpu);
         causal_graph(c)(g);
         g.finalize();
-        ASSERT_EQ(g.get_partitions().size(), 1u) << "the pattern is not one partition";
+        const auto parts = g.get_partitions();
+        ASSERT_EQ(parts.size(), 1u) << "the pattern is not one partition";
+        const auto ports = parts[0].get_output_ports(); // prepare's order
+        ASSERT_EQ(ports.size(), c.stats ? 2u : 1u);
+        {
+            // One kernel, no primitive sequence: the scores never go to a temporary area.
+            compiled_partition cp = parts[0].compile(parts[0].get_input_ports(), ports, eng);
+            EXPECT_EQ(cp.get_scratchpad_logical_tensor().get_mem_size(), 0u)
+                    << "not the fused kernel";
+        }
         prepared_t p;
         prepare(causal_graph(c), in, p);
         ASSERT_NE(p.out_ptr, nullptr) << "not compiled"; // each case on its own
-        const std::vector<uint8_t> poison(p.out_bytes, 0xff); // NaN in every type
-        ASSERT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, p.out_ptr, poison.data(), p.out_bytes, 0,
-                          nullptr, nullptr),
-                CL_SUCCESS);
+        size_t dst_at = 0;
+        for (size_t i = 0; i < ports.size(); ++i)
+            if (ports[i].get_id() == 9) dst_at = i;
+        for (size_t i = 0; i < ports.size(); ++i) { // NaN in every type
+            const std::vector<uint8_t> poison(ports[i].get_mem_size(), 0xff);
+            ASSERT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, p.out[i].get_data_handle(),
+                              poison.data(), poison.size(), 0, nullptr, nullptr),
+                    CL_SUCCESS);
+        }
         cl_event done = gocl::execute(p.cp, strm, p.in, p.out);
         ASSERT_NE(done, nullptr);
         ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
         clReleaseEvent(done);
-        const std::vector<uint8_t> got = download(p.out_ptr, p.out_bytes);
-        const std::vector<double> want = reference(c, d);
+        const std::vector<uint8_t> got
+                = download(p.out[dst_at].get_data_handle(), ports[dst_at].get_mem_size());
+        std::vector<double> want_stats;
+        const std::vector<double> want = reference(c, d, c.stats ? &want_stats : nullptr);
+        if (c.stats) {
+            const size_t at = 1 - dst_at;
+            const std::vector<uint8_t> st
+                    = download(p.out[at].get_data_handle(), ports[at].get_mem_size());
+            ASSERT_EQ(st.size(), want_stats.size() * 4);
+            // Scores from exact inputs in f32: only the exponentials' and sums' rounding.
+            const double stol = c.type == dt::f32 ? 2e-5 : 1e-4;
+            for (size_t i = 0; i < want_stats.size(); ++i) {
+                const double got_s = decode(st, i, dt::f32);
+                ASSERT_LE(std::fabs(got_s - want_stats[i]), stol * (1 + std::fabs(want_stats[i])))
+                        << "stats at " << i << ": got " << got_s << ", want " << want_stats[i];
+            }
+        }
         // Inputs are exact; P is rounded to the input type before P V on tensor cores.
         const double tol = c.type == dt::f32 ? 1e-4 : c.type == dt::f16 ? 4e-3 : 2e-2;
         double worst = 0;
@@ -328,6 +365,73 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
     check(c);
 }
 
+// The training forward: the SoftMax's statistics output fused with the rest (one kernel, no
+// temporary area), every mask form, at lengths off the kernel's blocks, f32, bf16 and f16.
+TEST_F(graph_ocl_sdpa_causal_t, training_forward_stats_every_mask_at_odd_lengths) {
+    for (mask_t m : {mask_t::none, mask_t::additive, mask_t::causal_select, mask_t::causal_add,
+                 mask_t::causal_bottom_right})
+        for (auto sq_sk : std::vector<std::array<int64_t, 2>> {{1, 1}, {1, 37}, {13, 13}, {19, 70}}) {
+            causal_case_t c;
+            c.Sq = sq_sk[0];
+            c.Sk = sq_sk[1];
+            c.D = 12;
+            c.mask = m;
+            c.divide = m == mask_t::causal_add;
+            c.stats = true;
+            check(c);
+        }
+}
+
+TEST_F(graph_ocl_sdpa_causal_t, training_forward_stats_bf16_f16_and_bottom_right_lengths) {
+    for (dt t : {dt::bf16, dt::f16}) {
+        causal_case_t c;
+        c.type = t;
+        c.Sq = 33;
+        c.Sk = 33;
+        c.mask = mask_t::causal_select;
+        c.stats = true;
+        check(c);
+    }
+    causal_case_t c; // the graph's lengths: diagonal 45 - 9, not Sk - Sq
+    c.Sq = 7;
+    c.Sk = 40;
+    c.klen = 45;
+    c.qlen = 9;
+    c.mask = mask_t::causal_bottom_right;
+    c.stats = true;
+    check(c);
+}
+
+// As a framework builds a training step's attention: 4D Q, K, V and output with
+// StaticReshapes to 5D for grouped-query attention, scale by Divide, a causal mask as
+// GenIndex / GreaterEqual / Select, the statistics kept for the backward pass.
+TEST_F(graph_ocl_sdpa_causal_t, training_forward_stats_framework_style_gqa) {
+    for (dt t : {dt::f32, dt::bf16})
+        for (mask_t m : {mask_t::causal_select, mask_t::causal_bottom_right, mask_t::none}) {
+            causal_case_t c;
+            c.B = 2;
+            c.Hkv = 2;
+            c.G = 3;
+            c.Sq = 21;
+            c.Sk = m == mask_t::causal_bottom_right ? 29 : 21;
+            c.D = 16;
+            c.type = t;
+            c.mask = m;
+            c.divide = true;
+            c.reshaped = true;
+            c.stats = true;
+            check(c);
+        }
+    causal_case_t c; // multi-query: one K/V head for every query head
+    c.Hkv = 1;
+    c.G = 4;
+    c.Sq = 5;
+    c.Sk = 41;
+    c.mask = mask_t::additive;
+    c.stats = true;
+    check(c);
+}
+
 // The flash kernels' variants (where the device loads sm_80 PTX): every head size and type on
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
 // 64/128-key blocks, bottom-right causal masks offset by the graph's lengths.
@@ -335,7 +439,8 @@ TEST_F(graph_ocl_sdpa_causal_t, multi_query_attention_no_mask_f32) {
 // ANYDNN_SDPA_FLASH_WGMMA=0 (mma.sync); =1, =ps and =pipe3 check its other entries,
 // ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 the mma.sync ones. Lengths of 600 to 700 give the key loops
 // five or six blocks (the pipelined entries' stages turn over) and, bottom-right, warpgroups of
-// one CTA that see different numbers of blocks.
+// one CTA that see different numbers of blocks. Every case runs again as the training
+// forward, its statistics checked too.
 TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";
@@ -347,6 +452,8 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
                 c.D = D;
                 c.Sq = c.Sk = 203;
                 c.mask = m;
+                check(c);
+                c.stats = true; // the training forward (wgmma: the plain entries)
                 check(c);
             }
     // f32 on the FMA kernel (head sizes 64, 96, 128): strict f32, the f32 tolerance.
@@ -360,6 +467,8 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
                 c.Sq = s;
                 c.Sk = s == 1 ? 130 : s;
                 c.mask = m;
+                check(c);
+                c.stats = true;
                 check(c);
             }
     // Bottom-right causal from the graph's lengths: the offset of the shapes, and others.
@@ -378,6 +487,8 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
                 c.qlen = q_k_lens[3];
                 c.mask = mask_t::causal_bottom_right;
                 check(c);
+                c.stats = true;
+                check(c);
             }
     const std::vector<std::array<int64_t, 4>> shapes = {// G, Sq, Sk, D
             {4, 1, 77, 128}, {4, 17, 17, 64}, {4, 300, 300, 128}, {1, 130, 257, 64},
@@ -392,6 +503,8 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
             c.D = s[3];
             c.mask = m;
             c.divide = m == mask_t::causal_add;
+            check(c);
+            c.stats = true;
             check(c);
         }
 }

@@ -3,7 +3,8 @@
 # environment variables the library reads) first checked against the double-precision
 # reference of tests/gpu/graph_ocl_sdpa_causal_test.cpp (flash_variants_match_reference:
 # every type and head size, causal top-left and bottom-right, GQA, additive masks, odd
-# lengths), then the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
+# lengths; each case also as the training forward, its softmax statistics checked), then
+# the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
 #   CHECK|variant|PASSED or FAILED|impls the graph compiled to (verbose) and how often|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio
 # ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
@@ -46,12 +47,12 @@ def env_for(bindir, variant):
     return env
 
 
-def check(bindir, variant):
+def check(bindir, variant, timeout=150):
     env = env_for(bindir, variant)
     env.update({'ANYDNN_SDPA_FLASH_CHECK': '1', 'ONEDNN_VERBOSE': 'create'})
     cmd = [os.path.join(bindir, 'anydnn_gpu_tests'), '--gtest_filter=' + TEST]
     try:
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=150)
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
         out = r.stdout + r.stderr
     except subprocess.TimeoutExpired as ex:
         out = (ex.stdout or b'').decode(errors='replace') + '\nTIMEOUT'

@@ -134,6 +134,8 @@ void run_sdpa(const sdpa_plan_t &p, int max_thr, const std::vector<void *> &buf,
 } // namespace
 
 status_t make_sdpa_host_kernel(const sdpa_plan_t &p, int nthr, sdpa_host_kernel_t &kernel) {
+    ANYDNN_REQUIRE(!p.has_stats, dnnl_unimplemented,
+            "fused sdpa: the CPU kernel writes no softmax statistics (training forward)");
     kernel.scratchpad_size = sizeof(float) * nthr * (rows_per_block * (p.Sk + p.Dv) + p.Sk);
     kernel.run = [p, nthr](const std::vector<void *> &buf, void *s) { run_sdpa(p, nthr, buf, s); };
     kernel.info = "sdpa:cpu:fused_rows:" + std::string(cpu::ukernels::gemm_isa_name());

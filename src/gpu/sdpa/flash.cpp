@@ -2,7 +2,8 @@
 // tensor cores: wgmma where sm_90a PTX loads for head sizes 64 and 128, else mma.sync; head
 // sizes 64/80/96/128/256; f32 on the FMA units, head size 64, and 96/128 on Hopper; rows
 // contiguous along the head and 16-byte aligned), the entry of a type and head size, and the
-// launch (a CTA per block of query rows and batch entry). The flags' bits mirror
+// launch (a CTA per block of query rows and batch entry). Every entry but the pipelined wgmma
+// ones also writes the training forward's softmax statistics. The flags' bits mirror
 // cuda/flash_common.cuh.
 #include "gpu/sdpa/flash.hpp"
 
@@ -94,6 +95,11 @@ status_t flash_sdpa_kernel_t::init(
         info_ = "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
             && wgmma_variant() != nullptr) {
+        // The training forward's statistics come from the entries of
+        // flash_attention_sm90.cu (plain, or =ps); the pipelined ones write none.
+        const std::string asked = wgmma_variant();
+        const bool unpiped = c.has_stats && asked != "" && asked != "_ps";
+        const std::string variant = unpiped ? "" : asked;
         // Hopper's wgmma, two warpgroups of 64 query rows (every entry checked on an H200
         // against the double reference): the default where sm_90a PTX loads, unless
         // ANYDNN_SDPA_FLASH_WGMMA=0 or ANYDNN_SDPA_FLASH_WARPS asks for mma.sync entries.
@@ -101,10 +107,13 @@ status_t flash_sdpa_kernel_t::init(
         // this block's P V; =1 does not, =ps passes P through shared memory, =pipe3 keeps
         // three K and V stages, not two.
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
-                + std::to_string(c.D) + "_sm90" + wgmma_variant();
+                + std::to_string(c.D) + "_sm90" + variant;
         threads_ = 256;
         rows_ = 128;
-        info_ = std::string("sdpa:ocl:flash_wgmma") + wgmma_variant() + "_sm90a";
+        info_ = "sdpa:ocl:flash_wgmma" + variant + "_sm90a";
+        if (unpiped)
+            info_ += " (training forward: the plain kernel; flash_wgmma" + asked
+                    + " writes no softmax statistics)";
     } else {
         // CTAs of 4 warps of 16 rows (64 query rows, two per SM: one computes while the other
         // waits on its loads) unless ANYDNN_SDPA_FLASH_WARPS asks for 8 warps of 16 rows
@@ -134,7 +143,7 @@ status_t flash_sdpa_kernel_t::launch(stream_t *stream, const memory_storage_t *c
     kernel_args_t ka;
     for (int i = 0; i < 6; ++i)
         ka.add(buffers[i]);
-    ka.add(nullptr); // softmax statistics: no training forward in the plan
+    ka.add(buffers[8]); // softmax statistics of a training forward (or null)
     ka.add(buffers[6]); // key and query lengths of a bottom-right causal mask (or null)
     ka.add(buffers[7]);
     ka.add_value(args);

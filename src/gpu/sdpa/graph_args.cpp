@@ -66,6 +66,11 @@ gpu::sdpa_args_t kernel_args(const sdpa_plan_t &p, int64_t &nbatch) {
     }
     a.Sq = p.Sq;
     a.Sk = p.Sk;
+    if (p.has_stats) {
+        fill_batch(a.stats_b, p.ss);
+        a.stats_off = p.stats.offset0;
+        a.stats_row = p.stats.dims[nd - 2] == 1 ? 0 : p.stats.blocking.strides[nd - 2];
+    }
     return a;
 }
 
@@ -81,7 +86,8 @@ status_t make_sdpa_device_kernel(
             dnnl_unimplemented, "fused sdpa: more than %d batch dimensions",
             gpu::sdpa_max_batch_dims);
     ANYDNN_REQUIRE(plain_strided(p.q) && plain_strided(p.k) && plain_strided(p.v)
-                    && plain_strided(p.dst) && (!p.has_mask || plain_strided(p.mask)),
+                    && plain_strided(p.dst) && (!p.has_mask || plain_strided(p.mask))
+                    && (!p.has_stats || plain_strided(p.stats)),
             dnnl_unimplemented, "fused sdpa: blocked layouts");
     ANYDNN_REQUIRE(p.Sk > 0, dnnl_unimplemented, "fused sdpa: no keys");
     gpu::sdpa_config_t c;
@@ -98,6 +104,7 @@ status_t make_sdpa_device_kernel(
     if (p.has_mask) c.mask_dt = p.mask.data_type;
     c.causal = p.causal;
     c.causal_lengths = p.causal_lengths;
+    c.has_stats = p.has_stats;
 
     int64_t nbatch = 1;
     const gpu::sdpa_args_t args = kernel_args(p, nbatch);

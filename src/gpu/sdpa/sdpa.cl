@@ -6,7 +6,10 @@
 // HAS_MASK, CAUSAL (0 none, 1 top-left, 2 bottom-right: key j is seen from row i when
 // j <= i (+ Sk - Sq; 3: + kv_len[0] - q_len[0], the graph's values); blocks no row of the
 // group sees are skipped), UNROLL (unrolled key
-// loops: scores in registers on GPUs; CPU devices compile faster without).
+// loops: scores in registers on GPUs; CPU devices compile faster without), HAS_STATS (the
+// training forward: each row's softmax statistic, ln(sum_j exp(x_j)) of its scaled, masked
+// scores x, as SoftMax's second output gives it: max + ln(sum exp(x - max)); -inf where every
+// key is hidden).
 #include "cl/common.h"
 
 #define D4 ((D + 3) / 4)
@@ -27,6 +30,7 @@ typedef struct {
     long dst_row, dst_col;
     long mask_row, mask_col; // broadcast: 0
     long Sq, Sk;
+    long stats_b[SDPA_BATCH], stats_off, stats_row; // the statistics (HAS_STATS)
 } sdpa_args_t;
 
 float comp4(float4 v, int c) {
@@ -36,7 +40,7 @@ float comp4(float4 v, int c) {
 kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
         const global V_DATA_T *v, global DST_DATA_T *dst, const global SCALE_DATA_T *scale_p,
         const global MASK_DATA_T *mask, const global int *kv_len, const global int *q_len,
-        sdpa_args_t a, local float *mask_tile) {
+        global float *stats, sdpa_args_t a, local float *mask_tile) {
     local float4 kt[BK * D4];
     local float4 vt[BK * DV4];
     local float *kt1 = (local float *)kt;
@@ -46,6 +50,7 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
     const long row0 = get_group_id(0) * (long)L, row = row0 + lid;
     const bool active = row < a.Sq;
     long qo = a.q_off, ko = a.k_off, vo = a.v_off, dso = a.dst_off, mo = a.mask_off;
+    long so = a.stats_off;
     long b = get_group_id(1);
     for (int i = SDPA_BATCH - 1; i >= 0; --i) {
         const long idx = b % a.batch[i];
@@ -55,6 +60,7 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
         vo += idx * a.v_b[i];
         dso += idx * a.dst_b[i];
         mo += idx * a.mask_b[i];
+        so += idx * a.stats_b[i];
     }
 
     float scale = 1.f;
@@ -157,6 +163,9 @@ kernel void sdpa_fwd(const global Q_DATA_T *q, const global K_DATA_T *k,
     }
 
     if (!active) return;
+#if HAS_STATS
+    stats[so + row * a.stats_row] = m + log(l); // every key hidden: -inf + ln 0 = -inf
+#endif
     // Every key masked out: 0 / 0, as the softmax of a row of -inf gives.
     const float inv = 1.f / l;
     for (int d = 0; d < DV; ++d)

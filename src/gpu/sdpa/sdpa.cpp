@@ -58,6 +58,7 @@ status_t sdpa_kernel_t::init(engine_t *engine, const sdpa_config_t &c) {
             + " -DDIVIDE=" + std::to_string(int(c.divide))
             + " -DHAS_MASK=" + std::to_string(int(c.has_mask))
             + " -DCAUSAL=" + std::to_string(c.causal_lengths ? 3 : c.causal)
+            + " -DHAS_STATS=" + std::to_string(int(c.has_stats))
             + " -DUNROLL=" + std::to_string(int(op_tuning(caps).sdpa_unroll))
             + data_type_options("Q", c.q_dt) + data_type_options("K", c.k_dt)
             + data_type_options("V", c.v_dt) + data_type_options("DST", c.dst_dt)

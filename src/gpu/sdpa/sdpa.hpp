@@ -26,8 +26,9 @@ struct sdpa_args_t {
     int64_t dst_row, dst_col;
     int64_t mask_row, mask_col; // broadcast: 0
     int64_t Sq, Sk;
+    int64_t stats_b[sdpa_max_batch_dims], stats_off, stats_row; // the training forward's
 };
-static_assert(sizeof(sdpa_args_t) == 41 * 8, "must match sdpa.cl");
+static_assert(sizeof(sdpa_args_t) == 47 * 8, "must match sdpa.cl");
 
 // What a build depends on.
 struct sdpa_config_t {
@@ -36,6 +37,7 @@ struct sdpa_config_t {
     bool has_scale = false, divide = false, has_mask = false;
     int causal = 0; // 0 none, 1 top-left, 2 bottom-right (sdpa_plan_t::causal)
     bool causal_lengths = false; // bottom-right offset from two s32 buffers (causal_lengths)
+    bool has_stats = false; // the training forward: softmax statistics to the stats buffer
 };
 
 class sdpa_kernel_t {
@@ -44,7 +46,8 @@ public:
     // device's local memory do not fit it.
     status_t init(engine_t *engine, const sdpa_config_t &config);
     // Enqueues on `stream` after its current dependencies. Buffers in order q, k, v, dst,
-    // scale, mask, key length, query length (null when absent); nbatch: product of args.batch.
+    // scale, mask, key length, query length, stats (null when absent); nbatch: product of
+    // args.batch.
     status_t launch(stream_t *stream, const memory_storage_t *const buffers[sdpa_device_buffers],
             const sdpa_args_t &args, int64_t nbatch) const;
 

@@ -30,9 +30,13 @@ struct sdpa_plan_t {
     // Bottom-right with the offset of the graph's two s32 values (key length - query length,
     // read at execution; they follow [scale] and [mask] in `values`) instead of Sk - Sq.
     bool causal_lengths = false;
-    std::vector<dim_t> qs, ks, vs, ds, ms; // batch strides
+    // The training forward: the SoftMax's statistics output too (f32, [batch.., Sq, 1]):
+    // ln(sum_j exp(x_ij)) of each row's scaled, masked scores x, as max + ln(sum exp(x - max)).
+    bool has_stats = false;
+    memory_desc_t stats;
+    std::vector<dim_t> qs, ks, vs, ds, ms, ss; // batch strides
     // Values the kernel reads and writes, in order: q, k, v, dst, [scale], [mask], [key
-    // length, query length].
+    // length, query length], [stats].
     std::vector<size_t> values;
 };
 
@@ -44,9 +48,10 @@ struct sdpa_host_kernel_t {
 };
 status_t make_sdpa_host_kernel(const sdpa_plan_t &p, int nthr, sdpa_host_kernel_t &kernel);
 
-// A fused kernel on a device: buffers q, k, v, dst, scale, mask, key length, query length
-// (null when absent); dnnl_unimplemented with a reason where the engine has none for the plan.
-constexpr int sdpa_device_buffers = 8;
+// A fused kernel on a device: buffers q, k, v, dst, scale, mask, key length, query length,
+// stats (null when absent); dnnl_unimplemented with a reason where the engine has none for
+// the plan.
+constexpr int sdpa_device_buffers = 9;
 struct sdpa_device_kernel_t {
     std::string info;
     std::function<status_t(

@@ -53,8 +53,8 @@ __device__ __forceinline__ void load_tile(uint16_t *s, const uint16_t *g, int64_
 // and, past head size 64, its fragments are read again at each use instead of held.
 template <bool F16, int D, int WARPS, int BN, int MT>
 __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, const uint16_t *v,
-        void *dst, const void *scale_p, const void *mask, const int *kv_len, const int *q_len,
-        const sdpa_args_t &a, int flags) {
+        void *dst, const void *scale_p, const void *mask, float *stats, const int *kv_len,
+        const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr bool q_alias = MT == 1; // Q's tile in the K and V tiles' memory, read once
     constexpr bool q_regs = MT == 1 || D <= 64; // Q's fragments held for the whole key loop
     // Swizzled, unpadded tiles where padding would pass the 48 KiB of static shared memory
@@ -189,17 +189,21 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
     }
     cp_async_wait<0>();
 #pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
+    for (int mt = 0; mt < MT; ++mt) {
         store_rows<F16, D / 8>(o[mt], row_sum[mt], dst, off.dst, a, warp_m0 + mt * 16 + g, t,
                 flags & dst_f32_flag);
+        if (stats)
+            store_stats_rows(stats, stats_offset(a, blockIdx.y), a, warp_m0 + mt * 16 + g, t,
+                    row_max[mt], row_sum[mt]);
+    }
 }
 
 } // namespace
 
 // One entry per type, head size and CTA shape (_w8: 8 warps of 16 rows, 128 query rows, one
 // CTA per SM; _w4: 4 warps of 16 rows, 64 rows, two CTAs per SM; _w4x2: 4 warps of 32 rows,
-// 128 rows, two CTAs per SM); the first nine parameters are buffers (embed_ptx.py). stats is
-// reserved for the softmax statistics of a training forward (null); kv_len and q_len are the
+// 128 rows, two CTAs per SM); the first nine parameters are buffers (embed_ptx.py). stats
+// takes the softmax statistics of a training forward (or null); kv_len and q_len are the
 // graph's two s32 lengths of a bottom-right causal mask (or null).
 #define ANYDNN_FLASH_ENTRY(TY, F16, D, WARPS, BN, MT, CTAS, SUFFIX) \
     extern "C" __global__ void __launch_bounds__(WARPS * 32, CTAS) \
@@ -207,7 +211,8 @@ __device__ __forceinline__ void flash_fwd(const uint16_t *q, const uint16_t *k, 
                     const uint16_t *v, void *dst, const void *scale, const void *mask, \
                     float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
                     int flags) { \
-        flash_fwd<F16, D, WARPS, BN, MT>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
+        flash_fwd<F16, D, WARPS, BN, MT>(q, k, v, dst, scale, mask, stats, kv_len, q_len, args, \
+                flags); \
     }
 
 #define ANYDNN_FLASH_SIZES(TY, F16, D, BN_X2) \

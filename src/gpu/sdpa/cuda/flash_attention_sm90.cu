@@ -25,8 +25,8 @@ using namespace anydnn_flash;
 // driver whose ptxas mishandles register A operands as CUDA 13.0's did with Q's.
 template <bool F16, int D, int BN, bool PS>
 __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t *k,
-        const uint16_t *v, void *dst, const void *scale_p, const void *mask, const int *kv_len,
-        const int *q_len, const sdpa_args_t &a, int flags) {
+        const uint16_t *v, void *dst, const void *scale_p, const void *mask, float *stats,
+        const int *kv_len, const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr int q_bytes = BM * D * 2, kv_bytes = BN * D * 2;
     constexpr int p_bytes = PS ? BM * BN * 2 : 0;
     __shared__ __align__(1024) unsigned char smem[q_bytes + 4 * kv_bytes + p_bytes];
@@ -148,20 +148,23 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     }
     cp_async_wait<0>();
     store_rows<F16, D / 8>(o, row_sum, dst, off.dst, a, row_lo, t, flags & dst_f32_flag);
+    if (stats) store_stats_rows(stats, stats_offset(a, blockIdx.y), a, row_lo, t, row_max, row_sum);
 }
 
 
 } // namespace
 
 // One entry per type and head size; the first nine parameters are buffers (embed_ptx.py):
-// Q, K, V, dst, scale, mask, softmax statistics (reserved: null), key and query lengths.
+// Q, K, V, dst, scale, mask, softmax statistics (the training forward's, or null), key and
+// query lengths.
 #define ANYDNN_FLASH_SM90_ENTRY(TY, F16, D, BN, PS, SUFFIX) \
     extern "C" __global__ void __launch_bounds__(THREADS, 1) \
             anydnn_flash_sdpa_##TY##_d##D##_sm90##SUFFIX(const uint16_t *q, const uint16_t *k, \
                     const uint16_t *v, void *dst, const void *scale, const void *mask, \
                     float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
                     int flags) { \
-        flash_fwd_sm90<F16, D, BN, PS>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
+        flash_fwd_sm90<F16, D, BN, PS>(q, k, v, dst, scale, mask, stats, kv_len, q_len, args, \
+                flags); \
     }
 
 ANYDNN_FLASH_SM90_ENTRY(bf16, false, 64, 128, false, )

@@ -21,6 +21,7 @@ struct sdpa_args_t {
     int64_t dst_row, dst_col;
     int64_t mask_row, mask_col;
     int64_t Sq, Sk;
+    int64_t stats_b[batch_dims], stats_off, stats_row;
 };
 
 // flags: which optional parts a launch has (gpu/sdpa/flash.cpp sets them).
@@ -31,7 +32,7 @@ constexpr int causal_lengths_flag = 64;
 // Types of the scale and the mask (two bits each, at these shifts): 0 f32, 1 bf16, 2 f16.
 constexpr int scale_type_shift = 8, mask_type_shift = 10;
 
-constexpr float log2e = 1.4426950408889634f;
+constexpr float log2e = 1.4426950408889634f, ln2 = 0.6931471805599453f;
 
 __device__ __forceinline__ float bf16_to_f32(uint16_t h) {
     return __uint_as_float(uint32_t(h) << 16);
@@ -246,6 +247,42 @@ __device__ __forceinline__ void store_rows(const float (*o)[4], const float *row
             }
         }
     }
+}
+
+// Offset of batch entry `b` into the statistics, computed at the kernel's tail only (not a
+// register held across the key loop, as batch_offsets_t's are).
+__device__ __forceinline__ int64_t stats_offset(const sdpa_args_t &a, int64_t b) {
+    int64_t so = a.stats_off;
+    for (int i = batch_dims - 1; i >= 0; --i) {
+        so += (b % a.batch[i]) * a.stats_b[i];
+        b /= a.batch[i];
+    }
+    return so;
+}
+
+// The training forward's softmax statistic of `row` (stats null: none asked): ln(sum_j
+// exp(x_j)) of its scaled, masked scores x, as SoftMax's second output defines it (max +
+// ln(sum exp(x - max))), from the running max in log2 units and the row's sum of
+// exp2(x log2e - max), split over LANES lanes (xor 1 .. LANES / 2 apart; the lane `writer`
+// stores); so: stats_offset. Every key hidden: -inf + log2(0) = -inf. Every lane of the warp
+// calls it.
+template <int LANES>
+__device__ __forceinline__ void store_stat(float *stats, int64_t so, const sdpa_args_t &a,
+        int64_t row, float max_log2, float partial_sum, bool writer) {
+    if (!stats) return; // the same for the whole launch
+    float sum = partial_sum;
+#pragma unroll
+    for (int m = 1; m < LANES; m *= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, m);
+    if (writer && row < a.Sq) stats[so + row * a.stats_row] = (max_log2 + log2f(sum)) * ln2;
+}
+
+// store_stat for rows row_lo and row_lo + 8 of the mma fragment layout (quads share a row).
+__device__ __forceinline__ void store_stats_rows(float *stats, int64_t so, const sdpa_args_t &a,
+        int64_t row_lo, int t, const float *row_max, const float *row_sum) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+        store_stat<4>(stats, so, a, row_lo + 8 * h, row_max[h], row_sum[h], t == 0);
 }
 
 } // namespace anydnn_flash

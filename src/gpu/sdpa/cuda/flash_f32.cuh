@@ -57,8 +57,8 @@ __device__ __forceinline__ void fma4(float *acc, float a, float4 b) {
 
 template <int D>
 __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, float *dst,
-        const void *scale_p, const void *mask, const int *kv_len, const int *q_len,
-        const sdpa_args_t &a, int flags) {
+        const void *scale_p, const void *mask, float *stats, const int *kv_len,
+        const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr int NC = D / 8; // output columns per thread: (c / 4) * 32 + tc * 4 + c % 4
     __shared__ __align__(16) float sQT[D * BM]; // Q^T: [d][row]
     __shared__ __align__(16) float sKT[D * BN]; // K^T: [d][key]; then P^T: [key][row]
@@ -176,6 +176,12 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
         __syncthreads(); // P^T and V are read: the next block's tiles may come
     }
 
+    if (stats) {
+        const int64_t so = stats_offset(a, blockIdx.y);
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+            store_stat<8>(stats, so, a, row0 + r, row_max[r], row_sum[r], tc == 0);
+    }
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
         float sum = row_sum[r];
@@ -201,5 +207,5 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
             const float *q, const float *k, const float *v, float *dst, const void *scale, \
             const void *mask, float *stats, const int *kv_len, const int *q_len, \
             sdpa_args_t args, int flags) { \
-        flash_fwd_f32<D>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
+        flash_fwd_f32<D>(q, k, v, dst, scale, mask, stats, kv_len, q_len, args, flags); \
     }

@@ -2,7 +2,8 @@
 """Writes the sdpa perf cases of this folder (benchdnn --graph JSON): oneDNN's SDPA pattern with
 no mask or a causal mask computed in the graph (GenIndex / GreaterEqual / Select), and GQA as
 5D tensors whose MatMuls broadcast K and V over the query heads of a group (or, _reshape, 4D
-tensors with StaticReshapes to 5D and back).
+tensors with StaticReshapes to 5D and back); _train: the training forward, the SoftMax's f32
+statistics (id 24, the scores' shape with one key) a second output port.
 Usage: gen_sdpa.py [OUT_DIR]   (the small CHECK variants: gen_sdpa.py DIR --small)"""
 import json
 import os
@@ -22,7 +23,7 @@ def lt(i, dt, shape):
             'layout_type': 'strided', 'property_type': 'variable'}
 
 
-def sdpa(dt, b, hq, hkv, s, d, causal, reshaped=False):
+def sdpa(dt, b, hq, hkv, s, d, causal, reshaped=False, train=False):
     if hq == hkv:
         q_shape, kv_shape = [b, hq, s, d], [b, hkv, s, d]
         scores = [b, hq, s, s]
@@ -60,7 +61,8 @@ def sdpa(dt, b, hq, hkv, s, d, causal, reshaped=False):
            [lt(7, dt, scores)], {'auto_broadcast': {'type': 'string', 'value': 'numpy'}})
         probs_in = 7
         inputs.append(4)
-    op('softmax', 'SoftMax', [lt(probs_in, dt, scores)], [lt(8, dt, scores)],
+    stats = [lt(24, 'f32', scores[:-1] + [1])] if train else []
+    op('softmax', 'SoftMax', [lt(probs_in, dt, scores)], [lt(8, dt, scores)] + stats,
        {'axis': {'type': 's64', 'value': -1}})
     op('pv', 'MatMul', [lt(8, dt, scores), lt(2, dt, kv_shape)], [lt(9, dt, q_shape)],
        {'transpose_a': boolean(0), 'transpose_b': boolean(0)})
@@ -70,6 +72,8 @@ def sdpa(dt, b, hq, hkv, s, d, causal, reshaped=False):
            {'shape': {'type': 's64[]', 'value': q4}, 'special_zero': boolean(0)})
         inputs = [20 + i if i < 3 else i for i in inputs]
         outputs = [23]
+    if train:
+        outputs.append(24)
     return {'version': '3.13.0', 'engine_kind': 'gpu', 'fpmath_mode': 'strict',
             'fpmath_mode_apply_to_int': 'false', 'input_ports': inputs, 'output_ports': outputs,
             'graph': ops}
@@ -81,11 +85,13 @@ CASES = {  # name: (dt, b, hq, hkv, s, d, causal)
     'sdpa_bf16_b8h32s4096d128_causal': ('bf16', 8, 32, 32, 4096, 128, True),
     'gqa_bf16_b8h32kv8s4096d128_causal': ('bf16', 8, 32, 8, 4096, 128, True),
     'gqa_bf16_b8h32kv8s4096d128_causal_reshape': ('bf16', 8, 32, 8, 4096, 128, True, True),
+    'sdpa_bf16_b8h32s4096d128_causal_train': ('bf16', 8, 32, 32, 4096, 128, True, False, True),
 }
 SMALL = {  # the same patterns small enough for benchdnn's correctness mode
     'sdpa_bf16_b1h2s203d128_causal_small': ('bf16', 1, 2, 2, 203, 128, True),
     'gqa_bf16_b1h8kv2s150d64_causal_small': ('bf16', 1, 8, 2, 150, 64, True),
     'gqa_bf16_b1h8kv2s150d64_causal_reshape_small': ('bf16', 1, 8, 2, 150, 64, True, True),
+    'sdpa_bf16_b1h2s203d128_causal_train_small': ('bf16', 1, 2, 2, 203, 128, True, False, True),
 }
 
 
