@@ -134,6 +134,7 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");
     EXPECT_EQ(sgemm_kernel_name(4, true, true), "anydnn_sgemm_kn_128x64k16");
+    EXPECT_EQ(sgemm_kernel_name(7, false, true), "anydnn_sgemm_mn_128x128s3");
     for (int m : {1, 64, 1000, 4096})
         EXPECT_LT(sgemm_pick_config(132, 1, m, m), sgemm_default_configs)
                 << "16-deep slices only where forced";
@@ -218,6 +219,8 @@ TEST(sgemm_dispatch, launches_it_refuses_run_the_opencl_kernel) {
     p.batch_dims[0] = 1 << 16;
     EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
     p.batch_dims[0] = 1;
-    p.a_sm = int64_t(1) << 30; // 32 rows apart do not fit the kernels' 32-bit copy steps
-    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+    // The copies walk A and B in 64-bit offsets: strides past 32 bits are taken.
+    p.a_sm = int64_t(1) << 31;
+    p.b_sn = -(int64_t(1) << 33);
+    EXPECT_EQ(sgemm_launch_refusal(t, o, p), nullptr);
 }

@@ -16,13 +16,14 @@ namespace anydnn {
 namespace gpu {
 
 // The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA, K in
-// 8-deep slices; then those only taken where ANYDNN_GPU_TUNING names them: 16-deep slices,
-// and 8 x 16 elements per thread (one CTA per SM).
+// 8-deep slices, four shared stages fed by cp.async; then those only taken where
+// ANYDNN_GPU_TUNING names them: 16-deep slices, 8 x 16 elements per thread (one CTA per SM),
+// three stages (sgemm_f32.cu lists each one's slices and stages).
 struct sgemm_config_t {
     const char *name; // "128x128", "128x64k16"
     int bm, bn;
 };
-constexpr int sgemm_configs = 7;
+constexpr int sgemm_configs = 8;
 constexpr int sgemm_default_configs = 3; // those the size picks among
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 
