@@ -113,6 +113,7 @@ struct copier_t {
     int smem; // copy 0's offset in a stage
     int fill; // K_MAJOR: bit l, row l inside; else elements of the row (quad) inside, 0..4
     bool wide; // 16-byte copies (rows dense and aligned)
+    bool inside; // all of this thread's rows inside the matrix
 
     __device__ __forceinline__ copier_t(const float *x, int64_t r0, int rows, int64_t s_row_,
             int64_t s_k_, int tid)
@@ -125,25 +126,36 @@ struct copier_t {
             for (int l = 0; l < rows_k; ++l)
                 fill |= (r0 + r + 32 * l < rows ? 1 : 0) << l;
             wide = false;
+            inside = fill == (1 << rows_k) - 1;
         } else {
             wide = s_row == 1 && s_k % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0;
             r = wide ? 4 * (tid % quads) : tid % ROWS;
             kk = wide ? tid / quads : tid / ROWS;
             const int64_t left = rows - (r0 + r);
             fill = left <= 0 ? 0 : left >= (wide ? 4 : 1) ? (wide ? 4 : 1) : int(left);
+            inside = fill == (wide ? 4 : 1);
         }
         p = x + (r0 + r) * s_row + kk * s_k;
         smem = kk * stride + r;
     }
 
     // The copies of the slice at k0 into `stage`; the next call copies the following slice.
+    // Slices whose rows and k all lie inside the matrix (all but the edge blocks' and K's
+    // last) copy without a predicate.
     __device__ __forceinline__ void issue(float *stage, int k0, int K) {
+        if (inside && k0 + BK <= K) copies<false>(stage, k0, K);
+        else copies<true>(stage, k0, K);
+        p += int64_t(BK) * s_k;
+    }
+
+    template <bool CHECKED>
+    __device__ __forceinline__ void copies(float *stage, int k0, int K) const {
         if (K_MAJOR) {
 #pragma unroll
             for (int h = 0; h < ks_k; ++h)
 #pragma unroll
                 for (int l = 0; l < rows_k; ++l) {
-                    const bool ok = ((fill >> l) & 1) && k0 + kk + 8 * h < K;
+                    const bool ok = !CHECKED || (((fill >> l) & 1) && k0 + kk + 8 * h < K);
                     const float *src = p + int64_t(32 * l) * s_row + int64_t(8 * h) * s_k;
                     copy4(stage + smem + 8 * h * stride + 32 * l, ok ? src : base, ok);
                 }
@@ -152,7 +164,7 @@ struct copier_t {
 #pragma unroll
             for (int l = 0; l < vec; ++l) {
                 if (quads * BK % threads != 0 && kk + step * l >= BK) break;
-                const int bytes = k0 + kk + step * l < K ? 4 * fill : 0;
+                const int bytes = !CHECKED ? 16 : k0 + kk + step * l < K ? 4 * fill : 0;
                 const float *src = p + int64_t(step * l) * s_k;
                 copy16(stage + smem + step * l * stride, bytes ? src : base, bytes);
             }
@@ -160,12 +172,11 @@ struct copier_t {
             constexpr int step = threads / ROWS;
 #pragma unroll
             for (int l = 0; l < scalar; ++l) {
-                const bool ok = fill && k0 + kk + step * l < K;
+                const bool ok = !CHECKED || (fill && k0 + kk + step * l < K);
                 const float *src = p + int64_t(step * l) * s_k;
                 copy4(stage + smem + step * l * stride, ok ? src : base, ok);
             }
         }
-        p += int64_t(BK) * s_k;
     }
 };
 
@@ -449,13 +460,13 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS)   \
     SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)
 
-// The size picks among the first three (sgemm_launch.cpp); two CTAs per SM at 128 registers.
+// The size picks among 128x256, 128x128, 128x64 and 64x64 (sgemm_size_order in
+// sgemm_launch.cpp), the others are forced through ANYDNN_GPU_TUNING's sgemm section, for
+// timing. Two CTAs per SM at 128 registers, or one with 8 x 16 (16 x 8) elements per thread and
+// up to 255 registers (fewer shared reads per FMA, half the copies and barriers per FMA).
 SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 4, 2) // 33 KiB
 SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 4, 2) // 25 KiB
 SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4, 4) // 17 KiB
-// Forced through ANYDNN_GPU_TUNING's sgemm section, for timing: half the barriers per K, one
-// stage fewer, and 8 x 16 (16 x 8) elements per thread, one CTA per SM with up to 255 registers
-// (fewer shared reads per FMA).
 SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2, 2) // 33 KiB
 SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 3, 2) // 38 KiB
 SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 3, 1) // 38 KiB
