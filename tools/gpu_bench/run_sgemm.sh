@@ -24,7 +24,7 @@ LOG=$OUT/run_sgemm.log
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
 BD="timeout 100 $D/benchdnn --engine=gpu"
-CONFIGS=${SGEMM_CONFIGS:-128x128 128x128s3 128x128k16 128x64k16 256x128 128x256 128x64 64x64}
+CONFIGS=${SGEMM_CONFIGS:-128x256 128x128 128x128s3 128x128k16 128x64k16 256x128 128x64}
 say() { echo "$@" | tee -a "$LOG"; }
 # One CHECK line from a benchdnn run's output: pass when nothing failed and something passed.
 verdict() {
@@ -93,7 +93,7 @@ done
 $P --stag=ba 4096x4096:4096x4096 2>&1 | grep "^PERF" | sed "s/^PERF/PERF|table A^T/" | tee -a "$PERF" >> "$LOG"
 say "=== $(date +%T) ours timed"
 python3 - "$PERF" <<'PY' | tee -a "$LOG"
-import sys, time
+import re, sys, time
 import torch
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
@@ -123,7 +123,10 @@ for line in open(sys.argv[1]):
     if len(f) < 5:
         continue
     cfg, impl, prb, ms = f[1], f[2], f[3], float(f[4])
-    n = int(prb.split(':')[-1].split('x')[-1])
+    dims = re.search(r'(\d+)x(\d+):(\d+)x(\d+)', prb)
+    if not dims:
+        continue
+    n = int(dims.group(4))
     ta = 'A^T' in cfg
     t = theirs[(n, ta)]
     name = f"f32 {n}^3" + (" A^T" if ta else "")
