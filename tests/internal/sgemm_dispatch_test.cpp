@@ -131,7 +131,7 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     }
     {
         tuning_env_t env("sgemm:config=7x7");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 0) << "unknown names are ignored";
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6) << "unknown names are ignored";
     }
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
