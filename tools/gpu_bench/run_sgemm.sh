@@ -16,7 +16,8 @@
 # PyTorch's time / ours) lines, everything into $OUT/run_sgemm.log too.
 #   tools/gpu_bench/prepare.sh build .dev-int      (here), then on the GPU machine:
 #   D=.dev-int bash .dev-int/run_sgemm.sh
-# SGEMM_CONFIGS (space-separated names of sgemm_config[]) replaces the forced configurations.
+# SGEMM_CONFIGS (space-separated names of sgemm_config[]) replaces the forced configurations,
+# SGEMM_SIZES (benchdnn matmul problems) the timed ones.
 D=${D:-.dev-int}
 OUT=${OUT:-/tmp}
 LOG=$OUT/run_sgemm.log
@@ -46,7 +47,9 @@ for prb in "--matmul --dt=f32 1024x1024:1024x1024" "--conv --dt=f32 mb2ic64ih14o
            "--rnn --prop=FWD_I --alg=VANILLA_LSTM l1t2mb16sic64slc64dhc64dic64"; do
     out=$(ONEDNN_VERBOSE=dispatch,create $BD --mode=C $prb 2>&1)
     echo "$out" >> "$LOG"
-    line=$(echo "$out" | grep -oE "sgemm_ptx [0-9xks]+|implicit_sgemm_f32" | sort -u | tr '\n' ' ')
+    # The GEMM core's launch line names the tiles; the convolution's creation its kind.
+    line=$(echo "$out" | grep -oE "sgemm_ptx [0-9]+x[0-9]+[ks0-9]*|implicit sgemm_ptx" | sort -u \
+        | tr '\n' ' ')
     if [ -n "$line" ]; then say "CHECK|dispatch ${prb%% *}|pass|$line"
     else say "CHECK|dispatch ${prb%% *}|fail|$(echo "$out" | grep -E "gemm,|tests:" | head -2 | cut -c1-200)"; fi
 done
@@ -79,7 +82,7 @@ done
 say "=== $(date +%T) checks done"
 
 # 3. Timing: ours per configuration, then PyTorch's; the ROW lines pair them.
-SIZES="1024x1024:1024x1024 2048x2048:2048x2048 4096x4096:4096x4096 8192x8192:8192x8192"
+SIZES=${SGEMM_SIZES:-"1024x1024:1024x1024 2048x2048:2048x2048 4096x4096:4096x4096 8192x8192:8192x8192"}
 T='--perf-template=PERF|%impl%|%prb%|%@time%'
 P="$BD --mode=P --max-ms-per-prb=${MAXMS:-300} $T --matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab"
 PERF=$OUT/run_sgemm.perf
