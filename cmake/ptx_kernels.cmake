@@ -51,7 +51,7 @@ if(ANYDNN_NVCC)
     OUTPUT ${_ptx}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
     COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_80,code=sm_80 ${_cu} -o ${_ptx}
-    DEPENDS ${_cu}
+    DEPENDS ${_cu} ${CMAKE_SOURCE_DIR}/src/gpu/gemm/eltwise.cuh
     COMMENT "Compiling sgemm_f32.cu to sm_80 PTX")
   list(APPEND _anydnn_ptx_files ${_ptx})
 else()

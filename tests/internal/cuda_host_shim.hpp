@@ -1,13 +1,18 @@
 // Runs our CUDA C kernels (compiled to PTX for the GPU) on the host, for tests of their index
 // arithmetic where no NVIDIA GPU is: one std::thread per CUDA thread, a block's threads
 // together (__syncthreads is a barrier among them), blocks one after another, so
-// `__shared__` arrays are plain statics. Include it before the .cu file.
+// `__shared__` arrays are plain statics. cp.async (the kernels' host_cp_async* branches):
+// each thread queues its copies, and a wait performs those of all but its N latest groups,
+// as late as the hardware may land them, so a kernel that reads a stage before waiting for
+// it reads stale data here too. Include it before the .cu file.
 #pragma once
 
 #include <math.h>
 
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -57,6 +62,35 @@ template <typename T> inline T __ldg(const T *p) {
 }
 inline int64_t min(int64_t a, int64_t b) {
     return a < b ? a : b;
+}
+
+// One thread's cp.async copies: the committed groups (oldest first), then the open one.
+struct host_copy_t {
+    void *dst;
+    const void *src;
+    int size, bytes; // the copy's size; bytes read from src (the rest zero-filled)
+};
+inline thread_local std::deque<std::vector<host_copy_t>> host_copy_groups;
+inline thread_local std::vector<host_copy_t> host_copy_open;
+
+inline void host_cp_async(void *dst, const void *src, int size, int bytes) {
+    host_copy_open.push_back({dst, src, size, bytes});
+}
+inline void host_cp_async_commit() {
+    host_copy_groups.push_back(std::move(host_copy_open));
+    host_copy_open.clear();
+}
+inline void host_cp_async_wait(int pending) {
+    while (int(host_copy_groups.size()) > pending) {
+        for (const host_copy_t &c : host_copy_groups.front()) {
+            if (c.bytes) std::memcpy(c.dst, c.src, size_t(c.bytes));
+            std::memset(static_cast<char *>(c.dst) + c.bytes, 0, size_t(c.size - c.bytes));
+        }
+        host_copy_groups.pop_front();
+    }
+}
+inline uint64_t __cvta_generic_to_shared(const void *p) {
+    return reinterpret_cast<uintptr_t>(p);
 }
 
 #define __global__

@@ -1,6 +1,7 @@
 // The strict f32 PTX GEMM's dispatch (gpu/gemm/sgemm_launch, the sgemm_ptx row of the tuning
 // table): which devices and types take it, which launches it refuses (they run fma_8x8), the
 // post-op chains it fuses, and the tile configuration for a problem's size.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -105,9 +106,10 @@ TEST(sgemm_dispatch, override_forces_it_only_where_it_fits) {
 }
 
 TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
-    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 0);
-    EXPECT_EQ(sgemm_pick_config(132, 1, 8192, 8192), 0);
-    // 12 x 12 = 144 blocks of 128 x 128 fill 132 units.
+    // 128 x 256 (config 6) where its blocks fill the units: 16 x 32 of them here.
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 8192, 8192), 6);
+    // 12 x 6 = 72 blocks of 128 x 256 do not fill 132 units, 12 x 12 = 144 of 128 x 128 do.
     EXPECT_EQ(sgemm_pick_config(132, 1, 1536, 1536), 0);
     // 8 x 8 = 64 of them do not; 8 x 16 = 128 of 128 x 64 neither; 16 x 16 of 64 x 64 do.
     EXPECT_EQ(sgemm_pick_config(132, 1, 1024, 1024), 2);
@@ -116,8 +118,9 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_pick_config(132, 1, 1, 1), 2) << "the narrowest when none fills";
     // A convolution's 64 output channels: 128-wide blocks would compute half for nothing.
     EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64), 1);
-    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 256), 0);
-    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 1000), 0) << "1024 columns either way";
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 256), 6);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 130), 1) << "192 columns, not 256";
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 1000), 0) << "32 x 4 blocks of 128 x 256 do not fill";
     {
         tuning_env_t env("sgemm:config=64x64");
         EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 2);
@@ -128,15 +131,19 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     }
     {
         tuning_env_t env("sgemm:config=7x7");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 0) << "unknown names are ignored";
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6) << "unknown names are ignored";
     }
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");
     EXPECT_EQ(sgemm_kernel_name(4, true, true), "anydnn_sgemm_kn_128x64k16");
-    for (int m : {1, 64, 1000, 4096})
-        EXPECT_LT(sgemm_pick_config(132, 1, m, m), sgemm_default_configs)
-                << "16-deep slices only where forced";
+    EXPECT_EQ(sgemm_kernel_name(7, false, true), "anydnn_sgemm_mn_128x128s3");
+    for (int m : {1, 64, 1000, 4096}) {
+        const int c = sgemm_pick_config(132, 1, m, m);
+        EXPECT_NE(std::find(sgemm_size_order, sgemm_size_order + sgemm_size_choices, c),
+                sgemm_size_order + sgemm_size_choices)
+                << "16-deep slices and three stages only where forced";
+    }
     {
         tuning_env_t env("sgemm:implicit=0,config=128x128k16");
         EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 3);
@@ -218,6 +225,8 @@ TEST(sgemm_dispatch, launches_it_refuses_run_the_opencl_kernel) {
     p.batch_dims[0] = 1 << 16;
     EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
     p.batch_dims[0] = 1;
-    p.a_sm = int64_t(1) << 30; // 32 rows apart do not fit the kernels' 32-bit copy steps
-    EXPECT_NE(sgemm_launch_refusal(t, o, p), nullptr);
+    // The copies walk A and B in 64-bit offsets: strides past 32 bits are taken.
+    p.a_sm = int64_t(1) << 31;
+    p.b_sn = -(int64_t(1) << 33);
+    EXPECT_EQ(sgemm_launch_refusal(t, o, p), nullptr);
 }

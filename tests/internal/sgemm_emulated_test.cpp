@@ -1,12 +1,15 @@
 // The strict f32 PTX GEMM's CUDA source (gpu/gemm/sgemm/sgemm_f32.cu) run on the host
-// (cuda_host_shim.hpp: a thread per CUDA thread, barriers for __syncthreads), against a
-// double-precision reference: every tile configuration and layout of A and B, tails in M, N
-// and K (K = 0 too), batch broadcast over two dimensions, offsets and padded strides, bias
-// with strides, per-column weights scales, sum + relu, accumulation into C, strided C; and
-// nothing written outside C's elements. The GPU itself runs the same code as PTX
-// (tools/gpu_bench/gemm_variants.sh sgemm checks it there). The implicit-GEMM convolution
-// entries (A gathered from channels-last src) against a plain convolution: strides, padding,
-// dilation, IC not a multiple of the K slice, groups, padded pixels and rows, bias and post-ops.
+// (cuda_host_shim.hpp: a thread per CUDA thread, barriers for __syncthreads, cp.async copies
+// landing at the latest wait that covers them), against a double-precision reference: every
+// tile configuration and layout of A and B, tails in M, N and K (K = 0 too), operands whose
+// unit-stride rows are 4-float aligned (16-byte copies, partial quads at the row tail) and
+// not, batch broadcast over two dimensions, offsets and padded strides, bias with strides,
+// per-column weights scales, sum + relu and the other eltwise kinds, accumulation into C,
+// strided C, more block rows than one band of the launch order; and nothing written outside
+// C's elements. The GPU itself runs the same code as PTX (tools/gpu_bench/run_sgemm.sh checks
+// it there). The implicit-GEMM convolution entries (A gathered from channels-last src)
+// against a plain convolution: strides, padding, dilation, IC not a multiple of the K slice,
+// groups, padded pixels and rows, bias and post-ops.
 #include "cuda_host_shim.hpp"
 
 #include "gpu/gemm/sgemm/sgemm_f32.cu"
@@ -22,9 +25,10 @@ namespace {
 using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 
 // By configuration (128x128, 128x64, 64x64, then 16-deep K slices 128x128k16, 128x64k16, then
-// 8 x 16 per thread 256x128, 128x256) and layout (2 * A K-major + B N-major), as
-// sgemm_kernel_name names them.
-const kernel_fn kernels[7][4] = {
+// 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3) and layout (2 * A K-major +
+// B N-major), as sgemm_kernel_name names them.
+const int configs = 8;
+const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
         {anydnn_sgemm_mk_128x64, anydnn_sgemm_mn_128x64, anydnn_sgemm_kk_128x64,
@@ -39,16 +43,30 @@ const kernel_fn kernels[7][4] = {
                 anydnn_sgemm_kn_256x128},
         {anydnn_sgemm_mk_128x256, anydnn_sgemm_mn_128x256, anydnn_sgemm_kk_128x256,
                 anydnn_sgemm_kn_128x256},
+        {anydnn_sgemm_mk_128x128s3, anydnn_sgemm_mn_128x128s3, anydnn_sgemm_kk_128x128s3,
+                anydnn_sgemm_kn_128x128s3},
 };
-const int configs = 7;
-const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128},
-          block_n[configs] = {128, 64, 64, 128, 64, 128, 256};
+const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128},
+          block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128};
+
+// The eltwise post-ops in double (gemm_eltwise's codes).
+double eltwise_ref(int alg, double x, double alpha) {
+    switch (alg) {
+        case 1: return x > 0 ? x : alpha * x;
+        case 2: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+        case 3: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+        case 4: return x / (1 + std::exp(-alpha * x));
+        default: return x;
+    }
+}
 
 struct case_t {
     int b0, b1; // batch dims: A varies over b0 only, B over b1 only (broadcast)
     int m, n, k;
     bool a_k_major, b_n_major;
     bool bias = false, sum_relu = false, accumulate = false, per_n = false, c_strided = false;
+    bool aligned = false; // leading dimensions, offsets and batch strides multiples of 4 floats
+    int elt = 1; // the eltwise with sum_relu (gemm_eltwise's code)
 };
 
 void check(const case_t &t, int config) {
@@ -57,15 +75,20 @@ void check(const case_t &t, int config) {
                  + (t.a_k_major ? "K" : "M") + "-major B " + (t.b_n_major ? "N" : "K") + "-major");
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> dist(-1.f, 1.f);
-    // Padded leading dimensions, offsets before each matrix.
-    const int64_t lda = t.a_k_major ? t.k + 3 : t.m + 5, ldb = t.b_n_major ? t.n + 1 : t.k + 2;
+    // Padded leading dimensions, offsets before each matrix (multiples of 4 floats with
+    // `aligned`: the 16-byte copies of rows dense in memory).
+    auto pad = [&](int64_t x, int64_t by) { return t.aligned ? (x + by + 3) / 4 * 4 : x + by; };
+    const int64_t lda = t.a_k_major ? pad(t.k, 3) : pad(t.m, 5);
+    const int64_t ldb = t.b_n_major ? pad(t.n, 1) : pad(t.k, 2);
     const int64_t a_sm = t.a_k_major ? lda : 1, a_sk = t.a_k_major ? 1 : lda;
     const int64_t b_sk = t.b_n_major ? ldb : 1, b_sn = t.b_n_major ? 1 : ldb;
-    const int64_t a_mat = lda * (t.a_k_major ? t.m : t.k) + 1;
-    const int64_t b_mat = ldb * (t.b_n_major ? t.k : t.n) + 2;
+    const int64_t a_mat = pad(lda * (t.a_k_major ? t.m : t.k), 1);
+    const int64_t b_mat = pad(ldb * (t.b_n_major ? t.k : t.n), 2);
     const int64_t c_sn = t.c_strided ? 2 : 1, c_sm = t.n * c_sn + 4, c_mat = c_sm * t.m;
-    const int64_t a_off = 7, b_off = 9, c_off = 3, bias_off = 1, bias_sn = 3;
-    std::vector<float> a(a_off + a_mat * t.b0), b(b_off + b_mat * t.b1),
+    const int64_t a_off = t.aligned ? 8 : 7, b_off = t.aligned ? 12 : 9, c_off = 3, bias_off = 1,
+                  bias_sn = 3;
+    // The device's buffers start 16-byte aligned (OpenCL allocations): so do these.
+    std::vector<float> a(a_off + a_mat * t.b0 + 4), b(b_off + b_mat * t.b1 + 4),
             c(c_off + c_mat * t.b0 * t.b1 + 5), bias(bias_off + t.n * bias_sn), wei_scale(t.n);
     for (std::vector<float> *v : {&a, &b, &c, &bias, &wei_scale})
         for (float &x : *v)
@@ -82,7 +105,7 @@ void check(const case_t &t, int config) {
                 c_off, c_sm, c_sn, bias_off, 0, bias_sn, 1, 1, t.b0, t.b1, 0, 0, a_mat, 0, 0, 0, 0,
                 b_mat, 0, 0, c_mat * t.b1, c_mat, 0, 0, 0, 0, t.m, t.n, t.k, scale_a, scale_b,
                 scale_c, t.accumulate ? 1 : 0, t.per_n ? 1 : 0, t.sum_relu ? 1 : 0, sum_scale, 0.f,
-                t.sum_relu ? 1 : 0, relu_slope, 0.f);
+                t.sum_relu ? t.elt : 0, relu_slope, 0.f);
     });
 
     std::vector<bool> inside(c.size(), false);
@@ -104,7 +127,7 @@ void check(const case_t &t, int config) {
                     if (t.bias) v += bias[bias_off + n * bias_sn];
                     if (t.sum_relu) {
                         v += sum_scale * c_before[o];
-                        v = v > 0 ? v : relu_slope * v;
+                        v = eltwise_ref(t.elt, v, relu_slope);
                     }
                     v /= scale_c;
                     if (t.accumulate) v += c_before[o];
@@ -138,6 +161,31 @@ TEST(sgemm_emulated, batch_broadcast_bias_scales_and_post_ops) {
     check({1, 1, 200, 129, 100, false, false, true, true, true, true, true}, 1);
 }
 
+TEST(sgemm_emulated, aligned_dense_rows_take_16_byte_copies_with_quad_tails) {
+    for (int config = 0; config < configs; ++config)
+        for (int layout = 0; layout < 4; ++layout) {
+            const bool ak = layout / 2 != 0, bn = layout % 2 != 0;
+            case_t t{1, 1, 131, 67, 41, ak, bn};
+            t.aligned = true;
+            check(t, config);
+        }
+    // Batches with aligned strides, broadcast B; K past several stages.
+    for (int layout = 0; layout < 4; ++layout) {
+        case_t t{2, 2, 70, 133, 150, layout / 2 != 0, layout % 2 != 0, true};
+        t.aligned = true;
+        check(t, layout + 3);
+    }
+}
+
+TEST(sgemm_emulated, eltwise_kinds_and_more_block_rows_than_a_band) {
+    // gelu_erf, gelu_tanh, swish after the sum; 17 x 2 blocks of 64 x 64 (two bands of 16).
+    for (int elt = 2; elt <= 4; ++elt) {
+        case_t t{1, 1, 1090, 100, 12, true, true, false, true};
+        t.elt = elt;
+        check(t, 2);
+    }
+}
+
 TEST(sgemm_emulated, empty_k_leaves_the_output_stage) {
     check({1, 1, 129, 65, 0, true, true, true}, 0);
     check({1, 1, 129, 65, 0, false, false, false, false, true}, 2);
@@ -148,7 +196,7 @@ namespace {
 using conv_fn = decltype(&anydnn_sgemm_conv_128x128);
 const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64,
         anydnn_sgemm_conv_64x64, anydnn_sgemm_conv_128x128k16, anydnn_sgemm_conv_128x64k16,
-        anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256};
+        anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256, anydnn_sgemm_conv_128x128s3};
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
@@ -245,6 +293,7 @@ TEST(sgemm_emulated, implicit_conv_strides_padding_dilation_channel_tails) {
     check_conv({1, 1, 13, 70, 7, 8, 3, 2, 1, 2, 1, 0, 2, 1, true, true}, 3);
     check_conv({1, 2, 7, 300, 12, 11, 3, 3, 1, 1, 1, 1, 1, 1}, 5); // 8 x 16 per thread
     check_conv({2, 1, 6, 130, 9, 13, 3, 3, 2, 1, 1, 1, 1, 1, true, true}, 6);
+    check_conv({1, 2, 5, 40, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, true}, 7); // three stages
 }
 
 TEST(sgemm_emulated, implicit_conv_groups_bias_post_ops) {

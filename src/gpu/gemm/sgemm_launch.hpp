@@ -15,20 +15,24 @@
 namespace anydnn {
 namespace gpu {
 
-// The tile configurations, widest first: BM x BN blocks of C per 256-thread CTA, K in
-// 8-deep slices; then those only taken where ANYDNN_GPU_TUNING names them: 16-deep slices,
-// and 8 x 16 elements per thread (one CTA per SM).
+// The tile configurations: BM x BN blocks of C per 256-thread CTA, K in 8- or 16-deep slices
+// through 2 to 4 shared stages fed by cp.async (sgemm_f32.cu lists each one's slices and
+// stages). Indices are stable (kernel slots, tests); sgemm_size_order names those the size
+// picks among, in order of preference, the others are taken where ANYDNN_GPU_TUNING names them.
 struct sgemm_config_t {
     const char *name; // "128x128", "128x64k16"
     int bm, bn;
 };
-constexpr int sgemm_configs = 7;
-constexpr int sgemm_default_configs = 3; // those the size picks among
+constexpr int sgemm_configs = 8;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
+// The table's default: 128 x 256 blocks (8 x 16 per thread, one CTA per SM) where they give
+// every compute unit one, then 128 x 128 (8 x 8, two CTAs per SM), 128 x 64, 64 x 64.
+constexpr int sgemm_size_choices = 4;
+extern const int sgemm_size_order[sgemm_size_choices];
 
-// Of the configurations whose blocks give every compute unit at least one, the one that
-// wastes least of its blocks past M and N (the widest of equals); the narrowest where none
-// does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
+// Of sgemm_size_order's configurations whose blocks give every compute unit at least one, the
+// one that wastes least of its blocks past M and N (the earliest of equals); the last where
+// none does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
 // names one instead (an unknown name is ignored), the 16-deep ones included.
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n);
 

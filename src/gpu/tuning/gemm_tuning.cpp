@@ -53,8 +53,9 @@ const row_t table[] = {
     {level_t::default_gpu, "", operands_t::floating, 0, 4, v::skinny, 8, 32, 4, 4, 16, 128, 256, 4, 4},
     // Any GPU whose compiler takes inline mma.sync (probed): the same shape.
     {level_t::default_gpu, "", operands_t::half, 0, 0, v::mma_sync, 2, 4, 4, 4, 128, 128, 32, 8, 3},
-    // GPUs that load sm_80 PTX (NVIDIA, Ampere and later), strict f32: 128 x 128, 128 x 64 or
-    // 64 x 64 blocks of 8 x 8 (4 x 4) per thread chosen per launch (gpu/gemm/sgemm_launch);
+    // GPUs that load sm_80 PTX (NVIDIA, Ampere and later), strict f32: 128 x 256 blocks of
+    // 8 x 16 per thread, or 128 x 128, 128 x 64, 64 x 64 of 8 x 8 (4 x 4), chosen per launch
+    // (sgemm_size_order in gpu/gemm/sgemm_launch.cpp: the default tiles are set there);
     // the fma_8x8 kernel with KT 8 serves the launches it refuses.
     {level_t::default_gpu, "", operands_t::f32, 0, 0, v::sgemm_ptx, 16, 16, 8, 8, 128, 128, 8, 4, 2},
     // GPUs, float sums: 8 x 8 per work-item, 128 x 128 blocks, two 8-deep local slices (H200,

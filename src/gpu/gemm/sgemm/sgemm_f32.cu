@@ -9,16 +9,24 @@
 //
 // A BM x BN block of C per CTA of 256 threads (8 warps of 4 x 8 lanes); each thread owns
 // (4 WMC) x (4 WNC) elements as 4 x 4 pieces 16 rows / 32 columns apart, so its shared reads
-// are float4s its warp shares (no bank conflicts). K goes in BK-deep slices through two
-// shared buffers: the next slice is read into registers while the current one is multiplied
-// (one barrier per slice). Rows of A and columns of B past M and N read a clamped (valid)
-// address: they only feed outputs that are never stored. K's tail reads zeros.
+// are float4s its warp shares (no bank conflicts). K goes in BK-deep slices through STAGES
+// shared buffers filled by cp.async (sm_80): STAGES - 1 slices are in flight while one is
+// multiplied, one barrier per slice, no registers held for the copies. Both operands sit in
+// shared memory as [k][row] (rows: m of A, n of B); an operand whose rows are its unit stride
+// comes in 16-byte copies where its k stride and start are 4-float aligned (4-byte ones
+// otherwise), a K-major one in 4-byte copies that transpose it, the convolution's A in
+// 4-byte copies of the gathered pixels. Rows past M and N, K's tail and the padding are
+// zero-filled by the copies (no read). Blocks run in bands of group_m block rows, so the
+// CTAs resident together share their rows of A and columns of B in L2.
 #include <cstdint>
+
+#include "../eltwise.cuh"
 
 namespace {
 
 constexpr int threads = 256;
 constexpr int max_batch = 4;
+constexpr int group_m = 16; // block rows per band of the launch order
 
 struct batch_t {
     int64_t dims[max_batch];
@@ -34,62 +42,143 @@ struct epilogue_t {
     int b_per_n; // scale_b holds one scale per column
     int sum_at; // 0 no sum, 1 before the eltwise, 2 after it
     float sum_scale, sum_zp;
-    int elt; // 0 none, 1 relu (alpha: negative slope), 2 gelu_erf, 3 gelu_tanh, 4 swish
+    int elt; // gemm_eltwise's code (eltwise.cuh)
     float alpha;
     int accumulate;
 };
 
-// One copy of the eltwise code per kernel, not one per output element.
-__device__ __noinline__ float eltwise(int alg, float x, float alpha) {
-    switch (alg) {
-        case 1: return x > 0.f ? x : alpha * x;
-        case 2: return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
-        case 3: {
-            const float g = 0.79788456080286536f * x * (1.f + 0.044715f * x * x);
-            return 0.5f * x * (1.f + tanhf(g));
-        }
-        case 4: return x / (1.f + expf(-alpha * x));
-        default: return x;
-    }
+// The asynchronous copies (cp.async, sm_80): `bytes` of the copy read from global memory, the
+// rest of it zero-filled (0: nothing read). A thread's copies form a group at commit; wait<N>
+// returns when all but its N latest groups have landed. The host emulation defers each copy to
+// the wait that covers it (cuda_host_shim.hpp), so a slice read before its wait reads stale
+// data there too.
+__device__ __forceinline__ void copy4(float *dst, const float *src, bool ok) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(
+                         unsigned(__cvta_generic_to_shared(dst))),
+            "l"(src), "r"(ok ? 4 : 0));
+#else
+    host_cp_async(dst, src, 4, ok ? 4 : 0);
+#endif
+}
+__device__ __forceinline__ void copy16(float *dst, const float *src, int bytes) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
+                         unsigned(__cvta_generic_to_shared(dst))),
+            "l"(src), "r"(bytes));
+#else
+    host_cp_async(dst, src, 16, bytes);
+#endif
+}
+__device__ __forceinline__ void copy_commit() {
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.commit_group;\n" ::);
+#else
+    host_cp_async_commit();
+#endif
+}
+template <int N>
+__device__ __forceinline__ void copy_wait() {
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#else
+    host_cp_async_wait(N);
+#endif
 }
 
-// K-major copies store transposed: 8 k rows of 4 words land in 32 banks.
+// Shared rows of ROWS + PAD floats: [k][row] copies of 8 k by 4 rows land in 32 banks, and
+// 16-byte ones stay aligned.
 constexpr int PAD = 4;
 
-// One operand's copy plan (X: A with rows m, or B with columns n as rows).
-struct Walk {
-    int64_t start; // element offset of copy 0 (without the batch's)
-    int step; // elements between copies l and l + 1
-    int k; // k of copy 0 within the slice
-    int smem; // shared offset of copy 0 within a buffer
-    unsigned ok; // bit l: copy l's row is inside the matrix
-};
+// One operand's copies of its ROWS x BK slices into [BK][ROWS + PAD] (rows: m of A, n of B),
+// from `rows` rows starting at r0, strides s_row and s_k. K_MAJOR (s_k the unit stride):
+// thread t copies k = t % 8 + 8 h of rows t / 8 + 32 l, 4 bytes each (8 neighbours read 32
+// contiguous bytes). Else each thread keeps one row (4 rows with 16-byte copies) and walks k.
+// Offsets are 64-bit throughout: no product of a stride and a row or k count is taken in 32
+// bits.
+template <int ROWS, int BK, bool K_MAJOR>
+struct copier_t {
+    static constexpr int stride = ROWS + PAD;
+    static constexpr int rows_k = ROWS / 32, ks_k = BK / 8; // K_MAJOR: rows x k-groups
+    static constexpr int scalar = ROWS * BK / threads; // 4-byte copies of the row walk
+    static constexpr int quads = ROWS / 4; // 16-byte copies in one k of a slice
+    static constexpr int vec = (quads * BK + threads - 1) / threads;
+    static_assert(!K_MAJOR || (ROWS % 32 == 0 && BK % 8 == 0), "8 k by 32 rows per pass");
+    static_assert(K_MAJOR || threads % ROWS == 0, "whole rows per pass");
 
-// The plan of a ROWS x BK slice whose rows start at r0 of `rows`; K_MAJOR: neighbouring
-// threads walk k (the K-major layout), else rows.
-template <bool K_MAJOR, int ROWS, int BK>
-__device__ __forceinline__ Walk walk(int tid, int64_t r0, int rows, int64_t s_row, int64_t s_k) {
-    constexpr int copies = ROWS * BK / threads;
-    Walk w;
-    if (K_MAJOR) {
-        const int ri = tid / BK;
-        w.k = tid % BK;
-        w.start = (r0 + ri) * s_row + w.k * s_k;
-        w.step = int((threads / BK) * s_row);
-        w.smem = w.k * (ROWS + PAD) + ri;
-        w.ok = 0;
-        for (int l = 0; l < copies; ++l)
-            w.ok |= (r0 + ri + l * (threads / BK) < rows ? 1u : 0u) << l;
-    } else {
-        const int ri = tid % ROWS;
-        w.k = tid / ROWS;
-        w.start = min(r0 + ri, int64_t(rows) - 1) * s_row + w.k * s_k;
-        w.step = int((threads / ROWS) * s_k);
-        w.smem = w.k * (ROWS + PAD) + ri;
-        w.ok = (1u << copies) - 1;
+    const float *base; // the batch's matrix: masked copies name it (they read nothing)
+    const float *p; // copy 0 of this thread at the next slice's k
+    int64_t s_row, s_k;
+    int kk; // k of copy 0 within a slice
+    int smem; // copy 0's offset in a stage
+    int fill; // K_MAJOR: bit l, row l inside; else elements of the row (quad) inside, 0..4
+    bool wide; // 16-byte copies (rows dense and aligned)
+    bool inside; // all of this thread's rows inside the matrix
+
+    __device__ __forceinline__ copier_t(const float *x, int64_t r0, int rows, int64_t s_row_,
+            int64_t s_k_, int tid)
+        : base(x), s_row(s_row_), s_k(s_k_) {
+        int r;
+        if (K_MAJOR) {
+            kk = tid % 8, r = tid / 8;
+            fill = 0;
+#pragma unroll
+            for (int l = 0; l < rows_k; ++l)
+                fill |= (r0 + r + 32 * l < rows ? 1 : 0) << l;
+            wide = false;
+            inside = fill == (1 << rows_k) - 1;
+        } else {
+            wide = s_row == 1 && s_k % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0;
+            r = wide ? 4 * (tid % quads) : tid % ROWS;
+            kk = wide ? tid / quads : tid / ROWS;
+            const int64_t left = rows - (r0 + r);
+            fill = left <= 0 ? 0 : left >= (wide ? 4 : 1) ? (wide ? 4 : 1) : int(left);
+            inside = fill == (wide ? 4 : 1);
+        }
+        p = x + (r0 + r) * s_row + kk * s_k;
+        smem = kk * stride + r;
     }
-    return w;
-}
+
+    // The copies of the slice at k0 into `stage`; the next call copies the following slice.
+    // Slices whose rows and k all lie inside the matrix (all but the edge blocks' and K's
+    // last) copy without a predicate.
+    __device__ __forceinline__ void issue(float *stage, int k0, int K) {
+        if (inside && k0 + BK <= K) copies<false>(stage, k0, K);
+        else copies<true>(stage, k0, K);
+        p += int64_t(BK) * s_k;
+    }
+
+    template <bool CHECKED>
+    __device__ __forceinline__ void copies(float *stage, int k0, int K) const {
+        if (K_MAJOR) {
+#pragma unroll
+            for (int h = 0; h < ks_k; ++h)
+#pragma unroll
+                for (int l = 0; l < rows_k; ++l) {
+                    const bool ok = !CHECKED || (((fill >> l) & 1) && k0 + kk + 8 * h < K);
+                    const float *src = p + int64_t(32 * l) * s_row + int64_t(8 * h) * s_k;
+                    copy4(stage + smem + 8 * h * stride + 32 * l, ok ? src : base, ok);
+                }
+        } else if (wide) {
+            constexpr int step = threads / quads; // k between a thread's copies
+#pragma unroll
+            for (int l = 0; l < vec; ++l) {
+                if (quads * BK % threads != 0 && kk + step * l >= BK) break;
+                const int bytes = !CHECKED ? 16 : k0 + kk + step * l < K ? 4 * fill : 0;
+                const float *src = p + int64_t(step * l) * s_k;
+                copy16(stage + smem + step * l * stride, bytes ? src : base, bytes);
+            }
+        } else {
+            constexpr int step = threads / ROWS;
+#pragma unroll
+            for (int l = 0; l < scalar; ++l) {
+                const bool ok = !CHECKED || (fill && k0 + kk + step * l < K);
+                const float *src = p + int64_t(step * l) * s_k;
+                copy4(stage + smem + step * l * stride, ok ? src : base, ok);
+            }
+        }
+    }
+};
 
 // A forward convolution over channels-last src seen as A (the implicit GEMM): A(m, k) =
 // src(n, oy * stride_h - pad_h + kh * dil_h, ox * stride_w - pad_w + kw * dil_w, c) with
@@ -102,31 +191,55 @@ struct conv_t {
     int sn, sh, sw;
 };
 
-// The rows a thread gathers (a K-major walk: copy l is row ri + l * (threads / BK), k fixed
-// within the slice): each row's window corner, worked out once; rows past M get a corner no
-// tap reaches, so they read zeros.
-template <int LA>
-struct Gather {
-    int pix[LA]; // src offset of the window's corner pixel (may lie in the padding)
-    int y0[LA], x0[LA];
-};
+// The convolution's A copies: the K-major walk of copier_t (k = t % 8 + 8 h, rows t / 8 +
+// 32 l), each row's window corner worked out once; rows past M get a corner no tap reaches,
+// so they read nothing (zero-filled).
+template <int ROWS, int BK>
+struct gather_t {
+    static constexpr int stride = ROWS + PAD, rows_k = ROWS / 32, ks_k = BK / 8;
+    const float *src;
+    int pix[rows_k]; // src offset of the window's corner pixel (may lie in the padding)
+    int y0[rows_k], x0[rows_k];
+    int kk, smem;
 
-template <int LA, int BK>
-__device__ __forceinline__ Gather<LA> gather(const conv_t &g, int tid, int64_t m0, int M) {
-    Gather<LA> q;
-    const int per_image = g.oh * g.ow;
+    gather_t() = default;
+    __device__ __forceinline__ gather_t(
+            const conv_t &g, const float *x, int64_t m0, int M, int tid)
+        : src(x) {
+        kk = tid % 8;
+        smem = kk * stride + tid / 8;
+        const int per_image = g.oh * g.ow;
 #pragma unroll
-    for (int l = 0; l < LA; ++l) {
-        const int m = int(m0) + tid / BK + l * (threads / BK);
-        const int n = m / per_image, rem = m - n * per_image;
-        const int oy = rem / g.ow, ox = rem - oy * g.ow;
-        const int y0 = oy * g.stride_h - g.pad_h;
-        q.y0[l] = m < M ? y0 : -(1 << 30);
-        q.x0[l] = ox * g.stride_w - g.pad_w;
-        q.pix[l] = m < M ? n * g.sn + y0 * g.sh + q.x0[l] * g.sw : 0;
+        for (int l = 0; l < rows_k; ++l) {
+            const int m = int(m0) + tid / 8 + 32 * l;
+            const int n = m / per_image, rem = m - n * per_image;
+            const int oy = rem / g.ow, ox = rem - oy * g.ow;
+            const int y = oy * g.stride_h - g.pad_h;
+            y0[l] = m < M ? y : -(1 << 30);
+            x0[l] = ox * g.stride_w - g.pad_w;
+            pix[l] = m < M ? n * g.sn + y * g.sh + x0[l] * g.sw : 0;
+        }
     }
-    return q;
-}
+
+    __device__ __forceinline__ void issue(const conv_t &g, float *stage, int k0, int K) {
+#pragma unroll
+        for (int h = 0; h < ks_k; ++h) {
+            // This thread's k: one tap and channel for all its rows.
+            const int k = k0 + kk + 8 * h;
+            const unsigned tap = unsigned(k) / unsigned(g.ic), c = unsigned(k) - tap * g.ic;
+            const unsigned kh = tap / unsigned(g.kw), kw = tap - kh * g.kw;
+            const int dy = int(kh) * g.dil_h, dx = int(kw) * g.dil_w;
+            const int shift = dy * g.sh + dx * g.sw + int(c);
+#pragma unroll
+            for (int l = 0; l < rows_k; ++l) {
+                const int y = y0[l] + dy, x = x0[l] + dx;
+                const bool ok = k < K && unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+                copy4(stage + smem + 8 * h * stride + 32 * l, ok ? src + (pix[l] + shift) : src,
+                        ok);
+            }
+        }
+    }
+};
 
 // Where the output stage writes and what it adds (pointers already at the batch's start).
 struct output_t {
@@ -138,7 +251,8 @@ struct output_t {
 };
 
 // Columns nb.. nb + 3 of row m (those below N) from their scaled sums: per-column weights
-// scale, bias, post-ops, dst scale, accumulation.
+// scale, bias, post-ops, dst scale, accumulation. Not inlined: one copy of this code (and of
+// the eltwise) per kernel, not one per output element.
 __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, int64_t nb) {
     float v[4] = {v4.x, v4.y, v4.z, v4.w};
     const float *c = o.c + m * o.c_sm;
@@ -149,7 +263,7 @@ __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, i
         if (o.bias) v[j] += o.bias[m * o.bias_sm + n * o.bias_sn];
         const float old = o.ep.sum_at || o.ep.accumulate ? c[n * o.c_sn] : 0.f;
         if (o.ep.sum_at == 1) v[j] += o.ep.sum_scale * (old - o.ep.sum_zp);
-        if (o.ep.elt) v[j] = eltwise(o.ep.elt, v[j], o.ep.alpha);
+        if (o.ep.elt) v[j] = gemm_eltwise(o.ep.elt, v[j], o.ep.alpha);
         if (o.ep.sum_at == 2) v[j] += o.ep.sum_scale * (old - o.ep.sum_zp);
         v[j] *= o.c_inv;
         if (o.ep.accumulate) v[j] += old;
@@ -157,8 +271,9 @@ __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, i
     return make_float4(v[0], v[1], v[2], v[3]);
 }
 
-// CONV: A is gathered from src (conv_t) by a K-major walk; A_KMAJOR must be true then.
-template <int BM, int BN, int BK, int WMC, int WNC, bool A_KMAJOR, bool B_NMAJOR, bool CONV = false>
+// CONV: A is gathered from src (conv_t); A_KMAJOR must be true then.
+template <int BM, int BN, int BK, int WMC, int WNC, int STAGES, bool A_KMAJOR, bool B_NMAJOR,
+        bool CONV = false>
 __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *__restrict__ B,
         float *C, const float *__restrict__ bias, int64_t a_off, int64_t a_sm, int64_t a_sk,
         int64_t b_off, int64_t b_sk, int64_t b_sn, int64_t c_off, int64_t c_sm, int64_t c_sn,
@@ -166,12 +281,23 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
         int K, const epilogue_t &ep, const conv_t &cv = conv_t()) {
     static_assert(!CONV || A_KMAJOR, "the gather walks A along K");
     static_assert(BM / (16 * WMC) * (BN / (32 * WNC)) == threads / 32, "8 warps per block");
-    constexpr int LA = BM * BK / threads, LB = BN * BK / threads; // loads per thread per slice
-    __shared__ __align__(16) float As[2][BK][BM + PAD];
-    __shared__ __align__(16) float Bs[2][BK][BN + PAD];
+    static_assert(STAGES >= 2, "a slice in flight while one is multiplied");
+    __shared__ __align__(16) float As[STAGES][BK][BM + PAD];
+    __shared__ __align__(16) float Bs[STAGES][BK][BN + PAD];
 
     const int tid = threadIdx.x;
-    const int64_t m0 = int64_t(blockIdx.y) * BM, n0 = int64_t(blockIdx.x) * BN;
+    // The launch order in bands of group_m block rows (the last band may be narrower): x
+    // walks down a band's rows first, then across its columns.
+    int64_t bx = blockIdx.x, by = blockIdx.y;
+    {
+        const int64_t id = int64_t(blockIdx.y) * gridDim.x + blockIdx.x;
+        const int64_t first = id / (int64_t(group_m) * gridDim.x) * group_m;
+        const int64_t height = gridDim.y - first < group_m ? gridDim.y - first : group_m;
+        const int64_t in = id - first * gridDim.x;
+        by = first + in % height;
+        bx = in / height;
+    }
+    const int64_t m0 = by * BM, n0 = bx * BN;
     // The batch's offsets (the last dimension varies fastest).
     int64_t b = blockIdx.z;
     int64_t oa = a_off, ob = b_off, oc = c_off, obias = bias_off;
@@ -182,73 +308,14 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
         oa += i * bt.a[d], ob += i * bt.b[d], oc += i * bt.c[d], obias += i * bt.bias[d];
     }
 
-    // Where each thread's copies of a slice come from and go to: copy l of a thread is copy
-    // 0 moved by a fixed step along the walked dimension (rows of a K-major operand, k
-    // otherwise). Row steps within a block fit 32 bits (the host checks). Rows of an
-    // M-major operand past M are clamped; those of a K-major one are skipped (ok bits).
-    const Walk wa = walk<A_KMAJOR, BM, BK>(tid, m0, M, a_sm, a_sk);
-    const Walk wb = walk<!B_NMAJOR, BN, BK>(tid, n0, N, b_sn, b_sk);
-    const float *pa = A + oa + wa.start, *pb = B + ob + wb.start;
-    const Gather<LA> ga = CONV ? gather<LA, BK>(cv, tid, m0, M) : Gather<LA>();
-    const int a_step = int(BK * a_sk), b_step = int(BK * b_sk); // within 32 bits, as the steps
-
-    // Blocks inside M and N read whole slices without checks but for K's tail: the branch is
-    // the same for every thread of the block, and the loads need no predicates.
-    const bool edge = m0 + BM > M || n0 + BN > N;
-    float ra[LA], rb[LB];
-    // Slice k0 into registers; `checked`: rows past M or N, or K's end, may be inside it.
-    auto read = [&](int k0, bool checked) {
-        if (CONV) {
-            // This thread's k in the slice: one tap and channel for all its rows.
-            const int k = k0 + wa.k;
-            const unsigned tap = unsigned(k) / unsigned(cv.ic), c = unsigned(k) - tap * cv.ic;
-            const unsigned kh = tap / unsigned(cv.kw), kw = tap - kh * cv.kw;
-            const int dy = int(kh) * cv.dil_h, dx = int(kw) * cv.dil_w;
-            const int shift = dy * cv.sh + dx * cv.sw + int(c);
-            const float *src = A + oa;
-#pragma unroll
-            for (int l = 0; l < LA; ++l) {
-                const int y = ga.y0[l] + dy, x = ga.x0[l] + dx;
-                const bool ok = k < K && unsigned(y) < unsigned(cv.ih)
-                                && unsigned(x) < unsigned(cv.iw);
-                ra[l] = ok ? __ldg(src + (ga.pix[l] + shift)) : 0.f;
-            }
-        } else if (!checked) {
-#pragma unroll
-            for (int l = 0; l < LA; ++l)
-                ra[l] = __ldg(pa + l * wa.step);
-        } else {
-#pragma unroll
-            for (int l = 0; l < LA; ++l) {
-                const int k = wa.k + (A_KMAJOR ? 0 : l * (threads / BM));
-                const bool ok = ((wa.ok >> l) & 1) && k0 + k < K;
-                ra[l] = ok ? __ldg(pa + l * wa.step) : 0.f;
-            }
-        }
-        if (!checked) {
-#pragma unroll
-            for (int l = 0; l < LB; ++l)
-                rb[l] = __ldg(pb + l * wb.step);
-        } else {
-#pragma unroll
-            for (int l = 0; l < LB; ++l) {
-                const int k = wb.k + (B_NMAJOR ? l * (threads / BN) : 0);
-                const bool ok = ((wb.ok >> l) & 1) && k0 + k < K;
-                rb[l] = ok ? __ldg(pb + l * wb.step) : 0.f;
-            }
-        }
-        pa += a_step;
-        pb += b_step;
-    };
-    auto write = [&](int buf) {
-#pragma unroll
-        for (int l = 0; l < LA; ++l)
-            (&As[buf][0][0])[wa.smem + l * (A_KMAJOR ? threads / BK : (threads / BM) * (BM + PAD))]
-                    = ra[l];
-#pragma unroll
-        for (int l = 0; l < LB; ++l)
-            (&Bs[buf][0][0])[wb.smem + l * (B_NMAJOR ? (threads / BN) * (BN + PAD) : threads / BK)]
-                    = rb[l];
+    copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV ? 0 : M, a_sm, a_sk, tid);
+    copier_t<BN, BK, !B_NMAJOR> cb(B + ob, n0, N, b_sn, b_sk, tid);
+    gather_t<BM, BK> ga = CONV ? gather_t<BM, BK>(cv, A + oa, m0, M, tid) : gather_t<BM, BK>();
+    auto issue = [&](int slice) {
+        const int stage = slice % STAGES;
+        if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
+        else ca.issue(&As[stage][0][0], slice * BK, K);
+        cb.issue(&Bs[stage][0][0], slice * BK, K);
     };
 
     const int warp = tid / 32, lane = tid % 32;
@@ -264,15 +331,19 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             acc[i][j] = 0.f;
 
     const int slices = (K + BK - 1) / BK;
-    if (slices > 0) {
-        read(0, edge || K < BK);
-        write(0);
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < slices) issue(s);
+        copy_commit();
     }
-    __syncthreads();
     for (int s = 0; s < slices; ++s) {
-        const int cur = s & 1;
-        const bool more = s + 1 < slices;
-        if (more) read((s + 1) * BK, edge || (s + 2) * BK > K);
+        // Slice s has landed for every thread, and every thread is done with slice s - 1,
+        // whose stage the copies of slice s + STAGES - 1 now take.
+        copy_wait<STAGES - 2>();
+        __syncthreads();
+        if (s + STAGES - 1 < slices) issue(s + STAGES - 1);
+        copy_commit();
+        const int cur = s % STAGES;
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
             float a[4 * WMC], bv[4 * WNC];
@@ -292,9 +363,6 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 for (int j = 0; j < 4 * WNC; ++j)
                     acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
         }
-        // The other buffer was last read before the previous barrier: free to fill.
-        if (more) write(cur ^ 1);
-        __syncthreads();
     }
 
     // The output stage; 4 columns of a row go out as one float4 where C allows. Anything
@@ -333,6 +401,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     }
 }
 
+
 } // namespace
 
 // The kernels' parameters: seven buffers first (embed_ptx.py marks them global pointers).
@@ -349,7 +418,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             float host_a, float host_b, float host_c, int accumulate, int b_per_n,           \
             int sum_at, float sum_scale, float sum_zp, int elt, float alpha, float beta
 
-#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, AK, BNM, MIN_BLOCKS)                          \
+#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS)                      \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS) {    \
         (void)beta;                                                                           \
         const batch_t bt = {{d0, d1, d2, d3}, {a_sb0, a_sb1, a_sb2, a_sb3},                   \
@@ -357,13 +426,13 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 {bias_sb0, bias_sb1, bias_sb2, bias_sb3}};                                    \
         const epilogue_t ep = {scale_a, scale_b, scale_c, host_a, host_b, host_c, b_per_n,   \
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
-        sgemm<BM, BN, BK, WMC, WNC, AK, BNM>(a, b, c, bias, a_off, a_sm, a_sk, b_off, b_sk,   \
-                b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, K, ep);        \
+        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM>(a, b, c, bias, a_off, a_sm, a_sk, b_off,     \
+                b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, K, ep);  \
     }
 
 // The implicit-GEMM convolution: A gathered from channels-last src (a), B the weights as
 // K-major rows (b_sk 1, b_sn between output channels); groups as a batch dimension.
-#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, MIN_BLOCKS)                              \
+#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                          \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS,      \
             int ic, int ih, int iw, int oh, int ow, int kw, int stride_h, int stride_w,       \
             int pad_h, int pad_w, int dil_h, int dil_w, int src_sn, int src_sh, int src_sw) { \
@@ -375,27 +444,31 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
         const conv_t cv = {ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, pad_w, dil_h,  \
                 dil_w, src_sn, src_sh, src_sw};                                               \
-        sgemm<BM, BN, BK, WMC, WNC, true, false, true>(a, b, c, bias, a_off, a_sm, a_sk,      \
+        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true>(a, b, c, bias, a_off, a_sm, a_sk,  \
                 b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N,   \
                 K, ep, cv);                                                                   \
     }
 
 // Names: anydnn_sgemm_<A k|m major><B n|k major>_<TILE>, anydnn_sgemm_conv_<TILE>; TILE is
-// <BM>x<BN>, with k16 appended for 16-deep K slices.
-#define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, MIN_BLOCKS)                                  \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, true, true, MIN_BLOCKS)          \
-    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, true, false, MIN_BLOCKS)         \
-    SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, false, true, MIN_BLOCKS)         \
-    SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, false, false, MIN_BLOCKS)        \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, MIN_BLOCKS)
+// <BM>x<BN>, with k16 appended for 16-deep K slices and s<STAGES> where the stages are not
+// those of the tile's first entry. Static shared memory stays under 48 KiB (sm_80 PTX through
+// OpenCL): STAGES * BK * (BM + BN + 8) * 4 bytes.
+#define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                              \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS)      \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS)     \
+    SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, ST, false, true, MIN_BLOCKS)    \
+    SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS)   \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)
 
-SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 2)
-SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 2)
-SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4)
-// Half the barriers per K (forced through ANYDNN_GPU_TUNING's sgemm section, for timing).
-SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2)
-SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 2)
-// 8 x 16 (16 x 8) elements per thread, one CTA per SM with up to 255 registers: fewer shared
-// reads per FMA (forced through ANYDNN_GPU_TUNING, for timing).
-SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 1)
-SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 1)
+// The size picks among 128x256, 128x128, 128x64 and 64x64 (sgemm_size_order in
+// sgemm_launch.cpp), the others are forced through ANYDNN_GPU_TUNING's sgemm section, for
+// timing. Two CTAs per SM at 128 registers, or one with 8 x 16 (16 x 8) elements per thread and
+// up to 255 registers (fewer shared reads per FMA, half the copies and barriers per FMA).
+SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 4, 2) // 33 KiB
+SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 4, 2) // 25 KiB
+SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4, 4) // 17 KiB
+SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2, 2) // 33 KiB
+SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 3, 2) // 38 KiB
+SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 3, 1) // 38 KiB
+SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 3, 1) // 38 KiB
+SGEMM_LAYOUTS(128x128s3, 128, 128, 8, 2, 2, 3, 2) // 25 KiB
