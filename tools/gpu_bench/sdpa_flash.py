@@ -10,8 +10,9 @@
 # ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
-#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2, wgmma_ps)]
-#                              [--no-check] [--no-rows]
+#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
+#                              wgmma_ps, ws, ws3)] [--no-check] [--no-rows]
+#                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
 import argparse
 import collections
 import os
@@ -35,6 +36,8 @@ VARIANTS = {
     'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
     'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # the default: softmax overlapping the tensor cores
     'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
+    'ws': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws'}, # pipe's consumers fed by a producer warpgroup
+    'ws3': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws3'}, # and three K, V stages
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 
@@ -86,6 +89,7 @@ def main():
     ap.add_argument('--variants', default='wgmma,pipe,pipe3')
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--no-rows', action='store_true')
+    ap.add_argument('--rows', default='', help="the problems to time, ';'-separated")
     a = ap.parse_args()
     variants = a.variants.split(',')
     if not a.no_check:
@@ -95,7 +99,10 @@ def main():
         return 0
     torch = gpu_vs_torch.Torch()
     print('GPU|' + torch.name(), flush=True)
+    only = [x for x in a.rows.split(';') if x]
     for name, args, key in rows_sdpa.ROWS:
+        if only and name not in only:
+            continue
         try:
             theirs = torch.case(key)
         except Exception as ex:  # report and go on

@@ -14,25 +14,21 @@ using namespace anydnn_flash;
 // Step j reads K(j+1) and V(j): after the barrier that opens it the stages of K(j) and V(j-1)
 // are free, so it loads K(j+NS) and V(j+NS-1) there (NS - 1 steps ahead of their use).
 template <bool F16, int D, int BN, int NS>
+// No softmax statistics (flash.cpp takes the plain kernel for the training forward).
 __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uint16_t *k,
-        const uint16_t *v, void *dst, const void *scale_p, const void *mask, const int *kv_len,
-        const int *q_len, const sdpa_args_t &a, int flags) {
+        const uint16_t *v, void *dst, const void *scale_p, const void *mask, float *,
+        const int *kv_len, const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr int q_bytes = BM * D * 2, kv_bytes = BN * D * 2;
     __shared__ __align__(1024) unsigned char smem[q_bytes + 2 * NS * kv_bytes];
     const uint32_t sQ = smem_addr(smem), sK0 = sQ + q_bytes, sV0 = sK0 + NS * kv_bytes;
 
-    const int tid = threadIdx.x, wg = tid / 128, warp = (tid / 32) % 4, lane = tid % 32;
-    const int g = lane / 4, t = lane % 4;
-    const int64_t m0 = int64_t(gridDim.x - 1 - blockIdx.x) * BM; // heavier blocks first
-    const batch_offsets_t off(a, blockIdx.y);
-    q += off.q;
-    k += off.k;
-    v += off.v;
-    const score_rules_t rules(a, scale_p, flags, kv_len, q_len);
-    const int nblocks = int((rules.key_end(a, m0, BM) + BN - 1) / BN);
-    const int64_t wg_m0 = m0 + 64 * wg;
-    const int wg_blocks = int((rules.key_end(a, wg_m0, 64) + BN - 1) / BN); // a prefix
-    const int64_t warp_m0 = wg_m0 + warp * 16, row_lo = warp_m0 + g;
+    const sm90_cta_t<BN> c(a, scale_p, flags, kv_len, q_len);
+    const int tid = c.tid, wg = c.wg, t = c.t;
+    const int64_t m0 = c.m0;
+    const int nblocks = c.nblocks, wg_blocks = c.wg_blocks;
+    q += c.off.q;
+    k += c.off.k;
+    v += c.off.v;
 
     // cp.async groups: {Q, K0}, {K(i), V(i-1)} for i = 1 .. NS-1, then {K(j+NS), V(j+NS-1)}
     // in step j (empty past the end): the group step j waits for has NS - 2 after it.
@@ -73,8 +69,8 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     };
     auto softmax = [&](int jb) {
         const int64_t n0 = int64_t(jb) * BN;
-        const bool edge = n0 + BN > a.Sk || (rules.causal && n0 + BN - 1 > warp_m0 + rules.diag);
-        softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, rules, a, mask, off.mask, row_lo, n0, t, edge);
+        softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, c.rules, a, mask, c.off.mask, c.row_lo,
+                n0, t, c.edge(a, n0));
     };
     auto pack_p = [&]() {
 #pragma unroll
@@ -102,7 +98,7 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     __syncthreads(); // ... everyone's
     if (wg_blocks > 0) {
         issue_s(0);
-        wgmma_wait_all();
+        wgmma_wait<0>();
         fence_regs<BN / 2>(&s[0][0]);
         softmax(0); // o is zero: no rescale
     }
@@ -142,27 +138,17 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
             fence_regs<D / 2>(&o[0][0]);
         }
     }
-    cp_async_wait<0>();
-    store_rows<F16, D / 8>(o, row_sum, dst, off.dst, a, row_lo, t, flags & dst_f32_flag);
+    sm90_store<F16, D, BN>(o, row_sum, dst, c, a, flags);
 }
 
 } // namespace
 
 // NS stages of K and V: _pipe 2, _pipe3 3 (d128: 224 KiB of shared memory).
-#define ANYDNN_FLASH_SM90_PIPE_ENTRY(TY, F16, D, BN, NS, SUFFIX) \
-    extern "C" __global__ void __launch_bounds__(THREADS, 1) \
-            anydnn_flash_sdpa_##TY##_d##D##_sm90##SUFFIX(const uint16_t *q, const uint16_t *k, \
-                    const uint16_t *v, void *dst, const void *scale, const void *mask, \
-                    float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
-                    int flags) { \
-        flash_fwd_sm90_pipe<F16, D, BN, NS>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
-    }
-
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 64, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 128, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 64, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 128, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 64, 128, 3, _pipe3)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 128, 128, 3, _pipe3)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 64, 128, 3, _pipe3)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 128, 128, 3, _pipe3)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<false, 64, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<false, 128, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<true, 64, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<true, 128, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe3, THREADS, flash_fwd_sm90_pipe<false, 64, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe3, THREADS, flash_fwd_sm90_pipe<false, 128, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe3, THREADS, flash_fwd_sm90_pipe<true, 64, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe3, THREADS, flash_fwd_sm90_pipe<true, 128, 128, 3>)
