@@ -11,7 +11,7 @@
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
 #   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
-#                              wgmma_ps, ws, ws3)] [--no-check] [--no-rows]
+#                              wgmma_ps, ws, ws3, wsp)] [--no-check] [--no-rows]
 #                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
 import argparse
 import collections
@@ -38,6 +38,7 @@ VARIANTS = {
     'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
     'ws': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws'}, # pipe's consumers fed by a producer warpgroup
     'ws3': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws3'}, # and three K, V stages
+    'wsp': {'ANYDNN_SDPA_FLASH_WGMMA': 'wsp'}, # ws with the consumers' wgmma taking turns
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 

@@ -70,19 +70,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
         uint32_t pf[BN / 16][4];
         if (seen) {
             float s[BN / 8][4];
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j)
-                s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
-            fence_regs<BN / 2>(&s[0][0]);
-            wgmma_fence();
-#pragma unroll
-            for (int ks = 0; ks < D / 16; ++ks) { // K-major Q and K: 32 bytes per k16
-                const uint32_t koff = (ks % 4) * 32;
-                const uint64_t dq = smem_desc128(sQ + (ks / 4) * (BM * SW) + wg * 64 * SW + koff, 16, 8 * SW);
-                const uint64_t dk = smem_desc128(sK + (ks / 4) * (BN * SW) + koff, 16, 8 * SW);
-                wgmma_ss<F16, BN, 0>(&s[0][0], dq, dk);
-            }
-            wgmma_commit();
+            issue_qk<F16, D, BN>(s, sQ, sK, wg);
             wgmma_wait<0>();
             fence_regs<BN / 2>(&s[0][0]);
 

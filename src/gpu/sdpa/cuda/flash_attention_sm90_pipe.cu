@@ -50,47 +50,11 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f}, scale_o[2];
     uint32_t pf[BN / 16][4];
 
-    // S = Q K(jb)^T issued (not waited for) into s.
-    auto issue_s = [&](int jb) {
-        const uint32_t sK = sK0 + (jb % NS) * kv_bytes;
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
-            s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
-        fence_regs<BN / 2>(&s[0][0]);
-        wgmma_fence();
-#pragma unroll
-        for (int ks = 0; ks < D / 16; ++ks) { // K-major Q and K: 32 bytes per k16
-            const uint32_t koff = (ks % 4) * 32;
-            const uint64_t dq = smem_desc128(sQ + (ks / 4) * (BM * SW) + wg * 64 * SW + koff, 16, 8 * SW);
-            const uint64_t dk = smem_desc128(sK + (ks / 4) * (BN * SW) + koff, 16, 8 * SW);
-            wgmma_ss<F16, BN, 0>(&s[0][0], dq, dk);
-        }
-        wgmma_commit();
-    };
+    auto issue_s = [&](int jb) { issue_qk<F16, D, BN>(s, sQ, sK0 + (jb % NS) * kv_bytes, wg); };
     auto softmax = [&](int jb) {
         const int64_t n0 = int64_t(jb) * BN;
         softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, c.rules, a, mask, c.off.mask, c.row_lo,
                 n0, t, c.edge(a, n0));
-    };
-    auto pack_p = [&]() {
-#pragma unroll
-        for (int kk = 0; kk < BN / 16; ++kk) {
-            pf[kk][0] = pack2<F16>(s[2 * kk][0], s[2 * kk][1]);
-            pf[kk][1] = pack2<F16>(s[2 * kk][2], s[2 * kk][3]);
-            pf[kk][2] = pack2<F16>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-            pf[kk][3] = pack2<F16>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-        }
-    };
-
-    // O += P V with P packed from s.
-    auto issue_pv = [&](uint32_t sV) {
-        fence_regs<D / 2>(&o[0][0]);
-        fence_regs<BN / 4>(&pf[0][0]);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < BN / 16; ++kk) // N-major V: 16 key lines per k16, chunks 64 wide
-            wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW));
-        wgmma_commit();
     };
 
     cp_async_wait<NS - 1>(); // Q and K0 (this thread's pieces) ...
@@ -117,13 +81,13 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
         if (jb >= wg_blocks) continue; // warpgroup-uniform; later blocks are hidden too
         // P(jb) packed here, not at the end of step jb - 1: a register A operand carried
         // around the loop is what check_hgmma.py cannot tell from ptxas's old fault.
-        pack_p();
+        pack_p<F16, BN>(pf, s);
         const uint32_t sV = sV0 + (jb % NS) * kv_bytes;
         // Two paths, each with its own wgmma groups in a fixed order, so that ptxas sees
         // wait_group 1 leave only P V running.
         if (jb + 1 < wg_blocks) {
             issue_s(jb + 1);
-            issue_pv(sV);
+            issue_pv<F16, D, BN>(o, pf, sV);
             wgmma_wait<1>(); // S(jb+1); P V still runs
             fence_regs<BN / 2>(&s[0][0]);
             softmax(jb + 1);
@@ -132,7 +96,7 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
             fence_regs<D / 2>(&o[0][0]);
             rescale_o<D / 8>(o, scale_o);
         } else {
-            issue_pv(sV);
+            issue_pv<F16, D, BN>(o, pf, sV);
             wgmma_wait<0>();
             fence_regs<BN / 4>(&pf[0][0]);
             fence_regs<D / 2>(&o[0][0]);

@@ -66,7 +66,11 @@ __device__ __forceinline__ void ws_produce(const ws_barriers_t<NS> &b, uint32_t 
     }
 }
 
-template <bool F16, int D, int BN, int NS>
+// PP (the _wsp entries): the consumers take turns to issue their wgmma (named barriers 3 and
+// 4, warpgroup 0 first), so that one's tensor-core work runs while the other computes its
+// softmax instead of both waiting on the tensor cores at once. Only where both see the same
+// number of key blocks (else turns would go unmatched).
+template <bool F16, int D, int BN, int NS, bool PP>
 __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint16_t *k,
         const uint16_t *v, void *dst, const void *scale_p, const void *mask, const int *kv_len,
         const int *q_len, const sdpa_args_t &a, int flags) {
@@ -116,49 +120,31 @@ __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint1
             __syncwarp();
             if (lane == 0) mbarrier_arrive(bar);
         };
-        auto issue_s = [&](int jb) {
-            const uint32_t sK = sK0 + (jb % NS) * kv_bytes;
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j)
-                s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
-            fence_regs<BN / 2>(&s[0][0]);
-            wgmma_fence();
-#pragma unroll
-            for (int ks = 0; ks < D / 16; ++ks) { // K-major Q and K: 32 bytes per k16
-                const uint32_t koff = (ks % 4) * 32;
-                const uint64_t dq = smem_desc128(sQ + (ks / 4) * (BM * SW) + wg * 64 * SW + koff, 16, 8 * SW);
-                const uint64_t dk = smem_desc128(sK + (ks / 4) * (BN * SW) + koff, 16, 8 * SW);
-                wgmma_ss<F16, BN, 0>(&s[0][0], dq, dk);
-            }
-            wgmma_commit();
-        };
+        auto issue_s = [&](int jb) { issue_qk<F16, D, BN>(s, sQ, sK0 + (jb % NS) * kv_bytes, wg); };
         auto softmax = [&](int jb) {
             const int64_t n0 = int64_t(jb) * BN;
             softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, c.rules, a, mask, c.off.mask,
                     c.row_lo, n0, t, c.edge(a, n0));
         };
-        auto pack_p = [&]() {
-#pragma unroll
-            for (int kk = 0; kk < BN / 16; ++kk) {
-                pf[kk][0] = pack2<F16>(s[2 * kk][0], s[2 * kk][1]);
-                pf[kk][1] = pack2<F16>(s[2 * kk][2], s[2 * kk][3]);
-                pf[kk][2] = pack2<F16>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-                pf[kk][3] = pack2<F16>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-            }
+
+        // Turn t of warpgroup 0 waits on barrier 3 for warpgroup 1's turn t - 1 (for t = 0 its
+        // arrival up front) and lets warpgroup 1's turn t go through barrier 4; warpgroup 1
+        // makes no arrival after its last turn, so none is left over.
+        const bool pp = PP && wg_blocks > 0
+                && wg_blocks == int((c.rules.key_end(a, c.m0 + 64 * (1 - wg), 64) + BN - 1) / BN);
+        if (pp && wg == 1) asm volatile("bar.arrive 3, 256;\n" ::: "memory");
+        auto turn_begin = [&]() {
+            if (pp) asm volatile("bar.sync %0, 256;\n" ::"r"(3 + wg) : "memory");
         };
-        auto issue_pv = [&](uint32_t sV) {
-            fence_regs<D / 2>(&o[0][0]);
-            fence_regs<BN / 4>(&pf[0][0]);
-            wgmma_fence();
-#pragma unroll
-            for (int kk = 0; kk < BN / 16; ++kk) // N-major V: 16 key lines per k16, chunks 64 wide
-                wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW));
-            wgmma_commit();
+        auto turn_end = [&](bool last) {
+            if (pp && !(wg == 1 && last)) asm volatile("bar.arrive %0, 256;\n" ::"r"(4 - wg) : "memory");
         };
 
         if (wg_blocks > 0) {
             mbarrier_wait(b.full_k(0), 0);
+            turn_begin();
             issue_s(0);
+            turn_end(false);
             wgmma_wait<0>();
             fence_regs<BN / 2>(&s[0][0]);
             release(b.empty_k(0));
@@ -166,7 +152,7 @@ __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint1
         }
         for (int jb = 0; jb < wg_blocks; ++jb) {
             // P(jb) packed here: no register A operand carried around the loop (check_hgmma.py).
-            pack_p();
+            pack_p<F16, BN>(pf, s);
             const int st = jb % NS;
             const uint32_t sV = sV0 + st * kv_bytes;
             mbarrier_wait(b.full_v(st), ws_parity<NS>(jb));
@@ -175,8 +161,10 @@ __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint1
             if (jb + 1 < wg_blocks) {
                 const int st1 = (jb + 1) % NS;
                 mbarrier_wait(b.full_k(st1), ws_parity<NS>(jb + 1));
+                turn_begin();
                 issue_s(jb + 1);
-                issue_pv(sV);
+                issue_pv<F16, D, BN>(o, pf, sV);
+                turn_end(false);
                 wgmma_wait<1>(); // S(jb+1); P V still runs
                 fence_regs<BN / 2>(&s[0][0]);
                 release(b.empty_k(st1));
@@ -187,7 +175,9 @@ __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint1
                 release(b.empty_v(st));
                 rescale_o<D / 8>(o, scale_o);
             } else {
-                issue_pv(sV);
+                turn_begin();
+                issue_pv<F16, D, BN>(o, pf, sV);
+                turn_end(true);
                 wgmma_wait<0>();
                 fence_regs<BN / 4>(&pf[0][0]);
                 fence_regs<D / 2>(&o[0][0]);
@@ -209,12 +199,16 @@ __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint1
 
 } // namespace
 
-// NS stages of K and V: _ws 2, _ws3 3 (d128: 160 and 224 KiB of shared memory).
-ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _ws, WS_THREADS, flash_fwd_sm90_ws<false, 64, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _ws, WS_THREADS, flash_fwd_sm90_ws<false, 128, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 64, _ws, WS_THREADS, flash_fwd_sm90_ws<true, 64, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 128, _ws, WS_THREADS, flash_fwd_sm90_ws<true, 128, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _ws3, WS_THREADS, flash_fwd_sm90_ws<false, 64, 128, 3>)
-ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _ws3, WS_THREADS, flash_fwd_sm90_ws<false, 128, 128, 3>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 64, _ws3, WS_THREADS, flash_fwd_sm90_ws<true, 64, 128, 3>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 128, _ws3, WS_THREADS, flash_fwd_sm90_ws<true, 128, 128, 3>)
+// NS stages of K and V: _ws and _wsp 2, _ws3 3 (d128: 160 and 224 KiB of shared memory).
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _ws, WS_THREADS, flash_fwd_sm90_ws<false, 64, 128, 2, false>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _ws, WS_THREADS, flash_fwd_sm90_ws<false, 128, 128, 2, false>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _ws, WS_THREADS, flash_fwd_sm90_ws<true, 64, 128, 2, false>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _ws, WS_THREADS, flash_fwd_sm90_ws<true, 128, 128, 2, false>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _ws3, WS_THREADS, flash_fwd_sm90_ws<false, 64, 128, 3, false>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _ws3, WS_THREADS, flash_fwd_sm90_ws<false, 128, 128, 3, false>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _ws3, WS_THREADS, flash_fwd_sm90_ws<true, 64, 128, 3, false>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _ws3, WS_THREADS, flash_fwd_sm90_ws<true, 128, 128, 3, false>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _wsp, WS_THREADS, flash_fwd_sm90_ws<false, 64, 128, 2, true>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _wsp, WS_THREADS, flash_fwd_sm90_ws<false, 128, 128, 2, true>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _wsp, WS_THREADS, flash_fwd_sm90_ws<true, 64, 128, 2, true>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _wsp, WS_THREADS, flash_fwd_sm90_ws<true, 128, 128, 2, true>)

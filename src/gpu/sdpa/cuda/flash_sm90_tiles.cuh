@@ -69,6 +69,50 @@ struct sm90_cta_t {
     }
 };
 
+// S = Q K^T for this warpgroup's 64 rows of the Q tile at sQ and the BN keys of the K tile at
+// sK (K-major, 32 bytes per k16), issued into s as one wgmma group, not waited for.
+template <bool F16, int D, int BN>
+__device__ __forceinline__ void issue_qk(float (*s)[4], uint32_t sQ, uint32_t sK, int wg) {
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
+    fence_regs<BN / 2>(&s[0][0]);
+    wgmma_fence();
+#pragma unroll
+    for (int ks = 0; ks < D / 16; ++ks) {
+        const uint32_t koff = (ks % 4) * 32;
+        const uint64_t dq = smem_desc128(sQ + (ks / 4) * (BM * SW) + wg * 64 * SW + koff, 16, 8 * SW);
+        const uint64_t dk = smem_desc128(sK + (ks / 4) * (BN * SW) + koff, 16, 8 * SW);
+        wgmma_ss<F16, BN, 0>(&s[0][0], dq, dk);
+    }
+    wgmma_commit();
+}
+
+// The probabilities in s packed as wgmma's register A fragments of P.
+template <bool F16, int BN>
+__device__ __forceinline__ void pack_p(uint32_t (*pf)[4], const float (*s)[4]) {
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk) {
+        pf[kk][0] = pack2<F16>(s[2 * kk][0], s[2 * kk][1]);
+        pf[kk][1] = pack2<F16>(s[2 * kk][2], s[2 * kk][3]);
+        pf[kk][2] = pack2<F16>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pf[kk][3] = pack2<F16>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+    }
+}
+
+// O += P V with P from registers and the V tile at sV (N-major: 16 key lines per k16, chunks
+// 64 wide), issued as one wgmma group, not waited for.
+template <bool F16, int D, int BN>
+__device__ __forceinline__ void issue_pv(float (*o)[4], uint32_t (*pf)[4], uint32_t sV) {
+    fence_regs<D / 2>(&o[0][0]);
+    fence_regs<BN / 4>(&pf[0][0]);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk)
+        wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW));
+    wgmma_commit();
+}
+
 // The tail: o divided by the row sums into dst, once no cp.async of this thread is in flight.
 template <bool F16, int D, int BN>
 __device__ __forceinline__ void sm90_store(const float (*o)[4], const float *row_sum,
