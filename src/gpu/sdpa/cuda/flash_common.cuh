@@ -208,8 +208,11 @@ __device__ __forceinline__ void softmax_scores(float (*s)[4], float *scale_o, fl
     }
 }
 
+// Skipped where no row of the warp has a new max (every factor exactly 1), as happens on most
+// blocks of a long row once its max has settled.
 template <int NO>
 __device__ __forceinline__ void rescale_o(float (*o)[4], const float *scale_o) {
+    if (__all_sync(0xffffffffu, scale_o[0] == 1.f && scale_o[1] == 1.f)) return;
 #pragma unroll
     for (int i = 0; i < NO; ++i) {
         o[i][0] *= scale_o[0];
