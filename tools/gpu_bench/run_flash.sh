@@ -2,9 +2,10 @@
 # The flash attention kernels on an NVIDIA GPU, one device call (about 4 minutes at most):
 # every variant checked against the double-precision reference (sdpa_flash.py, the test
 # flash_variants_match_reference of anydnn_gpu_tests), the default (pipe) and the
-# warp-specialized ones (ws, wsp, ws3) first, then timed against PyTorch's SDPA: all four on
-# bf16 causal s4096 d128 and GQA, pipe and ws on bf16 s1024 d64 without mask, f32 s1024 d64 once
-# (its FMA kernel has no variants); then the other variants' checks while time is left. Prints
+# warp-specialized ones (ws, wsp, ws3) and the f32 kernel's (f32pf) first, then those that pass
+# timed against PyTorch's SDPA: the bf16 ones on bf16 causal s4096 d128 and GQA, the first two on
+# bf16 s1024 d64 without mask, f32 s1024 d64 on the default f32 kernel and on f32pf; then the
+# other variants' checks while time is left. Prints
 # sdpa_flash.py's lines:
 #   CHECK|variant|PASSED or FAILED|impls|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio|error
@@ -27,17 +28,22 @@ py() {
 : > "$log"
 # Only the variants that pass are timed.
 ok=()
-for v in pipe ws wsp ws3; do
+for v in pipe ws wsp ws3 f32pf; do
     out=$(py --variants "$v" --no-rows)
     echo "$out"
     if grep -q "^CHECK|$v|PASSED" <<<"$out"; then ok+=("$v"); fi
 done
-timed=$(IFS=,; echo "${ok[*]}")
-if [ -n "$timed" ]; then
-    py --variants "$timed" --no-check \
+half=() # the bf16 variants that passed
+for v in "${ok[@]}"; do [ "$v" != f32pf ] && half+=("$v"); done
+if [ ${#half[@]} -gt 0 ]; then
+    py --variants "$(IFS=,; echo "${half[*]}")" --no-check \
         --rows 'bf16 b8 h32 s4096 d128, causal;GQA bf16 b8 h32 kv8 s4096 d128, causal'
-    py --variants "$(IFS=,; echo "${ok[*]:0:2}")" --no-check \
+    py --variants "$(IFS=,; echo "${half[*]:0:2}")" --no-check \
         --rows 'f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64'
+fi
+# The f32 kernel's variant (f32 rows run for the first variant named).
+if [[ " ${ok[*]} " == *" f32pf "* ]]; then
+    py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'
 fi
 # The other variants share the softmax and the prologue and tail: checked only (their speed
 # is unchanged), each while the call has time for it.

@@ -7,11 +7,12 @@
 # the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
 #   CHECK|variant|PASSED or FAILED|impls the graph compiled to (verbose) and how often|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio
-# ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
+# ratio = PyTorch's time / ours. f32 rows run for the first variant only (f32pf picks the f32
+# kernel's one variant).
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
 #   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
-#                              wgmma_ps, ws, ws3, wsp)] [--no-check] [--no-rows]
+#                              wgmma_ps, ws, ws3, wsp, f32pf)] [--no-check] [--no-rows]
 #                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
 import argparse
 import collections
@@ -39,6 +40,7 @@ VARIANTS = {
     'ws': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws'}, # pipe's consumers fed by a producer warpgroup
     'ws3': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws3'}, # and three K, V stages
     'wsp': {'ANYDNN_SDPA_FLASH_WGMMA': 'wsp'}, # ws with the consumers' wgmma taking turns
+    'f32pf': {'ANYDNN_SDPA_FLASH_F32': 'pf'}, # f32 head size 64: K, V fetched during the compute
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 

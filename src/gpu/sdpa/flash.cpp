@@ -91,11 +91,13 @@ status_t flash_sdpa_kernel_t::init(
             "flash sdpa: sequence longer than 2^31");
     std::string name;
     if (f32) {
-        // FMA only: strict f32 whatever the fpmath mode.
-        name = "anydnn_flash_sdpa_f32_d" + std::to_string(c.D);
+        // FMA only: strict f32 whatever the fpmath mode. ANYDNN_SDPA_FLASH_F32=pf takes the
+        // head-size-64 entry that fetches K and V through registers during the compute.
+        const bool pf = c.D == 64 && env_is("ANYDNN_SDPA_FLASH_F32", "pf");
+        name = "anydnn_flash_sdpa_f32_d" + std::to_string(c.D) + (pf ? "_pf" : "");
         threads_ = 128;
         rows_ = 64;
-        info_ = "sdpa:ocl:flash_fma_f32_sm80";
+        info_ = pf ? "sdpa:ocl:flash_fma_f32_pf_sm80" : "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
             && wgmma_variant() != nullptr) {
         // The training forward's statistics come from the entries of
