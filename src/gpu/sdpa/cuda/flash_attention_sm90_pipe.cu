@@ -13,8 +13,8 @@ using namespace anydnn_flash;
 // softmax while P V runs, then rescales O once P V is done. K and V have NS stages each.
 // Step j reads K(j+1) and V(j): after the barrier that opens it the stages of K(j) and V(j-1)
 // are free, so it loads K(j+NS) and V(j+NS-1) there (NS - 1 steps ahead of their use).
-template <bool F16, int D, int BN, int NS>
 // No softmax statistics (flash.cpp takes the plain kernel for the training forward).
+template <bool F16, int D, int BN, int NS>
 __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uint16_t *k,
         const uint16_t *v, void *dst, const void *scale_p, const void *mask, float *,
         const int *kv_len, const int *q_len, const sdpa_args_t &a, int flags) {

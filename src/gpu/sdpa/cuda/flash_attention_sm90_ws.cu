@@ -69,11 +69,12 @@ __device__ __forceinline__ void ws_produce(const ws_barriers_t<NS> &b, uint32_t 
 // PP (the _wsp entries): the consumers take turns to issue their wgmma (named barriers 3 and
 // 4, warpgroup 0 first), so that one's tensor-core work runs while the other computes its
 // softmax instead of both waiting on the tensor cores at once. Only where both see the same
-// number of key blocks (else turns would go unmatched).
+// number of key blocks (else turns would go unmatched). No softmax statistics (flash.cpp takes
+// the plain kernel for the training forward).
 template <bool F16, int D, int BN, int NS, bool PP>
 __device__ __forceinline__ void flash_fwd_sm90_ws(const uint16_t *q, const uint16_t *k,
-        const uint16_t *v, void *dst, const void *scale_p, const void *mask, const int *kv_len,
-        const int *q_len, const sdpa_args_t &a, int flags) {
+        const uint16_t *v, void *dst, const void *scale_p, const void *mask, float *,
+        const int *kv_len, const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr int q_bytes = BM * D * 2, kv_bytes = BN * D * 2;
     __shared__ __align__(1024) unsigned char smem[q_bytes + 2 * NS * kv_bytes];
     __shared__ __align__(8) uint64_t bar_words[4 * NS];
