@@ -2,10 +2,10 @@
 # The flash attention kernels on an NVIDIA GPU, one device call (about 4 minutes at most):
 # every variant checked against the double-precision reference (sdpa_flash.py, the test
 # flash_variants_match_reference of anydnn_gpu_tests), the default (pipe) and the
-# warp-specialized ones (ws, wsp, ws3) and the f32 kernel's (f32pf) first, then those that pass
-# timed against PyTorch's SDPA: the bf16 ones on bf16 causal s4096 d128 and GQA, the first two on
-# bf16 s1024 d64 without mask, f32 s1024 d64 on the default f32 kernel and on f32pf; then the
-# other variants' checks while time is left. Prints
+# warp-specialized ones (ws, wsp) first and those that pass timed against PyTorch's SDPA on
+# bf16 causal s4096 d128 and GQA, the first two also on bf16 s1024 d64 without mask and f32
+# s1024 d64 (the default f32 kernel); then the f32 kernel's variant (f32pf) and ws3, each
+# checked and timed on its row; then the other variants' checks while time is left. Prints
 # sdpa_flash.py's lines:
 #   CHECK|variant|PASSED or FAILED|impls|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio|error
@@ -26,24 +26,31 @@ py() {
     return 0
 }
 : > "$log"
-# Only the variants that pass are timed.
+# Only the variants that pass are timed; the likeliest ones first, in case time runs short.
 ok=()
-for v in pipe ws wsp ws3 f32pf; do
-    out=$(py --variants "$v" --no-rows)
+check() {
+    local out
+    out=$(py --variants "$1" --no-rows)
     echo "$out"
-    if grep -q "^CHECK|$v|PASSED" <<<"$out"; then ok+=("$v"); fi
-done
-half=() # the bf16 variants that passed
-for v in "${ok[@]}"; do [ "$v" != f32pf ] && half+=("$v"); done
-if [ ${#half[@]} -gt 0 ]; then
-    py --variants "$(IFS=,; echo "${half[*]}")" --no-check \
+    if grep -q "^CHECK|$1|PASSED" <<<"$out"; then ok+=("$1"); fi
+}
+check pipe
+check ws
+check wsp
+if [ ${#ok[@]} -gt 0 ]; then
+    py --variants "$(IFS=,; echo "${ok[*]}")" --no-check \
         --rows 'bf16 b8 h32 s4096 d128, causal;GQA bf16 b8 h32 kv8 s4096 d128, causal'
-    py --variants "$(IFS=,; echo "${half[*]:0:2}")" --no-check \
+    py --variants "$(IFS=,; echo "${ok[*]:0:2}")" --no-check \
         --rows 'f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64'
 fi
-# The f32 kernel's variant (f32 rows run for the first variant named).
-if [[ " ${ok[*]} " == *" f32pf "* ]]; then
-    py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'
+ok=()
+check f32pf
+# f32 rows run for the first variant named.
+if [ ${#ok[@]} -gt 0 ]; then py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'; fi
+ok=()
+check ws3
+if [ ${#ok[@]} -gt 0 ]; then
+    py --variants ws3 --no-check --rows 'bf16 b8 h32 s4096 d128, causal'
 fi
 # The other variants share the softmax and the prologue and tail: checked only (their speed
 # is unchanged), each while the call has time for it.
