@@ -19,14 +19,15 @@ if(ANYDNN_NVCC)
       COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a
               ${_anydnn_hopper}/${_name}.cu -o ${_ptx}
       DEPENDS ${_anydnn_hopper}/${_name}.cu ${_anydnn_hopper}/wgmma_core.cuh
-              ${_anydnn_hopper}/wgmma_ops.cuh
+              ${_anydnn_hopper}/wgmma_ops.cuh ${CMAKE_SOURCE_DIR}/src/gpu/cuda/async_ordering.cuh
       COMMENT "Compiling ${_name}.cu to sm_90a PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
   # Flash attention (src/gpu/sdpa/cuda): mma.sync and FMA kernels as sm_80 PTX (Ampere and
   # Hopper), the wgmma ones and the FMA kernel past 48 KiB of shared memory as sm_90a.
   foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:90a
-                 flash_attention_sm90:90a flash_attention_sm90_pipe:90a)
+                 flash_attention_sm90:90a flash_attention_sm90_pipe:90a
+                 flash_attention_sm90_ws:90a)
     string(REPLACE ":" ";" _parts ${_flash})
     list(GET _parts 0 _name)
     list(GET _parts 1 _sm)
@@ -41,6 +42,7 @@ if(ANYDNN_NVCC)
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_wgmma.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_f32.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_sm90_tiles.cuh
+              ${CMAKE_SOURCE_DIR}/src/gpu/cuda/async_ordering.cuh
       COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()

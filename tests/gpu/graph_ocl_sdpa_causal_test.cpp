@@ -436,7 +436,7 @@ TEST_F(graph_ocl_sdpa_causal_t, training_forward_stats_framework_style_gqa) {
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
 // 64/128-key blocks, bottom-right causal masks offset by the graph's lengths.
 // Where sm_90a PTX loads, head sizes 64 and 128 run on the pipelined wgmma kernel unless
-// ANYDNN_SDPA_FLASH_WGMMA=0 (mma.sync); =1, =ps and =pipe3 check its other entries,
+// ANYDNN_SDPA_FLASH_WGMMA=0 (mma.sync); =1, =ps, =pipe3, =ws, =ws3, =wsp its other entries,
 // ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 the mma.sync ones. Lengths of 600 to 700 give the key loops
 // five or six blocks (the pipelined entries' stages turn over) and, bottom-right, warpgroups of
 // one CTA that see different numbers of blocks. Every case runs again as the training

@@ -7,11 +7,13 @@
 # the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
 #   CHECK|variant|PASSED or FAILED|impls the graph compiled to (verbose) and how often|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio
-# ratio = PyTorch's time / ours. f32 rows run once (their FMA kernel has no variants).
+# ratio = PyTorch's time / ours. f32 rows run for the first variant only (f32pf picks the f32
+# kernel's one variant).
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
-#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2, wgmma_ps)]
-#                              [--no-check] [--no-rows]
+#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
+#                              wgmma_ps, ws, ws3, wsp, f32pf)] [--no-check] [--no-rows]
+#                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
 import argparse
 import collections
 import os
@@ -35,6 +37,10 @@ VARIANTS = {
     'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
     'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # the default: softmax overlapping the tensor cores
     'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
+    'ws': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws'}, # pipe's consumers fed by a producer warpgroup
+    'ws3': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws3'}, # and three K, V stages
+    'wsp': {'ANYDNN_SDPA_FLASH_WGMMA': 'wsp'}, # ws with the consumers' wgmma taking turns
+    'f32pf': {'ANYDNN_SDPA_FLASH_F32': 'pf'}, # f32 head size 64: K, V fetched during the compute
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 
@@ -86,6 +92,7 @@ def main():
     ap.add_argument('--variants', default='wgmma,pipe,pipe3')
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--no-rows', action='store_true')
+    ap.add_argument('--rows', default='', help="the problems to time, ';'-separated")
     a = ap.parse_args()
     variants = a.variants.split(',')
     if not a.no_check:
@@ -95,7 +102,10 @@ def main():
         return 0
     torch = gpu_vs_torch.Torch()
     print('GPU|' + torch.name(), flush=True)
+    only = [x for x in a.rows.split(';') if x]
     for name, args, key in rows_sdpa.ROWS:
+        if only and name not in only:
+            continue
         try:
             theirs = torch.case(key)
         except Exception as ex:  # report and go on

@@ -29,8 +29,8 @@ bool env_is(const char *name, const char *value) {
 }
 
 // The wgmma entries' suffix ANYDNN_SDPA_FLASH_WGMMA asks for ("_pipe" when unset or "pipe",
-// "" for 1, "_ps", "_pipe3"), or null for the mma.sync entries: =0, any other value, or
-// ANYDNN_SDPA_FLASH_WARPS set without ANYDNN_SDPA_FLASH_WGMMA. The pipelined kernel is the
+// "" for 1, "_ps", "_pipe3", "_ws", "_ws3", "_wsp"), or null for the mma.sync entries: =0,
+// any other value, or ANYDNN_SDPA_FLASH_WARPS set without ANYDNN_SDPA_FLASH_WGMMA. The pipelined kernel is the
 // default: on an H200, bf16 b8 h32 s4096 d128 causal 3.151 ms against 3.258 (plain) and 3.172
 // (pipe3); b1 h16 s1024 d64 0.0368 against 0.0405 and 0.0395.
 const char *wgmma_variant() {
@@ -41,6 +41,9 @@ const char *wgmma_variant() {
             : s == "ps"    ? "_ps"
             : s == "pipe"  ? "_pipe"
             : s == "pipe3" ? "_pipe3"
+            : s == "ws"    ? "_ws"
+            : s == "ws3"   ? "_ws3"
+            : s == "wsp"   ? "_wsp"
                            : nullptr;
 }
 
@@ -88,11 +91,13 @@ status_t flash_sdpa_kernel_t::init(
             "flash sdpa: sequence longer than 2^31");
     std::string name;
     if (f32) {
-        // FMA only: strict f32 whatever the fpmath mode.
-        name = "anydnn_flash_sdpa_f32_d" + std::to_string(c.D);
+        // FMA only: strict f32 whatever the fpmath mode. ANYDNN_SDPA_FLASH_F32=pf takes the
+        // head-size-64 entry that fetches K and V through registers during the compute.
+        const bool pf = c.D == 64 && env_is("ANYDNN_SDPA_FLASH_F32", "pf");
+        name = "anydnn_flash_sdpa_f32_d" + std::to_string(c.D) + (pf ? "_pf" : "");
         threads_ = 128;
         rows_ = 64;
-        info_ = "sdpa:ocl:flash_fma_f32_sm80";
+        info_ = pf ? "sdpa:ocl:flash_fma_f32_pf_sm80" : "sdpa:ocl:flash_fma_f32_sm80";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
             && wgmma_variant() != nullptr) {
         // The training forward's statistics come from the entries of
@@ -105,10 +110,12 @@ status_t flash_sdpa_kernel_t::init(
         // ANYDNN_SDPA_FLASH_WGMMA=0 or ANYDNN_SDPA_FLASH_WARPS asks for mma.sync entries.
         // The default (=pipe) overlaps each block's softmax with the next block's Q K^T and
         // this block's P V; =1 does not, =ps passes P through shared memory, =pipe3 keeps
-        // three K and V stages, not two.
+        // three K and V stages, not two, =ws (=ws3: three stages) adds a producer warpgroup
+        // that copies K and V and hands them over through mbarriers (384 threads), =wsp has
+        // ws's two consumers take turns issuing their wgmma.
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
                 + std::to_string(c.D) + "_sm90" + variant;
-        threads_ = 256;
+        threads_ = variant.compare(0, 3, "_ws") == 0 ? 384 : 256;
         rows_ = 128;
         info_ = "sdpa:ocl:flash_wgmma" + variant + "_sm90a";
         if (unpiped)

@@ -20,9 +20,12 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../../cuda/async_ordering.cuh"
 #include "wgmma_ops.cuh"
 
 namespace {
+
+using namespace anydnn_ptx;
 
 constexpr int block_m = 128;
 constexpr int threads = 256; // two warpgroups
@@ -65,38 +68,6 @@ __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, uint32
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
             "r"(src_bytes));
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n"); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-__device__ __forceinline__ void fence_proxy_async() {
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_fence() {
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_commit() {
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-template <int N>
-__device__ __forceinline__ void wgmma_wait() {
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-}
-// Keeps the compiler from moving accumulator reads or writes across wgmma's asynchronous use.
-template <int R>
-__device__ __forceinline__ void fence_regs(float *d) {
-#pragma unroll
-    for (int i = 0; i < R; ++i)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-template <int R>
-__device__ __forceinline__ void fence_regs(int *d) {
-#pragma unroll
-    for (int i = 0; i < R; ++i)
-        asm volatile("" : "+r"(d[i])::"memory");
-}
-
 // One O x I tile (I contiguous in global memory, lines ld elements apart) into shared memory at
 // `base`: lines of SW bytes, I split into chunks of SW bytes that are O lines each, swizzled.
 // Lines at or past o_lim and elements at or past i_lim read as zero.

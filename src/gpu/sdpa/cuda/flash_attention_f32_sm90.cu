@@ -3,5 +3,5 @@
 // 96 KiB, two CTAs per SM. FMA only, no wgmma.
 #include "flash_f32.cuh"
 
-ANYDNN_FLASH_F32_ENTRY(96, 2)
-ANYDNN_FLASH_F32_ENTRY(128, 2)
+ANYDNN_FLASH_F32_ENTRY(96, 2, false, )
+ANYDNN_FLASH_F32_ENTRY(128, 2, false, )

@@ -33,19 +33,13 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     const uint32_t sQ = smem_addr(smem), sK0 = sQ + q_bytes, sV0 = sK0 + 2 * kv_bytes;
     const uint32_t sP = sV0 + 2 * kv_bytes;
 
-    const int tid = threadIdx.x, wg = tid / 128, warp = (tid / 32) % 4, lane = tid % 32;
-    const int g = lane / 4, t = lane % 4;
-    // Heavier (causal: later) row blocks first, so the last wave is the light one.
-    const int64_t m0 = int64_t(gridDim.x - 1 - blockIdx.x) * BM;
-    const batch_offsets_t off(a, blockIdx.y);
-    q += off.q;
-    k += off.k;
-    v += off.v;
-    const score_rules_t rules(a, scale_p, flags, kv_len, q_len);
-    const int nblocks = int((rules.key_end(a, m0, BM) + BN - 1) / BN);
-    // This warpgroup's rows m0 + 64 wg ..: the blocks it sees (a prefix of the CTA's).
-    const int64_t wg_m0 = m0 + 64 * wg;
-    const int wg_blocks = int((rules.key_end(a, wg_m0, 64) + BN - 1) / BN);
+    const sm90_cta_t<BN> c(a, scale_p, flags, kv_len, q_len);
+    const int tid = c.tid, wg = c.wg, warp = c.warp, g = c.g, t = c.t;
+    const int64_t m0 = c.m0;
+    const int nblocks = c.nblocks, wg_blocks = c.wg_blocks;
+    q += c.off.q;
+    k += c.off.k;
+    v += c.off.v;
 
     // cp.async groups, in order: Q, K0, V0, then K(j+1) and V(j+1) in block j (empty past the
     // last block), so "all but the newest group" is always the one wanted.
@@ -61,7 +55,6 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     for (int i = 0; i < D / 8; ++i)
         o[i][0] = o[i][1] = o[i][2] = o[i][3] = 0.f;
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f};
-    const int64_t warp_m0 = wg_m0 + warp * 16, row_lo = warp_m0 + g;
 
     for (int jb = 0; jb < nblocks; ++jb) {
         const int64_t n0 = int64_t(jb) * BN;
@@ -77,24 +70,12 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
         uint32_t pf[BN / 16][4];
         if (seen) {
             float s[BN / 8][4];
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j)
-                s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
-            fence_regs<BN / 2>(&s[0][0]);
-            wgmma_fence();
-#pragma unroll
-            for (int ks = 0; ks < D / 16; ++ks) { // K-major Q and K: 32 bytes per k16
-                const uint32_t koff = (ks % 4) * 32;
-                const uint64_t dq = smem_desc128(sQ + (ks / 4) * (BM * SW) + wg * 64 * SW + koff, 16, 8 * SW);
-                const uint64_t dk = smem_desc128(sK + (ks / 4) * (BN * SW) + koff, 16, 8 * SW);
-                wgmma_ss<F16, BN, 0>(&s[0][0], dq, dk);
-            }
-            wgmma_commit();
-            wgmma_wait_all();
+            issue_qk<F16, D, BN>(s, sQ, sK, wg);
+            wgmma_wait<0>();
             fence_regs<BN / 2>(&s[0][0]);
 
-            const bool edge = n0 + BN > a.Sk || (rules.causal && n0 + BN - 1 > warp_m0 + rules.diag);
-            softmax_block<BN / 8, D / 8>(s, o, row_max, row_sum, rules, a, mask, off.mask, row_lo, n0, t, edge);
+            softmax_block<BN / 8, D / 8>(s, o, row_max, row_sum, c.rules, a, mask, c.off.mask, c.row_lo,
+                    n0, t, c.edge(a, n0));
             if constexpr (PS) {
                 // Rows warp * 16 + g (+ 8) of this warpgroup's 64, keys 8 j + 2 t (+ 1).
 #pragma unroll
@@ -141,37 +122,23 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
                     wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], dv);
             }
             wgmma_commit();
-            wgmma_wait_all();
+            wgmma_wait<0>();
             fence_regs<BN / 4>(&pf[0][0]);
             fence_regs<D / 2>(&o[0][0]);
         }
     }
-    cp_async_wait<0>();
-    store_rows<F16, D / 8>(o, row_sum, dst, off.dst, a, row_lo, t, flags & dst_f32_flag);
-    if (stats) store_stats_rows(stats, stats_offset(a, blockIdx.y), a, row_lo, t, row_max, row_sum);
+    sm90_store<F16, D, BN>(o, row_sum, dst, c, a, flags);
+    if (stats) store_stats_rows(stats, stats_offset(a, blockIdx.y), a, c.row_lo, t, row_max, row_sum);
 }
 
 
 } // namespace
 
-// One entry per type and head size; the first nine parameters are buffers (embed_ptx.py):
-// Q, K, V, dst, scale, mask, softmax statistics (the training forward's, or null), key and
-// query lengths.
-#define ANYDNN_FLASH_SM90_ENTRY(TY, F16, D, BN, PS, SUFFIX) \
-    extern "C" __global__ void __launch_bounds__(THREADS, 1) \
-            anydnn_flash_sdpa_##TY##_d##D##_sm90##SUFFIX(const uint16_t *q, const uint16_t *k, \
-                    const uint16_t *v, void *dst, const void *scale, const void *mask, \
-                    float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
-                    int flags) { \
-        flash_fwd_sm90<F16, D, BN, PS>(q, k, v, dst, scale, mask, stats, kv_len, q_len, args, \
-                flags); \
-    }
-
-ANYDNN_FLASH_SM90_ENTRY(bf16, false, 64, 128, false, )
-ANYDNN_FLASH_SM90_ENTRY(bf16, false, 128, 128, false, )
-ANYDNN_FLASH_SM90_ENTRY(f16, true, 64, 128, false, )
-ANYDNN_FLASH_SM90_ENTRY(f16, true, 128, 128, false, )
-ANYDNN_FLASH_SM90_ENTRY(bf16, false, 64, 128, true, _ps)
-ANYDNN_FLASH_SM90_ENTRY(bf16, false, 128, 128, true, _ps)
-ANYDNN_FLASH_SM90_ENTRY(f16, true, 64, 128, true, _ps)
-ANYDNN_FLASH_SM90_ENTRY(f16, true, 128, 128, true, _ps)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, , THREADS, flash_fwd_sm90<false, 64, 128, false>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, , THREADS, flash_fwd_sm90<false, 128, 128, false>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, , THREADS, flash_fwd_sm90<true, 64, 128, false>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, , THREADS, flash_fwd_sm90<true, 128, 128, false>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _ps, THREADS, flash_fwd_sm90<false, 64, 128, true>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _ps, THREADS, flash_fwd_sm90<false, 128, 128, true>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _ps, THREADS, flash_fwd_sm90<true, 64, 128, true>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _ps, THREADS, flash_fwd_sm90<true, 128, 128, true>)

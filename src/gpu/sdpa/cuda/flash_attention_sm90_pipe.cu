@@ -13,26 +13,22 @@ using namespace anydnn_flash;
 // softmax while P V runs, then rescales O once P V is done. K and V have NS stages each.
 // Step j reads K(j+1) and V(j): after the barrier that opens it the stages of K(j) and V(j-1)
 // are free, so it loads K(j+NS) and V(j+NS-1) there (NS - 1 steps ahead of their use).
+// No softmax statistics (flash.cpp takes the plain kernel for the training forward).
 template <bool F16, int D, int BN, int NS>
 __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uint16_t *k,
-        const uint16_t *v, void *dst, const void *scale_p, const void *mask, const int *kv_len,
-        const int *q_len, const sdpa_args_t &a, int flags) {
+        const uint16_t *v, void *dst, const void *scale_p, const void *mask, float *,
+        const int *kv_len, const int *q_len, const sdpa_args_t &a, int flags) {
     constexpr int q_bytes = BM * D * 2, kv_bytes = BN * D * 2;
     __shared__ __align__(1024) unsigned char smem[q_bytes + 2 * NS * kv_bytes];
     const uint32_t sQ = smem_addr(smem), sK0 = sQ + q_bytes, sV0 = sK0 + NS * kv_bytes;
 
-    const int tid = threadIdx.x, wg = tid / 128, warp = (tid / 32) % 4, lane = tid % 32;
-    const int g = lane / 4, t = lane % 4;
-    const int64_t m0 = int64_t(gridDim.x - 1 - blockIdx.x) * BM; // heavier blocks first
-    const batch_offsets_t off(a, blockIdx.y);
-    q += off.q;
-    k += off.k;
-    v += off.v;
-    const score_rules_t rules(a, scale_p, flags, kv_len, q_len);
-    const int nblocks = int((rules.key_end(a, m0, BM) + BN - 1) / BN);
-    const int64_t wg_m0 = m0 + 64 * wg;
-    const int wg_blocks = int((rules.key_end(a, wg_m0, 64) + BN - 1) / BN); // a prefix
-    const int64_t warp_m0 = wg_m0 + warp * 16, row_lo = warp_m0 + g;
+    const sm90_cta_t<BN> c(a, scale_p, flags, kv_len, q_len);
+    const int tid = c.tid, wg = c.wg, t = c.t;
+    const int64_t m0 = c.m0;
+    const int nblocks = c.nblocks, wg_blocks = c.wg_blocks;
+    q += c.off.q;
+    k += c.off.k;
+    v += c.off.v;
 
     // cp.async groups: {Q, K0}, {K(i), V(i-1)} for i = 1 .. NS-1, then {K(j+NS), V(j+NS-1)}
     // in step j (empty past the end): the group step j waits for has NS - 2 after it.
@@ -54,47 +50,11 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f}, scale_o[2];
     uint32_t pf[BN / 16][4];
 
-    // S = Q K(jb)^T issued (not waited for) into s.
-    auto issue_s = [&](int jb) {
-        const uint32_t sK = sK0 + (jb % NS) * kv_bytes;
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
-            s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
-        fence_regs<BN / 2>(&s[0][0]);
-        wgmma_fence();
-#pragma unroll
-        for (int ks = 0; ks < D / 16; ++ks) { // K-major Q and K: 32 bytes per k16
-            const uint32_t koff = (ks % 4) * 32;
-            const uint64_t dq = smem_desc128(sQ + (ks / 4) * (BM * SW) + wg * 64 * SW + koff, 16, 8 * SW);
-            const uint64_t dk = smem_desc128(sK + (ks / 4) * (BN * SW) + koff, 16, 8 * SW);
-            wgmma_ss<F16, BN, 0>(&s[0][0], dq, dk);
-        }
-        wgmma_commit();
-    };
+    auto issue_s = [&](int jb) { issue_qk<F16, D, BN>(s, sQ, sK0 + (jb % NS) * kv_bytes, wg); };
     auto softmax = [&](int jb) {
         const int64_t n0 = int64_t(jb) * BN;
-        const bool edge = n0 + BN > a.Sk || (rules.causal && n0 + BN - 1 > warp_m0 + rules.diag);
-        softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, rules, a, mask, off.mask, row_lo, n0, t, edge);
-    };
-    auto pack_p = [&]() {
-#pragma unroll
-        for (int kk = 0; kk < BN / 16; ++kk) {
-            pf[kk][0] = pack2<F16>(s[2 * kk][0], s[2 * kk][1]);
-            pf[kk][1] = pack2<F16>(s[2 * kk][2], s[2 * kk][3]);
-            pf[kk][2] = pack2<F16>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-            pf[kk][3] = pack2<F16>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-        }
-    };
-
-    // O += P V with P packed from s.
-    auto issue_pv = [&](uint32_t sV) {
-        fence_regs<D / 2>(&o[0][0]);
-        fence_regs<BN / 4>(&pf[0][0]);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < BN / 16; ++kk) // N-major V: 16 key lines per k16, chunks 64 wide
-            wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW));
-        wgmma_commit();
+        softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, c.rules, a, mask, c.off.mask, c.row_lo,
+                n0, t, c.edge(a, n0));
     };
 
     cp_async_wait<NS - 1>(); // Q and K0 (this thread's pieces) ...
@@ -102,7 +62,7 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     __syncthreads(); // ... everyone's
     if (wg_blocks > 0) {
         issue_s(0);
-        wgmma_wait_all();
+        wgmma_wait<0>();
         fence_regs<BN / 2>(&s[0][0]);
         softmax(0); // o is zero: no rescale
     }
@@ -121,13 +81,13 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
         if (jb >= wg_blocks) continue; // warpgroup-uniform; later blocks are hidden too
         // P(jb) packed here, not at the end of step jb - 1: a register A operand carried
         // around the loop is what check_hgmma.py cannot tell from ptxas's old fault.
-        pack_p();
+        pack_p<F16, BN>(pf, s);
         const uint32_t sV = sV0 + (jb % NS) * kv_bytes;
         // Two paths, each with its own wgmma groups in a fixed order, so that ptxas sees
         // wait_group 1 leave only P V running.
         if (jb + 1 < wg_blocks) {
             issue_s(jb + 1);
-            issue_pv(sV);
+            issue_pv<F16, D, BN>(o, pf, sV);
             wgmma_wait<1>(); // S(jb+1); P V still runs
             fence_regs<BN / 2>(&s[0][0]);
             softmax(jb + 1);
@@ -136,33 +96,23 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
             fence_regs<D / 2>(&o[0][0]);
             rescale_o<D / 8>(o, scale_o);
         } else {
-            issue_pv(sV);
+            issue_pv<F16, D, BN>(o, pf, sV);
             wgmma_wait<0>();
             fence_regs<BN / 4>(&pf[0][0]);
             fence_regs<D / 2>(&o[0][0]);
         }
     }
-    cp_async_wait<0>();
-    store_rows<F16, D / 8>(o, row_sum, dst, off.dst, a, row_lo, t, flags & dst_f32_flag);
+    sm90_store<F16, D, BN>(o, row_sum, dst, c, a, flags);
 }
 
 } // namespace
 
 // NS stages of K and V: _pipe 2, _pipe3 3 (d128: 224 KiB of shared memory).
-#define ANYDNN_FLASH_SM90_PIPE_ENTRY(TY, F16, D, BN, NS, SUFFIX) \
-    extern "C" __global__ void __launch_bounds__(THREADS, 1) \
-            anydnn_flash_sdpa_##TY##_d##D##_sm90##SUFFIX(const uint16_t *q, const uint16_t *k, \
-                    const uint16_t *v, void *dst, const void *scale, const void *mask, \
-                    float *stats, const int *kv_len, const int *q_len, sdpa_args_t args, \
-                    int flags) { \
-        flash_fwd_sm90_pipe<F16, D, BN, NS>(q, k, v, dst, scale, mask, kv_len, q_len, args, flags); \
-    }
-
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 64, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 128, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 64, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 128, 128, 2, _pipe)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 64, 128, 3, _pipe3)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(bf16, false, 128, 128, 3, _pipe3)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 64, 128, 3, _pipe3)
-ANYDNN_FLASH_SM90_PIPE_ENTRY(f16, true, 128, 128, 3, _pipe3)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<false, 64, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<false, 128, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<true, 64, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<true, 128, 128, 2>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe3, THREADS, flash_fwd_sm90_pipe<false, 64, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe3, THREADS, flash_fwd_sm90_pipe<false, 128, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe3, THREADS, flash_fwd_sm90_pipe<true, 64, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe3, THREADS, flash_fwd_sm90_pipe<true, 128, 128, 3>)

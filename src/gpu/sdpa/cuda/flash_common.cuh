@@ -5,8 +5,11 @@
 
 #include <cstdint>
 
+#include "../../cuda/async_ordering.cuh"
+
 namespace anydnn_flash {
 
+using namespace anydnn_ptx;
 
 // Mirrors gpu::sdpa_args_t (src/gpu/sdpa/sdpa.hpp) field for field.
 constexpr int batch_dims = 4;
@@ -79,13 +82,6 @@ __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, bool v
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
             "r"(valid ? 16 : 0));
 }
-__device__ __forceinline__ void cp_async_commit() {
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 __device__ __forceinline__ uint32_t smem_addr(const void *p) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
@@ -135,6 +131,39 @@ struct score_rules_t {
     }
 };
 
+// The running max, the factor o takes (scale_o) and the quad-partial sum of rows row_lo
+// (h 0) and row_lo + 8 (h 1) updated by one block, its scores turned into unnormalised
+// probabilities. FOLD: the scores are raw Q K^T and `mul` (the scale in log2 units, > 0) is
+// folded into the exponent, one FFMA per score; else they are already in log2 units (mul 1).
+template <int NJ, bool FOLD>
+__device__ __forceinline__ void softmax_rows(float (*s)[4], float *scale_o, float *row_max,
+        float *row_sum, float mul) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        float mx = FOLD ? -INFINITY : row_max[h];
+#pragma unroll
+        for (int j = 0; j < NJ; ++j)
+            mx = fmaxf(mx, fmaxf(s[j][2 * h], s[j][2 * h + 1]));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        if (FOLD) mx = fmaxf(row_max[h], mx * mul); // a positive factor keeps the order
+        // A row with every key so far hidden keeps max -inf: exponentiate against 0.
+        const float base = mx == -INFINITY ? 0.f : mx;
+        scale_o[h] = exp2_ftz(row_max[h] - base);
+        row_max[h] = mx;
+        float sum = 0.f;
+#pragma unroll
+        for (int j = 0; j < NJ; ++j) {
+#pragma unroll
+            for (int e = 2 * h; e < 2 * h + 2; ++e) {
+                s[j][e] = exp2_ftz(FOLD ? fmaf(s[j][e], mul, -base) : s[j][e] - base);
+                sum += s[j][e];
+            }
+        }
+        row_sum[h] = row_sum[h] * scale_o[h] + sum; // quad-partial; summed at the end
+    }
+}
+
 // One block of scores in mma fragment layout (s[j][e]: n-chunk j of 8 keys from n0; rows
 // row_lo (e < 2) and row_lo + 8, keys n0 + 8 j + 2 t + e % 2) turned into unnormalised
 // probabilities, the running max and (quad-partial) sum updated and o rescaled
@@ -166,38 +195,24 @@ __device__ __forceinline__ void softmax_scores(float (*s)[4], float *scale_o, fl
                 s[j][e] = x;
             }
         }
-    } else { // the common block: one multiply per score, no branch
+        softmax_rows<NJ, false>(s, scale_o, row_max, row_sum, 1.f);
+    } else if (r.scale_log2 > 0.f) { // the common block: no mask, no branch per score
+        softmax_rows<NJ, true>(s, scale_o, row_max, row_sum, r.scale_log2);
+    } else { // a scale of zero or below: scaled first, as it reverses the order
 #pragma unroll
         for (int j = 0; j < NJ; ++j)
 #pragma unroll
             for (int e = 0; e < 4; ++e)
                 s[j][e] *= r.scale_log2;
-    }
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        float mx = row_max[h];
-#pragma unroll
-        for (int j = 0; j < NJ; ++j)
-            mx = fmaxf(mx, fmaxf(s[j][2 * h], s[j][2 * h + 1]));
-        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-        // A row with every key so far hidden keeps max -inf: exponentiate against 0.
-        const float base = mx == -INFINITY ? 0.f : mx;
-        scale_o[h] = exp2_ftz(row_max[h] - base);
-        row_max[h] = mx;
-        float sum = 0.f;
-#pragma unroll
-        for (int j = 0; j < NJ; ++j) {
-            s[j][2 * h] = exp2_ftz(s[j][2 * h] - base);
-            s[j][2 * h + 1] = exp2_ftz(s[j][2 * h + 1] - base);
-            sum += s[j][2 * h] + s[j][2 * h + 1];
-        }
-        row_sum[h] = row_sum[h] * scale_o[h] + sum; // quad-partial; summed at the end
+        softmax_rows<NJ, false>(s, scale_o, row_max, row_sum, 1.f);
     }
 }
 
+// Skipped where no row of the warp has a new max (every factor exactly 1), as happens on most
+// blocks of a long row once its max has settled.
 template <int NO>
 __device__ __forceinline__ void rescale_o(float (*o)[4], const float *scale_o) {
+    if (__all_sync(0xffffffffu, scale_o[0] == 1.f && scale_o[1] == 1.f)) return;
 #pragma unroll
     for (int i = 0; i < NO; ++i) {
         o[i][0] *= scale_o[0];

@@ -36,6 +36,55 @@ __device__ __forceinline__ void load_transposed(
     }
 }
 
+// load_transposed in two halves, for a tile fetched into registers while the CTA computes
+// and stored to shared memory afterwards (the PF kernels): fetch_rows, then store_transposed.
+template <int D, int ROWS>
+struct tile_regs_t {
+    static constexpr int N = ROWS * D / 4 / THREADS;
+    static_assert(ROWS * D / 4 % THREADS == 0, "the tile splits evenly over the threads");
+    float4 x[N];
+};
+template <int D, int ROWS>
+__device__ __forceinline__ void fetch_rows(tile_regs_t<D, ROWS> &t, const float *g, int64_t ld,
+        int64_t row0, int64_t n, int tid) {
+#pragma unroll
+    for (int i = 0; i < t.N; ++i) {
+        const int c = tid + i * THREADS, r = c % ROWS, d4 = c / ROWS;
+        t.x[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (row0 + r < n) t.x[i] = *reinterpret_cast<const float4 *>(g + (row0 + r) * ld + d4 * 4);
+    }
+}
+template <int D, int ROWS>
+__device__ __forceinline__ void store_transposed(float *s, const tile_regs_t<D, ROWS> &t, int tid) {
+#pragma unroll
+    for (int i = 0; i < t.N; ++i) {
+        const int c = tid + i * THREADS, r = c % ROWS, d4 = c / ROWS;
+        s[(d4 * 4 + 0) * ROWS + r] = t.x[i].x;
+        s[(d4 * 4 + 1) * ROWS + r] = t.x[i].y;
+        s[(d4 * 4 + 2) * ROWS + r] = t.x[i].z;
+        s[(d4 * 4 + 3) * ROWS + r] = t.x[i].w;
+    }
+}
+// V's rows as load_rows lays them out, in the same two halves.
+template <int D>
+__device__ __forceinline__ void fetch_v(tile_regs_t<D, BN> &t, const float *g, int64_t ld,
+        int64_t row0, int64_t n, int tid) {
+#pragma unroll
+    for (int i = 0; i < t.N; ++i) {
+        const int c = tid + i * THREADS, r = c / (D / 4), d4 = c % (D / 4);
+        t.x[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (row0 + r < n) t.x[i] = *reinterpret_cast<const float4 *>(g + (row0 + r) * ld + d4 * 4);
+    }
+}
+template <int D>
+__device__ __forceinline__ void store_v(float *s, const tile_regs_t<D, BN> &t, int tid) {
+#pragma unroll
+    for (int i = 0; i < t.N; ++i) {
+        const int c = tid + i * THREADS, r = c / (D / 4), d4 = c % (D / 4);
+        *reinterpret_cast<float4 *>(s + r * D + d4 * 4) = t.x[i];
+    }
+}
+
 template <int D>
 __device__ __forceinline__ void load_rows(
         float *s, const float *g, int64_t ld, int64_t row0, int64_t n, int tid) {
@@ -55,7 +104,10 @@ __device__ __forceinline__ void fma4(float *acc, float a, float4 b) {
     acc[3] = fmaf(a, b.w, acc[3]);
 }
 
-template <int D>
+// PF (the _pf entries): K and V go through registers so that their global loads overlap the
+// CTA's compute: V(j) is fetched before Q K(j)^T and stored after the softmax, K(j+1) fetched
+// before P V(j) and stored at the start of block j+1; one barrier fewer per block.
+template <int D, bool PF>
 __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, float *dst,
         const void *scale_p, const void *mask, float *stats, const int *kv_len,
         const int *q_len, const sdpa_args_t &a, int flags) {
@@ -88,11 +140,18 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
             o[r][c] = 0.f;
     }
     const int64_t row0 = m0 + tr * 4; // rows row0 .. row0 + 3
+    tile_regs_t<D, BN> kr, vr;
+    if (PF && nblocks > 0) fetch_rows<D, BN>(kr, k + ko, a.k_key, 0, a.Sk, tid);
 
     for (int jb = 0; jb < nblocks; ++jb) {
         const int64_t n0 = int64_t(jb) * BN;
-        load_transposed<D, BN>(sKT, k + ko, a.k_key, n0, a.Sk, tid);
-        load_rows<D>(sV, v + vo, a.v_key, n0, a.Sk, tid);
+        if (PF) {
+            store_transposed<D, BN>(sKT, kr, tid);
+            fetch_v<D>(vr, v + vo, a.v_key, n0, a.Sk, tid);
+        } else {
+            load_transposed<D, BN>(sKT, k + ko, a.k_key, n0, a.Sk, tid);
+            load_rows<D>(sV, v + vo, a.v_key, n0, a.Sk, tid);
+        }
         __syncthreads();
 
         // Scores of rows row0.., keys n0 + tc * 4 + {0..3} and n0 + 32 + tc * 4 + {0..3}.
@@ -160,6 +219,10 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
             *reinterpret_cast<float4 *>(sPT + key * BM + tr * 4)
                     = make_float4(s[0][c], s[1][c], s[2][c], s[3][c]);
         }
+        if (PF) {
+            store_v<D>(sV, vr, tid); // sV's last reader was block jb - 1's P V
+            if (jb + 1 < nblocks) fetch_rows<D, BN>(kr, k + ko, a.k_key, n0 + BN, a.Sk, tid);
+        }
         __syncthreads();
 #pragma unroll 8
         for (int j = 0; j < BN; ++j) {
@@ -202,10 +265,10 @@ __device__ void flash_fwd_f32(const float *q, const float *k, const float *v, fl
 } // namespace
 
 // The first nine parameters are buffers (embed_ptx.py), as in flash_attention.cu.
-#define ANYDNN_FLASH_F32_ENTRY(D, CTAS) \
-    extern "C" __global__ void __launch_bounds__(THREADS, CTAS) anydnn_flash_sdpa_f32_d##D( \
-            const float *q, const float *k, const float *v, float *dst, const void *scale, \
-            const void *mask, float *stats, const int *kv_len, const int *q_len, \
-            sdpa_args_t args, int flags) { \
-        flash_fwd_f32<D>(q, k, v, dst, scale, mask, stats, kv_len, q_len, args, flags); \
+#define ANYDNN_FLASH_F32_ENTRY(D, CTAS, PF, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(THREADS, CTAS) \
+            anydnn_flash_sdpa_f32_d##D##SUFFIX(const float *q, const float *k, const float *v, \
+                    float *dst, const void *scale, const void *mask, float *stats, \
+                    const int *kv_len, const int *q_len, sdpa_args_t args, int flags) { \
+        flash_fwd_f32<D, PF>(q, k, v, dst, scale, mask, stats, kv_len, q_len, args, flags); \
     }

@@ -97,40 +97,6 @@ __device__ __forceinline__ void wgmma_rs(float *d, const uint32_t *a, uint64_t d
     }
 }
 
-__device__ __forceinline__ void wgmma_fence() {
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_commit() {
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_wait_all() {
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-}
-// Waits until at most N of this warpgroup's committed wgmma groups are still running.
-template <int N>
-__device__ __forceinline__ void wgmma_wait() {
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-}
-// Orders this thread's completed shared-memory writes (cp.async included) before the tensor
-// cores' reads through descriptors.
-__device__ __forceinline__ void fence_proxy_async() {
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-// Keeps the compiler from moving reads or writes of these registers across wgmma's
-// asynchronous use of them.
-template <int R>
-__device__ __forceinline__ void fence_regs(float *d) {
-#pragma unroll
-    for (int i = 0; i < R; ++i)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-template <int R>
-__device__ __forceinline__ void fence_regs(uint32_t *d) {
-#pragma unroll
-    for (int i = 0; i < R; ++i)
-        asm volatile("" : "+r"(d[i])::"memory");
-}
-
 // 128-byte swizzle of a byte offset from a 1024-aligned base: the 16-byte piece index within
 // a 128-byte line XORed with the line index modulo 8.
 __device__ __forceinline__ uint32_t swizzle128(uint32_t off) {

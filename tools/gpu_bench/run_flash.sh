@@ -1,0 +1,60 @@
+#!/bin/bash
+# The flash attention kernels on an NVIDIA GPU, one device call (about 4 minutes at most):
+# every variant checked against the double-precision reference (sdpa_flash.py, the test
+# flash_variants_match_reference of anydnn_gpu_tests), the default (pipe) and the
+# warp-specialized ones (ws, wsp) first and those that pass timed against PyTorch's SDPA on
+# bf16 causal s4096 d128 and GQA, the first two also on bf16 s1024 d64 without mask and f32
+# s1024 d64 (the default f32 kernel); then the f32 kernel's variant (f32pf) and ws3, each
+# checked and timed on its row; then the other variants' checks while time is left. Prints
+# sdpa_flash.py's lines:
+#   CHECK|variant|PASSED or FAILED|impls|first failure
+#   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio|error
+# and writes them to $OUT/flash.log. After tools/gpu_bench/prepare.sh build .dev-flash:
+#   D=.dev-flash bash .dev-flash/run_flash.sh
+D=${D:-.dev-int}
+OUT=${OUT:-/tmp}
+log=$OUT/flash.log
+start=$SECONDS
+# sdpa_flash.py with what is left of 285 seconds (a kernel that hangs costs no more than that).
+py() {
+    local left=$((285 - (SECONDS - start)))
+    if [ "$left" -lt 15 ]; then
+        echo "SKIPPED|sdpa_flash.py $*|no time left in the call" | tee -a "$log"
+        return 1
+    fi
+    timeout "$left" python3 "$D/sdpa_flash.py" --bin "$D" "$@" 2>&1 | tee -a "$log"
+    return 0
+}
+: > "$log"
+# Only the variants that pass are timed; the likeliest ones first, in case time runs short.
+ok=()
+check() {
+    local out
+    out=$(py --variants "$1" --no-rows)
+    echo "$out"
+    if grep -q "^CHECK|$1|PASSED" <<<"$out"; then ok+=("$1"); fi
+}
+check pipe
+check ws
+check wsp
+if [ ${#ok[@]} -gt 0 ]; then
+    py --variants "$(IFS=,; echo "${ok[*]}")" --no-check \
+        --rows 'bf16 b8 h32 s4096 d128, causal;GQA bf16 b8 h32 kv8 s4096 d128, causal'
+    py --variants "$(IFS=,; echo "${ok[*]:0:2}")" --no-check \
+        --rows 'f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64'
+fi
+ok=()
+check f32pf
+# f32 rows run for the first variant named.
+if [ ${#ok[@]} -gt 0 ]; then py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'; fi
+ok=()
+check ws3
+if [ ${#ok[@]} -gt 0 ]; then
+    py --variants ws3 --no-check --rows 'bf16 b8 h32 s4096 d128, causal'
+fi
+# The other variants share the softmax and the prologue and tail: checked only (their speed
+# is unchanged), each while the call has time for it.
+for v in wgmma wgmma_ps pipe3 w4 w8 w4x2; do
+    py --variants "$v" --no-rows
+done
+echo "TIME|run_flash.sh|$((SECONDS - start)) s" | tee -a "$log"
