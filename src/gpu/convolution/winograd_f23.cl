@@ -21,18 +21,24 @@ typedef struct {
 
 // The row transforms: B' (input), G (weights, on 3 values), A' (output, 4 to 2).
 #define B_T(x0, x1, x2, x3, y0, y1, y2, y3) \
-    y0 = (x0) - (x2); \
-    y1 = (x1) + (x2); \
-    y2 = (x2) - (x1); \
-    y3 = (x1) - (x3)
+    do { \
+        y0 = (x0) - (x2); \
+        y1 = (x1) + (x2); \
+        y2 = (x2) - (x1); \
+        y3 = (x1) - (x3); \
+    } while (0)
 #define G_ROWS(x0, x1, x2, y0, y1, y2, y3) \
-    y0 = (x0); \
-    y1 = 0.5f * ((x0) + (x1) + (x2)); \
-    y2 = 0.5f * ((x0) - (x1) + (x2)); \
-    y3 = (x2)
+    do { \
+        y0 = (x0); \
+        y1 = 0.5f * ((x0) + (x1) + (x2)); \
+        y2 = 0.5f * ((x0) - (x1) + (x2)); \
+        y3 = (x2); \
+    } while (0)
 #define A_T(x0, x1, x2, x3, y0, y1) \
-    y0 = (x0) + (x1) + (x2); \
-    y1 = (x1) - (x2) - (x3)
+    do { \
+        y0 = (x0) + (x1) + (x2); \
+        y1 = (x1) - (x2) - (x3); \
+    } while (0)
 
 kernel void wino_src_transform(const global float *src, global float *scratch, wino_geom_t q) {
     const int i = (int)get_global_id(0);

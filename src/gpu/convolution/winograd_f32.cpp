@@ -82,8 +82,10 @@ struct winograd_f32_pd_t : public primitive_desc_impl_t<winograd_f32_pd_t, winog
         if (d.alg_kind == dnnl_convolution_auto) {
             gemm_problem_t problem;
             problem.c_elems = wino_planes * q.mb * q.oh * q.ow * q.oc;
+            // Devices no tiled row fits run the GEMMs on the generic kernel.
             gemm_tuning_t gemm;
-            ANYDNN_CHECK(gemm_tuning(caps, problem, gemm));
+            if (gemm_tuning(caps, problem, gemm) != dnnl_success)
+                gemm.variant = gemm_variant_t::generic;
             conv_winograd_tuning_t tuning;
             ANYDNN_CHECK(conv_winograd_tuning(caps, gemm.variant, q.ic, q.oc, tuning));
             ANYDNN_REQUIRE(tuning.for_auto, dnnl_unimplemented,

@@ -15,6 +15,7 @@ std::string conv_wgmma_config(const conv_wgmma_tuning_t &t) {
 
 status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int64_t k,
         conv_wgmma_tuning_t &out) {
+    out = conv_wgmma_tuning_t();
     // The widest tile that does not run mostly past N, narrowed only while its tiles would
     // leave more than half of the compute units idle. Measured on the H200 (mb64 ResNet
     // layers, bf16, ms at 64 / 128 / 256 wide): 3x3 64@56 0.093 / 0.142 / 0.207; 1x1

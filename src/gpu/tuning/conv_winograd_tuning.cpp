@@ -13,6 +13,7 @@ status_t conv_winograd_tuning(const device_caps_t &caps, gemm_variant_t gemm_var
     // kernels, NVIDIA) and channels are many enough for the GEMMs' K and N. Estimated, not
     // yet measured: H200, mb64 3x3 256@14 (implicit sgemm 0.60 ms, cuDNN 0.27) moves about
     // 200 MB in transforms and 6.6 GFLOP in GEMMs (against 14.8 direct).
+    out = conv_winograd_tuning_t();
     const bool fast_gemm = gemm_variant == gemm_variant_t::sgemm_ptx && !caps.is_cpu;
     out.for_auto = fast_gemm && ic >= 128 && oc >= 128;
     out.why = std::string("default row: ")
