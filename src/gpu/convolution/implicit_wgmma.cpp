@@ -4,7 +4,9 @@
 // dst f32 or that type, 1D/2D, strides, padding, dilation, one group (IC not a multiple of 8:
 // src and weights first copied with channels padded to 8);
 // bias, f32 scales and a sum and an eltwise post-op in the kernel's epilogue. Anything else
-// is left to the next implementation, with the reason.
+// is left to the next implementation, with the reason. The tuning table picks the kernel: a
+// tile per CTA, or a persistent one holding its 64 channels of weights in shared memory
+// (launched with one CTA per compute unit at most).
 #include <algorithm>
 #include <string>
 
