@@ -75,15 +75,15 @@ for dt in ('bf16', 'f32'):
         rows.append((f'{dt} {name}', key, f'--conv --dt={dt} {prb}', {}))
         if dt == 'f32' and r == 3:
             rows.append((f'{dt} {name} alg=auto', key, f'--conv --dt={dt} --alg=auto {prb}', {}))
-            for cfg in ('', '128x64', '128x128', '256x128', '128x128k16'):
+            for cfg in ('', '128x64', '256x128'):
                 env = {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'} if cfg else {}
                 rows.append((f'{dt} {name} wino {cfg or "table"}', key,
                              f'--conv --dt={dt} --alg=wino {prb}', env))
         if dt == 'bf16' and k == 64 and r * r * c <= 576:
             rows.append((f'{dt} {name} resident', key, f'--conv --dt={dt} {prb}',
                          {'ANYDNN_GPU_TUNING': 'conv_wgmma:resident=1'}))
-        if dt == 'bf16' and r == 3 and s == 1:
-            for v in ('tile_n=64,stages=3', 'tile_n=128,stages=3', 'tile_n=128', 'tile_n=256'):
+        if dt == 'bf16' and r == 3 and s == 1 and k > 64:  # 64 wide at 4 stages is the row
+            for v in ('tile_n=64,stages=3', 'tile_n=128,stages=3', 'tile_n=128'):
                 rows.append((f'{dt} {name} {v}', key, f'--conv --dt={dt} {prb}',
                              {'ANYDNN_GPU_TUNING': f'conv_wgmma:{v}'}))
 
