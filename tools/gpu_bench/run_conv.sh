@@ -8,7 +8,7 @@
 # Prints CHECK|name|pass/fail|detail and ROW|problem|impl|ours ms|torch ms|ratio lines; the
 # whole output also goes to $OUT/run_conv.log. About 3 minutes.
 D=${D:-.dev-conv}
-OUT=${OUT:-/tmp}
+OUT=$(mkdir -p "${OUT:-/tmp}" && cd "${OUT:-/tmp}" && pwd)
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
 cd "$D" || exit 1
