@@ -235,6 +235,15 @@ TEST(GpuConvWinograd, AutoFollowsTheTuningTableAndDirectNeverTakesIt) {
         tuning_env_t env("conv_winograd:auto=1");
         p.alg = dnnl::algorithm::convolution_auto;
         EXPECT_EQ(run(p), wino_impl);
+        // The primitive descriptor reports the algorithm that runs.
+        dnnl::engine eng(dnnl::engine::kind::gpu, 0);
+        const memory::desc src({1, 8, 9, 9}, dt::f32, tag::any),
+                wei({8, 8, 3, 3}, dt::f32, tag::any), dst({1, 8, 9, 9}, dt::f32, tag::any);
+        const dnnl::convolution_forward::primitive_desc pd(eng,
+                dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto, src, wei,
+                dst, {1, 1}, {0, 0}, {1, 1}, {1, 1});
+        EXPECT_EQ(std::string(pd.impl_info_str()), wino_impl);
+        EXPECT_EQ(pd.get_algorithm(), dnnl::algorithm::convolution_winograd);
     }
 }
 
