@@ -4,7 +4,10 @@
 // dst f32 or that type, 1D/2D, strides, padding, dilation, one group (IC not a multiple of 8:
 // src and weights first copied with channels padded to 8);
 // bias, f32 scales and a sum and an eltwise post-op in the kernel's epilogue. Anything else
-// is left to the next implementation, with the reason.
+// is left to the next implementation, with the reason. The tuning table picks the kernel: a
+// tile per CTA, or a persistent one holding its 64 channels of weights in shared memory
+// (launched with one CTA per compute unit at most).
+#include <algorithm>
 #include <string>
 
 #include "core/primitive.hpp"
@@ -36,6 +39,8 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_n = 0;
+    bool resident = false;   // the weights-resident kernel: min(tiles, units) CTAs per column
+    int64_t units = 1;       // the device's compute units
     int64_t icp = 0;         // channels as gathered: IC rounded up to 8
     bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
@@ -57,11 +62,11 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         ANYDNN_REQUIRE(q.g == 1, dnnl_unimplemented, "wgmma convolution takes one group");
         ANYDNN_REQUIRE(q.k() > 0, dnnl_unimplemented, "wgmma convolution needs IC > 0");
         const device_caps_t &caps = engine_caps(pd.engine);
-        conv_wgmma_tuning_t tuning;
-        ANYDNN_CHECK(conv_wgmma_tuning(caps, q.m(), q.oc, tuning));
         // A 16-byte piece of an A row is 8 channels of one pixel: other channel counts (the
         // first layer's 3) are padded into the scratchpad first, src and weights.
         pd.icp = (q.ic + 7) / 8 * 8;
+        conv_wgmma_tuning_t tuning;
+        ANYDNN_CHECK(conv_wgmma_tuning(caps, q.m(), q.oc, q.kh * q.kw * pd.icp, tuning));
         pd.pad = q.ic != pd.icp;
         ANYDNN_REQUIRE(!pd.pad || tuning.pad_channels, dnnl_unimplemented,
                 "wgmma gathers 8 channels at a time: IC %lld is not a multiple of 8 and the "
@@ -92,9 +97,11 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         // Last among the checks, so that every device names what the kernels lack.
         ANYDNN_REQUIRE(caps.ptx_binary_sm >= 90, dnnl_unimplemented,
                 "the device does not load sm_90a PTX programs");
-        pd.tile_n = tuning.tile_n;
+        pd.resident = tuning.resident;
+        pd.tile_n = pd.resident ? 64 : tuning.tile_n;
+        pd.units = static_cast<int64_t>(caps.compute_units);
         pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
-                         + std::to_string(pd.tile_n) + "x64s4p1" + (pd.epilogue.any ? "_epi" : "");
+                         + conv_wgmma_config(tuning) + (pd.epilogue.any ? "_epi" : "");
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
         if (verbose_on(verbose_flag::dispatch))
@@ -177,7 +184,9 @@ struct implicit_wgmma_t : public primitive_t {
         nd_range_t range;
         range.ndims = 3;
         range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
-        range.global[1] = static_cast<size_t>((M + 127) / 128);
+        const int64_t tiles_m = (M + 127) / 128;
+        range.global[1] = static_cast<size_t>(
+                pd.resident ? std::max<int64_t>(1, std::min(tiles_m, pd.units)) : tiles_m);
         range.global[2] = 1;
         range.local[0] = 256;
         range.local[1] = range.local[2] = 1;
