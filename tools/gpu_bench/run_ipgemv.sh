@@ -44,6 +44,11 @@ check ip-16bit-split --ip --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB \
 check ip-16bit-4096 --ip --dt=bf16 --dir=FWD_B,BWD_D,BWD_WB mb256ic4096oc4096
 check ip-16bit-postops --ip --dt=bf16,f16 --dir=FWD_B --attr-post-ops=relu mb256ic1024oc1024 \
     --attr-post-ops=sum mb300ic1000oc1030
+# bf16/f16 with scales and post-ops: the wgmma _epi kernels (or the split-K sum) apply them.
+check ip-16bit-epilogue --ip --dt=bf16,f16 --dir=FWD_B \
+    --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=sum+relu \
+    mb256ic1024oc1024 mb300ic1000oc1030 --attr-scales= --attr-post-ops=gelu_erf mb256ic4096oc4096 \
+    --attr-post-ops=swish:0.5 mb64ic520oc4100
 check ip-bf16-f32dst --ip --dt=bf16:bf16:f32 --dir=FWD_B mb256ic1024oc1024 mb300ic1000oc1030
 # The epilogue kinds split too (the sum kernel applies scales, bias and post-ops): TF32 and int8.
 check ip-tf32-split --ip --dt=f32 --attr-fpmath=tf32 --dir=FWD_B,BWD_D,BWD_WB \
@@ -64,7 +69,7 @@ for v in "variant=skinny,wg_m=32,wg_n=8,kt=100000,stages=8" "variant=skinny,wg_m
 done
 
 # Which GEMM kernel each launch took (K slices of the wgmma core, the skinny plan).
-for d in FWD_B BWD_D BWD_WB; do
+for d in FWD_B BWD_D BWD_WB "FWD_B --attr-post-ops=relu"; do
     ONEDNN_VERBOSE=dispatch $BD --mode=P --max-ms-per-prb=10 --ip --dt=bf16 --dir=$d \
         mb256ic4096oc4096 2>&1 | grep -E "dispatch" | grep -E "gemm" | cut -c1-260 | sort -u \
         | head -4 | sed "s/^/DISPATCH|ip $d|/"

@@ -43,6 +43,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     m_ = m, n_ = n;
     types_ = t;
     wgmma_ready_ = false;
+    wgmma_epi_ = false;
     sgemm_.reset();
     const bool int4_b = t.b == dnnl_s4 || t.b == dnnl_u4; // bytes, unpacked by the kernel
     std::string opt = data_type_options("A", t.a)
@@ -192,8 +193,13 @@ std::string gemm_kernel_t::init_wgmma(
                 + wgmma_epilogue_refusal_;
     if (const char *why = gemm_wgmma_types_refusal(t, wgmma_offer_))
         return std::string("none, ") + why;
-    if (!kmajor && post_ops && !post_ops->empty())
-        return "none, the core's bf16/f16 wgmma path takes no post-ops";
+    // bf16/f16 take post-ops and scales only through the kernels' epilogue, where offered.
+    if (!kmajor && post_ops && !post_ops->empty() && !wgmma_offer_.epilogue)
+        return "none, the core's bf16/f16 wgmma path takes post-ops only through the kernels' "
+               "epilogue"
+                + (wgmma_epilogue_refusal_.empty() ? std::string(" (not offered)")
+                                                   : ": " + wgmma_epilogue_refusal_);
+    wgmma_epi_ = kmajor || (wgmma_offer_.epilogue && wgmma_epilogue_.any);
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
     // The configurations the table gives a C that fills the compute units and one that does
@@ -216,7 +222,7 @@ std::string gemm_kernel_t::init_wgmma(
             l.b_n_major = i % 2 != 0;
             // Init's splits 2 load the split-K sum; each launch passes its own.
             if (wgmma_[c][i].init(engine,
-                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], kmajor), tile_n[c],
+                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_), tile_n[c],
                         wgmma_split_ ? 2 : 1, t.a == dnnl_s8 || t.a == dnnl_u8)
                     != dnnl_success)
                 return "none, " + last_failure_reason();
@@ -225,7 +231,7 @@ std::string gemm_kernel_t::init_wgmma(
     return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
             + (wgmma_split_ ? " (K split where the table says so and the scratchpad has room"
                             : " (K not split")
-            + (kmajor ? ", the kernels' epilogue" : "")
+            + (wgmma_epi_ ? ", the kernels' epilogue" : "")
             + ") where a launch's strides suit them";
 }
 
@@ -336,12 +342,13 @@ const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bo
 bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, status_t &st) const {
     if (!wgmma_ready_) return false;
-    // The epilogue's kinds (tf32, 8-bit) apply the attribute's scales and post-ops (the
-    // chain's source); bf16/f16 take plain products only.
-    const bool kmajor = wgmma_kmajor_only(types_.a);
+    // The epilogue kernels (tf32, 8-bit; bf16/f16 where the attribute has scales or post-ops
+    // and the primitive offered the epilogue) apply the attribute's scales and post-ops (the
+    // chain's source); otherwise bf16/f16 take plain products only.
+    const bool epi = wgmma_epi_;
     const bool no_zp_host = !o.zp_a && !o.zp_b && !o.zp_c && p.host_scale[0] == 1.f
             && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f;
-    const bool output_ok = kmajor ? no_zp_host
+    const bool output_ok = epi ? no_zp_host
                                   : no_zp_host && !(o.post_ops && !o.post_ops->empty())
                     && !o.scale_a && !o.scale_b && !o.scale_c;
     wgmma_problem_t w;
@@ -387,12 +394,12 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     if (c < 0) return false;
     wgmma_buffers_t buf;
     buf.a = o.a, buf.b = o.b, buf.c = o.c, buf.bias = p.has_bias ? o.bias : nullptr;
-    if (kmajor) {
+    if (epi) {
         buf.scale_src = o.scale_a, buf.scale_wei = o.scale_b, buf.scale_dst = o.scale_c;
     }
     buf.scratchpad = splits > 1 ? o.scratchpad : nullptr;
     st = wgmma_[c][i].launch(
-            stream, buf, w, kmajor ? wgmma_epilogue_ : wgmma_epilogue_t(), splits);
+            stream, buf, w, epi ? wgmma_epilogue_ : wgmma_epilogue_t(), splits);
     return true;
 }
 

@@ -177,6 +177,7 @@ private:
     gemm_types_t types_;
     bool wgmma_ready_ = false;
     bool wgmma_split_ = false; // allow_wgmma_split: the sum kernel loaded, launches may split
+    bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch
     std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
     wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
