@@ -73,11 +73,11 @@ done
 # Which GEMM kernel each launch took (K slices of the wgmma core, the skinny plan).
 for d in FWD_B BWD_D BWD_WB "FWD_B --attr-post-ops=relu"; do
     ONEDNN_VERBOSE=dispatch $BD --mode=P --max-ms-per-prb=10 --ip --dt=bf16 --dir=$d \
-        mb256ic4096oc4096 2>&1 | grep -E "dispatch" | grep -E "gemm" | cut -c1-260 | sort -u \
-        | head -4 | sed "s/^/DISPATCH|ip $d|/"
+        mb256ic4096oc4096 2>&1 | grep -E "dispatch" | grep -E "gemm" | sed "s/^onednn_verbose,[0-9.]*,//" | cut -c1-260 | sort -u \
+        | head -6 | sed "s/^/DISPATCH|ip $d|/"
 done
 ONEDNN_VERBOSE=dispatch $BD --mode=P --max-ms-per-prb=10 --matmul --dt=f32 1x4096:4096x4096 \
-    2>&1 | grep -E "dispatch" | grep -E "skinny|gemm" | cut -c1-260 | sort -u | head -3 \
+    2>&1 | grep -E "dispatch" | grep -E "skinny|gemm" | sed "s/^onednn_verbose,[0-9.]*,//" | cut -c1-260 | sort -u | head -3 \
     | sed "s/^/DISPATCH|gemv|/"
 
 python3 "$D/ipgemv_rows.py" --bin "$D" 2>&1 | grep -E "^(ROW|GPU)|Error|error"
