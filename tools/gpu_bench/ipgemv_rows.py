@@ -37,7 +37,7 @@ def row(bindir, name, args, theirs, tuning=''):
         os.environ['ANYDNN_GPU_TUNING'] = tuning
     else:
         os.environ.pop('ANYDNN_GPU_TUNING', None)
-    impl, ms, err = g.ours(bindir, args, max_ms=500)
+    impl, ms, err = g.ours(bindir, args, max_ms=300)
     os.environ.pop('ANYDNN_GPU_TUNING', None)
     ratio = f'{theirs / ms:.3f}' if ms and theirs else '-'
     fmt = lambda v: f'{v:.4g}' if v else '-'
@@ -50,7 +50,7 @@ def main():
     ap.add_argument('--bin', default=os.path.dirname(os.path.abspath(__file__)))
     a = ap.parse_args()
     tt = g.Torch()
-    tt.budget_s = 0.5
+    tt.budget_s = 0.3
     print('GPU|' + tt.name(), flush=True)
 
     # Inner product: the table's choice (K split 2 for FWD/BWD_D), then the tiles alone
