@@ -203,7 +203,8 @@ std::string gemm_kernel_t::init_wgmma(
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
     // The configurations the table gives a C that fills the compute units and one that does
-    // not; each launch takes the one the table gives its sizes (K is never split here).
+    // not; each launch takes the one the table gives its sizes (K split only where
+    // allow_wgmma_split gave room).
     const int es = wgmma_elem_bytes(t.a);
     wgmma_tuning_t wide, narrow;
     if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide, es) != dnnl_success
