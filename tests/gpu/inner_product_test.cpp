@@ -112,6 +112,9 @@ void check(dnnl_prop_kind_t prop, const ip_shape_t &s, dnnl_data_type_t sdt = dn
 const ip_shape_t flat = {{3, 37}, {19, 37}, {3, 19}, dnnl_ab, dnnl_ab};
 const ip_shape_t nchw = {{2, 5, 3, 4}, {7, 5, 3, 4}, {2, 7}, dnnl_abcd, dnnl_abcd};
 const ip_shape_t nhwc = {{2, 5, 3, 4}, {7, 5, 3, 4}, {2, 7}, dnnl_acdb, dnnl_acdb};
+// More rows than the bias gradient's row lanes (8, a tail of 5) and more columns than one of
+// its work-groups (32, a tail of 6).
+const ip_shape_t tall = {{37, 45}, {70, 45}, {37, 70}, dnnl_ab, dnnl_ab};
 
 TEST(GpuInnerProduct, ForwardInferenceFlatNchwNhwcAndU8) {
     SKIP_WITHOUT_GPU();
@@ -131,6 +134,12 @@ TEST(GpuInnerProduct, BackwardWeightsFlatAndNchw) {
     SKIP_WITHOUT_GPU();
     check(dnnl_backward_weights, flat);
     check(dnnl_backward_weights, nchw);
+}
+
+TEST(GpuInnerProduct, BackwardWeightsBiasOverRowLanesAndColumnGroups) {
+    SKIP_WITHOUT_GPU();
+    check(dnnl_backward_weights, tall);
+    check(dnnl_backward_weights, tall, dnnl_bf16, dnnl_bf16, dnnl_bf16);
 }
 
 } // namespace

@@ -225,3 +225,35 @@ TEST(gemm_wgmma_choice, int8_and_tf32_through_the_offered_epilogue) {
     // bf16 keeps its plain-only rule whatever the offer.
     EXPECT_NE(gemm_wgmma_refusal(bf16_types(), plain(128, 128, 128), false, w, tf32), nullptr);
 }
+
+// The room a primitive books for the core's split K (gemm_wgmma_split_bytes): where the wgmma
+// table splits the sizes on a device that loads sm_90a PTX, for types the kernels take.
+TEST(gemm_wgmma_choice, split_room_where_the_table_splits) {
+    device_caps_t h;
+    h.arch = "sm_90";
+    h.compute_units = 132;
+    h.ptx_binary_sm = 90;
+    const gemm_wgmma_offer_t none, tf32 {true, true};
+    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 64 tiles of 128 x 128,
+    // two slices of f32 for 132 units.
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 4096, 4096),
+            size_t(2) * 256 * 4096 * 4);
+    // Tails: 300 rows are 3 tiles of 128 in M, 33 columns one of 128 in N.
+    const size_t tail = gemm_wgmma_split_bytes(h, bf16_types(), none, 300, 33, 4099);
+    EXPECT_EQ(tail % (size_t(300) * 33 * 4), 0u);
+    EXPECT_GT(tail, 0u);
+    // Backward weights 4096 x 4096 over mb 256: the wide tiles fill the units, no split.
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 4096, 4096, 256), 0u);
+    // K too short to split: one slice.
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 4096, 64), 0u);
+    // Strict f32 never runs on the kernels; TF32 offered, it splits like bf16.
+    gemm_types_t f32;
+    f32.a = f32.b = f32.c = dnnl_f32;
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, f32, none, 256, 4096, 4096), 0u);
+    EXPECT_GT(gemm_wgmma_split_bytes(h, f32, tf32, 256, 4096, 4096), 0u);
+    // A device without sm_90a PTX (PoCL, Intel, sm_80): none.
+    device_caps_t ampere = h;
+    ampere.ptx_binary_sm = 80;
+    EXPECT_EQ(gemm_wgmma_split_bytes(ampere, bf16_types(), none, 256, 4096, 4096), 0u);
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 0, 4096, 4096), 0u);
+}

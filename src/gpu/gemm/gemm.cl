@@ -230,12 +230,26 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gemm_tiled(GEMM_ARGS)
 #endif
 
 // C(n) = sum over m of A(m, n) (A at a_off + m * a_sm + n * a_sk), written at c_off + n * c_sn:
-// bias gradients. One work-item per n.
+// bias gradients. Work-groups of 32 columns x CS_LANES row lanes: lane l adds rows l,
+// l + CS_LANES, ...; lane 0 adds the lanes' sums in lane order, so the result does not depend
+// on timing (one work-item per column left 4096 columns of 256 rows latency-bound).
+#ifndef CS_LANES
+#define CS_LANES 8
+#endif
+#define CS_COLS 32
 kernel void column_sums(const global A_DATA_T *A, global C_DATA_T *C, gemm_params_t p) {
-    const long n = get_global_id(0);
-    if (n >= p.N) return;
+    local float part[CS_LANES][CS_COLS];
+    const int c = (int)get_local_id(0), l = (int)get_local_id(1);
+    const long n = (long)get_group_id(0) * CS_COLS + c;
     float acc = 0.f;
-    for (long m = 0; m < p.M; ++m)
-        acc += LOAD_A(A, p.a_off + m * p.a_sm + n * p.a_sk);
-    STORE_C(C, p.c_off + n * p.c_sn, acc);
+    if (n < p.N)
+        for (long m = l; m < p.M; m += CS_LANES)
+            acc += LOAD_A(A, p.a_off + m * p.a_sm + n * p.a_sk);
+    part[l][c] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l != 0 || n >= p.N) return;
+    float sum = 0.f;
+    for (int i = 0; i < CS_LANES; ++i)
+        sum += part[i][c];
+    STORE_C(C, p.c_off + n * p.c_sn, sum);
 }

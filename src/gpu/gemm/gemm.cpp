@@ -43,6 +43,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     m_ = m, n_ = n;
     types_ = t;
     wgmma_ready_ = false;
+    wgmma_epi_ = false;
     sgemm_.reset();
     const bool int4_b = t.b == dnnl_s4 || t.b == dnnl_u4; // bytes, unpacked by the kernel
     std::string opt = data_type_options("A", t.a)
@@ -192,12 +193,18 @@ std::string gemm_kernel_t::init_wgmma(
                 + wgmma_epilogue_refusal_;
     if (const char *why = gemm_wgmma_types_refusal(t, wgmma_offer_))
         return std::string("none, ") + why;
-    if (!kmajor && post_ops && !post_ops->empty())
-        return "none, the core's bf16/f16 wgmma path takes no post-ops";
+    // bf16/f16 take post-ops and scales only through the kernels' epilogue, where offered.
+    if (!kmajor && post_ops && !post_ops->empty() && !wgmma_offer_.epilogue)
+        return "none, the core's bf16/f16 wgmma path takes post-ops only through the kernels' "
+               "epilogue"
+                + (wgmma_epilogue_refusal_.empty() ? std::string(" (not offered)")
+                                                   : ": " + wgmma_epilogue_refusal_);
+    wgmma_epi_ = kmajor || (wgmma_offer_.epilogue && wgmma_epilogue_.any);
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
     // The configurations the table gives a C that fills the compute units and one that does
-    // not; each launch takes the one the table gives its sizes (K is never split here).
+    // not; each launch takes the one the table gives its sizes (K split only where
+    // allow_wgmma_split gave room).
     const int es = wgmma_elem_bytes(t.a);
     wgmma_tuning_t wide, narrow;
     if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide, es) != dnnl_success
@@ -214,15 +221,18 @@ std::string gemm_kernel_t::init_wgmma(
             wgmma_layout_t l;
             l.a_m_major = i / 2 != 0;
             l.b_n_major = i % 2 != 0;
+            // Init's splits 2 load the split-K sum; each launch passes its own.
             if (wgmma_[c][i].init(engine,
-                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], kmajor), tile_n[c], 1,
-                        t.a == dnnl_s8 || t.a == dnnl_u8)
+                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_), tile_n[c],
+                        wgmma_split_ ? 2 : 1, t.a == dnnl_s8 || t.a == dnnl_u8)
                     != dnnl_success)
                 return "none, " + last_failure_reason();
         }
     wgmma_ready_ = true;
     return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
-            + " (K not split" + (kmajor ? ", the kernels' epilogue" : "")
+            + (wgmma_split_ ? " (K split where the table says so and the scratchpad has room"
+                            : " (K not split")
+            + (wgmma_epi_ ? ", the kernels' epilogue" : "")
             + ") where a launch's strides suit them";
 }
 
@@ -254,6 +264,16 @@ bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
     if (why) return false;
     st = sgemm_->launch(stream, o, p, config);
     return true;
+}
+
+size_t gemm_wgmma_split_bytes(const device_caps_t &caps, const gemm_types_t &t,
+        const gemm_wgmma_offer_t &offer, int64_t m, int64_t n, int64_t k) {
+    if (caps.ptx_binary_sm < 90 || gemm_wgmma_types_refusal(t, offer)) return 0;
+    if (m <= 0 || n <= 0 || k <= 0 || !wgmma_sizes_fit(1, m, n, k)) return 0;
+    wgmma_tuning_t wt;
+    if (wgmma_tuning(caps, 1, m, n, k, wt, wgmma_elem_bytes(t.a)) != dnnl_success || !wt.core)
+        return 0;
+    return wgmma_scratchpad_bytes(wt.splits, 1, m, n);
 }
 
 const char *gemm_wgmma_types_refusal(const gemm_types_t &t, const gemm_wgmma_offer_t &offer) {
@@ -323,20 +343,22 @@ const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bo
 bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, status_t &st) const {
     if (!wgmma_ready_) return false;
-    // The epilogue's kinds (tf32, 8-bit) apply the attribute's scales and post-ops (the
-    // chain's source); bf16/f16 take plain products only.
-    const bool kmajor = wgmma_kmajor_only(types_.a);
+    // The epilogue kernels (tf32, 8-bit; bf16/f16 where the attribute has scales or post-ops
+    // and the primitive offered the epilogue) apply the attribute's scales and post-ops (the
+    // chain's source); otherwise bf16/f16 take plain products only.
+    const bool epi = wgmma_epi_;
     const bool no_zp_host = !o.zp_a && !o.zp_b && !o.zp_c && p.host_scale[0] == 1.f
             && p.host_scale[1] == 1.f && p.host_scale[2] == 1.f;
-    const bool output_ok = kmajor ? no_zp_host
+    const bool output_ok = epi ? no_zp_host
                                   : no_zp_host && !(o.post_ops && !o.post_ops->empty())
                     && !o.scale_a && !o.scale_b && !o.scale_c;
     wgmma_problem_t w;
     std::string why
             = null_to_empty(gemm_wgmma_refusal(types_, p, output_ok, w, wgmma_offer_));
-    // The table's tiles for these sizes; its K split is not taken (no scratchpad here).
+    // The table's tiles for these sizes; its K split where the caller allowed it and gave
+    // the room for the slices.
     wgmma_tuning_t wt;
-    int c = -1;
+    int c = -1, splits = 1;
     if (why.empty()) {
         if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, wgmma_elem_bytes(types_.a))
                 != dnnl_success)
@@ -350,22 +372,35 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     }
     const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);
     if (c >= 0 && !wgmma_[c][i].ready()) c = -1, why = "kernel not loaded";
+    std::string split_note = " (K not split)";
+    if (c >= 0 && wt.splits > 1 && wgmma_split_) {
+        const size_t need = wgmma_scratchpad_bytes(wt.splits, w.batch, w.m, w.n);
+        if (o.scratchpad && o.scratchpad_off == 0 && o.scratchpad_bytes >= need) {
+            splits = wt.splits;
+            split_note = " (K split " + std::to_string(splits) + ")";
+        } else {
+            split_note = " (K not split: no scratchpad room for " + std::to_string(wt.splits)
+                    + " slices)";
+        }
+    }
     if (verbose_on(verbose_flag::dispatch)) {
         const std::string mnk = ",M " + std::to_string(p.M) + " N " + std::to_string(p.N) + " K "
                 + std::to_string(p.K) + ",";
         const char *variant = kind_ == gemm_kind_t::generic ? "generic"
                                                             : gemm_variant_name(tuning_.variant);
         verbose_print("primitive,exec:dispatch",
-                c >= 0 ? "gemm,wgmma " + wt.config + mnk + wt.why + " (K not split)"
+                c >= 0 ? "gemm,wgmma " + wt.config + mnk + wt.why + split_note
                        : std::string("gemm,") + variant + mnk + "not wgmma: " + why);
     }
     if (c < 0) return false;
     wgmma_buffers_t buf;
     buf.a = o.a, buf.b = o.b, buf.c = o.c, buf.bias = p.has_bias ? o.bias : nullptr;
-    if (kmajor) {
+    if (epi) {
         buf.scale_src = o.scale_a, buf.scale_wei = o.scale_b, buf.scale_dst = o.scale_c;
     }
-    st = wgmma_[c][i].launch(stream, buf, w, kmajor ? wgmma_epilogue_ : wgmma_epilogue_t());
+    buf.scratchpad = splits > 1 ? o.scratchpad : nullptr;
+    st = wgmma_[c][i].launch(
+            stream, buf, w, epi ? wgmma_epilogue_ : wgmma_epilogue_t(), splits);
     return true;
 }
 
@@ -418,19 +453,35 @@ status_t gemm_kernel_t::launch(
 }
 
 status_t column_sums_kernel_t::init(engine_t *engine, dnnl_data_type_t a, dnnl_data_type_t c) {
-    // The generic GEMM's build: the same program serves both kernels.
+    // The generic GEMM's build (the same program serves both kernels) where work-groups of
+    // 32 x 8 fit; fewer row lanes otherwise.
     const std::string opt = data_type_options("A", a) + data_type_options("B", dnnl_f32)
             + data_type_options("C", c) + data_type_options("BIAS", dnnl_f32);
-    return create_kernel(engine, "gemm/gemm.cl", opt, "column_sums", kernel_);
+    lanes_ = 8;
+    while (lanes_ > 1 && engine_caps(engine).max_work_group_size < size_t(32 * lanes_))
+        lanes_ /= 2;
+    for (;;) {
+        const std::string lanes = lanes_ == 8 ? "" : " -DCS_LANES=" + std::to_string(lanes_);
+        ANYDNN_CHECK(create_kernel(engine, "gemm/gemm.cl", opt + lanes, "column_sums", kernel_));
+        if (kernel_->max_work_group_size() >= size_t(32 * lanes_)) return dnnl_success;
+        ANYDNN_REQUIRE(lanes_ > 1, dnnl_unimplemented,
+                "the column sums kernel takes fewer than 32 work-items");
+        lanes_ /= 2;
+    }
 }
 
 status_t column_sums_kernel_t::launch(stream_t *stream, const memory_storage_t *a,
         const memory_storage_t *c, const gemm_params_t &p) const {
+    if (p.N == 0) return dnnl_success;
     kernel_args_t args;
     args.add(a);
     args.add(c);
     args.add_value(p);
-    return kernel_->launch(stream, args, range_1d(static_cast<size_t>(p.N)));
+    nd_range_t r;
+    r.ndims = 2;
+    r.global[0] = div_up(p.N, 32) * 32, r.global[1] = size_t(lanes_);
+    r.local[0] = 32, r.local[1] = size_t(lanes_);
+    return kernel_->launch(stream, args, r);
 }
 
 void gemm_types_t::set_scale_types(const primitive_attr_t &attr) {

@@ -78,8 +78,10 @@ struct gemm_operands_t {
     const post_ops_t *post_ops = nullptr;
     const memory_storage_t *post_ops_buffer = nullptr;
     const exec_ctx_t *ctx = nullptr;
-    // Room for the skinny kernel's f32 partial sums of K slices (from byte scratchpad_off,
-    // scratchpad_bytes long; gemm_kernel_t::scratchpad_bytes says how many); null: K not split.
+    // Room for the f32 partial sums of K slices (from byte scratchpad_off, scratchpad_bytes
+    // long): the skinny kernel's (skinny_scratchpad_bytes says how many) or, at offset 0 after
+    // gemm_kernel_t::allow_wgmma_split, the wgmma kernels' (gemm_wgmma_split_bytes); null: K
+    // not split.
     const memory_storage_t *scratchpad = nullptr;
     size_t scratchpad_off = 0, scratchpad_bytes = 0;
 };
@@ -111,6 +113,12 @@ const char *gemm_wgmma_types_refusal(const gemm_types_t &t, const gemm_wgmma_off
 const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bool output_ok,
         wgmma_problem_t &w, const gemm_wgmma_offer_t &offer = {});
 
+// Scratchpad bytes (at its offset 0) that one launch of the wgmma kernels on an m x n x k
+// product of types `t` splits K into, as the wgmma table gives it for the device; 0 where the
+// device does not load sm_90a PTX, the kernels refuse the types, or the table keeps K whole.
+size_t gemm_wgmma_split_bytes(const device_caps_t &caps, const gemm_types_t &t,
+        const gemm_wgmma_offer_t &offer, int64_t m, int64_t n, int64_t k);
+
 class gemm_kernel_t {
 public:
     // Builds the kernel: `tiled` takes the variant and tile sizes the tuning table
@@ -119,12 +127,12 @@ public:
     // which row was chosen and why. `post_ops` (may be null) adds its chain to the output stage.
     // `m`: the rows of C at every launch where the caller knows them (0: not known).
     // Where the device loads sm_90a PTX and the tuning table lets the core use them, bf16/f16
-    // products without post-ops also get the wgmma kernels (tiles only, K never split, so no
-    // scratchpad); each launch takes them where its strides suit (gemm_wgmma_refusal), in the
-    // tile configuration the wgmma table gives its sizes.
+    // products without post-ops also get the wgmma kernels; each launch takes them where its
+    // strides suit (gemm_wgmma_refusal), in the tile configuration the wgmma table gives its
+    // sizes, K whole unless allow_wgmma_split was called and the launch brings the room.
     // `n`: the columns of C where known (0: not known), for the skinny kernel's N-small form.
     // With allow_wgmma_epilogue called first, 8-bit and (fpmath allowing) f32 products take
-    // them too, through their epilogue (never split along K either).
+    // them too, through their epilogue.
     status_t init(engine_t *engine, const gemm_types_t &types, gemm_kind_t kind,
             int64_t c_elems = 0, const post_ops_t *post_ops = nullptr, int64_t m = 0,
             int64_t n = 0);
@@ -133,6 +141,11 @@ public:
     // TF32 for f32 products. Before init; an attribute the epilogue cannot apply leaves those
     // kinds off the kernels (verbose dispatch says why).
     void allow_wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst);
+    // Lets launches split K on the wgmma kernels (f32 slices, then their sum kernel) where the
+    // table splits their sizes and the operands bring gemm_wgmma_split_bytes of scratchpad at
+    // offset 0: products whose tiles alone leave compute units idle (inner product mb 256).
+    // Before init.
+    void allow_wgmma_split() { wgmma_split_ = true; }
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
     const gemm_tuning_t &tuning() const { return tuning_; }
@@ -163,6 +176,8 @@ private:
     std::shared_ptr<kernel_t> kernel_;
     gemm_types_t types_;
     bool wgmma_ready_ = false;
+    bool wgmma_split_ = false; // allow_wgmma_split: the sum kernel loaded, launches may split
+    bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch
     std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
     wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
@@ -183,6 +198,7 @@ public:
 
 private:
     std::shared_ptr<kernel_t> kernel_;
+    int lanes_ = 8; // row lanes of a work-group (CS_LANES of gemm.cl), 32 columns each
 };
 
 // Whether the tiled kernel applies on this engine (enough local memory, work-group size).

@@ -176,9 +176,12 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
 }
 
 status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
-        const wgmma_problem_t &p, const wgmma_epilogue_t &e) const {
+        const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
     const wgmma_layout_t &l = p.layout;
-    const bool split = splits_ > 1;
+    if (splits <= 0) splits = splits_;
+    const bool split = splits > 1;
+    ANYDNN_REQUIRE(!split || reduce_, dnnl_runtime_error,
+            "wgmma: split K without the sum kernel loaded");
     const int64_t slice = p.batch * p.m * p.n; // elements of one split-K slice of the f32 sums
     ANYDNN_REQUIRE(
             !split || buf.scratchpad, dnnl_runtime_error, "wgmma: no scratchpad for split K");
@@ -215,7 +218,7 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int32_t>(static_cast<int32_t>(p.k));
     args.add_value<int32_t>(split ? (int_sums_ ? 3 : 0) : wgmma_c_kind(p.c_type));
     args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
-    args.add_value<int32_t>(splits_);
+    args.add_value<int32_t>(splits);
     args.add_value<int64_t>(slice);
     add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
     if (int_sums_) {
@@ -227,7 +230,7 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     range.ndims = 3;
     range.global[0] = static_cast<size_t>((p.n + tile_n_ - 1) / tile_n_) * 256;
     range.global[1] = static_cast<size_t>((p.m + 127) / 128);
-    range.global[2] = static_cast<size_t>(p.batch * splits_);
+    range.global[2] = static_cast<size_t>(p.batch * splits);
     range.local[0] = 256;
     range.local[1] = 1;
     range.local[2] = 1;
@@ -246,7 +249,7 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     sum.add_value<int32_t>(static_cast<int32_t>(p.m));
     sum.add_value<int32_t>(static_cast<int32_t>(p.n));
     sum.add_value<int32_t>(static_cast<int32_t>(p.batch));
-    sum.add_value<int32_t>(splits_);
+    sum.add_value<int32_t>(splits);
     sum.add_value<int32_t>(wgmma_c_kind(p.c_type));
     sum.add_value<int32_t>(wgmma_bias_kind(p.bias_type));
     add_wgmma_epilogue(sum, e);

@@ -104,8 +104,10 @@ class wgmma_gemm_t {
 public:
     status_t init(engine_t *engine, const std::string &kernel_name, int tile_n, int splits,
             bool int_sums = false);
+    // `splits`: K slices of this launch (0: init's); more than one needs init's splits above
+    // one (the sum kernel loaded) and the scratchpad.
     status_t launch(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
-            const wgmma_epilogue_t &e) const;
+            const wgmma_epilogue_t &e, int splits = 0) const;
     bool ready() const {
         return kernel_ != nullptr;
     }

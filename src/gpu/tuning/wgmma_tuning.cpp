@@ -18,7 +18,8 @@ struct wgmma_row_t {
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
     int max_splits;
-    bool core; // the GEMM core's products of this size (tiles only, no split) run on these kernels
+    bool core; // the GEMM core's products run on these kernels (split only where its caller
+               // gives room for the slices: gemm_kernel_t::allow_wgmma_split)
 };
 
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
