@@ -25,16 +25,17 @@ size_t pow2_floor(size_t v) {
 bool dense_reduce_plan_t::init(engine_t *engine, const dense_split_t &s, size_t elem_bytes,
         bool aligned, bool lanes_share_b) {
     *this = dense_reduce_plan_t();
+    A = s.batch;
     R1 = s.outer;
     B = s.kept;
     R2 = s.inner;
-    if (B == 0) return false;
+    if (A * B == 0) return false;
     const op_tuning_t &t = op_tuning(engine_caps(engine));
     const int width = t.vector_elems == 1 ? 1 : vector_width(t, elem_bytes);
     const bool groups = group_reduce(engine);
     const int64_t target = t.reduce_groups;
     // Rows where a row fills at least a warp's worth of loads, or nothing else is kept.
-    rows = R2 >= 32 * int64_t(width) || (B == 1 && R2 > 1) || !groups;
+    rows = R2 >= 32 * int64_t(width) || (A * B == 1 && R2 > 1) || !groups;
     if (rows) {
         vec = aligned && R2 % width == 0 ? width : (aligned && R2 % 4 == 0 && width > 1 ? 4 : 1);
         unroll = groups ? 4 : 1;
@@ -44,7 +45,7 @@ bool dense_reduce_plan_t::init(engine_t *engine, const dense_split_t &s, size_t 
                                  std::max<size_t>(32, pow2_floor(size_t(R2 / (vec * unroll)))))
                        : 0;
         // Slices: first along R1 (whole rows), then along R2, until about `target` groups.
-        const int64_t want = std::max<int64_t>(1, div_up(target, B));
+        const int64_t want = std::max<int64_t>(1, div_up(target, A * B));
         const int64_t s1 = std::min(std::max<int64_t>(R1, 1), want);
         rows1 = div_up(std::max<int64_t>(R1, 1), s1);
         const int64_t slices1 = div_up(std::max<int64_t>(R1, 1), rows1);
@@ -63,7 +64,7 @@ bool dense_reduce_plan_t::init(engine_t *engine, const dense_split_t &s, size_t 
         while (vec > 1 && R2 % vec)
             vec = vec == 8 ? 4 : 1; // kernels take groups of 8, 4 or 1
     unroll = 4;
-    const int64_t items = M / vec;
+    const int64_t items = A * M / vec;
     const int64_t want_items = target * std::max(1, t.bandwidth_group);
     const int64_t slices = std::min(std::max<int64_t>(R1, 1),
             std::max<int64_t>(1, div_up(want_items, items)));
@@ -84,7 +85,7 @@ nd_range_t dense_reduce_plan_t::range(size_t limit, size_t &local_out) const {
         return range_1d(size_t(col_items()));
     }
     local_out = local ? std::min(local, pow2_floor(limit)) : 0;
-    return rows_range(size_t(S * B), local_out);
+    return rows_range(size_t(S * A * B), local_out);
 }
 
 bool dense_reduce_plan_t::join_in_groups(engine_t *engine) const {
@@ -94,10 +95,10 @@ bool dense_reduce_plan_t::join_in_groups(engine_t *engine) const {
 nd_range_t dense_reduce_plan_t::join_range(
         engine_t *engine, size_t limit, size_t &local_out) const {
     local_out = 0;
-    if (!join_in_groups(engine)) return range_1d(size_t(B));
+    if (!join_in_groups(engine)) return range_1d(size_t(A * B));
     const size_t group = size_t(std::max(1, op_tuning(engine_caps(engine)).bandwidth_group));
     local_out = std::min({pow2_floor(limit), group, pow2_floor(size_t(S * K))});
-    return rows_range(size_t(B), local_out);
+    return rows_range(size_t(A * B), local_out);
 }
 
 } // namespace gpu

@@ -18,7 +18,7 @@ struct dense_reduce_plan_t {
     bool rows = true;
     int vec = 1, unroll = 1;
     size_t local = 0; // rows mode: work-items per group (0: one per (slice, b))
-    int64_t R1 = 1, B = 1, R2 = 1;
+    int64_t A = 1, R1 = 1, B = 1, R2 = 1; // [A, R1, B, R2], A * B positions kept
     int64_t rows1 = 1; // rows of R1 per slice
     int64_t len2 = 1, S2 = 1; // rows mode: R2 cut into S2 pieces of len2
     int64_t S = 1; // slices per kept position
@@ -32,15 +32,15 @@ struct dense_reduce_plan_t {
     // Build options ROWS or COLS, VEC, GROUPS.
     std::string options() const;
     // f32 partial results the scratchpad holds.
-    size_t partials() const { return size_t(S * B * K); }
-    // The first kernel's launch (rows: S * B groups; columns: a work-item per VEC columns of
-    // each slice) for a kernel allowing `limit` work-items per group.
+    size_t partials() const { return size_t(S * A * B * K); }
+    // The first kernel's launch (rows: S * A * B groups; columns: a work-item per VEC columns
+    // of each batch and slice) for a kernel allowing `limit` work-items per group.
     nd_range_t range(size_t limit, size_t &local_out) const;
-    int64_t col_items() const { return S * (B * R2 / vec); }
+    int64_t col_items() const { return S * A * (B * R2 / vec); }
     // Whether the last kernel joins each dst element's S * K partials with a work-group (many
     // of them) or with one work-item (few: a group each would idle).
     bool join_in_groups(engine_t *engine) const;
-    // That kernel's launch over the B dst elements, for a kernel allowing `limit` work-items
+    // That kernel's launch over the A * B dst elements, for a kernel allowing `limit` work-items
     // per group.
     nd_range_t join_range(engine_t *engine, size_t limit, size_t &local_out) const;
 };

@@ -23,7 +23,8 @@ bool split_dense(const memory_desc_t &md, const bool *keep, dense_split_t &s) {
         if (md.blocking.strides[order[i]] != stride) return false;
         stride *= md.dims[order[i]];
     }
-    // outer dims (not kept), then kept ones, then inner ones (not kept).
+    // From the innermost: inner dims (not kept), kept ones, outer ones (not kept), batch
+    // ones (kept).
     int part = 0;
     int64_t kstride = 1;
     for (int i = n - 1; i >= 0; --i) {
@@ -31,14 +32,16 @@ bool split_dense(const memory_desc_t &md, const bool *keep, dense_split_t &s) {
         const bool k = keep[d];
         if (part == 0 && k) part = 1;
         if (part == 1 && !k) part = 2;
-        if (part == 2 && k) return false;
-        if (part == 0) s.inner *= md.dims[d];
-        if (part == 1) {
+        if (part == 2 && k) part = 3;
+        if (part == 3 && !k) return false;
+        if (k) {
             s.kept_stride[d] = kstride;
             kstride *= md.dims[d];
-            s.kept *= md.dims[d];
         }
+        if (part == 0) s.inner *= md.dims[d];
+        if (part == 1) s.kept *= md.dims[d];
         if (part == 2) s.outer *= md.dims[d];
+        if (part == 3) s.batch *= md.dims[d];
     }
     return true;
 }

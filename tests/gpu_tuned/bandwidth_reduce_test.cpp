@@ -249,7 +249,10 @@ const std::vector<red_case_t> red_cases = {
         {{3, 5, 7, 9}, {1, 5, 1, 1}, true}, // NHWC -> 1C11: columns
         {{4, 8, 6, 5}, {1, 8, 1, 1}, true},
         {{4, 6, 130}, {1, 6, 130}, false}, // the outermost axis only
-        {{9, 4, 12}, {1, 4, 1}, false}};
+        {{9, 4, 12}, {1, 4, 1}, false},
+        {{4, 6, 130}, {4, 1, 130}, false}, // a middle axis: kept dims in two runs
+        {{2, 3, 5, 300}, {2, 1, 5, 1}, false}, // two runs, rows
+        {{3, 5, 7, 9}, {3, 5, 1, 1}, true}}; // NHWC spatial: N and C kept
 
 TEST(GpuBandwidthReduce, ReductionDenseEveryAlgF32) {
     SKIP_WITHOUT_GPU();

@@ -51,7 +51,7 @@ ROWS = [r for r in _rows() if re.search(os.environ.get('BWR_ROWS', ''), r[0])]
 CHECKS = [
     '--reduction --sdt=f32,bf16 --ddt=f32 --alg=sum,mean,max,min,mul,norm_lp_sum,'
     'norm_lp_power_p_max --p=2 --stag=abx '
-    '7x37:7x1 3x1000:3x1 2x3x4099:2x3x1 3x5x7x9:1x5x1x1 2x3x33x40:1x3x1x1 4x6x130:1x6x130 '
+    '7x37:7x1 3x1000:3x1 2x3x4099:2x3x1 3x5x7x9:1x5x1x1 2x3x33x40:1x3x1x1 4x6x130:1x6x130 4x6x130:4x1x130 '
     '2x3x517:1x1x1 1x1:1x1 64x256x9x9:1x256x1x1',
     '--reduction --alg=sum,max,norm_lp_max --p=1 --stag=axb --dtag=axb 3x5x7x9:1x5x1x1 '
     '16x64x9x9:1x64x1x1',

@@ -56,14 +56,15 @@ struct prelu_dense_pd_t : public primitive_desc_impl_t<prelu_dense_pd_t, prelu_d
         bool keep[DNNL_MAX_NDIMS] = {};
         for (int d = 0; d < src.ndims; ++d)
             keep[d] = wei.dims[d] == src.dims[d];
-        ANYDNN_REQUIRE(split_dense(src, keep, pd.split), dnnl_unimplemented,
+        ANYDNN_REQUIRE(split_dense(src, keep, pd.split) && pd.split.batch == 1, dnnl_unimplemented,
                 "src is not dense with the weights' dims together in memory order");
         // Weights (and diff_weights) dense in src's order of those dims.
         for (int a : {DNNL_ARG_WEIGHTS, DNNL_ARG_DIFF_WEIGHTS}) {
             if (!pd.args.count(a)) continue;
             const memory_desc_t &w = pd.args[a];
             dense_split_t ws;
-            ANYDNN_REQUIRE(split_dense(w, keep, ws) && ws.outer == 1 && ws.inner == 1
+            ANYDNN_REQUIRE(split_dense(w, keep, ws) && ws.batch == 1 && ws.outer == 1
+                            && ws.inner == 1
                             && std::memcmp(ws.kept_stride, pd.split.kept_stride,
                                        sizeof(ws.kept_stride))
                                     == 0,

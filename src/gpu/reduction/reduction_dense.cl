@@ -1,4 +1,4 @@
-// Reduction of a dense tensor seen as [R1, B, R2] (B: the positions dst keeps), in two steps:
+// Reduction of a dense tensor seen as [A, R1, B, R2] (A x B: the positions dst keeps), in two steps:
 // partial results of slices of each kept position into f32 scratch, then their join per dst
 // element with the final step and post-ops. Build options: SRC/DST types, ACC, VEC, GROUPS
 // (unrolled loads in flight per work-item), GROUP_REDUCE, the post-op chain (final kernel).
@@ -8,17 +8,19 @@
 #include "cl/reduce_acc.h"
 
 #ifdef ROWS
-// R2 long: a work-group per (slice s, kept position b) strides over slice s's part of each of
-// its rows (rows r1 in [s1 * rows1, ..), elements in [s2 * len2, ..) of R2), VEC per load, a
-// GROUPS-deep unroll keeping several loads in flight. part[s * B + b] is the join.
+// R2 long: a work-group per (slice s, kept position a, b) strides over slice s's part of each
+// of its rows (rows r1 in [s1 * rows1, ..), elements in [s2 * len2, ..) of R2), VEC per load, a
+// GROUPS-deep unroll keeping several loads in flight. part[s * A * B + a * B + b] is the join.
 kernel void reduction_dense_rows(const global SRC_DATA_T *src, global float *part, long src_off,
-        long R1, long B, long R2, long rows1, long len2, long S2, float p, local float *buf) {
-    const long id = ROW_ID, b = id % B, s = id / B, s1 = s / S2, s2 = s % S2;
+        long A, long R1, long B, long R2, long rows1, long len2, long S2, float p,
+        local float *buf) {
+    const long id = ROW_ID, ab = id % (A * B), a_ = ab / B, b = ab % B, s = id / (A * B);
+    const long s1 = s / S2, s2 = s % S2;
     const long r_end = min(R1, (s1 + 1) * rows1), c_end = min(R2, (s2 + 1) * len2);
     const long step = ROW_L * VEC;
     vf a = (vf)(ACC_INIT);
     for (long r = s1 * rows1; r < r_end; ++r) {
-        const long base = src_off + (r * B + b) * R2;
+        const long base = src_off + ((a_ * R1 + r) * B + b) * R2;
         long c = s2 * len2 + ROW_LID * VEC;
         for (; c + (GROUPS - 1) * step < c_end; c += GROUPS * step) {
             vf x[GROUPS];
@@ -33,24 +35,25 @@ kernel void reduction_dense_rows(const global SRC_DATA_T *src, global float *par
 #endif
 
 #ifdef COLS
-// R2 short: the tensor as R1 rows of M = B * R2 columns; a work-item per (slice s of rows1
-// rows, VEC columns) walks down its columns (neighbouring work-items, neighbouring columns).
-// part[s * M + column] is the join.
+// R2 short: each of A batches as R1 rows of M = B * R2 columns; a work-item per (slice s of
+// rows1 rows, batch, VEC columns) walks down its columns (neighbouring work-items,
+// neighbouring columns). part[(s * A + batch) * M + column] is the join.
 kernel void reduction_dense_cols(const global SRC_DATA_T *src, global float *part, long src_off,
-        long R1, long M, long rows1, long items, float p) {
+        long A, long R1, long M, long rows1, long items, float p) {
     const long id = get_global_id(0);
     if (id >= items) return;
-    const long MV = M / VEC, j = id % MV * VEC, s = id / MV;
+    const long MV = M / VEC, j = id % MV * VEC, sa = id / MV, s = sa / A, a_ = sa % A;
     const long r_end = min(R1, (s + 1) * rows1);
+    const long base = src_off + a_ * R1 * M + j;
     vf a = (vf)(ACC_INIT);
     long r = s * rows1;
     for (; r + GROUPS - 1 < r_end; r += GROUPS) {
         vf x[GROUPS];
-        for (int g = 0; g < GROUPS; ++g) x[g] = LOADV(LOAD_SRC, src, src_off + (r + g) * M + j);
+        for (int g = 0; g < GROUPS; ++g) x[g] = LOADV(LOAD_SRC, src, base + (r + g) * M);
         for (int g = 0; g < GROUPS; ++g) a = ACC_STEP(a, x[g], vf);
     }
-    for (; r < r_end; ++r) a = ACC_STEP(a, LOADV(LOAD_SRC, src, src_off + r * M + j), vf);
-    STOREV(store_f32, part, s * M + j, a);
+    for (; r < r_end; ++r) a = ACC_STEP(a, LOADV(LOAD_SRC, src, base + r * M), vf);
+    STOREV(store_f32, part, sa * M + j, a);
 }
 #endif
 

@@ -1,5 +1,6 @@
-// GPU reduction of plain dense tensors whose kept dims sit together in memory order (the
-// innermost axis, the outer axes around channels as NCHW -> 1C11, everything): wide loads
+// GPU reduction of plain dense tensors whose kept dims form at most two runs in memory order
+// (the innermost axis, the outer axes around channels as NCHW -> 1C11, a middle axis,
+// everything): wide loads
 // along rows or down columns, slices reduced side by side into scratch, then joined with the
 // final step and post-ops (reduction_dense.cl, gpu/dense_reduce_plan.hpp). Other layouts go
 // to ocl:reduction:groups.
@@ -44,7 +45,7 @@ struct reduction_dense_pd_t
             keep[d] = dst.dims[d] == src.dims[d];
         }
         ANYDNN_REQUIRE(split_dense(src, keep, pd.split), dnnl_unimplemented,
-                "src is not plain dense with the kept dims together in memory order");
+                "src is not plain dense with the kept dims in at most two runs of memory order");
         const size_t widest = std::max(data_type_size(src.data_type), size_t(1));
         ANYDNN_REQUIRE(pd.plan.init(pd.engine, pd.split, widest, src.offset0 % 8 == 0),
                 dnnl_unimplemented, "nothing to reduce into");
@@ -92,12 +93,12 @@ struct reduction_dense_t : public primitive_t {
         size_t local = 0;
         const nd_range_t range = pl.range(slices_->max_work_group_size(), local);
         if (pl.rows) {
-            for (int64_t v : {pl.R1, pl.B, pl.R2, pl.rows1, pl.len2, pl.S2})
+            for (int64_t v : {pl.A, pl.R1, pl.B, pl.R2, pl.rows1, pl.len2, pl.S2})
                 a.add_value<int64_t>(v);
             a.add_value(d.p);
             add_row_buffer(a, local);
         } else {
-            for (int64_t v : {pl.R1, pl.B * pl.R2, pl.rows1, pl.col_items()})
+            for (int64_t v : {pl.A, pl.R1, pl.B * pl.R2, pl.rows1, pl.col_items()})
                 a.add_value<int64_t>(v);
             a.add_value(d.p);
         }
@@ -109,7 +110,7 @@ struct reduction_dense_t : public primitive_t {
         add_layout(f, dst);
         add_logical_dims(f, dst);
         add_kept_strides(f, pd.split);
-        for (int64_t v : {pl.B, pl.K, pl.S, pl.R1 * pl.R2})
+        for (int64_t v : {pl.A * pl.B, pl.K, pl.S, pl.R1 * pl.R2})
             f.add_value<int64_t>(v);
         f.add_value<int32_t>(finalize_code(d.alg_kind));
         f.add_value(d.p);
