@@ -34,8 +34,11 @@ bool dense_reduce_plan_t::init(engine_t *engine, const dense_split_t &s, size_t 
     const int width = t.vector_elems == 1 ? 1 : vector_width(t, elem_bytes);
     const bool groups = group_reduce(engine);
     const int64_t target = t.reduce_groups;
-    // Rows where a row fills at least a warp's worth of loads, or nothing else is kept.
-    rows = R2 >= 32 * int64_t(width) || (A * B == 1 && R2 > 1) || !groups;
+    // Rows where a row fills at least a warp's worth of loads, where nothing else is kept, or
+    // where there are too few rows to walk down (columns would write partial results about as
+    // large as src).
+    rows = R2 >= 32 * int64_t(width) || (A * B == 1 && R2 > 1) || (R1 < 16 && R2 > 1)
+            || !groups;
     if (rows) {
         vec = aligned && R2 % width == 0 ? width : (aligned && R2 % 4 == 0 && width > 1 ? 4 : 1);
         unroll = groups ? 4 : 1;
