@@ -252,7 +252,8 @@ const std::vector<red_case_t> red_cases = {
         {{9, 4, 12}, {1, 4, 1}, false},
         {{4, 6, 130}, {4, 1, 130}, false}, // a middle axis: kept dims in two runs
         {{2, 3, 5, 300}, {2, 1, 5, 1}, false}, // two runs, rows
-        {{3, 5, 7, 9}, {3, 5, 1, 1}, true}}; // NHWC spatial: N and C kept
+        {{3, 5, 7, 9}, {3, 5, 1, 1}, true}, // NHWC spatial: N and C kept
+        {{20, 3, 9}, {1, 3, 1}, false}}; // columns of short rows: partials per column
 
 TEST(GpuBandwidthReduce, ReductionDenseEveryAlgF32) {
     SKIP_WITHOUT_GPU();
@@ -458,7 +459,8 @@ const std::vector<prelu_case_t> prelu_cases = {
         {{3, 4, 5, 6}, {1, 1, 1, 1}, false}, // scalar
         {{2, 3, 5, 7}, {2, 3, 5, 7}, false}, // full tensor
         {{1, 1, 1, 1}, {1, 1, 1, 1}, false}, {{7, 1, 3}, {1, 1, 3}, false},
-        {{5, 123}, {1, 123}, false}, {{6, 4, 2051}, {1, 4, 1}, false}};
+        {{5, 123}, {1, 123}, false}, {{6, 4, 2051}, {1, 4, 1}, false},
+        {{20, 3, 8}, {1, 3, 1}, false}, {{33, 2, 3}, {1, 2, 1}, false}}; // columns, R2 > 1
 
 void check_prelu(dt t) {
     engine e(engine::kind::gpu, 0);
