@@ -161,7 +161,7 @@ struct red_alg_t {
     float p;
 };
 
-const red_alg_t red_algs[] = {{algorithm::reduction_max, 0.f}, {algorithm::reduction_min, 0.f},
+const std::vector<red_alg_t> red_algs = {{algorithm::reduction_max, 0.f}, {algorithm::reduction_min, 0.f},
         {algorithm::reduction_sum, 0.f}, {algorithm::reduction_mul, 0.f},
         {algorithm::reduction_mean, 0.f}, {algorithm::reduction_norm_lp_max, 1.f},
         {algorithm::reduction_norm_lp_sum, 2.f}, {algorithm::reduction_norm_lp_power_p_max, 3.f},
@@ -210,11 +210,12 @@ struct red_case_t {
     bool channels_last;
 };
 
-void check_reduction(const std::vector<red_case_t> &cases, dt t, const char *impl) {
+void check_reduction(const std::vector<red_case_t> &cases, const std::vector<red_alg_t> &algs,
+        dt t, const char *impl) {
     engine e(engine::kind::gpu, 0);
     stream s(e);
     for (const auto &c : cases)
-        for (const auto &a : red_algs) {
+        for (const auto &a : algs) {
             SCOPED_TRACE("alg " + std::to_string(int(a.alg)) + " p " + std::to_string(a.p)
                     + " src " + std::to_string(count(c.src)) + " dst "
                     + std::to_string(count(c.dst)) + (c.channels_last ? " nhwc" : ""));
@@ -255,21 +256,32 @@ const std::vector<red_case_t> red_cases = {
         {{3, 5, 7, 9}, {3, 5, 1, 1}, true}, // NHWC spatial: N and C kept
         {{20, 3, 9}, {1, 3, 1}, false}}; // columns of short rows: partials per column
 
+// Every algorithm on a row walk, a column walk and a two-run split; every shape with sum and
+// max (each distinct program costs a compile on PoCL).
+const std::vector<red_case_t> red_alg_cases = {{{7, 37}, {7, 1}, false},
+        {{3, 5, 7, 9}, {1, 5, 1, 1}, true}, {{20, 3, 9}, {1, 3, 1}, false},
+        {{4, 6, 130}, {4, 1, 130}, false}};
+const std::vector<red_alg_t> red_sum_max
+        = {{algorithm::reduction_sum, 0.f}, {algorithm::reduction_max, 0.f}};
+
 TEST(GpuBandwidthReduce, ReductionDenseEveryAlgF32) {
     SKIP_WITHOUT_GPU();
-    check_reduction(red_cases, dt::f32, "ocl:reduction:dense");
+    check_reduction(red_alg_cases, red_algs, dt::f32, "ocl:reduction:dense");
+    check_reduction(red_cases, red_sum_max, dt::f32, "ocl:reduction:dense");
 }
 
 TEST(GpuBandwidthReduce, ReductionDenseEveryAlgBf16) {
     SKIP_WITHOUT_GPU();
-    check_reduction(red_cases, dt::bf16, "ocl:reduction:dense");
+    check_reduction({red_alg_cases[1]}, red_algs, dt::bf16, "ocl:reduction:dense");
+    check_reduction(red_cases, red_sum_max, dt::bf16, "ocl:reduction:dense");
 }
 
-TEST(GpuBandwidthReduce, ReductionDenseEveryAlgF16) {
+TEST(GpuBandwidthReduce, ReductionDenseF16) {
     SKIP_WITHOUT_GPU();
     check_reduction({{{7, 37}, {7, 1}, false}, {{3, 5, 7, 9}, {1, 5, 1, 1}, false},
                             {{4, 8, 6, 5}, {1, 8, 1, 1}, true}, {{2, 3, 517}, {1, 1, 1}, false}},
-            dt::f16, "ocl:reduction:dense");
+            {{algorithm::reduction_mean, 0.f}, {algorithm::reduction_min, 0.f}}, dt::f16,
+            "ocl:reduction:dense");
 }
 
 // Large enough that rows are cut into slices along R1 and along R2.
@@ -367,10 +379,10 @@ std::vector<double> softmax_ref(const std::vector<float> &x, const dims &d, int 
     return y;
 }
 
-void check_softmax_axis(dt t) {
+void check_softmax_axis(dt t, const std::vector<sm_case_t> &cases = sm_cases) {
     engine e(engine::kind::gpu, 0);
     stream s(e);
-    for (const auto &c : sm_cases)
+    for (const auto &c : cases)
         for (bool log : {false, true}) {
             SCOPED_TRACE("axis " + std::to_string(c.axis) + " of " + std::to_string(count(c.d))
                     + (log ? " log" : " accurate") + (c.channels_last ? " nhwc" : ""));
@@ -431,7 +443,7 @@ TEST(GpuBandwidthReduce, SoftmaxAxisBf16) {
 }
 TEST(GpuBandwidthReduce, SoftmaxAxisF16) {
     SKIP_WITHOUT_GPU();
-    check_softmax_axis(dt::f16);
+    check_softmax_axis(dt::f16, {sm_cases[0], sm_cases[1], sm_cases[2]});
 }
 
 // The innermost axis stays with the rows kernels.
