@@ -14,7 +14,7 @@ rc=$?
 # gpu_vs_torch's CHECK|state|repro and ROW|group|problem|impl|ours|theirs|ratio|note lines.
 awk -F'|' '
     /^GPU\|/ { print }
-    /^CHECK\|/ { print "CHECK|bwa|" $2 "|" $3 }
+    /^CHECK\|/ { print "CHECK|bwa|" $2 "|" $3 (($4 != "") ? "|" $4 : "") }
     /^CHECKS\|/ { print }
     /^ROW\|/ { print "ROW|" $3 "|" $4 "|" $5 "|" $6 "|" $7 (($8 != "") ? "|" $8 : "") }
 ' "$LOG"
