@@ -1,6 +1,7 @@
 // GPU PReLU forward and backward against the reference of tests/primitives (prelu_ref.hpp):
 // every weights broadcast kind, blocked layouts with tails, data types, one element, an empty
-// batch; attributes unimplemented.
+// batch; attributes unimplemented. Each implementation that takes a case runs it: plain dense
+// ones with the weights' dims in src's order take ocl:prelu:dense as well as the generic kernel.
 #include "gpu/device_copy.hpp"
 #include "primitives/prelu_ref.hpp"
 
@@ -10,7 +11,7 @@ using namespace gpu_test;
 using c_tensor::tensor_t;
 
 void check(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdims, dnnl_data_type_t dt,
-        dnnl_format_tag_t tag, dnnl_format_tag_t wtag) {
+        dnnl_format_tag_t tag, dnnl_format_tag_t wtag, int impls) {
     SCOPED_TRACE(
             ::testing::Message() << "forward " << dnnl_dt2str(dt) << " " << dnnl_fmt_tag2str(tag));
     dnnl_engine_t cpu = nullptr, gpu = nullptr;
@@ -26,7 +27,7 @@ void check(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdims, 
                           [&](const std::vector<tensor_t *> &t) {
                               prelu_ref::expect_forward(*t[0], *t[1], *t[2], wdims, dt);
                           }),
-                1);
+                impls);
     }
     dnnl_primitive_desc_destroy(pd);
     dnnl_memory_desc_destroy(s);
@@ -37,15 +38,15 @@ void check(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdims, 
 
 TEST(GpuPrelu, ForwardBroadcastKinds) {
     SKIP_WITHOUT_GPU();
-    check({2, 17, 3, 3}, {1, 1, 1, 1}, dnnl_f32, dnnl_nchw, dnnl_nchw);
-    check({2, 17, 3, 3}, {1, 17, 1, 1}, dnnl_f32, dnnl_nChw16c, dnnl_nchw);
-    check({2, 17, 3, 3}, {2, 1, 3, 1}, dnnl_bf16, dnnl_nhwc, dnnl_nchw);
-    check({2, 17, 3, 3}, {2, 17, 3, 3}, dnnl_f32, dnnl_nchw, dnnl_nhwc);
+    check({2, 17, 3, 3}, {1, 1, 1, 1}, dnnl_f32, dnnl_nchw, dnnl_nchw, 2);
+    check({2, 17, 3, 3}, {1, 17, 1, 1}, dnnl_f32, dnnl_nChw16c, dnnl_nchw, 1);
+    check({2, 17, 3, 3}, {2, 1, 3, 1}, dnnl_bf16, dnnl_nhwc, dnnl_nchw, 2);
+    check({2, 17, 3, 3}, {2, 17, 3, 3}, dnnl_f32, dnnl_nchw, dnnl_nhwc, 1); // orders differ
 }
 
 // Backward: diff_src and diff_weights (the reduction over the broadcast dims).
 void check_bwd(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdims,
-        dnnl_data_type_t dt, dnnl_format_tag_t tag, dnnl_format_tag_t wtag) {
+        dnnl_data_type_t dt, dnnl_format_tag_t tag, dnnl_format_tag_t wtag, int impls) {
     SCOPED_TRACE(
             ::testing::Message() << "backward " << dnnl_dt2str(dt) << " " << dnnl_fmt_tag2str(tag));
     dnnl_engine_t cpu = nullptr, gpu = nullptr;
@@ -65,7 +66,7 @@ void check_bwd(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdi
                               prelu_ref::expect_backward(
                                       *t[0], *t[1], *t[2], *t[3], *t[4], wdims, dt);
                           }),
-                1);
+                impls);
     }
     dnnl_primitive_desc_destroy(pd);
     dnnl_primitive_desc_destroy(hint);
@@ -77,13 +78,13 @@ void check_bwd(const std::vector<int64_t> &dims, const std::vector<int64_t> &wdi
 
 TEST(GpuPrelu, BackwardBroadcastKinds) {
     SKIP_WITHOUT_GPU();
-    check_bwd({2, 17, 3, 3}, {1, 1, 1, 1}, dnnl_f32, dnnl_nchw, dnnl_nchw);        // scalar
-    check_bwd({2, 17, 3, 3}, {1, 17, 1, 1}, dnnl_f32, dnnl_nChw16c, dnnl_nchw);    // blocked tail
-    check_bwd({2, 17, 3, 3}, {2, 1, 3, 1}, dnnl_f32, dnnl_nhwc, dnnl_nchw);        // a subset
-    check_bwd({2, 17, 3, 3}, {2, 17, 3, 3}, dnnl_f32, dnnl_nchw, dnnl_nhwc);       // full
-    check_bwd({2, 20, 3, 3}, {1, 20, 1, 1}, dnnl_f32, dnnl_nChw16c, dnnl_aBcd16b); // padded dw
-    check_bwd({1, 1}, {1, 1}, dnnl_f32, dnnl_ab, dnnl_ab);                         // one element
-    check_bwd({3, 7, 5}, {1, 7, 1}, dnnl_bf16, dnnl_abc, dnnl_abc);
+    check_bwd({2, 17, 3, 3}, {1, 1, 1, 1}, dnnl_f32, dnnl_nchw, dnnl_nchw, 2);        // scalar
+    check_bwd({2, 17, 3, 3}, {1, 17, 1, 1}, dnnl_f32, dnnl_nChw16c, dnnl_nchw, 1);    // blocked tail
+    check_bwd({2, 17, 3, 3}, {2, 1, 3, 1}, dnnl_f32, dnnl_nhwc, dnnl_nchw, 2);        // a subset
+    check_bwd({2, 17, 3, 3}, {2, 17, 3, 3}, dnnl_f32, dnnl_nchw, dnnl_nhwc, 1);       // full
+    check_bwd({2, 20, 3, 3}, {1, 20, 1, 1}, dnnl_f32, dnnl_nChw16c, dnnl_aBcd16b, 1); // padded dw
+    check_bwd({1, 1}, {1, 1}, dnnl_f32, dnnl_ab, dnnl_ab, 2);                         // one element
+    check_bwd({3, 7, 5}, {1, 7, 1}, dnnl_bf16, dnnl_abc, dnnl_abc, 2);
 }
 
 // An empty batch: diff_weights are sums over nothing, zero (written: the outputs start as

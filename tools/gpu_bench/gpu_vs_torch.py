@@ -119,7 +119,7 @@ GROUPS['sdpa'] = rows_sdpa.ROWS
 # CHECKS and torch_case(Torch, key); its rows and checks run when --only names the group.
 sys.path.insert(0, HERE)
 ROW_MODULES = {}
-for _name in ('rows_bandwidth',):
+for _name in ('rows_bandwidth', 'rows_reduce'):
     try:
         _mod = __import__(_name)
         ROW_MODULES[_mod.GROUP] = _mod

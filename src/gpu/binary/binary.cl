@@ -118,20 +118,15 @@ static vf binary_v(vf a, vf b, const global SCALE0_DATA_T *scale0,
 kernel void binary_bcast_vec(const global SRC0_DATA_T *src0, const global SRC1_DATA_T *src1,
         global DST_DATA_T *dst, long off0, long off1, long offd, long inner, long mid, long n,
         const global SCALE0_DATA_T *scale0, const global SCALE1_DATA_T *scale1) {
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / VEC;
+    const long groups = n / VEC;
     vf a[GROUPS], b[GROUPS];
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) {
-            a[g] = LOADV(LOAD_SRC0, src0, off0 + j * VEC);
-            b[g] = src1_v(src1, off1, j * VEC, inner, mid);
-        }
+    FOR_ITEM_GROUPS(g, j, groups) {
+        a[g] = LOADV(LOAD_SRC0, src0, off0 + j * VEC);
+        b[g] = src1_v(src1, off1, j * VEC, inner, mid);
     }
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) STOREV(STORE_DST, dst, offd + j * VEC, binary_v(a[g], b[g], scale0, scale1));
-    }
-    if (t != 0) return;
+    FOR_ITEM_GROUPS(g, j, groups)
+        STOREV(STORE_DST, dst, offd + j * VEC, binary_v(a[g], b[g], scale0, scale1));
+    if (get_global_id(0) != 0) return;
     for (long k = groups * VEC; k < n; ++k) {
         const float x = scaled0(LOAD_SRC0(src0, off0 + k), scale0);
         const float y = scaled1(LOAD_SRC1(src1, off1 + (k / inner) % mid), scale1);

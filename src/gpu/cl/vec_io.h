@@ -107,4 +107,13 @@ typedef float vf;
 #define STOREV(f, p, i, v) f(p, i, v)
 #endif
 
+// The grid-stride loop of the dense kernels: the work-item's GROUPS (a build option) element
+// groups, a global size apart so that every step of the loop is one coalesced access across
+// the work-items; `j`, the group's number, runs only where it is below `count` (the body runs
+// at most once per g, and `continue` moves on to the next g).
+#define FOR_ITEM_GROUPS(g, j, count) \
+    for (int g = 0; g < GROUPS; ++g) \
+        for (long j = (long)get_global_id(0) + g * (long)get_global_size(0); j < (count); \
+                j = (count))
+
 #endif

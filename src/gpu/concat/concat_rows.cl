@@ -38,16 +38,11 @@ static long dst_index(long i, long cols, long dst_cols, long col0) {
 kernel void concat_rows(const global SRC_DATA_T *src, global DST_DATA_T *dst, long src_off,
         long dst_off, long n, long cols, long dst_cols, long col0, const global float *scale) {
 #if VEC == 4
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
+    const long groups = n / 4;
     VALUE4_T v[GROUPS];
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) v[g] = LOAD4(src, src_off + j * 4);
-    }
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) STORE4(dst, dst_off + dst_index(j * 4, cols, dst_cols, col0), v[g]);
-    }
+    FOR_ITEM_GROUPS(g, j, groups) v[g] = LOAD4(src, src_off + j * 4);
+    FOR_ITEM_GROUPS(g, j, groups)
+        STORE4(dst, dst_off + dst_index(j * 4, cols, dst_cols, col0), v[g]);
     // n is a multiple of 4 here (cols is): no tail.
 #else
     const long i = get_global_id(0);

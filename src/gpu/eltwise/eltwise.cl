@@ -36,18 +36,12 @@ static vf eltwise_fwdv(vf x, float alpha, float beta) {
 // multiples of VEC (the host's condition).
 kernel void eltwise_fwd_dense_vec(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         long offset_src, long offset_dst, long n, float alpha, float beta) {
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / VEC;
+    const long groups = n / VEC;
     vf x[GROUPS];
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) x[g] = LOADV(LOAD_SRC, src, offset_src + j * VEC);
-    }
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups)
-            STOREV(STORE_DST, dst, offset_dst + j * VEC, eltwise_fwdv(x[g], alpha, beta));
-    }
-    if (t != 0) return;
+    FOR_ITEM_GROUPS(g, j, groups) x[g] = LOADV(LOAD_SRC, src, offset_src + j * VEC);
+    FOR_ITEM_GROUPS(g, j, groups)
+        STOREV(STORE_DST, dst, offset_dst + j * VEC, eltwise_fwdv(x[g], alpha, beta));
+    if (get_global_id(0) != 0) return;
     for (long k = groups * VEC; k < n; ++k)
         STORE_DST(dst, offset_dst + k, eltwise_fwd(ALG, LOAD_SRC(src, offset_src + k), alpha, beta));
 }

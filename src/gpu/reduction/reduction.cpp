@@ -7,6 +7,7 @@
 #include "gpu/launch.hpp"
 #include "gpu/post_ops.hpp"
 #include "gpu/reduce_launch.hpp"
+#include "gpu/reduction/reduction_codes.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -14,31 +15,6 @@ namespace gpu {
 namespace {
 
 namespace rd = cpu::reduction;
-
-// The final step as reduction.cl numbers it (FIN_*).
-int finalize_code(dnnl_alg_kind_t alg) {
-    switch (alg) {
-    case dnnl_reduction_mean: return 1;
-    case dnnl_reduction_norm_lp_max: return 2;
-    case dnnl_reduction_norm_lp_sum: return 3;
-    case dnnl_reduction_norm_lp_power_p_max: return 4;
-    case dnnl_reduction_norm_lp_power_p_sum: return 5;
-    default: return 0;
-    }
-}
-
-// The accumulation as reduction.cl numbers it (ACC_*).
-int acc_code(rd::acc_kind_t k) {
-    switch (k) {
-    case rd::acc_kind_t::max: return 0;
-    case rd::acc_kind_t::min: return 1;
-    case rd::acc_kind_t::sum: return 2;
-    case rd::acc_kind_t::mul: return 3;
-    case rd::acc_kind_t::abs_sum: return 4;
-    case rd::acc_kind_t::sq_sum: return 5;
-    default: return 6;
-    }
-}
 
 struct reduction_t;
 

@@ -71,35 +71,28 @@ static float4 quantize4(float4 v, float4 old, REORDER_PARAMS) {
 kernel void reorder_dense(const global SRC_DATA_T *src, global DST_DATA_T *dst, long offset_src,
         long offset_dst, long n, REORDER_PARAMS) {
 #if VEC == 4
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
+    const long groups = n / 4;
     if (((offset_src | offset_dst) & 3) == 0) {
         // Offsets on multiples of 4: one vector access each way (a uniform branch).
         float4 v[GROUPS], old[GROUPS];
-        for (int g = 0; g < GROUPS; ++g) {
-            const long j = t + g * items;
-            old[g] = 0.f;
-            if (j >= groups) continue;
+        FOR_ITEM_GROUPS(g, j, groups) {
             v[g] = X4(LOAD_SRC)(src, offset_src + j * 4);
 #ifdef SUM
             old[g] = X4(LOAD_DST)(dst, offset_dst + j * 4);
+#else
+            old[g] = 0.f;
 #endif
         }
-        for (int g = 0; g < GROUPS; ++g) {
-            const long j = t + g * items;
-            if (j < groups)
-                X4(STORE_DST)(dst, offset_dst + j * 4,
-                        quantize4(v[g], old[g], src_scale, dst_scale, src_zp, dst_zp, beta,
-                                sum_zp));
-        }
+        FOR_ITEM_GROUPS(g, j, groups)
+            X4(STORE_DST)(dst, offset_dst + j * 4,
+                    quantize4(v[g], old[g], src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp));
     } else {
-        for (int g = 0; g < GROUPS; ++g) {
-            const long j = t + g * items;
-            for (int k = 0; k < 4 && j < groups; ++k)
+        FOR_ITEM_GROUPS(g, j, groups)
+            for (int k = 0; k < 4; ++k)
                 reorder_one(src, dst, offset_src, offset_dst, j * 4 + k, src_scale, dst_scale,
                         src_zp, dst_zp, beta, sum_zp);
-        }
     }
-    if (t != 0) return;
+    if (get_global_id(0) != 0) return;
     for (long i = groups * 4; i < n; ++i)
         reorder_one(src, dst, offset_src, offset_dst, i, src_scale, dst_scale, src_zp, dst_zp,
                 beta, sum_zp);

@@ -43,17 +43,11 @@ static float4 sum_four(long i, SUM_SOURCES) {
 
 kernel void sum_dense(global DST_DATA_T *dst, long dst_off, long n, SUM_SOURCES) {
 #if VEC == 4
-    const long t = get_global_id(0), items = get_global_size(0), groups = n / 4;
+    const long groups = n / 4;
     float4 v[GROUPS];
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) v[g] = sum_four(j * 4, s0, s1, s2, s3, s4, s5, s6, s7, off, scale);
-    }
-    for (int g = 0; g < GROUPS; ++g) {
-        const long j = t + g * items;
-        if (j < groups) X4(STORE_DST)(dst, dst_off + j * 4, v[g]);
-    }
-    if (t != 0) return;
+    FOR_ITEM_GROUPS(g, j, groups) v[g] = sum_four(j * 4, s0, s1, s2, s3, s4, s5, s6, s7, off, scale);
+    FOR_ITEM_GROUPS(g, j, groups) X4(STORE_DST)(dst, dst_off + j * 4, v[g]);
+    if (get_global_id(0) != 0) return;
     for (long i = groups * 4; i < n; ++i)
         STORE_DST(dst, dst_off + i, sum_one(i, s0, s1, s2, s3, s4, s5, s6, s7, off, scale));
 #else

@@ -22,6 +22,7 @@ op_tuning_t cpu_devices() {
     t.vector_elems = 1;
     t.bandwidth_group = 1;
     t.bnorm_stat_groups = 16;
+    t.reduce_groups = 16;
     return t;
 }
 
@@ -40,6 +41,7 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "vec" && (v == 1 || v == 4)) t.vector_elems = v;
             if (name == "group" && v > 0 && (v & (v - 1)) == 0) t.bandwidth_group = v;
             if (name == "bn_groups" && v > 0) t.bnorm_stat_groups = v;
+            if (name == "reduce_groups" && v > 0) t.reduce_groups = v;
             if (name == "row_elems" && v > 0) t.row_elems = v;
             if (name == "row_elems_max" && v > 0) t.row_elems_max = v;
             if (name == "row_group_max" && v > 0) t.row_group_max = v;

@@ -43,6 +43,10 @@ struct op_tuning_t {
     int bandwidth_group = 256;
     // Batch norm statistics: about this many work-groups share the channels' partial sums.
     int bnorm_stat_groups = 2048;
+    // Dense reductions (reduction, PReLU's weights gradient): where dst has fewer positions
+    // than this, each position's elements are split into slices reduced side by side (about
+    // this many work-groups, or this many times bandwidth_group work-items), joined after.
+    int reduce_groups = 2048;
     // Softmax / layer norm rows in registers: elements each work-item keeps (the row's
     // work-group size follows from the row width), the most it may keep (backward: half,
     // for its five register arrays), and the most work-items per row. Registers times
@@ -68,6 +72,7 @@ long vector_items(long n, int groups, int width = 4);
 // The device's row, with the "ops:" section of ANYDNN_GPU_TUNING applied (tuning_override.hpp:
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
 // row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16,access_bytes=16,
+// reduce_groups=2048,
 // rnn_split_elems=4096,rnn_split_depth=64").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
