@@ -48,6 +48,8 @@ const char *type_suffix(dnnl_data_type_t dt) {
         case dnnl_s32: return "s32";
         case dnnl_f8_e4m3: return "f8_e4m3";
         case dnnl_f8_e5m2: return "f8_e5m2";
+        case dnnl_f4_e2m1: return "f4_e2m1"; // defined by reorder.cl, the one kernel of them
+        case dnnl_f4_e3m0: return "f4_e3m0";
         default: return nullptr;
     }
 }
@@ -60,14 +62,17 @@ const char *storage_type(dnnl_data_type_t dt) {
         case dnnl_u8: return "uchar";
         case dnnl_s32: return "int";
         case dnnl_f8_e4m3:
-        case dnnl_f8_e5m2: return "uchar";
+        case dnnl_f8_e5m2:
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: return "uchar";
         default: return nullptr;
     }
 }
 } // namespace
 
 bool kernel_data_type(dnnl_data_type_t dt) {
-    return type_suffix(dt) != nullptr && !is_f8(dt);
+    return type_suffix(dt) != nullptr && !is_f8(dt) && dt != dnnl_f4_e2m1
+            && dt != dnnl_f4_e3m0;
 }
 
 std::string data_type_options(const char *name, dnnl_data_type_t dt) {

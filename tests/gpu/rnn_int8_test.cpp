@@ -1,7 +1,8 @@
-// The GPU engine's int8 RNN inference (u8 data with a scale and shift, s8 weights with one
-// scale or one per gate column, u8 or f32 outputs) against the reference of tests/primitives
-// (rnn_ref.hpp) run on the dequantized inputs: u8 outputs within one quantization step, f32
-// ones within 1e-4. Problems the CPU engine refuses get the same status on the GPU (a rule
+// The GPU engine's int8 RNN inference (u8 or s8 data with a scale and shift, s8 weights with
+// one scale or one per gate column, s8 LSTM projection weights with one scale or one per
+// output channel, int8 or f32 outputs) against the reference of tests/primitives (rnn_ref.hpp)
+// run on the dequantized inputs: int8 outputs within one quantization step, f32 ones within
+// 1e-4. Problems the CPU engine refuses get the same status on the GPU (a rule
 // both engines share, checked as a rule, not as a result). Skipped without an OpenCL device.
 #include <cmath>
 #include <cstdint>
@@ -34,7 +35,12 @@ struct problem_t {
     // Bad-input variants: still the CPU engine decides what is accepted.
     dnnl_data_type_t src_dt = dnnl_u8;
     dnnl_prop_kind_t prop = dnnl_forward_inference;
-    bool projection = false;
+    bool projection = false; // LSTM: s8 projection weights to dic channels
+    int64_t dic = 0; // with projection: the state's channels
+    int proj_mask = 8; // projection scales: 8 one per output channel, 0 one for all
+    float shift = data_shift; // the data shift (s8 data: 0 or small)
+
+    int64_t state() const { return projection ? dic : DHC; }
 };
 
 int64_t gates_of(dnnl_alg_kind_t cell) {
@@ -52,18 +58,18 @@ struct mds_t {
                        dst_layer = nullptr, dst_iter = nullptr, dst_iter_c = nullptr;
 
     explicit mds_t(const problem_t &p) {
-        const int64_t D = directions(p), G = gates_of(p.cell), H = p.DHC;
-        const int64_t DLC = p.dir == dnnl_bidirectional_concat ? 2 * H : H;
+        const int64_t D = directions(p), G = gates_of(p.cell), H = p.DHC, S = p.state();
+        const int64_t DLC = p.dir == dnnl_bidirectional_concat ? 2 * S : S;
         const bool lstm = p.cell == dnnl_vanilla_lstm;
         make(src_layer, {p.T, p.N, p.SLC}, p.src_dt, dnnl_tnc);
         make(wl, {p.L, D, p.SLC, G, H}, dnnl_s8, dnnl_ldigo);
-        make(wi, {p.L, D, H, G, H}, dnnl_s8, dnnl_ldigo);
-        if (p.projection) make(wproj, {p.L, D, H, H}, dnnl_s8, dnnl_ldio);
+        make(wi, {p.L, D, S, G, H}, dnnl_s8, dnnl_ldigo);
+        if (p.projection) make(wproj, {p.L, D, H, S}, dnnl_s8, dnnl_ldio);
         make(bias, {p.L, D, G + (p.cell == dnnl_lbr_gru ? 1 : 0), H}, dnnl_f32, dnnl_ldgo);
         make(dst_layer, {p.T, p.N, DLC}, p.dst_dt, dnnl_tnc);
         if (p.with_iter) {
-            make(src_iter, {p.L, D, p.N, H}, p.iter_dt, dnnl_ldnc);
-            make(dst_iter, {p.L, D, p.N, H}, p.iter_dt, dnnl_ldnc);
+            make(src_iter, {p.L, D, p.N, S}, p.iter_dt, dnnl_ldnc);
+            make(dst_iter, {p.L, D, p.N, S}, p.iter_dt, dnnl_ldnc);
             if (lstm) {
                 make(src_iter_c, {p.L, D, p.N, H}, dnnl_f32, dnnl_ldnc);
                 make(dst_iter_c, {p.L, D, p.N, H}, dnnl_f32, dnnl_ldnc);
@@ -86,12 +92,24 @@ private:
     }
 };
 
-// The quantization attributes: data scale/shift and the weights scales (30 + j % 7 per gate
-// column as benchdnn, or one 31 for all).
+// The projection weights' scale of output channel j (mask 8), or the one for all (mask 0).
+double projection_scale(const problem_t &p, int64_t j) {
+    return p.proj_mask == 0 ? 97.0 : 100.0 + double(j % 5);
+}
+
+// The quantization attributes: data scale/shift, the weights scales (30 + j % 7 per gate
+// column as benchdnn, or one 31 for all) and the projection's.
 dnnl_primitive_attr_t make_attr(const problem_t &p, float scale = data_scale) {
     dnnl_primitive_attr_t attr = nullptr;
     EXPECT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
-    EXPECT_EQ(dnnl_primitive_attr_set_rnn_data_qparams(attr, scale, data_shift), dnnl_success);
+    EXPECT_EQ(dnnl_primitive_attr_set_rnn_data_qparams(attr, scale, p.shift), dnnl_success);
+    if (p.projection) {
+        std::vector<float> ps(size_t(p.state()));
+        for (size_t j = 0; j < ps.size(); ++j) ps[j] = float(projection_scale(p, int64_t(j)));
+        EXPECT_EQ(dnnl_primitive_attr_set_rnn_weights_projection_qparams(attr,
+                          p.proj_mask == 0 ? 1 : int64_t(ps.size()), p.proj_mask, ps.data()),
+                dnnl_success);
+    }
     std::vector<float> scales(size_t(gates_of(p.cell) * p.DHC));
     for (size_t j = 0; j < scales.size(); ++j) scales[j] = 30.f + float(j % 7);
     if (p.per_column_scales)
@@ -126,7 +144,7 @@ dnnl_status_t make_pd(dnnl_primitive_desc_t *pd, dnnl_engine_t eng, const proble
     }
 }
 
-// The reference's description of p (u8 data, s8 weights).
+// The reference's description of p (u8 or s8 data, s8 weights).
 rnn_ref::prob_t ref_problem(const problem_t &p) {
     rnn_ref::prob_t r;
     r.cell = p.cell;
@@ -136,7 +154,8 @@ rnn_ref::prob_t ref_problem(const problem_t &p) {
     r.N = p.N;
     r.SLC = p.SLC;
     r.DHC = p.DHC;
-    r.dt = dnnl_u8;
+    r.dt = p.src_dt;
+    r.proj_dic = p.projection ? p.dic : 0;
     r.f32_dst = p.dst_dt == dnnl_f32;
     r.f32_iter = p.iter_dt == dnnl_f32;
     r.src_iter = r.src_iter_c = r.dst_iter = r.dst_iter_c = p.with_iter;
@@ -156,7 +175,7 @@ void check(const problem_t &p) {
         const prob_t r = ref_problem(p);
         mds_t m(p);
         const_dnnl_memory_desc_t md[NT] = {m.src_layer, m.src_iter, m.src_iter_c, nullptr, m.wl,
-                m.wi, nullptr, nullptr, m.bias, m.dst_layer, m.dst_iter, m.dst_iter_c};
+                m.wi, nullptr, m.wproj, m.bias, m.dst_layer, m.dst_iter, m.dst_iter_c};
         dnnl_primitive_attr_t attr = make_attr(p);
         dnnl_primitive_desc_t pd = nullptr;
         ASSERT_EQ(make_pd(&pd, gpu, p, m, attr), dnnl_success);
@@ -178,8 +197,11 @@ void check(const problem_t &p) {
             dev[k].reset(new gpu_test::device_memory_t(gpu, md[k]));
             if (k < DL) {
                 const dnnl_data_type_t dt = r.dt_of(k);
-                vec v = dt == dnnl_u8 ? random_values(count(r.dims(k)), 50 + k, 64, 192)
-                        : dt == dnnl_s8 ? random_values(count(r.dims(k)), 50 + k, -20, 20)
+                const bool weights = k == WL || k == WI || k == WPR;
+                const double lo = std::max(-128.0, double(p.shift) - 64);
+                vec v = weights ? random_values(count(r.dims(k)), 50 + k, -20, 20)
+                        : dt == dnnl_u8 ? random_values(count(r.dims(k)), 50 + k, 64, 192)
+                        : dt == dnnl_s8 ? random_values(count(r.dims(k)), 50 + k, lo, lo + 128)
                                         : input_values(r, k, 50 + k);
                 if (dt != dnnl_f32)
                     for (auto &x : v)
@@ -188,8 +210,10 @@ void check(const problem_t &p) {
                 dev[k]->upload(*host[k]);
                 in[k] = read_all(*host[k]);
                 for (size_t i = 0; i < in[k].size(); ++i) {
-                    if (dt == dnnl_u8) in[k][i] = (in[k][i] - data_shift) / data_scale;
-                    if (dt == dnnl_s8) in[k][i] /= wscale(i);
+                    if (k == WPR)
+                        in[k][i] /= projection_scale(p, int64_t(i % size_t(p.state())));
+                    else if (weights) in[k][i] /= wscale(i);
+                    else if (dt != dnnl_f32) in[k][i] = (in[k][i] - p.shift) / data_scale;
                 }
             } else {
                 dev[k]->fill(0xff);
@@ -204,8 +228,10 @@ void check(const problem_t &p) {
             const vec got = read_all(*host[k]);
             for (size_t i = 0; i < got.size(); ++i) {
                 double e = ref.v[k][i];
-                if (r.dt_of(k) == dnnl_u8) {
-                    e = std::min(255.0, std::max(0.0, std::round(e * data_scale + data_shift)));
+                if (r.dt_of(k) != dnnl_f32) {
+                    const bool s8 = r.dt_of(k) == dnnl_s8;
+                    e = std::min(s8 ? 127.0 : 255.0,
+                            std::max(s8 ? -128.0 : 0.0, std::round(e * data_scale + p.shift)));
                     ASSERT_NEAR(got[i], e, 1.0) << slot_names[k] << " element " << i;
                 } else {
                     ASSERT_NEAR(got[i], e, 1e-4 * std::fabs(e) + 1e-4)
@@ -247,6 +273,23 @@ problem_t no_iter(problem_t p) {
     return p;
 }
 
+// s8 data (the int8 tensors among src_iter and the outputs too) with the given shift.
+problem_t s8_data(problem_t p, float shift = 0.f) {
+    p.src_dt = dnnl_s8;
+    if (p.dst_dt == dnnl_u8) p.dst_dt = dnnl_s8;
+    if (p.iter_dt == dnnl_u8) p.iter_dt = dnnl_s8;
+    p.shift = shift;
+    return p;
+}
+
+// LSTM projection to dic channels (mask 8 scales, or 0: one for all).
+problem_t projected(problem_t p, int64_t dic, int mask = 8) {
+    p.projection = true;
+    p.dic = dic;
+    p.proj_mask = mask;
+    return p;
+}
+
 const problem_t problems[] = {
         cell("lstm_l2r_2layers", dnnl_vanilla_lstm, l2r, 2, 3, 4, 8, 8),
         cell("lstm_concat_odd", dnnl_vanilla_lstm, concat, 1, 5, 3, 5, 7),
@@ -266,6 +309,14 @@ const problem_t problems[] = {
         // Large enough for the tiled GEMM where the device runs it.
         cell("lstm_concat_tiled_gemm", dnnl_vanilla_lstm, concat, 1, 3, 16, 64, 64),
         f32_dst(cell("lbr_gru_l2r_tiled_gemm", dnnl_lbr_gru, l2r, 1, 2, 16, 40, 72)),
+        s8_data(cell("s8_lstm_concat_odd", dnnl_vanilla_lstm, concat, 1, 5, 3, 5, 7)),
+        s8_data(cell("s8_gru_r2l_shift_2layers", dnnl_vanilla_gru, r2l, 2, 3, 2, 6, 6), -9.f),
+        f32_iter(s8_data(one_scale(cell("s8_lbr_gru_sum_f32_iter", dnnl_lbr_gru, sum, 1, 3, 4,
+                5, 9)))),
+        projected(cell("lstm_projection_l2r_2layers", dnnl_vanilla_lstm, l2r, 2, 3, 2, 5, 9), 5),
+        f32_dst(projected(s8_data(cell("s8_lstm_projection_concat_one_scale", dnnl_vanilla_lstm,
+                                          concat, 1, 2, 3, 4, 6)),
+                7, 0)),
 };
 
 // The whole problem in a failure message or a test listing (gtest prints raw bytes otherwise).
@@ -276,7 +327,8 @@ void PrintTo(const problem_t &p, std::ostream *os) {
         << ", dst " << dnnl_dt2str(p.dst_dt) << ", iter " << dnnl_dt2str(p.iter_dt)
         << (p.with_iter ? "" : " (no iter)")
         << (p.per_column_scales ? ", per-column weights scales" : ", one weights scale")
-        << (p.projection ? ", projection" : "") << ")";
+        << (p.projection ? ", projection to " + std::to_string(p.dic) : std::string())
+        << ", shift " << p.shift << ")";
 }
 
 class rnn_int8_gpu : public ::testing::TestWithParam<problem_t> {};
@@ -325,15 +377,15 @@ TEST(rnn_int8_gpu, refuses_what_the_cpu_engine_refuses) {
         GTEST_SKIP() << "no OpenCL device";
     }
     const problem_t lstm = cell("lstm", dnnl_vanilla_lstm, l2r, 1, 2, 2, 4, 4);
-    problem_t f32_src = lstm; // s8 weights need u8 src_layer
+    problem_t f32_src = lstm; // s8 weights need u8 or s8 src_layer
     f32_src.src_dt = dnnl_f32;
     expect_same_status(f32_src, dnnl_unimplemented);
     problem_t training = lstm; // int8 is inference only
     training.prop = dnnl_forward_training;
     expect_same_status(training, dnnl_unimplemented);
-    problem_t projection = lstm; // int8 LSTM projection: the CPU engine has none
-    projection.projection = true;
-    expect_same_status(projection, dnnl_unimplemented);
+    // Projection scales: mask 8 (per output channel) or 0 only.
+    expect_same_status(projected(lstm, 3, 24), dnnl_unimplemented);
+    expect_same_status(projected(lstm, 3), dnnl_success);
     expect_same_status(cell("vanilla", dnnl_vanilla_rnn, l2r, 1, 2, 2, 4, 4), dnnl_unimplemented);
     expect_same_status(lstm, dnnl_unimplemented, data_scale, true); // 2 scales for 16 columns
     expect_same_status(lstm, dnnl_invalid_arguments, 0.f); // data scale zero

@@ -80,8 +80,9 @@ struct prob_t {
     }
     dnnl_data_type_t dt_of(int k) const {
         if (k == BIA || k == WPH || k == SIC || k == DIC || k == ATT) return dnnl_f32;
-        if (dt == dnnl_u8) { // int8: u8 data (dst_layer, the h states f32 when asked), s8 weights
-            if (k == WL || k == WI) return dnnl_s8;
+        if (dt == dnnl_u8 || dt == dnnl_s8) { // int8: u8 or s8 data (dst_layer, the h states
+            // f32 when asked), s8 weights
+            if (k == WL || k == WI || k == WPR) return dnnl_s8;
             if (k == DL && f32_dst) return dnnl_f32;
             if ((k == SI || k == DI) && f32_iter) return dnnl_f32;
         }

@@ -233,86 +233,215 @@ TEST_F(rnn_test, forward_bf16) {
     }
 }
 
-// int8 inference: u8 data with scale and shift, s8 weights with per-gate-column scales;
-// the reference runs on the dequantized values, u8 outputs may differ by one step.
-TEST_F(rnn_test, forward_int8_lstm_gru) {
-    const float scale = 64.f, shift = 128.f;
-    for (auto cell : {dnnl_vanilla_lstm, dnnl_vanilla_gru, dnnl_lbr_gru})
-        for (bool f32_dst : {false, true}) {
-            prob_t p;
-            p.cell = cell;
-            p.dt = dnnl_u8;
-            p.f32_dst = f32_dst;
-            p.L = 2;
-            p.SLC = p.DHC = 10;
-            p.dir = dnnl_bidirectional_concat;
-            SCOPED_TRACE(testing::Message() << dnnl_alg_kind2str(cell) << " f32 dst " << f32_dst);
-            const int64_t cols = p.G() * p.DHC;
-            std::vector<float> wscales(cols);
-            for (int64_t j = 0; j < cols; ++j)
-                wscales[j] = 30.f + float(j % 7);
-            dnnl_primitive_attr_t attr = nullptr;
-            ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
-            ASSERT_EQ(dnnl_primitive_attr_set_rnn_data_qparams(attr, scale, shift), dnnl_success);
-            ASSERT_EQ(dnnl_primitive_attr_set_rnn_weights_qparams(attr, cols, 24, wscales.data()),
-                    dnnl_success);
-            mds_t mds;
-            make_mds(p, mds);
-            const_dnnl_memory_desc_t *m = mds.c;
-            dnnl_primitive_desc_t pd = nullptr;
-            dnnl_status_t st = cell == dnnl_vanilla_lstm
-                    ? dnnl_lstm_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
-                            p.dir, m[SL], m[SI], m[SIC], m[WL], m[WI], nullptr, nullptr, m[BIA],
-                            m[DL], m[DI], m[DIC], 0, attr)
-                    : cell == dnnl_vanilla_gru
-                    ? dnnl_gru_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
-                            p.dir, m[SL], m[SI], m[WL], m[WI], m[BIA], m[DL], m[DI], 0, attr)
-                    : dnnl_lbr_gru_forward_primitive_desc_create(&pd, engine,
-                            dnnl_forward_inference, p.dir, m[SL], m[SI], m[WL], m[WI], m[BIA],
-                            m[DL], m[DI], 0, attr);
-            dnnl_primitive_attr_destroy(attr);
-            ASSERT_EQ(st, dnnl_success);
-            std::vector<std::unique_ptr<tensor_t>> t(NT);
-            vec in[NT];
-            std::vector<dnnl_exec_arg_t> args;
-            for (int k = 0; k < NT; ++k) {
-                if (!p.has(k)) continue;
-                t[k] = std::make_unique<tensor_t>(engine, m[k]);
-                if (k < DL) {
-                    const dnnl_data_type_t dt = p.dt_of(k);
-                    vec v = dt == dnnl_u8 ? random_values(count(p.dims(k)), 50 + k, 64, 192)
-                            : dt == dnnl_s8 ? random_values(count(p.dims(k)), 50 + k, -20, 20)
-                                            : input_values(p, k, 50 + k);
-                    if (dt != dnnl_f32)
-                        for (auto &x : v)
-                            x = std::round(x);
-                    write_all(*t[k], v);
-                    in[k] = read_all(*t[k]);
-                    for (size_t i = 0; i < in[k].size(); ++i) {
-                        if (dt == dnnl_u8) in[k][i] = (in[k][i] - shift) / scale;
-                        if (dt == dnnl_s8) in[k][i] /= wscales[i % cols];
-                    }
-                }
-                args.push_back({fwd_arg[k], t[k]->mem});
+// int8 inference: u8 or s8 data with a scale and shift, s8 weights with per-gate-column
+// scales (or one), s8 projection weights with per-channel scales (or one); the reference
+// runs on the dequantized values, int8 outputs may differ by one step.
+struct int8_case_t {
+    float scale = 64.f, shift = 128.f;
+    bool weights_per_column = true, projection_per_channel = true;
+};
+
+struct rnn_int8_test : public rnn_test {
+    void check_int8(const prob_t &p, const int8_case_t &q);
+};
+
+void rnn_int8_test::check_int8(const prob_t &p, const int8_case_t &q) {
+    using c_tensor::make_md;
+    const int64_t cols = p.G() * p.DHC, pcols = p.dic();
+    std::vector<float> wscales(static_cast<size_t>(cols)), pscales(static_cast<size_t>(pcols));
+    for (int64_t j = 0; j < cols; ++j)
+        wscales[j] = q.weights_per_column ? 30.f + float(j % 7) : 31.f;
+    for (int64_t j = 0; j < pcols; ++j)
+        pscales[j] = q.projection_per_channel ? 100.f + float(j % 5) : 97.f;
+    dnnl_primitive_attr_t attr = nullptr;
+    ASSERT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+    ASSERT_EQ(dnnl_primitive_attr_set_rnn_data_qparams(attr, q.scale, q.shift), dnnl_success);
+    ASSERT_EQ(dnnl_primitive_attr_set_rnn_weights_qparams(attr, q.weights_per_column ? cols : 1,
+                      q.weights_per_column ? 24 : 0, wscales.data()),
+            dnnl_success);
+    if (p.projection())
+        ASSERT_EQ(dnnl_primitive_attr_set_rnn_weights_projection_qparams(attr,
+                          q.projection_per_channel ? pcols : 1,
+                          q.projection_per_channel ? 8 : 0, pscales.data()),
+                dnnl_success);
+    dnnl_memory_desc_t mds[NT] = {};
+    const_dnnl_memory_desc_t m[NT] = {};
+    for (int k = 0; k < NT; ++k)
+        if (p.has(k)) m[k] = mds[k] = make_md(spec_t(p.dims(k), p.dt_of(k), p.tag_of(k)));
+    const dnnl_prop_kind_t inf = dnnl_forward_inference;
+    dnnl_primitive_desc_t pd = nullptr;
+    const dnnl_status_t st = p.cell == dnnl_vanilla_lstm
+            ? dnnl_lstm_forward_primitive_desc_create(&pd, engine, inf, p.dir, m[SL], m[SI],
+                    m[SIC], m[WL], m[WI], nullptr, m[WPR], m[BIA], m[DL], m[DI], m[DIC], 0, attr)
+            : p.cell == dnnl_vanilla_gru
+            ? dnnl_gru_forward_primitive_desc_create(&pd, engine, inf, p.dir, m[SL], m[SI], m[WL],
+                    m[WI], m[BIA], m[DL], m[DI], 0, attr)
+            : dnnl_lbr_gru_forward_primitive_desc_create(&pd, engine, inf, p.dir, m[SL], m[SI],
+                    m[WL], m[WI], m[BIA], m[DL], m[DI], 0, attr);
+    dnnl_primitive_attr_destroy(attr);
+    ASSERT_EQ(st, dnnl_success);
+    const double qlo = p.dt == dnnl_s8 ? -128.0 : 0.0, qhi = p.dt == dnnl_s8 ? 127.0 : 255.0;
+    std::vector<std::unique_ptr<tensor_t>> t(NT);
+    vec in[NT];
+    std::vector<dnnl_exec_arg_t> args;
+    for (int k = 0; k < NT; ++k) {
+        if (!p.has(k)) continue;
+        t[k] = std::make_unique<tensor_t>(engine, m[k]);
+        if (k < DL) {
+            const dnnl_data_type_t dt = p.dt_of(k);
+            const bool weights = k == WL || k == WI || k == WPR;
+            // Data values around the shift (u8 [64, 192], s8 [-64, 64] + shift).
+            vec v = weights ? random_values(count(p.dims(k)), 50 + k, -20, 20)
+                    : dt == dnnl_u8 ? random_values(count(p.dims(k)), 50 + k, 64, 192)
+                    : dt == dnnl_s8
+                    ? random_values(count(p.dims(k)), 50 + k,
+                            std::max(-128.0, double(q.shift) - 64),
+                            std::min(127.0, double(q.shift) + 64))
+                    : input_values(p, k, 50 + k);
+            if (dt != dnnl_f32)
+                for (auto &x : v)
+                    x = std::round(x);
+            write_all(*t[k], v);
+            in[k] = read_all(*t[k]);
+            for (size_t i = 0; i < in[k].size(); ++i) {
+                if (k == WPR) in[k][i] /= pscales[i % size_t(pcols)];
+                else if (weights) in[k][i] /= wscales[i % size_t(cols)];
+                else if (dt == dnnl_u8 || dt == dnnl_s8) in[k][i] = (in[k][i] - q.shift) / q.scale;
             }
-            ASSERT_EQ(execute(pd, args), dnnl_success);
-            const ref_out_t ref = ref_forward(p, in);
-            for (int k : {DL, DI, DIC}) {
-                if (!p.has(k)) continue;
-                const vec got = read_all(*t[k]);
-                for (size_t i = 0; i < got.size(); ++i) {
-                    double e = ref.v[k][i];
-                    if (p.dt_of(k) == dnnl_u8) {
-                        e = std::min(255.0, std::max(0.0, std::round(e * scale + shift)));
-                        ASSERT_NEAR(got[i], e, 1.0) << slot_names[k] << " element " << i;
-                    } else {
-                        ASSERT_NEAR(got[i], e, 1e-4 * std::fabs(e) + 1e-4)
-                                << slot_names[k] << " element " << i;
-                    }
-                }
-            }
-            dnnl_primitive_desc_destroy(pd);
         }
+        args.push_back({fwd_arg[k], t[k]->mem});
+    }
+    ASSERT_EQ(execute(pd, args), dnnl_success);
+    const ref_out_t ref = ref_forward(p, in);
+    for (int k : {DL, DI, DIC}) {
+        if (!p.has(k)) continue;
+        const vec got = read_all(*t[k]);
+        for (size_t i = 0; i < got.size(); ++i) {
+            double e = ref.v[k][i];
+            if (p.dt_of(k) != dnnl_f32) {
+                e = std::min(qhi, std::max(qlo, std::round(e * q.scale + q.shift)));
+                ASSERT_NEAR(got[i], e, 1.0) << slot_names[k] << " element " << i;
+            } else {
+                ASSERT_NEAR(got[i], e, 1e-4 * std::fabs(e) + 1e-4)
+                        << slot_names[k] << " element " << i;
+            }
+        }
+    }
+    dnnl_primitive_desc_destroy(pd);
+    for (auto md : mds)
+        if (md) dnnl_memory_desc_destroy(md);
+}
+
+TEST_F(rnn_int8_test, forward_int8_lstm_gru) {
+    for (auto data : {dnnl_u8, dnnl_s8})
+        for (auto cell : {dnnl_vanilla_lstm, dnnl_vanilla_gru, dnnl_lbr_gru})
+            for (bool f32_dst : {false, true}) {
+                prob_t p;
+                p.cell = cell;
+                p.dt = data;
+                p.f32_dst = f32_dst;
+                p.f32_iter = f32_dst && cell == dnnl_lbr_gru;
+                p.L = 2;
+                p.SLC = p.DHC = 10;
+                p.dir = dnnl_bidirectional_concat;
+                int8_case_t q;
+                if (data == dnnl_s8) q.shift = 0.f;
+                q.weights_per_column = !(f32_dst && cell == dnnl_vanilla_gru);
+                SCOPED_TRACE(testing::Message() << dnnl_alg_kind2str(cell) << " "
+                                                << dnnl_dt2str(data) << " f32 dst " << f32_dst);
+                check_int8(p, q);
+            }
+}
+
+// s8 data quantize with the shift as u8 data do (q = f * scale + shift), saturating at
+// -128 and 127; odd sizes, one row, one step, every direction.
+TEST_F(rnn_int8_test, forward_int8_s8_data_with_shift_every_direction) {
+    for (auto dir : all_dirs) {
+        prob_t p;
+        p.cell = dnnl_vanilla_lstm;
+        p.dt = dnnl_s8;
+        p.dir = dir;
+        p.T = 1;
+        p.N = 1;
+        p.SLC = 3;
+        p.DHC = 5;
+        int8_case_t q;
+        q.scale = 50.f;
+        q.shift = 10.f;
+        SCOPED_TRACE(dnnl_rnn_direction2str(dir));
+        check_int8(p, q);
+        p.T = 4;
+        p.N = 3;
+        p.cell = dnnl_vanilla_gru;
+        q.shift = -7.f;
+        check_int8(p, q);
+    }
+}
+
+// int8 LSTM with projection: s8 projection weights with one scale per output channel
+// (mask 8) or one for all (mask 0), dic different from dhc.
+TEST_F(rnn_int8_test, forward_int8_lstm_projection) {
+    for (auto data : {dnnl_u8, dnnl_s8})
+        for (bool per_channel : {true, false}) {
+            prob_t p;
+            p.cell = dnnl_vanilla_lstm;
+            p.dt = data;
+            p.L = 2;
+            p.T = 3;
+            p.N = 3;
+            p.SLC = 6;
+            p.DHC = 9;
+            p.proj_dic = 6;
+            p.dir = per_channel ? dnnl_bidirectional_sum : dnnl_unidirectional_right2left;
+            p.f32_dst = !per_channel;
+            int8_case_t q;
+            if (data == dnnl_s8) q.shift = 0.f;
+            q.projection_per_channel = per_channel;
+            SCOPED_TRACE(testing::Message()
+                    << dnnl_dt2str(data) << " per-channel projection scales " << per_channel);
+            check_int8(p, q);
+        }
+}
+
+// What int8 RNN does not take: f32 projection weights, projection scales of another count
+// or mask, training, vanilla cells; each refused with a reason.
+TEST_F(rnn_int8_test, int8_refusals) {
+    using c_tensor::make_md;
+    prob_t p;
+    p.cell = dnnl_vanilla_lstm;
+    p.dt = dnnl_s8;
+    p.DHC = 4;
+    p.SLC = 4;
+    p.proj_dic = 3;
+    auto status = [&](dnnl_data_type_t wpr_dt, int pmask, int64_t pcount,
+                          dnnl_prop_kind_t prop) {
+        dnnl_primitive_attr_t attr = nullptr;
+        EXPECT_EQ(dnnl_primitive_attr_create(&attr), dnnl_success);
+        EXPECT_EQ(dnnl_primitive_attr_set_rnn_data_qparams(attr, 64.f, 0.f), dnnl_success);
+        const std::vector<float> sc(size_t(std::max<int64_t>(pcount, 1)), 90.f);
+        EXPECT_EQ(dnnl_primitive_attr_set_rnn_weights_projection_qparams(
+                          attr, pcount, pmask, sc.data()),
+                dnnl_success);
+        dnnl_memory_desc_t mds[NT] = {};
+        for (int k = 0; k < NT; ++k)
+            if (p.has(k))
+                mds[k] = make_md(spec_t(p.dims(k), k == WPR ? wpr_dt : p.dt_of(k), p.tag_of(k)));
+        dnnl_primitive_desc_t pd = nullptr;
+        const dnnl_status_t st = dnnl_lstm_forward_primitive_desc_create(&pd, engine, prop,
+                p.dir, mds[SL], mds[SI], mds[SIC], mds[WL], mds[WI], nullptr, mds[WPR],
+                mds[BIA], mds[DL], mds[DI], mds[DIC], 0, attr);
+        dnnl_primitive_desc_destroy(pd);
+        dnnl_primitive_attr_destroy(attr);
+        for (auto md : mds)
+            if (md) dnnl_memory_desc_destroy(md);
+        return st;
+    };
+    EXPECT_EQ(status(dnnl_s8, 8, 3, dnnl_forward_inference), dnnl_success);
+    EXPECT_EQ(status(dnnl_s8, 0, 1, dnnl_forward_inference), dnnl_success);
+    EXPECT_EQ(status(dnnl_f32, 0, 1, dnnl_forward_inference), dnnl_unimplemented);
+    EXPECT_EQ(status(dnnl_s8, 8, 2, dnnl_forward_inference), dnnl_unimplemented);
+    EXPECT_EQ(status(dnnl_s8, 24, 3, dnnl_forward_inference), dnnl_unimplemented);
+    EXPECT_EQ(status(dnnl_s8, 0, 1, dnnl_forward_training), dnnl_unimplemented);
 }
 
 TEST_F(rnn_test, backward_every_cell_and_direction) {

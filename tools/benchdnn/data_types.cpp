@@ -112,6 +112,31 @@ double f8_decode(uint8_t b, const f8_format_t &f) {
     return sign * std::ldexp(static_cast<double>((1 << f.man_bits) | m), e - f.bias - f.man_bits);
 }
 
+// The 4-bit floats: a sign bit over a 3-bit code of exponent and mantissa bits, no infinity
+// or NaN. f4_e2m1: 2 exponent bits (bias 1), 1 mantissa bit, 6 largest; f4_e3m0: 3 exponent
+// bits (bias 3), no mantissa, 16 largest. Stored values take the nearest code (a tie goes to
+// the even code) and saturate at the largest.
+double f4_decode(unsigned nibble, dnnl_data_type_t dt) {
+    const unsigned c = nibble & 7u;
+    const double sign = (nibble & 8u) ? -1.0 : 1.0;
+    if (dt == dnnl_f4_e3m0) return c == 0 ? 0.0 * sign : sign * std::ldexp(1.0, int(c) - 3);
+    const unsigned e = c >> 1, m = c & 1u;
+    if (e == 0) return sign * 0.5 * m; // subnormal: m * 2^(1 - bias - 1)
+    return sign * std::ldexp(1.0 + 0.5 * m, int(e) - 1);
+}
+
+unsigned f4_encode(double v, dnnl_data_type_t dt) {
+    const unsigned sign = std::signbit(v) ? 8u : 0u;
+    const double a = std::fabs(v);
+    unsigned best = 0;
+    for (unsigned c = 1; c < 8; ++c) {
+        const double dc = std::fabs(f4_decode(c, dt) - a), db = std::fabs(f4_decode(best, dt) - a);
+        if (dc < db || (dc == db && c % 2 == 0)) best = c;
+    }
+    if (std::isnan(v) || a >= f4_decode(7, dt)) best = 7;
+    return sign | best;
+}
+
 double saturate_round(double v, dnnl_data_type_t dt) {
     if (std::isnan(v)) return 0;
     double lo = dt_lowest(dt), hi = dt_max(dt);
@@ -132,9 +157,15 @@ bool dt_supported(dnnl_data_type_t dt) {
         case dnnl_s8:
         case dnnl_u8:
         case dnnl_f8_e5m2:
-        case dnnl_f8_e4m3: return true;
+        case dnnl_f8_e4m3:
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: return true;
         default: return false;
     }
+}
+
+bool dt_is_4bit(dnnl_data_type_t dt) {
+    return dt == dnnl_f4_e2m1 || dt == dnnl_f4_e3m0 || dt == dnnl_s4 || dt == dnnl_u4;
 }
 
 bool dt_is_int(dnnl_data_type_t dt) {
@@ -166,6 +197,8 @@ double dt_lowest(dnnl_data_type_t dt) {
         case dnnl_f32: return -std::numeric_limits<float>::max();
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3: return -f8_format(dt).largest();
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: return -f4_decode(7, dt);
         default: return -std::numeric_limits<double>::max();
     }
 }
@@ -181,6 +214,8 @@ double dt_max(dnnl_data_type_t dt) {
         case dnnl_f32: return std::numeric_limits<float>::max();
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3: return f8_format(dt).largest();
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: return f4_decode(7, dt);
         default: return std::numeric_limits<double>::max();
     }
 }
@@ -193,6 +228,8 @@ double dt_epsilon(dnnl_data_type_t dt) {
         case dnnl_f64: return 1.0 / (1ll << 52);
         case dnnl_f8_e5m2: return 1.0 / 4;
         case dnnl_f8_e4m3: return 1.0 / 8;
+        case dnnl_f4_e2m1: return 1.0 / 2;
+        case dnnl_f4_e3m0: return 1.0;
         default: return 0;
     }
 }
@@ -208,6 +245,8 @@ double round_to_dt(double v, dnnl_data_type_t dt) {
         case dnnl_u8: return saturate_round(v, dt);
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3: return f8_round(v, f8_format(dt));
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: return f4_decode(f4_encode(v, dt), dt);
         default: return v;
     }
 }
@@ -223,6 +262,12 @@ double load_elem(const void *base, size_t i, dnnl_data_type_t dt) {
         case dnnl_u8: return static_cast<const uint8_t *>(base)[i];
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3: return f8_decode(static_cast<const uint8_t *>(base)[i], f8_format(dt));
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: {
+            // Two elements a byte, the even one in the low half.
+            const uint8_t byte = static_cast<const uint8_t *>(base)[i / 2];
+            return f4_decode(i % 2 ? byte >> 4 : byte & 0xfu, dt);
+        }
         default: return std::nan("");
     }
 }
@@ -248,6 +293,13 @@ void store_elem(void *base, size_t i, dnnl_data_type_t dt, double v) {
             break;
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3: static_cast<uint8_t *>(base)[i] = f8_encode(v, f8_format(dt)); break;
+        case dnnl_f4_e2m1:
+        case dnnl_f4_e3m0: {
+            uint8_t &byte = static_cast<uint8_t *>(base)[i / 2];
+            const unsigned code = f4_encode(v, dt);
+            byte = static_cast<uint8_t>(i % 2 ? (byte & 0x0fu) | (code << 4) : (byte & 0xf0u) | code);
+            break;
+        }
         default: break;
     }
 }

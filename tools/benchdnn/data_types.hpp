@@ -10,6 +10,8 @@ namespace benchdnn {
 // Whether the tester can read and write this data type.
 bool dt_supported(dnnl_data_type_t dt);
 bool dt_is_int(dnnl_data_type_t dt);
+// s4, u4, f4_e2m1, f4_e3m0: two elements a byte (written one thread at a time).
+bool dt_is_4bit(dnnl_data_type_t dt);
 size_t dt_size(dnnl_data_type_t dt);
 double dt_lowest(dnnl_data_type_t dt);
 double dt_max(dnnl_data_type_t dt);

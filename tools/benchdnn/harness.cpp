@@ -173,6 +173,7 @@ void run_problem(problem_t &prb) {
     const std::string repro
             = prb.repro() + (s.problem_name.empty() ? "" : "n\"" + s.problem_name + "\"");
     if (s.list) return report(idx, state_t::listed, "", repro);
+    if (before_start(idx)) return report(idx, state_t::skipped, "before --start", repro);
 
     if (!test_engine()) return report(idx, state_t::skipped, engine_name() + " engine not found", repro);
     std::string skip = prb.skip_reason();
@@ -242,6 +243,10 @@ void run_problem(problem_t &prb) {
 
 int begin_problem() {
     return counts.tests++;
+}
+
+bool before_start(int idx) {
+    return idx < settings().start;
 }
 
 void report_problem(int idx, outcome_t s, const std::string &reason, const std::string &repro) {

@@ -24,6 +24,7 @@ struct settings_t {
     std::string perf_template; // empty: the default line
     std::vector<std::string> skip_impl; // substrings of implementation names to skip
     int verbose = 0;
+    int start = 0; // --start: problems of a lower index are skipped, not run
     std::string batch_dir; // directory of the batch file whose knob is being read ("." on argv)
     std::string driver_name; // the driver running the current problem
     std::string problem_name; // the name given to the current problem (n"NAME"), or empty
@@ -95,6 +96,8 @@ void run_problem(problem_t &prb);
 // counters as run_problem, and its timing loop.
 enum class outcome_t { passed, failed, unimplemented, skipped, executed, listed };
 int begin_problem(); // counts one problem; returns its index
+// Whether problem idx comes before --start (then it is reported skipped, not run).
+bool before_start(int idx);
 void report_problem(int idx, outcome_t s, const std::string &reason, const std::string &repro);
 // Times `once` (one execution, finished when it returns) as P mode does, after a warm-up,
 // and prints the perf line; r carries bytes, flops and names.

@@ -80,7 +80,6 @@ bool ignored_global_knob(const std::string &key) {
             {"--ctx-exe", "threading contexts are the library's own"},
             {"--cold-cache", "caches are not flushed between runs here"},
             {"--memory-kind", "memory is always a buffer of the engine here"},
-            {"--start", "every problem runs from the first"},
             {"--repeats-per-prb", "each problem runs once"},
             {"--summary", "the summary line is always printed"},
             {"--canonical", "repro lines are written in one form here"},
@@ -109,6 +108,7 @@ bool parse_global(const std::string &key, const std::string &value) {
         s.fix_times_per_prb = static_cast<int>(parse_integer(value, "count", 0));
     else if (key == "--perf-template") s.perf_template = value;
     else if (key == "--skip-impl") s.skip_impl = split(value, ',');
+    else if (key == "--start") s.start = static_cast<int>(parse_integer(value, "index", 0));
     else if (key == "--verbose") s.verbose = static_cast<int>(parse_integer(value, "level"));
     else if (key.rfind("-v", 0) == 0 && key.size() > 2 && key[1] == 'v')
         s.verbose = static_cast<int>(parse_integer(key.substr(2), "level"));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/data_types_narrow.hpp"
 #include "core/ops/reorder/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
@@ -45,7 +46,8 @@ struct memcpy_pd_t : public primitive_desc_impl_t<memcpy_pd_t, memcpy_t> {
         const auto &d = reorder_desc(pd);
         ANYDNN_REQUIRE(d.src_md.data_type == d.dst_md.data_type, dnnl_unimplemented,
                 "memcpy: data types differ");
-        ANYDNN_REQUIRE(is_ref_type(d.src_md.data_type), dnnl_unimplemented,
+        ANYDNN_REQUIRE(is_ref_type(d.src_md.data_type) && !is_4bit(d.src_md.data_type),
+                dnnl_unimplemented,
                 "memcpy: data type %s is not supported", dnnl_dt2str(d.src_md.data_type));
         ANYDNN_REQUIRE(
                 pd.attr.has_default_values(), dnnl_unimplemented, "memcpy: attributes are set");

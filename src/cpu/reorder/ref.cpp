@@ -1,8 +1,9 @@
-// Reference reorder: any blocked layout to any other, every data type, every attribute a
-// reorder takes, run-time dimensions. Walks dst's padded index space row by row along its
+// Reference reorder: any blocked layout to any other, every data type (4-bit ones packed two
+// a byte), every attribute a reorder takes, run-time dimensions. Walks dst's padded index space row by row along its
 // innermost dimension and writes zeros into dst's padding.
 #include <cstring>
 
+#include "core/data_types_narrow.hpp"
 #include "core/ops/reorder/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
@@ -31,7 +32,7 @@ void load_row(dnnl_data_type_t dt, const void *base, const dim_t *off, int n, fl
     case dnnl_f64: gather_as_f32<double>(base, off, n, out); break;
     default:
         for (int k = 0; k < n; ++k)
-            out[k] = load_as_f32(dt, base, off[k]);
+            out[k] = load_any_as_f32(dt, base, off[k]);
         break;
     }
 }
@@ -52,7 +53,7 @@ void store_row(dnnl_data_type_t dt, void *base, const dim_t *off, int n, const f
         break;
     default:
         for (int k = 0; k < n; ++k)
-            store_from_f32(dt, base, off[k], in[k]);
+            store_any_from_f32(dt, base, off[k], in[k]);
         break;
     }
 }
@@ -65,7 +66,12 @@ void copy_raw(const void *src, const dim_t *soff, void *dst, const dim_t *doff, 
         d[doff[k]] = s[soff[k]];
 }
 
-void zero_elems(void *dst, size_t esize, const dim_t *doff, int n) {
+void zero_elems(void *dst, dnnl_data_type_t dt, size_t esize, const dim_t *doff, int n) {
+    if (is_4bit(dt)) {
+        for (int k = 0; k < n; ++k)
+            store_nibble(dst, doff[k], 0);
+        return;
+    }
     char *d = static_cast<char *>(dst);
     for (int k = 0; k < n; ++k)
         std::memset(d + doff[k] * esize, 0, esize);
@@ -153,12 +159,14 @@ status_t ref_t::execute(const exec_ctx_t &ctx) const {
     const quant_t &q = pd.q;
     const dnnl_data_type_t sdt = smd.data_type, ddt = dmd.data_type;
     const size_t esize = data_type_size(ddt);
-    const bool raw = sdt == ddt && q.trivial();
+    // 4-bit elements share bytes: converted one by one, on one thread when written.
+    const bool raw = sdt == ddt && q.trivial() && !is_4bit(ddt);
     quant_data_t qd;
     ANYDNN_CHECK(quant_data(q, ctx, qd));
 
-    const int nthr = static_cast<int>(
-            std::min<dim_t>(max_threads(), std::max<dim_t>(1, outer * row / 16384)));
+    const int nthr = is_4bit(ddt) ? 1
+                                  : static_cast<int>(std::min<dim_t>(
+                                          max_threads(), std::max<dim_t>(1, outer * row / 16384)));
     parallel(nthr, [&](int ithr, int nt) {
         dim_t start, end;
         balance211(outer, nt, ithr, start, end);
@@ -201,7 +209,7 @@ status_t ref_t::execute(const exec_ctx_t &ctx) const {
                 const int nv = inside ? static_cast<int>(
                                        std::max<dim_t>(0, std::min<dim_t>(n, valid - x0)))
                                       : 0;
-                if (nv < n) zero_elems(dst, esize, doff + nv, n - nv);
+                if (nv < n) zero_elems(dst, ddt, esize, doff + nv, n - nv);
                 if (nv == 0) continue;
                 S.row_offsets(L, x0, nv, sbase, soff);
                 if (raw) {

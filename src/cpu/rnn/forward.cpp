@@ -28,9 +28,13 @@ void load_peephole(const conf_t &c, const plain_t &peep, dim_t l, dim_t d, float
 
 namespace {
 
-// int8 data: u8 values to the f32 they stand for, and back (saturating on store).
+bool int8_data(const plain_t &p) {
+    return p.md->data_type == dnnl_u8 || p.md->data_type == dnnl_s8;
+}
+
+// int8 data: u8 or s8 values to the f32 they stand for, and back (saturating on store).
 void dequantize(const conf_t &c, const plain_t &p, float *v, dim_t n) {
-    if (p.md->data_type != dnnl_u8) return;
+    if (!int8_data(p)) return;
     const float inv = 1.f / c.data_scale;
     for (dim_t j = 0; j < n; ++j)
         v[j] = (v[j] - c.data_shift) * inv;
@@ -38,18 +42,17 @@ void dequantize(const conf_t &c, const plain_t &p, float *v, dim_t n) {
 
 void store_row(const conf_t &c, const plain_t &p, dim_t off, dim_t n, const float *v,
         float *row) {
-    if (p.md->data_type != dnnl_u8) return p.store(off, n, v);
+    if (!int8_data(p)) return p.store(off, n, v);
     for (dim_t j = 0; j < n; ++j)
         row[j] = v[j] * c.data_scale + c.data_shift;
     p.store(off, n, row);
 }
 
-// s8 weights of (l, d) as f32 rows (input channel) x (gate column), divided by their scales.
-wmat_t dequantize_weights(const conf_t &c, const plain_t &w, dim_t l, dim_t d, dim_t rows,
-        const primitive_attr_t &attr, float *out) {
+// s8 weights of (l, d) as f32 rows (input channel) x (column: gate and channel, or the
+// projection's output channel), divided by their scales (one, or one per column).
+wmat_t dequantize_weights(const plain_t &w, dim_t l, dim_t d, dim_t rows, dim_t cols,
+        const std::vector<float> &sc, float *out) {
     const wmat_t m = weights_of(w, l, d);
-    const dim_t cols = c.gate_cols();
-    const auto &sc = attr.rnn_weights_scales;
     parallel_split(rows, max_threads(), 16, [&](int, dim_t s, dim_t e) {
         for (dim_t i = s; i < e; ++i)
             for (dim_t j = 0; j < cols; ++j) {
@@ -137,11 +140,11 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
     float *att = fs + c.fs_att;
     load_bias(c, t.fwd[rnn_bias], l, d, bias);
     load_peephole(c, t.fwd[rnn_weights_peephole], l, d, peep);
-    const wmat_t wl = c.int8 ? dequantize_weights(c, t.fwd[rnn_weights_layer], l, d,
-                                       c.in_cols(l), *attr, fs + c.fs_wl)
+    const wmat_t wl = c.int8 ? dequantize_weights(t.fwd[rnn_weights_layer], l, d, c.in_cols(l),
+                                       GC, attr->rnn_weights_scales, fs + c.fs_wl)
                              : weights_of(t.fwd[rnn_weights_layer], l, d);
-    const wmat_t wi = c.int8 ? dequantize_weights(
-                                       c, t.fwd[rnn_weights_iter], l, d, c.SIC, *attr, fs + c.fs_wi)
+    const wmat_t wi = c.int8 ? dequantize_weights(t.fwd[rnn_weights_iter], l, d, c.SIC, GC,
+                                       attr->rnn_weights_scales, fs + c.fs_wi)
                              : weights_of(t.fwd[rnn_weights_iter], l, d);
     const float *in = l == 0 ? ws + c.x0(d) : ws + c.h(l - 1, d, 1);
     gemm_rows(T * N, GC, c.in_cols(l), in, c.in_cols(l), wl.b(), ws + c.gates(l, d, 0), GC,
@@ -156,7 +159,10 @@ void run_stack_layer(const conf_t &c, const tensors_t &t, float *ws, float *fs, 
     // barrier (GRU two: its o gate reads r * h of all channels; projection two).
     const dim_t chunk = 16, nchunks = (H + chunk - 1) / chunk;
     const int nthr = int(std::min<dim_t>(max_barrier_threads(), nchunks));
-    const wmat_t wp = c.projection ? weights_of(t.fwd[rnn_weights_projection], l, d) : wmat_t();
+    const wmat_t wp = !c.projection ? wmat_t()
+            : c.int8 ? dequantize_weights(t.fwd[rnn_weights_projection], l, d, H, c.DIC,
+                               attr->rnn_weights_projection_scales, fs + c.fs_wp)
+                     : weights_of(t.fwd[rnn_weights_projection], l, d);
     parallel(nthr, [&](int ithr, int nt) {
         dim_t c0, c1, p0, p1;
         balance211(nchunks, nt, ithr, c0, c1);

@@ -1,6 +1,7 @@
 // cpu:rnn:gemm — every cell kind, direction and layer count, forward (training and
-// inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
-// dequantized to f32: gate GEMMs on the shared GEMM, element-wise cells threaded.
+// inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM (with projection)
+// and GRU inference on u8 or s8 data dequantized to f32: gate GEMMs on the shared GEMM,
+// element-wise cells threaded.
 #include "core/ops/rnn/conf.hpp"
 #include "core/primitive.hpp"
 #include "cpu/impl_entries.hpp"

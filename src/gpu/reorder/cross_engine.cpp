@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/compute/compute.hpp"
+#include "core/data_types_narrow.hpp"
 #include "core/ops/reorder/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
@@ -34,6 +35,10 @@ struct cross_engine_pd_t : public primitive_desc_impl_t<cross_engine_pd_t, cross
         ANYDNN_REQUIRE(up || down || d.cross_engine, dnnl_unimplemented,
                 "cross-engine reorder: one side must be the CPU engine, the other this one, "
                 "or both GPU engines");
+        for (auto dt : {d.src_md.data_type, d.dst_md.data_type})
+            ANYDNN_REQUIRE(!is_4bit(dt), dnnl_unimplemented,
+                    "cross-engine reorder: %s data (two elements a byte) is not supported",
+                    dnnl_dt2str(dt));
         pd.to_device = up;
         pd.across = d.cross_engine;
         // The device-side conversion: a reorder between two tensors of this engine.

@@ -4,6 +4,45 @@
 #include "cl/common.h"
 #include "cl/vec_io.h"
 
+// The 4-bit floats, two a byte (the even element in the low half): a sign over a 3-bit code
+// of increasing magnitude; f4_e2m1 (bias 1, one mantissa bit, 6 largest) and f4_e3m0 (bias
+// 3, powers of two to 16). Rounding to the nearest code (a tie to the even one), saturating;
+// NaN to the largest magnitude. Mirrors core/data_types_narrow.hpp.
+static float f4_magnitude(uint code, int e3m0) {
+    if (e3m0) return code == 0 ? 0.f : ldexp(1.f, (int)code - 3);
+    const uint e = code >> 1, m = code & 1u;
+    return e == 0 ? 0.5f * (float)m : ldexp(1.f + 0.5f * (float)m, (int)e - 1);
+}
+static float f4_to_float(uint nibble, int e3m0) {
+    const float m = f4_magnitude(nibble & 7u, e3m0);
+    return (nibble & 8u) ? -m : m;
+}
+static uint float_to_f4(float f, int e3m0) {
+    const uint sign = signbit(f) ? 8u : 0u;
+    const float a = fabs(f);
+    if (isnan(a) || a >= f4_magnitude(7u, e3m0)) return sign | 7u;
+    uint c = 0;
+    while (c < 6 && f4_magnitude(c + 1, e3m0) <= a) ++c;
+    // Both differences are exact (neighbouring magnitudes at most a factor two apart).
+    const float lo = a - f4_magnitude(c, e3m0), hi = f4_magnitude(c + 1, e3m0) - a;
+    const uint code = lo < hi ? c : hi < lo ? c + 1 : (c % 2 == 0 ? c : c + 1);
+    return sign | code;
+}
+static uint load_nibble(const global uchar *p, long i) {
+    const uint b = p[i >> 1];
+    return (i & 1) ? b >> 4 : b & 0xfu;
+}
+static float load_f4_e2m1(const global uchar *p, long i) { return f4_to_float(load_nibble(p, i), 0); }
+static float load_f4_e3m0(const global uchar *p, long i) { return f4_to_float(load_nibble(p, i), 1); }
+// Element stores of 4-bit types exist for the kernels compiled beside reorder_nibbles, which
+// alone writes a 4-bit dst (a byte per work-item).
+static void store_nibble(global uchar *p, long i, uint v) {
+    const uint b = p[i >> 1];
+    p[i >> 1] = (uchar)((i & 1) ? (b & 0x0fu) | (v << 4) : (b & 0xf0u) | v);
+}
+static void store_f4_e2m1(global uchar *p, long i, float v) { store_nibble(p, i, float_to_f4(v, 0)); }
+static void store_f4_e3m0(global uchar *p, long i, float v) { store_nibble(p, i, float_to_f4(v, 1)); }
+
 // Where one quantization value sits: index = sum over d of idx[d] / group[d] * stride[d]
 // (stride 0 along dimensions the mask leaves out).
 typedef struct {
@@ -192,3 +231,46 @@ kernel void reorder_rows(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         STORE_DST(dst, dst_off + k * dst_step, LOAD_SRC(src, src_off + k * src_step));
 #endif
 }
+
+#ifdef DST_F4_E3M0
+// A 4-bit dst without gaps: one work-item per byte computes both of its elements, whose
+// offsets p past offset0 (n padded elements in all) are taken apart digit by digit, innermost
+// first, into logical indices. Elements in dst's padding are written as zero.
+kernel void reorder_nibbles(const global SRC_DATA_T *src, global uchar *dst,
+        tensor_layout_t src_l, tensor_layout_t dst_l, long n, long8 logical_dims,
+        row_order_t order, quant_index_t src_scale_q, quant_index_t dst_scale_q,
+        quant_index_t src_zp_q, quant_index_t dst_zp_q, REORDER_PARAMS) {
+    const long j = get_global_id(0);
+    if (j * 2 >= n) return;
+    const long lim[8] = {logical_dims.s0, logical_dims.s1, logical_dims.s2, logical_dims.s3,
+            logical_dims.s4, logical_dims.s5, logical_dims.s6, logical_dims.s7};
+    const int nd = dst_l.ndims;
+    uint byte = 0;
+    for (int h = 0; h < 2; ++h) {
+        const long p = j * 2 + h;
+        if (p >= n) break;
+        long idx[MAX_NDIMS];
+        for (int d = 0; d < MAX_NDIMS; ++d) idx[d] = 0;
+        long rest = p;
+        for (int k = order.count - 1; k >= 0; --k) {
+            idx[order.dim[k]] += rest % order.extent[k] * order.mult[k];
+            rest /= order.extent[k];
+        }
+        bool pad = false;
+        for (int d = 0; d < nd; ++d) pad = pad || idx[d] >= lim[d];
+        float v = 0.f;
+        if (!pad) {
+            float old = 0.f;
+#ifdef SUM
+            old = f4_to_float(load_nibble(dst, dst_l.offset0 + p), DST_F4_E3M0);
+#endif
+            v = quantize(LOAD_SRC(src, layout_offset(&src_l, idx)), old,
+                    quant_offset(&src_scale_q, idx, nd), quant_offset(&dst_scale_q, idx, nd),
+                    quant_offset(&src_zp_q, idx, nd), quant_offset(&dst_zp_q, idx, nd),
+                    src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp);
+        }
+        byte |= float_to_f4(v, DST_F4_E3M0) << (4 * h);
+    }
+    dst[(dst_l.offset0 >> 1) + j] = (uchar)byte;
+}
+#endif

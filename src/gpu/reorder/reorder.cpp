@@ -1,5 +1,6 @@
-// GPU reorder, any OpenCL device: any blocked layouts, f32/bf16/f16/s8/u8/s32, scales and zero
-// points of src and dst with any mask and groups, a sum post-op. Tensors of one dense layout
+// GPU reorder, any OpenCL device: any blocked layouts, f32/bf16/f16/s8/u8/s32 (and f8, f4
+// element by element), scales and zero points of src and dst with any mask and groups, a sum
+// post-op. A 4-bit dst (two elements a byte) must be dense: each work-item writes one byte. Tensors of one dense layout
 // with per-tensor attributes take a flat kernel that handles several elements per work-item;
 // layouts without an inner block on the last dimension take a kernel that walks its rows.
 #include "gpu/reorder/reorder.hpp"
@@ -7,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/data_types_narrow.hpp"
 #include "core/ops/reorder/common.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/kernel_layout.hpp"
@@ -81,6 +83,49 @@ row_order_t row_order(const memory_desc_t &md) {
     return o;
 }
 
+// Every digit of md's element offsets (outer dimensions by decreasing stride, then the inner
+// blocks) in memory order, for a layout without gaps: the offset p of an element, taken
+// digit by digit from the innermost, gives its logical index. False where md has gaps.
+bool digit_order(const memory_desc_t &md, row_order_t &o) {
+    o = row_order_t {};
+    const auto &b = md.blocking;
+    std::vector<int> outer;
+    for (int d = 0; d < md.ndims; ++d) outer.push_back(d);
+    std::stable_sort(outer.begin(), outer.end(),
+            [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+    dim_t inner_of[max_ndims];
+    for (int d = 0; d < md.ndims; ++d) inner_of[d] = 1;
+    for (int k = 0; k < b.inner_nblks; ++k) inner_of[b.inner_idxs[k]] *= b.inner_blks[k];
+    std::vector<dim_t> stride;
+    for (int d : outer) {
+        o.extent[o.count] = md.padded_dims[d] / inner_of[d];
+        o.mult[o.count] = inner_of[d];
+        o.dim[o.count++] = d;
+        stride.push_back(b.strides[d]);
+    }
+    dim_t inner_stride = 1;
+    for (int k = b.inner_nblks - 1; k >= 0; --k) inner_stride *= b.inner_blks[k];
+    for (int k = 0; k < b.inner_nblks; ++k) {
+        const int d = static_cast<int>(b.inner_idxs[k]);
+        dim_t further_in = 1;
+        for (int j = k + 1; j < b.inner_nblks; ++j)
+            if (b.inner_idxs[j] == d) further_in *= b.inner_blks[j];
+        inner_stride /= b.inner_blks[k];
+        o.extent[o.count] = b.inner_blks[k];
+        o.mult[o.count] = further_in;
+        o.dim[o.count++] = d;
+        stride.push_back(inner_stride);
+    }
+    // No gaps: each digit (of more than one value) steps over all the digits inside it.
+    dim_t span = 1;
+    for (int k = o.count - 1; k >= 0; --k) {
+        if (o.extent[k] == 1) continue;
+        if (stride[size_t(k)] != span) return false;
+        span *= o.extent[k];
+    }
+    return true;
+}
+
 std::string quant_options(const char *name, const cpu::reorder::quant_arg_t &a) {
     std::string opt = data_type_options(name, a.present ? a.dt : dnnl_f32);
     if (a.present) opt += std::string(" -D") + name;
@@ -91,14 +136,26 @@ std::string quant_options(const char *name, const cpu::reorder::quant_arg_t &a) 
 
 status_t reorder_pd_t::init_tensors(
         reorder_pd_t &pd, const memory_desc_t &src, const memory_desc_t &dst, bool want_dense) {
-    pd.f8 = is_f8(src.data_type) || is_f8(dst.data_type);
-    for (const memory_desc_t *md : {&src, &dst})
-        if (is_f8(md->data_type)) {
+    pd.f8 = is_f8(src.data_type) || is_f8(dst.data_type) || is_4bit(src.data_type)
+            || is_4bit(dst.data_type);
+    for (const memory_desc_t *md : {&src, &dst}) {
+        const dnnl_data_type_t dt = md->data_type;
+        ANYDNN_REQUIRE(!is_4bit(dt) || dt == dnnl_f4_e2m1 || dt == dnnl_f4_e3m0,
+                dnnl_unimplemented, "GPU reorder: %s is not supported", dnnl_dt2str(dt));
+        if (is_f8(dt) || is_4bit(dt)) {
             tensor_layout_t l;
             ANYDNN_CHECK(make_layout(*md, l));
         } else {
             ANYDNN_CHECK(check_tensors({md}));
         }
+    }
+    pd.nibbles = is_4bit(dst.data_type);
+    if (pd.nibbles) {
+        row_order_t o;
+        ANYDNN_REQUIRE(digit_order(dst, o) && dst.offset0 % 2 == 0, dnnl_unimplemented,
+                "GPU reorder: a %s dst needs a layout without gaps, starting on a byte",
+                dnnl_dt2str(dst.data_type));
+    }
     ANYDNN_CHECK(cpu::reorder::quant_init(pd.q, pd.attr, src, dst));
     const cpu::reorder::quant_t &q = pd.q;
     for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
@@ -106,7 +163,8 @@ status_t reorder_pd_t::init_tensors(
                 "GPU reorder: host-scalar scales or zero points are not supported");
     ANYDNN_REQUIRE(!q.sum || q.sum_dt == dst.data_type, dnnl_unimplemented,
             "GPU reorder: a sum reads dst as its own type");
-    pd.dense = same_dense_layout({&src, &dst}) && q.masks_within(0);
+    pd.dense = same_dense_layout({&src, &dst}) && q.masks_within(0) && !pd.nibbles
+            && !is_4bit(src.data_type);
     pd.blocked = !pd.dense && !pd.f8 && q.trivial()
             && blocked_shape(pd.engine, src, dst, pd.shape);
     pd.rows = !has_inner_block_on(src, src.ndims - 1)
@@ -149,6 +207,9 @@ status_t reorder_t::init() {
             + quant_options("SRC_SCALE", q.src_scale) + quant_options("DST_SCALE", q.dst_scale)
             + quant_options("SRC_ZP", q.src_zp) + quant_options("DST_ZP", q.dst_zp);
     if (q.sum) opt += " -DSUM";
+    if (pd.nibbles)
+        opt += std::string(" -DDST_F4_E3M0=")
+                + (pd.arg_md(DNNL_ARG_DST).data_type == dnnl_f4_e3m0 ? "1" : "0");
     if (pd.blocked)
         return create_kernel(pd.engine, "reorder/blocked.cl", opt + blocked_options(pd.shape),
                 blocked_kernel_name(pd.shape), kernel_);
@@ -162,7 +223,11 @@ status_t reorder_t::init() {
                         : 1;
     opt += " -DVEC=" + std::to_string(vec_) + " -DGROUPS=" + std::to_string(groups_);
     return create_kernel(pd.engine, "reorder/reorder.cl", opt,
-            pd.dense ? "reorder_dense" : pd.rows ? "reorder_rows" : "reorder_generic", kernel_);
+            pd.dense        ? "reorder_dense"
+                    : pd.nibbles ? "reorder_nibbles"
+                    : pd.rows    ? "reorder_rows"
+                                 : "reorder_generic",
+            kernel_);
 }
 
 status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_storage_t *src,
@@ -182,6 +247,19 @@ status_t reorder_t::run(const exec_ctx_t &ctx, stream_t *stream, const memory_st
         range = range_1d(vec_ == 4 ? vector_items(n, groups_) : (n + vec_ - 1) / vec_);
     } else if (pd.blocked) {
         return kernel_->launch(stream, args, blocked_args(pd.engine, pd.shape, args));
+    } else if (pd.nibbles) {
+        // One work-item per byte of dst (its padded elements, two a byte).
+        const int64_t padded = nelems(dmd, true), bytes = (padded + 1) / 2;
+        row_order_t o;
+        digit_order(dmd, o);
+        add_layout(args, smd);
+        add_layout(args, dmd);
+        args.add_value(padded);
+        add_logical_dims(args, dmd);
+        args.add_value(o);
+        for (const auto *a : {&q.src_scale, &q.dst_scale, &q.src_zp, &q.dst_zp})
+            args.add_value(quant_index(*a, dmd));
+        range = range_1d(bytes);
     } else {
         // Generic: one work-item per padded element; rows: one per row of the last dimension.
         const int64_t padded = nelems(dmd, true);

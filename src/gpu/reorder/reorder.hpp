@@ -17,12 +17,13 @@ struct reorder_t;
 
 // ocl:reorder:dense (one dense layout, per-tensor attributes), ocl:reorder:blocked (plain <->
 // channel-blocked, no attributes), ocl:reorder:rows (the last dimension unblocked in both
-// layouts) or ocl:reorder:generic.
+// layouts), ocl:reorder:nibbles (a 4-bit dst: one work-item per byte) or ocl:reorder:generic.
 struct reorder_pd_t : public primitive_desc_impl_t<reorder_pd_t, reorder_t> {
     using primitive_desc_impl_t::primitive_desc_impl_t;
     const char *name() const override {
-        return dense ? "ocl:reorder:dense"
+        return dense  ? "ocl:reorder:dense"
                 : blocked ? "ocl:reorder:blocked"
+                : nibbles ? "ocl:reorder:nibbles"
                 : rows    ? "ocl:reorder:rows"
                           : "ocl:reorder:generic";
     }
@@ -37,7 +38,8 @@ struct reorder_pd_t : public primitive_desc_impl_t<reorder_pd_t, reorder_t> {
     bool blocked = false;
     blocked_shape_t shape; // where blocked
     bool rows = false;
-    bool f8 = false; // an f8 side: converted one element per work-item
+    bool f8 = false; // an f8 or 4-bit side: converted one element per work-item
+    bool nibbles = false; // a 4-bit dst: both elements of a byte written by one work-item
 };
 
 struct reorder_t : public primitive_t {

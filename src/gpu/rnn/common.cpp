@@ -234,7 +234,7 @@ void dims5(const memory_desc_t &md, int64_t dims[5]) {
 
 copy_quant_t data_quant(const conf_t &c, dnnl_data_type_t dt, int32_t mode) {
     copy_quant_t q;
-    if (!c.int8 || dt != dnnl_u8) return q;
+    if (!c.int8 || (dt != dnnl_u8 && dt != dnnl_s8)) return q;
     q.mode = mode;
     q.scale = mode == quant_dequantize ? 1.f / c.data_scale : c.data_scale;
     q.shift = c.data_shift;
@@ -272,10 +272,22 @@ status_t load_extras(const exec_t &e) {
     for (const auto &w : weights) {
         if (w.f32 || !e.md[w.t]) continue;
         dims5(*e.md[w.t], dims);
-        copy_quant_t q; // s8 (int8 problems have no projection) over its columns' scales
+        view_t src = user_view(*e.md[w.t], e.mem[w.t]);
+        copy_quant_t q; // s8 over its columns' scales
         if (e.md[w.t]->data_type == dnnl_s8) q.col_scales = e.weights_scales;
-        ANYDNN_CHECK(k.copy(e.stream, dims, dense_view(e.scratch, x.base + w.off, dims),
-                user_view(*e.md[w.t], e.mem[w.t]), view_t(), false, q));
+        if (w.t == rnn_weights_projection) {
+            // (l, d, i, o) as (l, d, i, 1, o): the copy's column index is then the output
+            // channel o alone, the index of its scale; the dense copy's layout is the same.
+            const int64_t d4[5] = {dims[1], dims[2], dims[3], 1, dims[4]};
+            const int64_t s4[5] = {src.st[1], src.st[2], src.st[3], 0, src.st[4]};
+            for (int i = 0; i < 5; ++i) {
+                dims[i] = d4[i];
+                src.st[i] = s4[i];
+            }
+            q.col_scales = e.md[w.t]->data_type == dnnl_s8 ? e.projection_scales : nullptr;
+        }
+        ANYDNN_CHECK(k.copy(e.stream, dims, dense_view(e.scratch, x.base + w.off, dims), src,
+                view_t(), false, q));
     }
     return dnnl_success;
 }

@@ -87,7 +87,7 @@ status_t store_outputs(const exec_t &e) {
     const memory_desc_t &dl = *e.md[rnn_dst_layer];
     const int64_t dims[5] = {1, 1, c.T, c.N, DIC};
     const view_t dst = user_view(dl, e.mem[rnn_dst_layer]);
-    // u8 outputs quantize the f32 state (after the bidirectional sum).
+    // u8 and s8 outputs quantize the f32 state (after the bidirectional sum).
     const copy_quant_t q = data_quant(c, dl.data_type, quant_quantize);
     if (c.direction == dnnl_bidirectional_sum) {
         ANYDNN_CHECK(k.copy(e.stream, dims, dst, top_h(0), top_h(1), false, q));

@@ -13,8 +13,8 @@
 
 // What rnn_copy does to the values it moves (gpu/rnn/rnn.hpp mirrors it).
 #define QUANT_NONE 0
-#define QUANT_DEQUANTIZE 1 // u8 data to f32: (v - shift) * scale, scale = 1 / data scale
-#define QUANT_QUANTIZE 2 // f32 to u8 data: v * scale + shift
+#define QUANT_DEQUANTIZE 1 // u8 or s8 data to f32: (v - shift) * scale, scale = 1 / data scale
+#define QUANT_QUANTIZE 2 // f32 to u8 or s8 data: v * scale + shift
 
 // Cell kinds (gpu/rnn/rnn.hpp mirrors them).
 #define CELL_VANILLA 0

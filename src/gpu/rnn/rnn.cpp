@@ -1,8 +1,9 @@
 // ocl:rnn:gemm — every cell kind (vanilla with each activation, LSTM with peepholes and
 // projection, GRU, LBR-GRU, AUGRU, LBR-AUGRU), direction and layer count, forward (training
-// and inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM/GRU inference
-// dequantized to f32 as cpu:rnn:gemm does, on any OpenCL device. The problem and attribute
-// checks, descriptors and workspace layout are the shared ones (core/ops/rnn/conf).
+// and inference) and backward, f32 and bf16 tensors computed in f32, int8 LSTM (with
+// projection)/GRU inference on u8 or s8 data dequantized to f32 as cpu:rnn:gemm does, on
+// any OpenCL device. The problem and attribute checks, descriptors and workspace layout are
+// the shared ones (core/ops/rnn/conf).
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -127,30 +128,40 @@ struct rnn_gemm_t : public primitive_t {
             }
         }
         e.weights_scales = weights_scales_.get();
+        e.projection_scales = projection_scales_.get();
         e.scratch = ctx.scratchpad_storage;
         e.ws = c.training ? storage_of(ctx, DNNL_ARG_WORKSPACE) : e.scratch;
         return c.backward ? run_backward(e) : run_forward(e);
     }
 
 private:
-    // int8: the weights scale of every gate column (one for all, or one each) on the device;
-    // without scales the weights are taken as they are (a scale of one).
+    // int8: the weights scale of every gate column and of every projection output channel
+    // (one for all, or one each) on the device; without scales the weights are taken as
+    // they are (a scale of one).
     status_t upload_weights_scales() {
         const conf_t &c = pd_().conf;
-        const std::vector<float> &sc = pd_().attr.rnn_weights_scales;
-        const size_t cols = size_t(c.gate_cols());
-        if (!c.int8 || sc.empty() || cols == 0) return dnnl_success;
+        if (!c.int8) return dnnl_success;
+        const primitive_attr_t &a = pd_().attr;
+        ANYDNN_CHECK(upload_scales(a.rnn_weights_scales, size_t(c.gate_cols()), weights_scales_));
+        if (!c.projection) return dnnl_success;
+        return upload_scales(
+                a.rnn_weights_projection_scales, size_t(c.DIC), projection_scales_);
+    }
+
+    status_t upload_scales(const std::vector<float> &sc, size_t cols,
+            std::unique_ptr<memory_storage_t> &out) const {
+        if (sc.empty() || cols == 0) return dnnl_success;
         ANYDNN_CHECK(pd_().engine->create_memory_storage(
-                weights_scales_, cols * sizeof(float), DNNL_MEMORY_ALLOCATE));
+                out, cols * sizeof(float), DNNL_MEMORY_ALLOCATE));
         void *host = nullptr;
-        ANYDNN_CHECK(weights_scales_->map(&host));
+        ANYDNN_CHECK(out->map(&host));
         float *f = static_cast<float *>(host);
         for (size_t j = 0; j < cols; ++j) f[j] = sc.size() == 1 ? sc[0] : sc[j];
-        return weights_scales_->unmap(host);
+        return out->unmap(host);
     }
 
     kernels_t kernels_;
-    std::unique_ptr<memory_storage_t> weights_scales_;
+    std::unique_ptr<memory_storage_t> weights_scales_, projection_scales_;
 };
 
 } // namespace

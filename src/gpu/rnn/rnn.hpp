@@ -34,8 +34,9 @@ struct copy_params_t {
     int32_t run = 1; // elements along dimension 4 per work-item
 };
 
-// int8 conversions of one copy: u8 data from or to f32 (cpu/rnn/forward.cpp's formulas),
-// and s8 weights divided by their gate column's scale (a device array of G * DHC floats).
+// int8 conversions of one copy: u8 or s8 data from or to f32 (cpu/rnn/forward.cpp's formulas),
+// and s8 weights divided by their column's scale (a device array: G * DHC floats for the
+// layer and recurrent weights, DIC for the projection).
 struct copy_quant_t {
     int32_t mode = quant_none;
     float scale = 1.f, shift = 0.f; // dequantize: scale = 1 / data scale
@@ -141,6 +142,7 @@ struct exec_t {
     const memory_storage_t *mem[rnn_tensor_count] = {}, *diff_mem[rnn_tensor_count] = {};
     const memory_storage_t *ws = nullptr, *scratch = nullptr;
     const memory_storage_t *weights_scales = nullptr; // int8 with scales: G * DHC floats
+    const memory_storage_t *projection_scales = nullptr; // int8 projection: DIC floats
 };
 
 status_t run_forward(const exec_t &e);
@@ -149,7 +151,7 @@ status_t run_backward(const exec_t &e);
 // Helpers the drivers share (rnn/common.cpp).
 // A plain user tensor with its dimensions right-aligned to 5 (leading strides 0).
 view_t user_view(const memory_desc_t &md, const memory_storage_t *s);
-// The u8 data conversion of a copy from (dequantize) or to (quantize) a tensor of type dt;
+// The u8 or s8 data conversion of a copy from (dequantize) or to (quantize) a tensor of type dt;
 // none for other types.
 copy_quant_t data_quant(const conf_t &c, dnnl_data_type_t dt, int32_t mode);
 // Copies bias, peepholes, attention and non-f32 weights into their f32 extras.

@@ -154,6 +154,8 @@ public:
         const auto &s = settings();
         const int idx = begin_problem();
         if (s.list) return report_problem(idx, outcome_t::listed, "", repro_);
+        if (before_start(idx))
+            return report_problem(idx, outcome_t::skipped, "before --start", repro_);
         case_ = load_graph_case(path_); // a bad case is a bad command line (std::invalid_argument)
         if (!test_engine())
             return report_problem(

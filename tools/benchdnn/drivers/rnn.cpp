@@ -3,7 +3,8 @@
 // concat|sum, --activation=RELU|TANH|LOGISTIC (--alpha), --cfg=f32|bf16|bf16f32|f16 or int8
 // as four types src_iter src_layer dst_iter dst_layer (u8u8u8u8, f32u8f32f32, s8s8s8f32...:
 // u8 data with scale 64 / shift 128, s8 data shift 0, s8 weights with one scale or, with
-// --scaling=per_oc, one per gate column; LSTM/GRU inference), --with-peephole,
+// --scaling=per_oc, one per gate column (projection: per output channel); LSTM/GRU
+// inference), --with-peephole,
 // --with-projection, --flags=O for diff weights overwrite). Problems: lLtTmbNsicSslcSdhcHdicI
 // with an optional _nNAME. Reference: the recurrence in double (each direction a stack of
 // layers), backward by back-propagation through time written here.
@@ -217,6 +218,8 @@ public:
     double data_shift() const { return s8_data() ? 0 : 128; }
     // --scaling=common: one weights scale; per_oc: one per gate column.
     double wscale(int64_t col) const { return c_.per_oc_scales ? 30 + col % 7 : 31; }
+    // Projection weights: one scale, or with per_oc one per output channel.
+    double pscale(int64_t col) const { return c_.per_oc_scales ? 100 + col % 5 : 97; }
 
     dnnl_data_type_t dt(int k) const {
         // oneDNN's bf16 cfg keeps the bias and cell states in bf16 too; bf16f32 has them f32.
@@ -225,7 +228,7 @@ public:
             return dnnl_f32;
         dnnl_data_type_t t[4];
         if (int8_types(t)) {
-            if (k == WL || k == WI) return dnnl_s8;
+            if (k == WL || k == WI || k == WPR) return dnnl_s8;
             return k == SI ? t[0] : k == SL ? t[1] : k == DI ? t[2] : k == DL ? t[3] : dnnl_f32;
         }
         return c_.cfg == "f16" ? dnnl_f16 : dnnl_bf16;
@@ -252,9 +255,9 @@ public:
         if (c_.cfg != "f32" && !bf16() && c_.cfg != "f16" && !int8())
             return "cfg " + c_.cfg + " not handled by the tester";
         // oneDNN's benchdnn skips int8 beyond LSTM and GRU inference as well.
-        if (int8() && (c_.prop != dir_t::fwd_i || c_.projection
+        if (int8() && (c_.prop != dir_t::fwd_i
                               || !(lstm() || c_.cell == dnnl_vanilla_gru || c_.cell == dnnl_lbr_gru)))
-            return "int8 is LSTM/GRU/LBR_GRU inference without projection";
+            return "int8 is LSTM/GRU/LBR_GRU inference";
         if (c_.prop != dir_t::fwd_i && c_.prop != dir_t::fwd_d && c_.prop != dir_t::bwd_dw)
             return "rnn has FWD_I, FWD_D and BWD_DW";
         if ((c_.peephole || c_.projection) && !lstm()) return "peephole/projection are LSTM only";
@@ -370,6 +373,14 @@ public:
                 ws[j] = float(wscale(j));
             BENCHDNN_CHECK(dnnl_primitive_attr_set_rnn_weights_qparams(
                     attr_.get(), nws, c_.per_oc_scales ? 24 : 0, ws.data()));
+            if (has(WPR)) {
+                const int64_t nps = c_.per_oc_scales ? DIC : 1;
+                std::vector<float> ps(nps);
+                for (int64_t j = 0; j < nps; ++j)
+                    ps[j] = float(pscale(j));
+                BENCHDNN_CHECK(dnnl_primitive_attr_set_rnn_weights_projection_qparams(
+                        attr_.get(), nps, c_.per_oc_scales ? 8 : 0, ps.data()));
+            }
         }
         dnnl_status_t st = make_mds(m);
         if (st != dnnl_success) return st;
@@ -395,14 +406,15 @@ public:
             r.hi = 1;
             if (k == WL || k == WI || k == WPR) r.lo = -0.5, r.hi = 0.5;
             r.zero_share = 0;
-            const bool weights = k == WL || k == WI;
+            const bool weights = k == WL || k == WI || k == WPR;
             if (dt(k) == dnnl_u8) r.lo = 64, r.hi = 192, r.integers = true;
             if (dt(k) == dnnl_s8) r.lo = weights ? -20 : -64, r.hi = weights ? 20 : 64, r.integers = true;
             in_[k] = fill_values(product(dims(k)), clamp_range(r, dt(k)), dt(k), 10 + k);
             args.add(fwd_arg[k], md_of(pd, fwd_arg[k])).write(in_[k]);
             // The reference computes on the values the integers stand for.
             for (size_t i = 0; i < in_[k].size(); ++i) {
-                if (weights && dt(k) == dnnl_s8) in_[k][i] /= wscale(int64_t(i) % (G * DHC));
+                if (k == WPR && dt(k) == dnnl_s8) in_[k][i] /= pscale(int64_t(i) % DIC);
+                else if (weights && dt(k) == dnnl_s8) in_[k][i] /= wscale(int64_t(i) % (G * DHC));
                 else if (dt(k) == dnnl_u8 || dt(k) == dnnl_s8)
                     in_[k][i] = (in_[k][i] - data_shift()) / data_scale;
             }

@@ -1,5 +1,7 @@
 #include "core/ops/reorder/common.hpp"
 
+#include "core/data_types_narrow.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -24,7 +26,7 @@ bool is_vector_type(dnnl_data_type_t dt) {
 
 bool is_ref_type(dnnl_data_type_t dt) {
     return is_vector_type(dt) || dt == dnnl_f64 || dt == dnnl_boolean || dt == dnnl_f8_e4m3
-            || dt == dnnl_f8_e5m2;
+            || dt == dnnl_f8_e5m2 || is_4bit(dt);
 }
 
 dim_t padded_nelems(const memory_desc_t &md) {

@@ -13,7 +13,8 @@ inline const reorder_desc_t &reorder_desc(const primitive_desc_t &pd) {
     return std::get<reorder_desc_t>(pd.desc);
 }
 
-// Data types the reorders convert between (f64 and boolean only in the reference).
+// Data types the reorders convert between (f64, boolean, f8 and the 4-bit types only in the
+// reference).
 bool is_vector_type(dnnl_data_type_t dt);
 bool is_ref_type(dnnl_data_type_t dt);
 

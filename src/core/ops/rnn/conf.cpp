@@ -67,15 +67,17 @@ bool dt_ok(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
 }
 
-// int8: u8 (or f32) states and outputs, s8 weights, f32 bias and cell states.
+// int8: u8 or s8 data (src_iter and outputs also f32), s8 weights, f32 bias and cell states.
 bool int8_dt_ok(int k, dnnl_data_type_t dt) {
+    const bool data8 = dt == dnnl_u8 || dt == dnnl_s8;
     switch (k) {
         case rnn_weights_layer:
-        case rnn_weights_iter: return dt == dnnl_s8;
-        case rnn_src_layer: return dt == dnnl_u8;
+        case rnn_weights_iter:
+        case rnn_weights_projection: return dt == dnnl_s8;
+        case rnn_src_layer: return data8;
         case rnn_src_iter:
         case rnn_dst_layer:
-        case rnn_dst_iter: return dt == dnnl_u8 || dt == dnnl_f32;
+        case rnn_dst_iter: return data8 || dt == dnnl_f32;
         default: return dt == dnnl_f32;
     }
 }
@@ -95,17 +97,27 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr)
         ANYDNN_REQUIRE(d.cell_kind == dnnl_vanilla_lstm || d.cell_kind == dnnl_vanilla_gru
                         || d.cell_kind == dnnl_lbr_gru,
                 dnnl_unimplemented, "int8 RNN is LSTM, GRU or LBR-GRU");
-        ANYDNN_REQUIRE(m[rnn_weights_projection].ndims == 0, dnnl_unimplemented,
-                "int8 LSTM with projection is not supported");
-        ANYDNN_REQUIRE(m[rnn_src_layer].data_type == dnnl_u8
+        ANYDNN_REQUIRE((m[rnn_src_layer].data_type == dnnl_u8
+                               || m[rnn_src_layer].data_type == dnnl_s8)
                         && m[rnn_weights_iter].data_type == dnnl_s8,
-                dnnl_unimplemented, "int8 RNN takes u8 src_layer and s8 weights");
+                dnnl_unimplemented, "int8 RNN takes u8 or s8 src_layer and s8 weights");
         const dim_t cols = m[rnn_weights_layer].dims[3] * m[rnn_weights_layer].dims[4];
         const size_t ns = attr.rnn_weights_scales.size();
         ANYDNN_REQUIRE((attr.rnn_weights_mask == 0 && ns <= 1)
                         || (attr.rnn_weights_mask == 24 && dim_t(ns) == cols),
                 dnnl_unimplemented,
                 "int8 weights scales need mask 0 (one scale) or 24 (per gate and channel)");
+        // Projection weights (DHC x DIC): one scale, or one per output channel (mask 8).
+        const memory_desc_t &wp = m[rnn_weights_projection];
+        const size_t np = attr.rnn_weights_projection_scales.size();
+        const int pmask = attr.rnn_weights_projection_mask;
+        ANYDNN_REQUIRE(wp.ndims == 0 || wp.data_type == dnnl_s8, dnnl_unimplemented,
+                "int8 LSTM projection weights are s8");
+        ANYDNN_REQUIRE((pmask == 0 && np <= 1)
+                        || (wp.ndims != 0 && pmask == 8 && dim_t(np) == wp.dims[3]),
+                dnnl_unimplemented,
+                "int8 projection weights scales need mask 0 (one scale) or 8 (per output "
+                "channel)");
         ANYDNN_REQUIRE(attr.rnn_data_scale != 0.f, dnnl_invalid_arguments,
                 "data scale is zero");
         c.data_scale = attr.rnn_data_scale;
@@ -165,6 +177,7 @@ status_t init_conf(conf_t &c, const rnn_desc_t &d, const primitive_attr_t &attr)
     c.fs_att = take(top, c.augru ? T * N : 0);
     c.fs_wl = take(top, c.int8 ? size_t(c.SLC * c.gate_cols()) : 0);
     c.fs_wi = take(top, c.int8 ? size_t(c.SIC * c.gate_cols()) : 0);
+    c.fs_wp = take(top, c.int8 && c.projection ? size_t(c.DHC * c.DIC) : 0);
     c.fs_floats = top;
 
     top = 0;

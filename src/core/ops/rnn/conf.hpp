@@ -27,7 +27,7 @@ struct conf_t {
     bool with_dst_iter = false, with_dst_iter_c = false;
     bool training = false, backward = false, diff_overwrite = false;
     bool avx512 = false; // set by the CPU engine: its activations may use AVX-512
-    // int8 inference: u8 data (f32 = (u8 - shift) / scale), s8 weights (f32 = s8 / scale of
+    // int8 inference: u8 or s8 data (f32 = (q - shift) / scale), s8 weights (f32 = s8 / scale of
     // the gate column, or one scale); dequantized to f32 and computed like f32.
     bool int8 = false;
     float data_scale = 1.f, data_shift = 0.f;
@@ -50,7 +50,8 @@ struct conf_t {
     size_t ws_floats = 0;
     // Forward scratch after the workspace part: f32 bias and peephole of one (l, d), the
     // recurrent GEMM result of LBR cells, the attention of all steps, int8 weights in f32.
-    size_t fs_bias = 0, fs_peep = 0, fs_git = 0, fs_att = 0, fs_wl = 0, fs_wi = 0, fs_floats = 0;
+    size_t fs_bias = 0, fs_peep = 0, fs_git = 0, fs_att = 0, fs_wl = 0, fs_wi = 0, fs_wp = 0;
+    size_t fs_floats = 0;
     // Backward scratch: gate gradients of all steps, LBR's recurrent-o gradients, the
     // projected-state gradients, per-step rows, the layer-input gradients per direction,
     // diff attention and diff src_layer sums.
