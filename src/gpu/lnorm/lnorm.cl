@@ -161,7 +161,8 @@ kernel void lnorm_bwd_scaleshift(const global SRC_DATA_T *src,
         idx[axis] = c;
         const float g = LOAD_DIFF_DST(diff_dst, layout_offset(&dd_l, idx));
         const float m = rms ? 0.f : mean[so];
-        chunked_add(&ds, g * (LOAD_SRC(src, layout_offset(&src_l, idx)) - m) * rsqrt(var[so] + eps));
+        const float xh = (LOAD_SRC(src, layout_offset(&src_l, idx)) - m) * rsqrt(var[so] + eps);
+        chunked_add(&ds, g * xh);
         chunked_add(&db, g);
     }
     if (flags & LN_DIFF_SCALE) STORE_DIFF_SS(diff_scale, c, chunked_total(&ds));
