@@ -220,19 +220,20 @@ kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean
     const global float *part = coef + part_off;
     const long c = get_group_id(0);
     const int lid = get_local_id(0), L = get_local_size(0);
-    if (c >= C) { // a padding channel (BLOCK; CPAD groups): zeros stay zeros
-        if (lid == 0) coef[c] = coef[CPAD + c] = coef[2 * CPAD + c] = 0.f;
-        return;
-    }
+    const bool pad = c >= C; // a padding channel (BLOCK; CPAD groups): zeros stay zeros
     const float n = (float)O * (float)I;
     float s1 = 0.f, s2 = 0.f;
-    for (int p = lid; p < parts; p += L) {
+    for (int p = lid; p < parts && !pad; p += L) {
         s1 += part[(c * parts + p) * 2];
         s2 += part[(c * parts + p) * 2 + 1];
     }
     s1 = group_sum(buf, s1);
     s2 = group_sum(buf, s2);
     if (lid > 0) return; // every work-item holds the sums; one writes
+    if (pad) { // after the barriers: no work-item leaves before them (PoCL)
+        coef[c] = coef[CPAD + c] = coef[2 * CPAD + c] = 0.f;
+        return;
+    }
     const float sc = (flags & BN_SCALE) ? scale[c] : 1.f;
 #ifdef FWD
     float m, v;
