@@ -5,7 +5,7 @@
 # Resampling: 2x upsampling 64x256x64x64 -> 64x256x128x128 (dst 1 GiB f32), nearest (PyTorch
 # 'nearest-exact': the same half-pixel rule) and bilinear (align_corners=False), forward and
 # backward, f32 and bf16, NCHW. Batch norm: nChw16c 64x256x128x128 against PyTorch's NCHW
-# (PyTorch has no blocked layout; NCHW is the anchor), FWD_I, FWD_D, BWD_DW.
+# (PyTorch has no blocked layout; NCHW is the anchor), FWD_I (f32, bf16), FWD_D and BWD_DW (f32).
 import argparse
 import os
 import sys
@@ -31,17 +31,15 @@ def rows():
                           ('resample', dt, mode, d == 'BWD_D')))
     nchw = 'mb%dic%dih%diw%d' % NCHW
     for dt in ('f32', 'bf16'):
-        r += [
-            (f'{dt} batch norm FWD_I G+scale+shift nChw16c 64x256x128x128',
-             f'--bnorm --dir=FWD_I --flags=GCH --dt={dt} --tag=aBx16b {nchw}',
-             ('bnorm', dt, NCHW, False, False)),
-            (f'{dt} batch norm FWD_D nChw16c 64x256x128x128',
-             f'--bnorm --dir=FWD_D --flags=CH --dt={dt} --tag=aBx16b {nchw}',
-             ('bnorm', dt, NCHW, True, False)),
-        ]
-    r.append(('f32 batch norm BWD_DW nChw16c 64x256x128x128',
-              f'--bnorm --dir=BWD_DW --flags=CH --tag=aBx16b {nchw}',
-              ('bnorm_bwd', 'f32', NCHW, False)))
+        r.append((f'{dt} batch norm FWD_I G+scale+shift nChw16c 64x256x128x128',
+                  f'--bnorm --dir=FWD_I --flags=GCH --dt={dt} --tag=aBx16b {nchw}',
+                  ('bnorm', dt, NCHW, False, False)))
+    r += [
+        ('f32 batch norm FWD_D nChw16c 64x256x128x128',
+         f'--bnorm --dir=FWD_D --flags=CH --tag=aBx16b {nchw}', ('bnorm', 'f32', NCHW, True, False)),
+        ('f32 batch norm BWD_DW nChw16c 64x256x128x128',
+         f'--bnorm --dir=BWD_DW --flags=CH --tag=aBx16b {nchw}', ('bnorm_bwd', 'f32', NCHW, False)),
+    ]
     return r
 
 
