@@ -1,7 +1,10 @@
 // Batch normalization in three bandwidth-shaped steps: partial statistics (or backward sums)
 // of many work-groups per channel, a per-channel finalize into coefficients, an elementwise
-// apply. Layout: plain and dense, seen as [O][C][I] (NCHW: I = spatial; NHWC: I = 1, CH_LAST).
-// Build options: FWD or BWD, the tensors' types, VEC (1 or 4 elements per access), CH_LAST.
+// apply. Layout: plain and dense, seen as [O][C][I] (NCHW: I = spatial; NHWC: I = 1, CH_LAST),
+// or channel-blocked (BLOCK = 8 or 16: nChw16c, nChw8c), seen as [O][C / BLOCK][I][BLOCK]
+// with C padded to CPAD, a multiple of BLOCK (the padding channels read zeros, write zeros).
+// Build options: FWD or BWD, the tensors' types, VEC (1 or 4 elements per access), CH_LAST
+// or BLOCK.
 #include "cl/group_reduce.h"
 #include "cl/vec_io.h"
 
@@ -15,6 +18,15 @@
 #define BN_WS 64
 #define BN_DIFF_SCALE 128
 #define BN_DIFF_SHIFT 256
+
+#ifdef BLOCK
+#define CPAD ((C + BLOCK - 1) / BLOCK * BLOCK)
+// Offset of channel c's first element (o = 0, i = 0).
+#define CH_FIRST(c) ((c) / BLOCK * I * BLOCK + (c) % BLOCK)
+#else
+#define CPAD C
+#define CH_FIRST(c) ((c) * I)
+#endif
 
 // Sum over the work-items sharing tx = lid % tx_n of a VEC-wide value, through buf
 // (get_local_size(0) slots); every work-item gets its column's sum.
@@ -110,6 +122,57 @@ kernel void bnorm_flat_stats(const global SRC_DATA_T *src,
         part[(c0 * parts + p) * 2 + 1] = s2;
 #endif
     }
+#elif defined(BLOCK)
+    // A group per (channel block cb, range of O); tx picks VEC channels of the block (tx_n =
+    // BLOCK / VEC), ty walks the block's rows (o, i), ty_n apart, i carrying into o.
+    const long CB = CPAD / BLOCK;
+    const long cb = g % CB, p = g / CB;
+    const int tx = lid % tx_n, ty = lid / tx_n, ty_n = L / tx_n;
+    const long c0 = cb * BLOCK + tx * VEC;
+    const long o_begin = p * o_per_part, o_end = min(O, o_begin + o_per_part);
+#ifdef FWD
+    const vf k = O > 0 && I > 0 ? LOADV(LOAD_SRC, src, src_off + cb * I * BLOCK + tx * VEC)
+                                : (vf)(0.f);
+#else
+    vf k;
+    {
+        float kv[VEC];
+        for (int j = 0; j < VEC; ++j) kv[j] = c0 + j < C ? mean[stat_off + c0 + j] : 0.f;
+#if VEC == 4
+        k = (vf)(kv[0], kv[1], kv[2], kv[3]);
+#else
+        k = kv[0];
+#endif
+    }
+#endif
+    vf s1 = 0.f, s2 = 0.f, t1 = 0.f, t2 = 0.f;
+    int n = 0;
+    if (I > 0) {
+        long o = o_begin + ty / I, i = ty % I;
+        while (o < o_end) {
+            const long e = ((o * CB + cb) * I + i) * BLOCK + tx * VEC;
+            ACCUMULATE(e);
+            i += ty_n;
+            if (i >= I) {
+                o += i / I;
+                i %= I;
+            }
+        }
+    }
+    s1 = group_sum_columns(buf, s1 + t1, tx_n);
+    s2 = group_sum_columns(buf, s2 + t2, tx_n);
+    if (ty == 0) {
+#if VEC == 4
+        const float a1[4] = {s1.s0, s1.s1, s1.s2, s1.s3}, a2[4] = {s2.s0, s2.s1, s2.s2, s2.s3};
+        for (int j = 0; j < 4; ++j) {
+            part[((c0 + j) * parts + p) * 2] = a1[j];
+            part[((c0 + j) * parts + p) * 2 + 1] = a2[j];
+        }
+#else
+        part[(c0 * parts + p) * 2] = s1;
+        part[(c0 * parts + p) * 2 + 1] = s2;
+#endif
+    }
 #else
     const long c = g % C, p = g / C;
     const long o_begin = p * o_per_part, o_end = min(O, o_begin + o_per_part);
@@ -143,9 +206,10 @@ kernel void bnorm_flat_stats(const global SRC_DATA_T *src,
 #endif
 }
 
-// The scratchpad holds the coefficients (3C floats) and then, from part_off, the partial sums.
-// A work-group per channel (one work-item on CPU devices): the partial sums of its `parts`
-// groups joined, then the apply step's coefficients coef[c], coef[C + c], coef[2C + c]:
+// The scratchpad holds the coefficients (3 CPAD floats) and then, from part_off, the partial
+// sums. A work-group per channel, CPAD of them (one work-item on CPU devices): the partial sums
+// of its `parts` groups joined, then the apply step's coefficients coef[c], coef[CPAD + c],
+// coef[2 CPAD + c]:
 // forward y = x * a + b (statistics written where asked);
 // backward dx = g * a + x * b + d, and diff scale / diff shift.
 kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean,
@@ -156,15 +220,20 @@ kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean
     const global float *part = coef + part_off;
     const long c = get_group_id(0);
     const int lid = get_local_id(0), L = get_local_size(0);
+    const bool pad = c >= C; // a padding channel (BLOCK; CPAD groups): zeros stay zeros
     const float n = (float)O * (float)I;
     float s1 = 0.f, s2 = 0.f;
-    for (int p = lid; p < parts; p += L) {
+    for (int p = lid; p < parts && !pad; p += L) {
         s1 += part[(c * parts + p) * 2];
         s2 += part[(c * parts + p) * 2 + 1];
     }
     s1 = group_sum(buf, s1);
     s2 = group_sum(buf, s2);
     if (lid > 0) return; // every work-item holds the sums; one writes
+    if (pad) { // after the barriers: no work-item leaves before them (PoCL)
+        coef[c] = coef[CPAD + c] = coef[2 * CPAD + c] = 0.f;
+        return;
+    }
     const float sc = (flags & BN_SCALE) ? scale[c] : 1.f;
 #ifdef FWD
     float m, v;
@@ -172,7 +241,7 @@ kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean
         m = mean[stat_off + c];
         v = var[stat_off + c];
     } else {
-        const float k = n > 0.f ? LOAD_SRC(src, src_off + c * I) : 0.f;
+        const float k = n > 0.f ? LOAD_SRC(src, src_off + CH_FIRST(c)) : 0.f;
         const float d = n > 0.f ? s1 / n : 0.f;
         m = k + d;
         v = n > 0.f ? fmax(s2 / n - d * d, 0.f) : 0.f;
@@ -183,7 +252,7 @@ kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean
     }
     const float a = sc * rsqrt(v + eps);
     coef[c] = a;
-    coef[C + c] = ((flags & BN_SHIFT) ? shift[c] : 0.f) - m * a;
+    coef[CPAD + c] = ((flags & BN_SHIFT) ? shift[c] : 0.f) - m * a;
 #else
     const float m = mean[stat_off + c], inv = rsqrt(var[stat_off + c] + eps);
     const float sgx = s2 * inv; // sum(g * xh)
@@ -196,16 +265,20 @@ kernel void bnorm_flat_finalize(const global SRC_DATA_T *src, global float *mean
         d = -a * s1 / n - b * m;
     }
     coef[c] = a;
-    coef[C + c] = b;
-    coef[2 * C + c] = d;
+    coef[CPAD + c] = b;
+    coef[2 * CPAD + c] = d;
 #endif
 }
 
 // Elementwise, 2D: dimension 0 over the VEC-groups of a row, dimension 1 over the rows;
-// CH_LAST: rows of C channels (O of them); otherwise rows of I elements (O * C of them).
+// CH_LAST: rows of C channels (O of them); BLOCK: rows of a channel block's I * BLOCK
+// elements (O * CPAD / BLOCK of them); otherwise rows of I elements (O * C of them).
 #ifdef CH_LAST
 #define ROW_LEN C
 #define ROWS O
+#elif defined(BLOCK)
+#define ROW_LEN (I * BLOCK)
+#define ROWS (O * (CPAD / BLOCK))
 #else
 #define ROW_LEN I
 #define ROWS (O * C)
@@ -220,6 +293,9 @@ kernel void bnorm_flat_apply(const global SRC_DATA_T *src, global DST_DATA_T *ds
     const long e = r * ROW_LEN + j;
 #ifdef CH_LAST
     const vf a = LOADV(load_f32, coef, j), b = LOADV(load_f32, coef, C + j);
+#elif defined(BLOCK)
+    const long c = (long)((uint)r % (uint)(CPAD / BLOCK)) * BLOCK + j % BLOCK;
+    const vf a = LOADV(load_f32, coef, c), b = LOADV(load_f32, coef, CPAD + c);
 #else
     const long c = r % C;
     const float a = coef[c], b = coef[C + c];
@@ -246,6 +322,10 @@ kernel void bnorm_flat_apply(const global SRC_DATA_T *src,
 #ifdef CH_LAST
     const vf a = LOADV(load_f32, coef, j), b = LOADV(load_f32, coef, C + j),
              d = LOADV(load_f32, coef, 2 * C + j);
+#elif defined(BLOCK)
+    const long c = (long)((uint)r % (uint)(CPAD / BLOCK)) * BLOCK + j % BLOCK;
+    const vf a = LOADV(load_f32, coef, c), b = LOADV(load_f32, coef, CPAD + c),
+             d = LOADV(load_f32, coef, 2 * CPAD + c);
 #else
     const long c = r % C;
     const float a = coef[c], b = coef[C + c], d = coef[2 * C + c];

@@ -1,11 +1,13 @@
 // GPU batch normalization at memory bandwidth for plain dense layouts (NCHW-like and
 // channels-last): partial statistics over many work-groups per channel (shifted sums), a
 // per-channel finalize, then a vectorised elementwise apply (bnorm_flat.cl). Every flag the
-// channel kernel takes; blocked layouts go to ocl:bnorm:channels.
+// channel kernel takes; channel-blocked layouts (nChw16c, nChw8c, with channel tails) too;
+// other blocked layouts go to ocl:bnorm:channels.
 #include <algorithm>
 
 #include "core/compute/compute.hpp"
 #include "core/ops/bnorm/common.hpp"
+#include "core/ops/layout.hpp"
 #include "core/primitive.hpp"
 #include "gpu/bnorm/bnorm_flags.hpp"
 #include "gpu/impl_entries.hpp"
@@ -55,6 +57,33 @@ bool channel_view(const memory_desc_t &md, dim_t &O, dim_t &C, dim_t &I) {
     return true;
 }
 
+// The data tensors viewed as [O][C / B][I][B]: channels blocked by B (8 or 16) innermost, the
+// blocks outside the spatial dims and inside the batch, densely (padding included).
+bool block_view(const memory_desc_t &md, dim_t &O, dim_t &C, dim_t &I, int &B) {
+    const auto &bk = md.blocking;
+    if (md.format_kind != dnnl_blocked || bk.inner_nblks != 1 || bk.inner_idxs[0] != 1
+            || (bk.inner_blks[0] != 8 && bk.inner_blks[0] != 16) || md.ndims < 3
+            || !is_dense(md, true))
+        return false;
+    B = int(bk.inner_blks[0]);
+    C = md.dims[1];
+    O = md.dims[0];
+    I = 1;
+    for (int d = 2; d < md.ndims; ++d)
+        I *= md.dims[d];
+    // Strides, innermost out: spatial dims row-major from B, the channel blocks, the batch.
+    dim_t expect = B;
+    for (int d = md.ndims - 1; d >= 2; --d) {
+        if (md.padded_dims[d] != md.dims[d] || (md.dims[d] > 1 && bk.strides[d] != expect))
+            return false;
+        expect *= md.dims[d];
+    }
+    if (md.padded_dims[1] > B && bk.strides[1] != expect) return false;
+    expect *= md.padded_dims[1] / B;
+    return md.padded_dims[0] == O && (O <= 1 || bk.strides[0] == expect)
+            && md.padded_dims[1] == (C + B - 1) / B * B;
+}
+
 struct bnorm_flat_t;
 
 struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_flat_t> {
@@ -67,6 +96,8 @@ struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_fla
     bool ch_last = false;
     bool po_relu = false; // a relu post-op of slope 0
     int vec = 1;
+    int block = 0; // channel block (8, 16) of a blocked layout; 0: plain
+    dim_t cpad = 0; // channels padded to the block (plain: C)
     size_t group = 1; // work-group size of the stats and apply kernels
     int tx_n = 1; // channels-last stats: work-items along C
     dim_t o_per_part = 1;
@@ -88,26 +119,40 @@ struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_fla
         ANYDNN_REQUIRE(!pd.po_relu || alpha == 0.f, dnnl_unimplemented,
                 "relu post-op with a negative slope (ocl:bnorm:channels applies it)");
         const memory_desc_t &src = pd.arg_md(DNNL_ARG_SRC);
+        const bool blocked = block_view(src, pd.O, pd.C, pd.I, pd.block);
         bool same = true;
         for (int a : pd.data_args()) {
             auto it = pd.args.find(a);
-            if (it != pd.args.end()) same = same && same_dense_layout({&src, &it->second});
+            if (it == pd.args.end()) continue;
+            same = same
+                    && (blocked ? cpu::same_layout(src, it->second)
+                                : same_dense_layout({&src, &it->second}));
         }
-        ANYDNN_REQUIRE(same && channel_view(src, pd.O, pd.C, pd.I), dnnl_unimplemented,
-                "flat batch normalization takes one plain dense layout for every data tensor");
+        if (!blocked) pd.block = 0;
+        ANYDNN_REQUIRE(same && (blocked || channel_view(src, pd.O, pd.C, pd.I)),
+                dnnl_unimplemented,
+                "flat batch normalization takes one dense layout, plain or channels blocked "
+                "by 8 or 16, for every data tensor");
+        pd.cpad = blocked ? (pd.C + pd.block - 1) / pd.block * pd.block : pd.C;
         auto st = pd.args.find(DNNL_ARG_VARIANCE);
         ANYDNN_REQUIRE(st == pd.args.end() || is_dense(st->second), dnnl_unimplemented,
                 "flat batch normalization takes dense statistics");
-        pd.ch_last = pd.I == 1;
+        pd.ch_last = !blocked && pd.I == 1;
         const op_tuning_t &t = op_tuning(engine_caps(pd.engine));
-        const dim_t row_len = pd.ch_last ? pd.C : pd.I;
+        const dim_t row_len = blocked ? pd.block : pd.ch_last ? pd.C : pd.I;
         bool aligned = row_len % 4 == 0;
         for (const auto &a : pd.args)
             aligned = aligned && a.second.offset0 % 4 == 0;
         pd.vec = t.vector_elems == 4 && aligned ? 4 : 1;
         pd.group = size_t(t.bandwidth_group);
         const bool stats = !pd.conf.fwd || !pd.conf.global_stats;
-        if (pd.ch_last) {
+        if (blocked) {
+            // tx_n work-items cover a block's channels, VEC each (the stats kernel's local
+            // size is at least tx_n).
+            pd.tx_n = pd.block / pd.vec;
+            pd.parts = int(std::clamp<dim_t>(div_up(t.bnorm_stat_groups, pd.cpad / pd.block), 1,
+                    std::max<dim_t>(pd.O, 1)));
+        } else if (pd.ch_last) {
             pd.tx_n = int(std::min(pd.group, pow2_at_least(size_t(div_up(pd.C, pd.vec)))));
             const dim_t ty_n = dim_t(pd.group) / pd.tx_n;
             const dim_t ctiles = div_up(pd.C, dim_t(pd.tx_n) * pd.vec);
@@ -119,8 +164,8 @@ struct bnorm_flat_pd_t : public primitive_desc_impl_t<bnorm_flat_pd_t, bnorm_fla
         }
         pd.o_per_part = std::max<dim_t>(1, div_up(pd.O, pd.parts));
         pd.parts = stats ? int(std::max<dim_t>(1, div_up(pd.O, pd.o_per_part))) : 0;
-        pd.part_off = div_up(3 * pd.C, 4) * 4;
-        pd.scratchpad_size = size_t(pd.part_off + 2 * pd.C * pd.parts) * sizeof(float);
+        pd.part_off = div_up(3 * pd.cpad, 4) * 4;
+        pd.scratchpad_size = size_t(pd.part_off + 2 * pd.cpad * pd.parts) * sizeof(float);
         return dnnl_success;
     }
 };
@@ -136,6 +181,7 @@ struct bnorm_flat_t : public primitive_t {
         std::string opt = data_type_options("SRC", pd.arg_md(DNNL_ARG_SRC).data_type)
                           + " -DVEC=" + std::to_string(pd.vec);
         if (pd.ch_last) opt += " -DCH_LAST";
+        if (pd.block) opt += " -DBLOCK=" + std::to_string(pd.block);
         if (pd.group > 1) opt += " -DGROUP_REDUCE";
         if (pd.conf.fwd)
             opt += " -DFWD" + data_type_options("DST", pd.arg_md(DNNL_ARG_DST).data_type);
@@ -174,6 +220,8 @@ struct bnorm_flat_t : public primitive_t {
             size_t local = 1;
             while (local * 2 <= sg)
                 local *= 2;
+            // Blocked: the block's channels need tx_n work-items side by side.
+            if (pd.block) local = std::max(local, size_t(pd.tx_n));
             const int tx_n = int(std::min<size_t>(size_t(pd.tx_n), local));
             kernel_args_t a;
             a.add(storage_of(ctx, DNNL_ARG_SRC));
@@ -194,7 +242,9 @@ struct bnorm_flat_t : public primitive_t {
             a.add(scratch);
             a.add_value<int64_t>(pd.part_off);
             a.add_local(local * pd.vec * sizeof(float));
-            const dim_t tiles = pd.ch_last ? div_up(pd.C, dim_t(tx_n) * pd.vec) : pd.C;
+            const dim_t tiles = pd.block ? pd.cpad / pd.block
+                    : pd.ch_last           ? div_up(pd.C, dim_t(tx_n) * pd.vec)
+                                           : pd.C;
             ANYDNN_CHECK(stats_->launch(
                     ctx.stream, a, group_range(size_t(tiles * pd.parts), local)));
         }
@@ -217,10 +267,12 @@ struct bnorm_flat_t : public primitive_t {
         while (fl < group && fl < size_t(pd.parts) && fl * 2 <= finalize_->max_work_group_size())
             fl *= 2;
         f.add_local(fl * sizeof(float));
-        ANYDNN_CHECK(finalize_->launch(ctx.stream, f, group_range(size_t(pd.C), fl)));
+        ANYDNN_CHECK(finalize_->launch(ctx.stream, f, group_range(size_t(pd.cpad), fl)));
 
-        const dim_t row_len = pd.ch_last ? pd.C : pd.I;
-        const dim_t rows = pd.ch_last ? pd.O : pd.O * pd.C;
+        const dim_t row_len = pd.block ? pd.I * pd.block : pd.ch_last ? pd.C : pd.I;
+        const dim_t rows = pd.block ? pd.O * (pd.cpad / pd.block)
+                : pd.ch_last        ? pd.O
+                                    : pd.O * pd.C;
         if (row_len == 0 || rows == 0) return dnnl_success;
         kernel_args_t e;
         const std::vector<int> data = pd.data_args();

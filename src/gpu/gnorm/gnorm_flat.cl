@@ -3,7 +3,7 @@
 // one work-group per run (or one work-item, on CPU devices), loads of VEC elements. The
 // statistics take one pass: sums of x - K and of its square, K being the run's first value
 // (a shift that keeps the variance's subtraction from cancelling for data far from zero).
-// Build options: VEC (1, or 4 where SP and every offset are multiples of 4), GROUP_REDUCE,
+// Build options: VEC (1, 4 or 8 where SP and every offset are multiples of it), GROUP_REDUCE,
 // the tensors' types (SRC, DST).
 #include "cl/group_reduce.h"
 #include "cl/vec_io.h"
@@ -14,7 +14,9 @@
 #define GN_GLOBAL 4 // statistics are inputs
 #define GN_STATS_OUT 8 // forward writes the statistics
 
-#if VEC == 4
+#if VEC == 8
+#define HSUM(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + (v).s6 + (v).s7)
+#elif VEC == 4
 #define HSUM(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
 #else
 #define HSUM(v) (v)

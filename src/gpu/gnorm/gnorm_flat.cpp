@@ -2,6 +2,8 @@
 // each (mb, group) is one contiguous run: statistics in one pass, wide loads
 // (gnorm_flat.cl). Training and inference, global statistics, scale and shift; no post-ops.
 // ocl:gnorm:groups takes every other case.
+#include <algorithm>
+
 #include "core/compute/compute.hpp"
 #include "core/ops/gnorm/common.hpp"
 #include "core/primitive.hpp"
@@ -45,8 +47,16 @@ struct gnorm_flat_pd_t : public primitive_desc_impl_t<gnorm_flat_pd_t, gnorm_fla
         int64_t sp = 1;
         for (int i = 2; i < src.ndims; ++i)
             sp *= src.dims[i];
-        const bool aligned = sp % 4 == 0 && src.offset0 % 4 == 0 && dst.offset0 % 4 == 0;
-        pd.vec = aligned && op_tuning(engine_caps(pd.engine)).vector_elems == 4 ? 4 : 1;
+        // Groups of four, or of eight where the tuning row's access_bytes takes eight 2-byte
+        // elements in one access (bf16, f16: 16-byte accesses).
+        const op_tuning_t &t = op_tuning(engine_caps(pd.engine));
+        const size_t widest = std::max(data_type_size(src.data_type),
+                data_type_size(dst.data_type));
+        auto aligned = [&](int w) {
+            return sp % w == 0 && src.offset0 % w == 0 && dst.offset0 % w == 0;
+        };
+        const int wide = vector_width(t, widest);
+        pd.vec = t.vector_elems != 4 ? 1 : aligned(wide) ? wide : aligned(4) ? 4 : 1;
         return dnnl_success;
     }
 };

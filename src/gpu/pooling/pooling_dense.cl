@@ -10,33 +10,50 @@
 // WITH_WS, SRC_LOWEST, and the tensors' types (SRC, DST, WS; backward DIFF_SRC, DIFF_DST, WS).
 #include "cl/common.h"
 
+// Element i of a dense tensor of spatial extent D x H x W in memory order: its spatial
+// position, and `base`, where its (n, c) starts in the other tensor of the pair, of
+// `other_sp` spatial elements (forward: the src a dst element reads; backward: the diff_dst
+// a diff_src element gathers). Both directions share this and AT.
+typedef struct {
+    uint d, h, w, base;
+} dense_pos_t;
+
+static dense_pos_t dense_pos(uint i, uint D, uint H, uint W, uint other_sp) {
+    dense_pos_t p;
+#ifdef CHANNELS_LAST
+    const uint c = i % C;
+    i /= C;
+#endif
+    p.w = i % W;
+    i /= W;
+    p.h = i % H;
+    i /= H;
+    p.d = i % D;
+    i /= D; // channels first: n * C + c; channels last: n
+#ifdef CHANNELS_LAST
+    p.base = i * other_sp * C + c;
+#else
+    p.base = i * other_sp;
+#endif
+    return p;
+}
+
+// Offset of spatial position (d, h, w) of that (n, c) in the other tensor (extent _ x H x W).
+#ifdef CHANNELS_LAST
+#define AT(base, d, h, w, H, W) ((base) + ((((d) * (H)) + (h)) * (W) + (w)) * C)
+#else
+#define AT(base, d, h, w, H, W) ((base) + (((d) * (H)) + (h)) * (W) + (w))
+#endif
+
 #ifndef BWD
 
 kernel void pooling_dense_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         global WS_DATA_T *ws) {
     const uint i = get_global_id(0);
     if (i >= MB * C * OD * OH * OW) return;
-#ifdef CHANNELS_LAST
-    const uint c = i % C;
-    uint t = i / C;
-    const uint ow = t % OW;
-    t /= OW;
-    const uint oh = t % OH;
-    t /= OH;
-    const uint od = t % OD;
-    const uint n = t / OD;
-    const uint base = n * (ID * IH * IW * C) + c;
-#define SRC_AT(id, ih, iw) (base + (((id) * IH + (ih)) * IW + (iw)) * C)
-#else
-    const uint ow = i % OW;
-    uint t = i / OW;
-    const uint oh = t % OH;
-    t /= OH;
-    const uint od = t % OD;
-    const uint nc = t / OD;
-    const uint base = nc * (ID * IH * IW);
-#define SRC_AT(id, ih, iw) (base + ((id) * IH + (ih)) * IW + (iw))
-#endif
+    const dense_pos_t o = dense_pos(i, OD, OH, OW, ID * IH * IW);
+#define SRC_AT(id, ih, iw) AT(o.base, id, ih, iw, IH, IW)
+    const uint od = o.d, oh = o.h, ow = o.w;
     const int d0 = (int)(od * SD) - PD, h0 = (int)(oh * SH) - PH, w0 = (int)(ow * SW) - PW;
     float acc = ALG == 0 ? -INFINITY : 0.f;
     int arg = 0, count = 0;
@@ -100,27 +117,9 @@ kernel void pooling_dense_bwd(global DIFF_SRC_DATA_T *diff_src,
         const global DIFF_DST_DATA_T *diff_dst, const global WS_DATA_T *ws) {
     const uint i = get_global_id(0);
     if (i >= MB * C * ID * IH * IW) return;
-#ifdef CHANNELS_LAST
-    const uint c = i % C;
-    uint t = i / C;
-    const uint iw = t % IW;
-    t /= IW;
-    const uint ih = t % IH;
-    t /= IH;
-    const uint id = t % ID;
-    const uint n = t / ID;
-    const uint base = n * (OD * OH * OW * C) + c;
-#define DST_AT(od, oh, ow) (base + (((od) * OH + (oh)) * OW + (ow)) * C)
-#else
-    const uint iw = i % IW;
-    uint t = i / IW;
-    const uint ih = t % IH;
-    t /= IH;
-    const uint id = t % ID;
-    const uint nc = t / ID;
-    const uint base = nc * (OD * OH * OW);
-#define DST_AT(od, oh, ow) (base + ((od) * OH + (oh)) * OW + (ow))
-#endif
+    const dense_pos_t p = dense_pos(i, ID, IH, IW, OD * OH * OW);
+#define DST_AT(od, oh, ow) AT(p.base, od, oh, ow, OH, OW)
+    const int id = p.d, ih = p.h, iw = p.w;
     float acc = 0.f;
 #pragma unroll
     for (int kd = 0; kd < KD; ++kd) {

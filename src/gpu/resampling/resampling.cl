@@ -9,34 +9,12 @@
 // Same rounding as the CPU engine's index maps: no contraction into fma.
 #pragma OPENCL FP_CONTRACT OFF
 
+#include "resampling/rs_tap.h"
+
 typedef struct {
     long mb, c, in[3], out[3];
     long ndims, linear;
 } rs_geom_t; // mirrors gpu::rs_geom_t (resampling.cpp)
-
-typedef struct {
-    long i0, i1;
-    float w0, w1;
-} rs_tap_t;
-
-rs_tap_t rs_tap(bool linear, long o, long in, long out) {
-    const float s = ((float)o + 0.5f) * (float)in / (float)out - 0.5f;
-    rs_tap_t t;
-    if (!linear) {
-        t.i0 = clamp((long)round(s), 0L, in - 1);
-        t.i1 = 0;
-        t.w0 = 1.f;
-        t.w1 = 0.f;
-        return t;
-    }
-    const float f = floor(s);
-    const long l = (long)f;
-    t.i0 = clamp(l, 0L, in - 1);
-    t.i1 = clamp(l + 1, 0L, in - 1);
-    t.w1 = s - f;
-    t.w0 = 1.f - t.w1;
-    return t;
-}
 
 void rs_index(long ndims, long n, long c, const long *sp, long *idx) {
     idx[0] = n;
@@ -78,18 +56,6 @@ kernel void resampling_fwd(const global SRC_DATA_T *src, global DST_DATA_T *dst,
 #endif
 
 #ifdef BWD
-// The weight with which dst position o along a dim reads src position i.
-float rs_weight(bool linear, long o, long i, long in, long out) {
-    const rs_tap_t t = rs_tap(linear, o, in, out);
-    return (t.i0 == i ? t.w0 : 0.f) + (linear && t.i1 == i ? t.w1 : 0.f);
-}
-
-// dst positions that may read src position i: those whose coordinate lies within i +- 1.5.
-void rs_readers(long i, long in, long out, long *lo, long *hi) {
-    *lo = max((i - 2) * out / in - 2, 0L);
-    *hi = min((i + 3) * out / in + 2, out);
-}
-
 kernel void resampling_bwd(global DIFF_SRC_DATA_T *diff_src,
         const global DIFF_DST_DATA_T *diff_dst, tensor_layout_t ds_l, tensor_layout_t dd_l,
         rs_geom_t g) {
