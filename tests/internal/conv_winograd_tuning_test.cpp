@@ -34,17 +34,17 @@ TEST(conv_winograd_tuning, auto_takes_winograd_for_many_channels_on_ptx_gemms) {
     ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 256, 256, t),
             dnnl_success);
     EXPECT_TRUE(t.for_auto) << t.why;
-    ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 128, 128, t),
+    ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 64, 64, t),
             dnnl_success);
     EXPECT_TRUE(t.for_auto) << t.why;
     // Too few channels on either side: direct.
-    ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 64, 256, t),
+    ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 32, 256, t),
             dnnl_success);
     EXPECT_FALSE(t.for_auto) << t.why;
-    ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 256, 127, t),
+    ASSERT_EQ(conv_winograd_tuning(gpu_caps(false), gemm_variant_t::sgemm_ptx, 256, 63, t),
             dnnl_success);
     EXPECT_FALSE(t.for_auto) << t.why;
-    EXPECT_NE(t.why.find("under 128"), std::string::npos) << t.why;
+    EXPECT_NE(t.why.find("under 64"), std::string::npos) << t.why;
 }
 
 TEST(conv_winograd_tuning, auto_stays_direct_without_ptx_gemms) {

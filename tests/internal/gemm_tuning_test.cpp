@@ -100,7 +100,15 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_rows) {
     p.m = 4;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
-    p.m = 5;
+    EXPECT_EQ(t.tm, 4);
+    // f32 with 5 to 8 rows: the row of 8 rows per work-item.
+    for (int64_t m : {5, 8}) {
+        p.m = m;
+        ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+        EXPECT_EQ(t.variant, gemm_variant_t::skinny) << m;
+        EXPECT_EQ(t.tm, 8) << m;
+    }
+    p.m = 9;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
     p.m = 0; // not known: launches may have more rows
@@ -117,7 +125,10 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type)
     p.m = 4096, p.n = 4; // computed as C^T
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
-    p.n = 5;
+    p.n = 8;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    p.n = 9;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::fma_8x8);
     p = problem(dnnl_bf16, dnnl_f32); // A and B of two types: not swapped
