@@ -45,6 +45,7 @@ GEMV = [
     ('f32 1x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x4096', ('mm', 'f32', 1, 4096, 4096)),
     ('f32 1x4096x4096 wei ba', '--matmul --dt=f32 --stag=ab --wtag=ba --dtag=ab 1x4096:4096x4096', ('mmt', 'f32', 1, 4096, 4096)),
     ('f32 1x8192x8192', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 1x8192:8192x8192', ('mm', 'f32', 1, 8192, 8192)),
+    ('f32 8x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 8x4096:4096x4096', ('mm', 'f32', 8, 4096, 4096)),
     ('f32 16x4096x4096', '--matmul --dt=f32 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'f32', 16, 4096, 4096)),
     ('bf16 1x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 1x4096:4096x4096', ('mm', 'bf16', 1, 4096, 4096)),
     ('bf16 16x4096x4096', '--matmul --dt=bf16 --stag=ab --wtag=ab --dtag=ab 16x4096:4096x4096', ('mm', 'bf16', 16, 4096, 4096)),
