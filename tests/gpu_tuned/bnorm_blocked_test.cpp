@@ -13,24 +13,15 @@
 #include <gtest/gtest.h>
 
 #include "dnnl.hpp"
+#include "host_values.hpp"
 
 namespace {
 
 using namespace dnnl;
+using namespace host_values;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 using nf = normalization_flags;
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-    if (engine::get_count(engine::kind::gpu) == 0) GTEST_SKIP() << "no OpenCL device"
-
-float bf16_round(float f) { // truncation: the inputs need only be bf16 values
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    u &= 0xffff0000u;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
 
 // A blocked tensor N x C x S (S the spatial product) with channels in blocks of B.
 struct blk_t {
@@ -67,58 +58,6 @@ std::vector<float> plain_values(int64_t n, float seed, float lo, float span) {
 }
 
 // Writes `v` (physical order) into m as its data type (f32, bf16 truncated, u8).
-void fill(const memory &m, const std::vector<float> &v) {
-    const memory::desc d = m.get_desc();
-    if (!d.get_size()) return;
-    void *p = m.map_data();
-    for (size_t i = 0; i < v.size(); ++i) {
-        if (d.get_data_type() == dt::f32) static_cast<float *>(p)[i] = v[i];
-        if (d.get_data_type() == dt::bf16) {
-            uint32_t u;
-            std::memcpy(&u, &v[i], 4);
-            static_cast<uint16_t *>(p)[i] = uint16_t(u >> 16);
-        }
-    }
-    m.unmap_data(p);
-}
-
-std::vector<float> read(const memory &m) {
-    const memory::desc d = m.get_desc();
-    const size_t n = d.get_size() / memory::data_type_size(d.get_data_type());
-    std::vector<float> v(n);
-    if (!n) return v;
-    const void *p = m.map_data();
-    for (size_t i = 0; i < n; ++i) {
-        if (d.get_data_type() == dt::f32) v[i] = static_cast<const float *>(p)[i];
-        if (d.get_data_type() == dt::bf16) {
-            const uint32_t u = uint32_t(static_cast<const uint16_t *>(p)[i]) << 16;
-            std::memcpy(&v[i], &u, 4);
-        }
-        if (d.get_data_type() == dt::u8) v[i] = static_cast<const uint8_t *>(p)[i];
-    }
-    m.unmap_data(const_cast<void *>(p));
-    return v;
-}
-
-memory make(const engine &e, const memory::desc &d, const std::vector<float> &v) {
-    memory m(d, e);
-    fill(m, v);
-    return m;
-}
-
-void expect_near(const std::vector<float> &got, const std::vector<double> &want, double tol,
-        const char *what) {
-    ASSERT_EQ(got.size(), want.size()) << what;
-    for (size_t i = 0; i < got.size(); ++i)
-        ASSERT_NEAR(got[i], want[i], tol * std::max(1.0, std::fabs(want[i])))
-                << what << " at " << i << " of " << got.size();
-}
-
-template <typename PD> void expect_impl(const PD &pd, const char *name) {
-    EXPECT_NE(std::string(pd.impl_info_str()).find(name), std::string::npos)
-            << "ran " << pd.impl_info_str() << ", not " << name;
-}
-
 struct case_t {
     memory::dims d;
     tag t;
