@@ -20,6 +20,7 @@ if(ANYDNN_NVCC)
               ${_anydnn_hopper}/${_name}.cu -o ${_ptx}
       DEPENDS ${_anydnn_hopper}/${_name}.cu ${_anydnn_hopper}/wgmma_core.cuh
               ${_anydnn_hopper}/wgmma_ops.cuh ${CMAKE_SOURCE_DIR}/src/gpu/cuda/async_ordering.cuh
+              ${CMAKE_SOURCE_DIR}/src/gpu/gemm/eltwise.cuh
       COMMENT "Compiling ${_name}.cu to sm_90a PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()

@@ -1,7 +1,6 @@
-// The eltwise post-ops the CUDA GEMM kernels fuse (sgemm/, and hopper/ once it takes this
-// header instead of its own copy), with the algorithm codes the host's epilogue descriptor
-// (wgmma_epilogue) passes: 0 none, 1 relu (alpha: negative slope), 2 gelu_erf, 3 gelu_tanh,
-// 4 swish (alpha: beta of x * sigmoid(alpha * x)). Plain C++ inside: the host emulation of the
+// The eltwise post-ops the CUDA GEMM kernels fuse (sgemm/ and hopper/), with the algorithm
+// codes the host's epilogue descriptor (wgmma_epilogue) passes: 0 none, 1 relu (alpha:
+// negative slope), 2 gelu_erf, 3 gelu_tanh, 4 swish (alpha: beta of x * sigmoid(alpha * x)). Plain C++ inside: the host emulation of the
 // kernels (tests/internal/cuda_host_shim.hpp) compiles it too.
 #pragma once
 

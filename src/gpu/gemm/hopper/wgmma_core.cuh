@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "../../cuda/async_ordering.cuh"
+#include "../eltwise.cuh"
 #include "wgmma_ops.cuh"
 
 namespace {
@@ -296,19 +297,6 @@ struct epilogue_args_t {
     int64_t colsum_sb; // batches of column sums (0: one for all)
 };
 
-__device__ __forceinline__ float eltwise(int alg, float x, float alpha) {
-    switch (alg) {
-        case 1: return x > 0.f ? x : alpha * x;
-        case 2: return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
-        case 3: {
-            const float g = 0.79788456080286536f * x * (1.f + 0.044715f * x * x);
-            return 0.5f * x * (1.f + tanhf(g));
-        }
-        case 4: return x / (1.f + __expf(-alpha * x));
-        default: return x;
-    }
-}
-
 struct epilogue_t {
     epilogue_args_t p;
     float ab_scale, dst_inv, dst_zp; // src scale times a common weights scale; 1 / dst scale
@@ -328,7 +316,7 @@ struct epilogue_t {
         else if (p.bias_kind == 3) v += unpack16<true>(static_cast<const uint16_t *>(p.bias)[n]);
         else if (p.bias_kind == 4) v += float(static_cast<const int *>(p.bias)[n]);
         if (p.sum_at == 1) v += p.sum_scale * (old - p.sum_zp);
-        if (p.elt) v = eltwise(p.elt, v, p.alpha);
+        if (p.elt) v = gemm_eltwise(p.elt, v, p.alpha);
         if (p.sum_at == 2) v += p.sum_scale * (old - p.sum_zp);
         return v * dst_inv + dst_zp;
     }
