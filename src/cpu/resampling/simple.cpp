@@ -10,7 +10,7 @@
 #include "core/ops/resampling/common.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
-#include "cpu/resampling/coeffs.hpp"
+#include "core/ops/resampling/coeffs.hpp"
 #include "runtime/cpu/isa.hpp"
 
 namespace anydnn {

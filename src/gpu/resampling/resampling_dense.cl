@@ -1,6 +1,6 @@
 // Resampling over dense channels-first (N C D H W) or channels-last (N D H W C) tensors, every
 // size a build constant (32-bit index arithmetic by constants). The taps come from a table the
-// host computed with the CPU engine's index maps (cpu/resampling/coeffs.hpp), so no work-item
+// host computed with the CPU engine's index maps (core/ops/resampling/coeffs.hpp), so no work-item
 // rounds coordinates: forward, per dst position of each dim {i0, i1, w0, w1} (4 words);
 // backward, per src position the dst positions that read it and their weights, as offsets
 // (in + 1 words) into {o, w} pairs. Weights are float bits.

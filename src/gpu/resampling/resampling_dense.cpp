@@ -9,7 +9,7 @@
 #include "core/compute/compute.hpp"
 #include "core/ops/resampling/common.hpp"
 #include "core/primitive.hpp"
-#include "cpu/resampling/coeffs.hpp"
+#include "core/ops/resampling/coeffs.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/tuning/op_tuning.hpp"

@@ -1,4 +1,5 @@
-// Resampling index maps: dst position o of a spatial dimension reads src coordinate
+// Resampling index maps (shared by the CPU engine and the OpenCL dense kernel's host-side tap
+// table): dst position o of a spatial dimension reads src coordinate
 // (o + 0.5) * in / out - 0.5; nearest rounds it, linear interpolates its two neighbours
 // (clamped at the edges). Backward inverts the maps into per-src lists.
 #pragma once
