@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -91,11 +92,11 @@ inline void default_fill(int arg, c_tensor::tensor_t &t, uint32_t seed) {
 // seeds 1, 2, ...) and `outs` (device memory pre-filled with 0x33), then calls check with the
 // host tensors in the order ins then outs. An argument in both lists (dst under a sum
 // post-op) is filled as an input and read back as an output: check sees it before and after.
-// Returns how many implementations ran.
+// Returns how many implementations ran (at most max_impls, the first ones in pd's order).
 inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_desc_t pd,
         const std::vector<int> &ins, const std::vector<int> &outs,
         const std::function<void(const std::vector<c_tensor::tensor_t *> &)> &check,
-        const fill_t &fill = default_fill) {
+        const fill_t &fill = default_fill, int max_impls = INT_MAX) {
     dnnl_stream_t stream = nullptr;
     EXPECT_EQ(dnnl_stream_create(&stream, gpu, dnnl_stream_default_flags), dnnl_success);
     int impls = 0;
@@ -143,7 +144,7 @@ inline int run_each_impl(dnnl_engine_t cpu, dnnl_engine_t gpu, dnnl_primitive_de
             all.push_back(host[i].get());
         }
         check(all);
-    } while (dnnl_primitive_desc_next_impl(pd) == dnnl_success);
+    } while (impls < max_impls && dnnl_primitive_desc_next_impl(pd) == dnnl_success);
     dnnl_stream_destroy(stream);
     return impls;
 }

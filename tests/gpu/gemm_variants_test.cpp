@@ -40,7 +40,8 @@ dnnl_memory_desc_t strided(const std::vector<int64_t> &dims, dnnl_data_type_t dt
     return m;
 }
 
-// Runs every implementation (the forced variant first) with ANYDNN_GPU_TUNING=`tuning` and
+// Runs the forced variant alone (every implementation for the table's own row, `tuning`
+// empty: the others do not depend on the override) with ANYDNN_GPU_TUNING=`tuning` and
 // checks dst against matmul_ref and output_stage_ref: one rounding of dst's type plus the f32
 // accumulation's bound.
 void check(const mm_t &t, const char *tuning) {
@@ -119,7 +120,8 @@ void check(const mm_t &t, const char *tuning) {
                               ++k;
                           } while (c_tensor::next_pos(pos, dst.lay.dims, int(nd)));
                           c_tensor::expect_values(want, dst, slack);
-                      }),
+                      },
+                      default_fill, *tuning ? 1 : INT_MAX),
             1);
     dnnl_primitive_desc_destroy(pd);
     dnnl_engine_destroy(gpu);
@@ -194,47 +196,51 @@ const char *const skinny_variants[] = {
         "variant=skinny,wg_m=2,wg_n=16,tm=12,stages=1,tn=16,kt=4",
 };
 
+// Each build of the skinny kernels is specific to its rows (a PoCL build takes seconds), so
+// each case runs under the variant whose path it is about; the K-split variant takes most.
 TEST(GpuGemmVariants, SkinnyRows) {
     SKIP_WITHOUT_GPU();
     no_primitive_cache_t no_cache;
-    for (const char *v : skinny_variants) {
-        check({{1, 1}, {1, 1}, {1, 1}}, v);
-        check({{1, 300}, {300, 70}, {1, 70}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
-        check({{12, 29}, {29, 53}, {12, 53}, {1, 16}, {1, 32}, dnnl_f32, dnnl_f32, true}, v);
-        check({{2, 1, 9, 17}, {1, 3, 17, 21}, {2, 3, 9, 21}, {}, {}, dnnl_f32, dnnl_f32, false,
-                      true},
-                v);
-        check({{5, 70}, {70, 33}, {5, 33}, {}, {}, dnnl_bf16, dnnl_bf16, false, true}, v);
-        // B's columns dense and 4-aligned (vector loads), K with a tail of every step.
-        check({{1, 301}, {301, 72}, {1, 72}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
-    }
+    const char *one_slice = skinny_variants[0], *split = skinny_variants[1],
+               *few_items = skinny_variants[2];
+    check({{1, 1}, {1, 1}, {1, 1}}, one_slice);
+    check({{1, 1}, {1, 1}, {1, 1}}, split);
+    check({{1, 300}, {300, 70}, {1, 70}, {}, {}, dnnl_f32, dnnl_f32, true, true}, one_slice);
+    check({{1, 300}, {300, 70}, {1, 70}, {}, {}, dnnl_f32, dnnl_f32, true, true}, split);
+    check({{12, 29}, {29, 53}, {12, 53}, {1, 16}, {1, 32}, dnnl_f32, dnnl_f32, true}, split);
+    check({{12, 29}, {29, 53}, {12, 53}, {1, 16}, {1, 32}, dnnl_f32, dnnl_f32, true}, few_items);
+    check({{2, 1, 9, 17}, {1, 3, 17, 21}, {2, 3, 9, 21}, {}, {}, dnnl_f32, dnnl_f32, false, true},
+            split);
+    check({{5, 70}, {70, 33}, {5, 33}, {}, {}, dnnl_bf16, dnnl_bf16, false, true}, one_slice);
+    // B's columns dense and 4-aligned (vector loads), K with a tail of every step.
+    check({{1, 301}, {301, 72}, {1, 72}, {}, {}, dnnl_f32, dnnl_f32, true, true}, split);
+    check({{1, 301}, {301, 72}, {1, 72}, {}, {}, dnnl_f32, dnnl_f32, true, true}, few_items);
 }
 
 TEST(GpuGemmVariants, SkinnyRowsWithKDenseWeights) {
     SKIP_WITHOUT_GPU();
     no_primitive_cache_t no_cache;
-    for (const char *v : {skinny_variants[0], skinny_variants[1]}) {
-        // B transposed (its K dense, rows 4-aligned: vector loads), A's K dense too.
-        check({{3, 257}, {257, 45}, {3, 45}, {260, 1}, {1, 260}, dnnl_f32, dnnl_f32, true, true},
-                v);
-        // Unaligned rows of B (scalar loads), one row.
-        check({{1, 131}, {131, 19}, {1, 19}, {}, {1, 131}, dnnl_f32, dnnl_f32, true}, v);
-        check({{12, 200}, {200, 37}, {12, 37}, {}, {1, 200}, dnnl_f16, dnnl_f16, false, true}, v);
-        check({{2, 3, 64}, {1, 64, 30}, {2, 3, 30}, {}, {30 * 64, 1, 64}, dnnl_bf16, dnnl_f32},
-                v);
-    }
+    // B transposed (its K dense, rows 4-aligned: vector loads), A's K dense too.
+    check({{3, 257}, {257, 45}, {3, 45}, {260, 1}, {1, 260}, dnnl_f32, dnnl_f32, true, true},
+            skinny_variants[1]);
+    // Unaligned rows of B (scalar loads), one row.
+    check({{1, 131}, {131, 19}, {1, 19}, {}, {1, 131}, dnnl_f32, dnnl_f32, true},
+            skinny_variants[0]);
+    check({{12, 200}, {200, 37}, {12, 37}, {}, {1, 200}, dnnl_f16, dnnl_f16, false, true},
+            skinny_variants[1]);
+    check({{2, 3, 64}, {1, 64, 30}, {2, 3, 30}, {}, {30 * 64, 1, 64}, dnnl_bf16, dnnl_f32},
+            skinny_variants[0]);
 }
 
 TEST(GpuGemmVariants, SkinnyColumns) {
     SKIP_WITHOUT_GPU();
     no_primitive_cache_t no_cache;
-    for (const char *v : {skinny_variants[0], skinny_variants[1]}) {
-        // N small, M not: C^T = B^T A^T, A's K dense (the K-dense kernel) or its M dense.
-        check({{130, 64}, {64, 5}, {130, 5}, {}, {}, dnnl_f32, dnnl_f32, true, true}, v);
-        check({{77, 90}, {90, 1}, {77, 1}, {1, 80}, {}, dnnl_f32, dnnl_f32, true}, v);
-        check({{2, 41, 33}, {2, 33, 12}, {2, 41, 12}, {}, {}, dnnl_bf16, dnnl_bf16, false, true},
-                v);
-    }
+    // N small, M not: C^T = B^T A^T, A's K dense (the K-dense kernel) or its M dense.
+    check({{130, 64}, {64, 5}, {130, 5}, {}, {}, dnnl_f32, dnnl_f32, true, true},
+            skinny_variants[1]);
+    check({{77, 90}, {90, 1}, {77, 1}, {1, 80}, {}, dnnl_f32, dnnl_f32, true}, skinny_variants[0]);
+    check({{2, 41, 33}, {2, 33, 12}, {2, 41, 12}, {}, {}, dnnl_bf16, dnnl_bf16, false, true},
+            skinny_variants[1]);
 }
 
 // The strict f32 PTX kernels where the device loads sm_80 PTX (NVIDIA); elsewhere forcing them
