@@ -8,6 +8,8 @@ benchdnn_check() {
     local out
     out=$(ONEDNN_VERBOSE=exec timeout "${CHECK_TIMEOUT:-120}" "$D"/benchdnn --engine=gpu --mode=C \
         --verbose=1 "$@" 2>&1)
+    [ $? -eq 124 ] && out="$out
+timed out after ${CHECK_TIMEOUT:-120} s"
     echo "== $name: $*" >>"$LOG"
     echo "$out" >>"$LOG"
     local summary impls

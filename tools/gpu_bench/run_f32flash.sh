@@ -45,7 +45,7 @@ timeout "$(budget 30)" python3 "$D"/sdpa_flash.py --bin "$D" --variants default 
 # backward, channel tails.
 CHECK_TIMEOUT=$(budget 15) benchdnn_check bnorm_flat_stats --bnorm --dir=FWD_D,BWD_DW \
     --flags=,CH,CHR --tag=axb,aBx16b mb2ic35ih5iw3 mb3ic17ih4iw4 mb1ic1ih1iw1 | tee -a "$LOG"
-CHECK_TIMEOUT=$(budget 20) benchdnn_check reduction_smoke --batch=tests/inputs/reduction/smoke \
+CHECK_TIMEOUT=$(budget 30) benchdnn_check reduction_smoke --batch=tests/inputs/reduction/smoke \
     | tee -a "$LOG"
 
 left=$(budget 40)
