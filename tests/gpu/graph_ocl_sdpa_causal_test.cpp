@@ -2,8 +2,9 @@
 // Select, or an Add of such an implicit mask), grouped-query attention in 5D shapes, no mask
 // and an explicit additive mask, on the OpenCL engine against a double-precision reference
 // written here; the output is poisoned (NaN) before each run. On a CPU OpenCL device (CI) the
-// generic kernel runs small cases; ANYDNN_SDPA_FLASH_CHECK=1 adds the tensor-core flash
-// kernel's cases (bf16 and f16, head sizes 64 to 256, lengths off its blocks) for a GPU.
+// generic kernel runs small cases; ANYDNN_SDPA_FLASH_CHECK=1 adds the flash kernels' cases for
+// a GPU (bf16 and f16 on tensor cores, f32 on the FMA units; head sizes 64 to 256, lengths off
+// their blocks).
 #include <array>
 #include <cstdlib>
 
@@ -456,21 +457,7 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
                 c.stats = true; // the training forward (wgmma: the plain entries)
                 check(c);
             }
-    // f32 on the FMA kernel (head sizes 64, 96, 128): strict f32, the f32 tolerance.
-    for (int64_t D : {64, 96, 128})
-        for (mask_t m : {mask_t::none, mask_t::causal_select, mask_t::causal_add, mask_t::additive})
-            for (int64_t s : {1, 77, 203}) {
-                if (D != 64 && s == 77) continue;
-                causal_case_t c;
-                c.D = D;
-                c.G = 2;
-                c.Sq = s;
-                c.Sk = s == 1 ? 130 : s;
-                c.mask = m;
-                check(c);
-                c.stats = true;
-                check(c);
-            }
+    // f32 on the FMA kernel: flash_f32_match_reference.
     // Bottom-right causal from the graph's lengths: the offset of the shapes, and others.
     for (dt t : {dt::bf16, dt::f16, dt::f32})
         for (int64_t D : {64, 128})
@@ -507,6 +494,40 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_variants_match_reference) {
             c.stats = true;
             check(c);
         }
+}
+
+// f32 on the FMA kernel, every head size (strict f32, the f32 tolerance): 80 takes pieces of 2
+// output columns, 256 blocks of 32 keys with V in K^T's place; lengths inside one key block,
+// across the blocks' ends and a single query row over several blocks; GQA, every mask (the
+// implicit causal Add divides the scores), the training forward.
+TEST_F(graph_ocl_sdpa_causal_t, flash_f32_match_reference) {
+    const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
+    if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";
+    for (int64_t D : {64, 80, 96, 128, 256})
+        for (mask_t m : {mask_t::none, mask_t::causal_select, mask_t::causal_add, mask_t::additive})
+            for (int64_t s : {1, 77, 203}) {
+                if ((D == 96 || D == 128) && s == 77) continue;
+                causal_case_t c;
+                c.D = D;
+                c.G = 2;
+                c.Sq = s;
+                c.Sk = s == 1 ? 130 : s;
+                c.mask = m;
+                c.divide = m == mask_t::causal_add;
+                check(c);
+                c.stats = true;
+                check(c);
+            }
+    for (int64_t D : {80, 256}) {
+        causal_case_t c;
+        c.D = D;
+        c.Sq = 77;
+        c.Sk = 203;
+        c.klen = 180;
+        c.qlen = 70;
+        c.mask = mask_t::causal_bottom_right;
+        check(c);
+    }
 }
 
 } // namespace

@@ -16,20 +16,16 @@
 #include <gtest/gtest.h>
 
 #include "dnnl.hpp"
+#include "gnorm_reference.hpp"
+#include "host_values.hpp"
 
 namespace {
 
 using namespace dnnl;
+using namespace host_values;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 using dims = memory::dims;
-
-bool have_gpu() {
-    return engine::get_count(engine::kind::gpu) > 0;
-}
-
-#define SKIP_WITHOUT_GPU() \
-    if (!have_gpu()) GTEST_SKIP() << "no OpenCL device"
 
 // Deterministic values in [lo, lo + span) by element index.
 std::vector<float> values(size_t n, float seed, float lo = -2.f, float span = 4.f) {
@@ -39,82 +35,11 @@ std::vector<float> values(size_t n, float seed, float lo = -2.f, float span = 4.
     return v;
 }
 
-// f32 memory on `e` holding `v` in its own layout's order (physical order).
-memory make(const engine &e, const memory::desc &d, const std::vector<float> &v) {
-    memory m(d, e);
-    if (d.get_size()) {
-        void *p = m.map_data();
-        std::memcpy(p, v.data(), v.size() * sizeof(float));
-        m.unmap_data(p);
-    }
-    return m;
-}
-
-// bf16 of f32 by truncation (the tests' inputs need only be some bf16 values) and back.
-uint16_t to_bf16(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return uint16_t(u >> 16);
-}
-float from_bf16(uint16_t h) {
-    const uint32_t u = uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-// bf16 memory on `e` holding `v` (truncated), and what it holds back as f32.
-memory make_bf16(const engine &e, const memory::desc &d, const std::vector<float> &v) {
-    memory m(d, e);
-    if (d.get_size()) {
-        auto *p = static_cast<uint16_t *>(m.map_data());
-        for (size_t i = 0; i < v.size(); ++i)
-            p[i] = to_bf16(v[i]);
-        m.unmap_data(p);
-    }
-    return m;
-}
-std::vector<float> read_bf16(const memory &m) {
-    const size_t n = m.get_desc().get_size() / 2;
-    std::vector<float> v(n);
-    if (n) {
-        const auto *p = static_cast<const uint16_t *>(m.map_data());
-        for (size_t i = 0; i < n; ++i)
-            v[i] = from_bf16(p[i]);
-        m.unmap_data(const_cast<uint16_t *>(p));
-    }
-    return v;
-}
 std::vector<float> bf16_values(size_t n, float seed) {
     std::vector<float> v = values(n, seed);
     for (float &x : v)
-        x = from_bf16(to_bf16(x));
+        x = bf16_round(x);
     return v;
-}
-
-std::vector<float> read(const memory &m) {
-    const size_t n = m.get_desc().get_size() / sizeof(float);
-    std::vector<float> v(n);
-    if (n) {
-        const void *p = m.map_data();
-        std::memcpy(v.data(), p, n * sizeof(float));
-        m.unmap_data(const_cast<void *>(p));
-    }
-    return v;
-}
-
-void expect_near(const std::vector<float> &got, const std::vector<double> &want, double tol,
-        const char *what) {
-    ASSERT_EQ(got.size(), want.size()) << what;
-    for (size_t i = 0; i < got.size(); ++i)
-        ASSERT_NEAR(got[i], want[i], tol * std::max(1.0, std::fabs(want[i])))
-                << what << " at " << i << " of " << got.size();
-}
-
-template <typename PD>
-void expect_impl(const PD &pd, const char *name) {
-    EXPECT_NE(std::string(pd.impl_info_str()).find(name), std::string::npos)
-            << "ran " << pd.impl_info_str() << ", not " << name;
 }
 
 // Physical offset of (n, c, s) in NCHW (cl = false) or NHWC (cl = true), s the spatial index.
@@ -358,7 +283,7 @@ TEST(GpuBandwidth, GroupNormFlatTrainingFourPerLoad) {
     };
     for (const case_t &c : {case_t {{2, 8, 4, 6}, 4, -2.f}, case_t {{3, 6, 2, 2}, 3, 1000.f},
                  case_t {{1, 4, 1, 4}, 1, -2.f}}) {
-        const int64_t N = c.d[0], C = c.d[1], SP = c.d[2] * c.d[3], G = c.groups, Cg = C / G;
+        const int64_t N = c.d[0], C = c.d[1], SP = c.d[2] * c.d[3], G = c.groups;
         SCOPED_TRACE("N " + std::to_string(N) + " C " + std::to_string(C) + " groups "
                 + std::to_string(G) + " from " + std::to_string(c.lo));
         const memory::desc md(c.d, dt::f32, tag::abcd), stat({N, G}, dt::f32, tag::ab),
@@ -373,26 +298,10 @@ TEST(GpuBandwidth, GroupNormFlatTrainingFourPerLoad) {
                 {DNNL_ARG_DST, dst}, {DNNL_ARG_MEAN, mean}, {DNNL_ARG_VARIANCE, var},
                 {DNNL_ARG_SCALE, make(e, ch, gamma)}, {DNNL_ARG_SHIFT, make(e, ch, beta)}});
         s.wait();
-        std::vector<double> want(x.size()), mu(size_t(N * G)), va(size_t(N * G));
-        for (int64_t n = 0; n < N; ++n)
-            for (int64_t g = 0; g < G; ++g) {
-                const size_t first = size_t((n * C + g * Cg) * SP), M = size_t(Cg * SP);
-                double m = 0, v = 0;
-                for (size_t i = 0; i < M; ++i)
-                    m += x[first + i];
-                m /= double(M);
-                for (size_t i = 0; i < M; ++i)
-                    v += (x[first + i] - m) * (x[first + i] - m);
-                v /= double(M);
-                mu[size_t(n * G + g)] = m, va[size_t(n * G + g)] = v;
-                for (size_t i = 0; i < M; ++i) {
-                    const size_t ci = size_t(g * Cg) + i / size_t(SP);
-                    want[first + i] = gamma[ci] * (x[first + i] - m) / std::sqrt(v + 1e-5) + beta[ci];
-                }
-            }
-        expect_near(read(mean), mu, 1e-6, "mean");
-        expect_near(read(var), va, 1e-4, "variance");
-        expect_near(read(dst), want, 1e-4, "dst");
+        const gnorm_want_t w = gnorm_reference(x, N, C, SP, G, gamma, beta, 1e-5);
+        expect_near(read(mean), w.mean, 1e-6, "mean");
+        expect_near(read(var), w.variance, 1e-4, "variance");
+        expect_near(read(dst), w.dst, 1e-4, "dst");
     }
 }
 
@@ -601,12 +510,12 @@ TEST(GpuBandwidth, ReluBf16GroupsWithTails) {
         const std::vector<float> x = bf16_values(size_t(n), 0.3f);
         memory dst(md, e);
         eltwise_forward(pd).execute(
-                s, {{DNNL_ARG_SRC, make_bf16(e, md, x)}, {DNNL_ARG_DST, dst}});
+                s, {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DST, dst}});
         s.wait();
         std::vector<double> y(x.size());
         for (size_t i = 0; i < x.size(); ++i)
             y[i] = x[i] > 0 ? x[i] : 0.5 * x[i]; // exact in bf16: a power of two
-        expect_near(read_bf16(dst), y, 0, "dst");
+        expect_near(read(dst), y, 0, "dst");
     }
 }
 
@@ -620,8 +529,8 @@ TEST(GpuBandwidth, BinaryMulBf16GroupsWithTails) {
         expect_impl(pd, "ocl:binary:bcast_vec");
         const std::vector<float> x = bf16_values(size_t(n), 0.7f), y = bf16_values(size_t(n), 1.9f);
         memory dst(f, e);
-        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make_bf16(e, a, x)},
-                                      {DNNL_ARG_SRC_1, make_bf16(e, a, y)}, {DNNL_ARG_DST, dst}});
+        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make(e, a, x)},
+                                      {DNNL_ARG_SRC_1, make(e, a, y)}, {DNNL_ARG_DST, dst}});
         s.wait();
         std::vector<double> want(x.size());
         for (size_t i = 0; i < x.size(); ++i)
@@ -637,7 +546,7 @@ TEST(GpuBandwidth, DenseReorderBf16ToF32Groups) {
     for (int64_t n : group_sizes) {
         const memory::desc sd({n}, dt::bf16, tag::a), dd({n}, dt::f32, tag::a);
         const std::vector<float> x = bf16_values(size_t(n), 2.6f);
-        memory src = make_bf16(e, sd, x), dst(dd, e);
+        memory src = make(e, sd, x), dst(dd, e);
         reorder(src, dst).execute(s, src, dst);
         s.wait();
         expect_near(read(dst), std::vector<double>(x.begin(), x.end()), 0, "dst");
@@ -656,9 +565,9 @@ TEST(GpuBandwidth, SumDenseGroupsWithTails) {
         const std::vector<float> x = bf16_values(size_t(n), 0.1f), y = values(size_t(n), 3.3f),
                                  z = bf16_values(size_t(n), 5.2f);
         memory dst(f, e);
-        sum(pd).execute(s, {{DNNL_ARG_MULTIPLE_SRC, make_bf16(e, a, x)},
+        sum(pd).execute(s, {{DNNL_ARG_MULTIPLE_SRC, make(e, a, x)},
                                    {DNNL_ARG_MULTIPLE_SRC + 1, make(e, f, y)},
-                                   {DNNL_ARG_MULTIPLE_SRC + 2, make_bf16(e, a, z)},
+                                   {DNNL_ARG_MULTIPLE_SRC + 2, make(e, a, z)},
                                    {DNNL_ARG_DST, dst}});
         s.wait();
         std::vector<double> want(x.size());
@@ -684,8 +593,8 @@ TEST(GpuBandwidth, ConcatRowsGroups) {
             const std::vector<float> x = bf16_values(size_t(n * 3 * hw), 0.2f),
                                      y = bf16_values(size_t(n * 5 * hw), 4.4f);
             memory dst(dst_md, e);
-            concat(pd).execute(s, {{DNNL_ARG_MULTIPLE_SRC, make_bf16(e, a, x)},
-                                          {DNNL_ARG_MULTIPLE_SRC + 1, make_bf16(e, b, y)},
+            concat(pd).execute(s, {{DNNL_ARG_MULTIPLE_SRC, make(e, a, x)},
+                                          {DNNL_ARG_MULTIPLE_SRC + 1, make(e, b, y)},
                                           {DNNL_ARG_DST, dst}});
             s.wait();
             std::vector<double> want;
@@ -702,7 +611,10 @@ double round_bf16(double v) {
     const float f = float(v);
     uint32_t u;
     std::memcpy(&u, &f, sizeof(u));
-    return from_bf16(uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16));
+    u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    float r;
+    std::memcpy(&r, &u, sizeof(r));
+    return r;
 }
 
 // bf16 on every tensor: groups of eight elements in one 16-byte access where the run's
@@ -728,8 +640,8 @@ TEST(GpuBandwidth, BinaryAddBf16Bands) {
         SCOPED_TRACE(std::to_string(n) + " + " + std::to_string(n1));
         const std::vector<float> x = bf16_values(size_t(n), 0.7f), y = bf16_values(size_t(n1), 1.9f);
         memory dst(a, e);
-        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make_bf16(e, a, x)},
-                                      {DNNL_ARG_SRC_1, make_bf16(e, b, y)}, {DNNL_ARG_DST, dst}});
+        binary(pd).execute(s, {{DNNL_ARG_SRC_0, make(e, a, x)},
+                                      {DNNL_ARG_SRC_1, make(e, b, y)}, {DNNL_ARG_DST, dst}});
         s.wait();
         // src1's index of dst element i: each dimension's index, 0 where src1's is 1.
         std::vector<double> want(x.size());
@@ -744,7 +656,7 @@ TEST(GpuBandwidth, BinaryAddBf16Bands) {
             }
             want[size_t(i)] = round_bf16(double(x[size_t(i)]) + y[size_t(j)]);
         }
-        expect_near(read_bf16(dst), want, 0, "dst");
+        expect_near(read(dst), want, 0, "dst");
     }
 }
 
@@ -769,7 +681,7 @@ TEST(GpuBandwidth, LayerNormAndRmsNormBf16Rows) {
             const std::vector<float> sc = values(size_t(C), 2.5f), sh = values(size_t(C), 3.5f);
             memory dst(md, e), mean(smd, e), var(smd, e);
             layer_normalization_forward(pd).execute(s,
-                    {{DNNL_ARG_SRC, make_bf16(e, md, x)}, {DNNL_ARG_DST, dst},
+                    {{DNNL_ARG_SRC, make(e, md, x)}, {DNNL_ARG_DST, dst},
                             {DNNL_ARG_MEAN, mean}, {DNNL_ARG_VARIANCE, var},
                             {DNNL_ARG_SCALE, make(e, cmd, sc)}, {DNNL_ARG_SHIFT, make(e, cmd, sh)}});
             s.wait();
@@ -788,7 +700,7 @@ TEST(GpuBandwidth, LayerNormAndRmsNormBf16Rows) {
                     y[size_t(r * C + c)] = (p[c] - mu) / std::sqrt(q + 1e-4) * sc[c]
                                            + (rms ? 0.0 : double(sh[c]));
             }
-            expect_near(read_bf16(dst), y, 1e-2, "dst"); // bf16: 8-bit mantissa
+            expect_near(read(dst), y, 1e-2, "dst"); // bf16: 8-bit mantissa
             expect_near(read(var), v, 1e-5, "variance");
             if (!rms) expect_near(read(mean), m, 1e-5, "mean");
         }

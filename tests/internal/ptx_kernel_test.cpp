@@ -108,6 +108,21 @@ TEST(PtxKernel, FlashEntriesTakeNineBuffers) {
     }
 }
 
+// The f32 flash entry of every head size the host takes (gpu/sdpa/flash.cpp): 64 as sm_80 PTX,
+// 80, 96, 128 and 256 as sm_90a PTX (their shared memory passes 48 KiB), nine buffers each.
+TEST(PtxKernel, FlashF32EntryForEveryHeadSize) {
+    for (int d : {64, 80, 96, 128, 256}) {
+        const std::string entry = "anydnn_flash_sdpa_f32_d" + std::to_string(d);
+        const char *ptx = anydnn::gpu::ptx_module(entry.c_str());
+        if (!ptx && d == 64) GTEST_SKIP() << "built without nvcc";
+        ASSERT_NE(ptx, nullptr) << entry;
+        const std::string text(ptx);
+        EXPECT_NE(text.find(d == 64 ? ".target sm_80" : ".target sm_90a"), std::string::npos)
+                << entry;
+        expect_buffer_params(text, entry, 9);
+    }
+}
+
 // The _epi kernels call a device function that nvcc kept out of line: their modules carry
 // its definition ahead of the entry (else the driver cannot link the entry).
 TEST(PtxKernel, EpilogueModulesCarryTheFunctionsTheyCall) {

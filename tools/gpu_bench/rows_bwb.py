@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # Resampling (ocl:resampling:dense) and batch norm on nChw16c (ocl:bnorm:flat, blocked) against
 # PyTorch on the same GPU, in gpu_vs_torch.py's ROW format:
-#   python3 rows_bwb.py --bin DIR
+#   python3 rows_bwb.py --bin DIR [--only REGEX (the rows whose names it matches)]
 # Resampling: 2x upsampling 64x256x64x64 -> 64x256x128x128 (dst 1 GiB f32), nearest (PyTorch
 # 'nearest-exact': the same half-pixel rule) and bilinear (align_corners=False), forward and
 # backward, f32 and bf16, NCHW. Batch norm: nChw16c 64x256x128x128 against PyTorch's NCHW
 # (PyTorch has no blocked layout; NCHW is the anchor), FWD_I (f32, bf16), FWD_D and BWD_DW (f32).
 import argparse
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,10 +65,13 @@ def torch_ms(tb, key):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', default=HERE)
+    ap.add_argument('--only', default='', help='a regular expression: the rows whose names match')
     a = ap.parse_args()
     torch = gvt.Torch()
     print('GPU|' + torch.name(), flush=True)
     for name, args, key in rows():
+        if not re.search(a.only, name):
+            continue
         impl, ms, err = gvt.ours(a.bin, args, PERF_MS)
         try:
             theirs = torch_ms(torch, key)

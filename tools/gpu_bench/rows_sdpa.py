@@ -25,6 +25,8 @@ _CASES = [
     ('f32 b1 h16 s1024 d64, additive mask', 'sdpa_f32_b1h16s1024d64', ('f32', 1, 16, 16, 1024, 64, False, True)),
     ('f32 b1 h16 s1024 d64', 'sdpa_f32_b1h16s1024d64_nomask', ('f32', 1, 16, 16, 1024, 64, False, False)),
     ('bf16 b1 h16 s1024 d64', 'sdpa_bf16_b1h16s1024d64_nomask', ('bf16', 1, 16, 16, 1024, 64, False, False)),
+    ('f32 b1 h16 s1024 d80', 'sdpa_f32_b1h16s1024d80_nomask', ('f32', 1, 16, 16, 1024, 80, False, False)),
+    ('f32 b1 h16 s1024 d256', 'sdpa_f32_b1h16s1024d256_nomask', ('f32', 1, 16, 16, 1024, 256, False, False)),
     ('bf16 b8 h32 s4096 d128, causal', 'sdpa_bf16_b8h32s4096d128_causal', ('bf16', 8, 32, 32, 4096, 128, True, False)),
     ('GQA bf16 b8 h32 kv8 s4096 d128, causal', 'gqa_bf16_b8h32kv8s4096d128_causal', ('bf16', 8, 32, 8, 4096, 128, True, False)),
     ('train fwd bf16 b8 h32 s4096 d128, causal (dst and stats)', 'sdpa_bf16_b8h32s4096d128_causal_train', ('bf16', 8, 32, 32, 4096, 128, True, False, 'train')),

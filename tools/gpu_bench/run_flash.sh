@@ -1,11 +1,12 @@
 #!/bin/bash
 # The flash attention kernels on an NVIDIA GPU, one device call (about 4 minutes at most):
 # every variant checked against the double-precision reference (sdpa_flash.py, the test
-# flash_variants_match_reference of anydnn_gpu_tests), the default (pipe) and the
-# warp-specialized ones (ws, wsp) first and those that pass timed against PyTorch's SDPA on
-# bf16 causal s4096 d128 and GQA, the first two also on bf16 s1024 d64 without mask and f32
-# s1024 d64 (the default f32 kernel); then the f32 kernel's variant (f32pf) and ws3, each
-# checked and timed on its row; then the other variants' checks while time is left. Prints
+# flash_variants_match_reference of anydnn_gpu_tests; f32pf flash_f32_match_reference), the
+# default (pipe) and the warp-specialized ones (ws, wsp) first and those that pass timed
+# against PyTorch's SDPA on bf16 causal s4096 d128 and GQA, the first two also on bf16 s1024
+# d64 without mask and f32 s1024 d64 (the default f32 kernel); then the f32 kernel's variant
+# (f32pf) and ws3, each checked and timed on its row; then the other variants' checks while
+# time is left. Prints
 # sdpa_flash.py's lines:
 #   CHECK|variant|PASSED or FAILED|impls|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio|error
@@ -28,9 +29,9 @@ py() {
 : > "$log"
 # Only the variants that pass are timed; the likeliest ones first, in case time runs short.
 ok=()
-check() {
+check() { # variant [gtest case of graph_ocl_sdpa_causal_t, default flash_variants_match_reference]
     local out
-    out=$(py --variants "$1" --no-rows)
+    out=$(py --variants "$1" --no-rows ${2:+--test graph_ocl_sdpa_causal_t.$2})
     echo "$out"
     if grep -q "^CHECK|$1|PASSED" <<<"$out"; then ok+=("$1"); fi
 }
@@ -44,7 +45,7 @@ if [ ${#ok[@]} -gt 0 ]; then
         --rows 'f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64'
 fi
 ok=()
-check f32pf
+check f32pf flash_f32_match_reference
 # f32 rows run for the first variant named.
 if [ ${#ok[@]} -gt 0 ]; then py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'; fi
 ok=()

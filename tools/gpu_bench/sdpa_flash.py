@@ -12,8 +12,9 @@
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
 #   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
-#                              wgmma_ps, ws, ws3, wsp, f32pf)] [--no-check] [--no-rows]
+#                              wgmma_ps, ws, ws3, wsp, f32pf, default)] [--no-check] [--no-rows]
 #                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
+#                              [--test GTEST_CASE (default flash_variants_match_reference)]
 import argparse
 import collections
 import os
@@ -41,6 +42,7 @@ VARIANTS = {
     'ws3': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws3'}, # and three K, V stages
     'wsp': {'ANYDNN_SDPA_FLASH_WGMMA': 'wsp'}, # ws with the consumers' wgmma taking turns
     'f32pf': {'ANYDNN_SDPA_FLASH_F32': 'pf'}, # f32 head size 64: K, V fetched during the compute
+    'default': {}, # what the library picks unasked
 }
 TEST = 'graph_ocl_sdpa_causal_t.flash_variants_match_reference'
 
@@ -53,10 +55,10 @@ def env_for(bindir, variant):
     return env
 
 
-def check(bindir, variant, timeout=150):
+def check(bindir, variant, timeout=150, test=TEST):
     env = env_for(bindir, variant)
     env.update({'ANYDNN_SDPA_FLASH_CHECK': '1', 'ONEDNN_VERBOSE': 'create'})
-    cmd = [os.path.join(bindir, 'anydnn_gpu_tests'), '--gtest_filter=' + TEST]
+    cmd = [os.path.join(bindir, 'anydnn_gpu_tests'), '--gtest_filter=' + test]
     try:
         r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
         out = r.stdout + r.stderr
@@ -93,11 +95,12 @@ def main():
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--no-rows', action='store_true')
     ap.add_argument('--rows', default='', help="the problems to time, ';'-separated")
+    ap.add_argument('--test', default=TEST, help='the gtest case that checks (default: %(default)s)')
     a = ap.parse_args()
     variants = a.variants.split(',')
     if not a.no_check:
         for v in variants:
-            check(a.bin, v)
+            check(a.bin, v, test=a.test)
     if a.no_rows:
         return 0
     torch = gpu_vs_torch.Torch()

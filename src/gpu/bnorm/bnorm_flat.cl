@@ -43,6 +43,20 @@ static vf group_sum_columns(local vf *buf, vf v, int tx_n) {
     return r;
 }
 
+// The two sums of channels c0 .. c0 + VEC - 1 for part p: part[(c * parts + p) * 2 + {0, 1}].
+static void store_parts(global float *part, long c0, long p, int parts, vf s1, vf s2) {
+#if VEC == 4
+    const float a1[4] = {s1.s0, s1.s1, s1.s2, s1.s3}, a2[4] = {s2.s0, s2.s1, s2.s2, s2.s3};
+    for (int j = 0; j < 4; ++j) {
+        part[((c0 + j) * parts + p) * 2] = a1[j];
+        part[((c0 + j) * parts + p) * 2 + 1] = a2[j];
+    }
+#else
+    part[(c0 * parts + p) * 2] = s1;
+    part[(c0 * parts + p) * 2 + 1] = s2;
+#endif
+}
+
 // Partial sums of the group (channel tile ct, part p) into part[(c * parts + p) * 2 + {0,1}]:
 // forward: sum(x - K) and sum((x - K)^2) with K = the channel's first element (shifted sums
 // keep the variance exact enough in f32); backward: sum(g) and sum(g * (x - mean)).
@@ -110,18 +124,7 @@ kernel void bnorm_flat_stats(const global SRC_DATA_T *src,
         }
     s1 = group_sum_columns(buf, s1 + t1, tx_n);
     s2 = group_sum_columns(buf, s2 + t2, tx_n);
-    if (active && ty == 0) {
-#if VEC == 4
-        const float a1[4] = {s1.s0, s1.s1, s1.s2, s1.s3}, a2[4] = {s2.s0, s2.s1, s2.s2, s2.s3};
-        for (int j = 0; j < 4; ++j) {
-            part[((c0 + j) * parts + p) * 2] = a1[j];
-            part[((c0 + j) * parts + p) * 2 + 1] = a2[j];
-        }
-#else
-        part[(c0 * parts + p) * 2] = s1;
-        part[(c0 * parts + p) * 2 + 1] = s2;
-#endif
-    }
+    if (active && ty == 0) store_parts(part, c0, p, parts, s1, s2);
 #elif defined(BLOCK)
     // A group per (channel block cb, range of O); tx picks VEC channels of the block (tx_n =
     // BLOCK / VEC), ty walks the block's rows (o, i), ty_n apart, i carrying into o.
@@ -161,18 +164,7 @@ kernel void bnorm_flat_stats(const global SRC_DATA_T *src,
     }
     s1 = group_sum_columns(buf, s1 + t1, tx_n);
     s2 = group_sum_columns(buf, s2 + t2, tx_n);
-    if (ty == 0) {
-#if VEC == 4
-        const float a1[4] = {s1.s0, s1.s1, s1.s2, s1.s3}, a2[4] = {s2.s0, s2.s1, s2.s2, s2.s3};
-        for (int j = 0; j < 4; ++j) {
-            part[((c0 + j) * parts + p) * 2] = a1[j];
-            part[((c0 + j) * parts + p) * 2 + 1] = a2[j];
-        }
-#else
-        part[(c0 * parts + p) * 2] = s1;
-        part[(c0 * parts + p) * 2 + 1] = s2;
-#endif
-    }
+    if (ty == 0) store_parts(part, c0, p, parts, s1, s2);
 #else
     const long c = g % C, p = g / C;
     const long o_begin = p * o_per_part, o_end = min(O, o_begin + o_per_part);

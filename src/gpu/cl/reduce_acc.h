@@ -1,5 +1,6 @@
-// A reduction's accumulation chosen at build time (ACC, numbered as ACC_* below; P the power of
-// the Lp kinds, a kernel argument `p`), written for float and float vectors alike.
+// A reduction's accumulation kinds and final steps as the kernels number them (ACC_*, FIN_*; the
+// host's reduction_codes.hpp) and the final step; where ACC picks the kind at build time, its
+// accumulation for float and float vectors alike (P the power of the Lp kinds, argument `p`).
 #ifndef ANYDNN_GPU_CL_REDUCE_ACC_H
 #define ANYDNN_GPU_CL_REDUCE_ACC_H
 
@@ -12,6 +13,26 @@
 #define ACC_SQ_SUM 5
 #define ACC_POW_SUM 6
 
+// Final steps (mirror the host's finalize_code).
+#define FIN_NONE 0
+#define FIN_MEAN 1
+#define FIN_LP_MAX 2
+#define FIN_LP_SUM 3
+#define FIN_PP_MAX 4
+#define FIN_PP_SUM 5
+
+static float acc_finalize(int fin, float a, long n, float p, float eps) {
+    switch (fin) {
+        case FIN_MEAN: return n ? a / n : a;
+        case FIN_LP_MAX: return pow(fmax(a, eps), 1.f / p);
+        case FIN_LP_SUM: return pow(a + eps, 1.f / p);
+        case FIN_PP_MAX: return fmax(a, eps);
+        case FIN_PP_SUM: return a + eps;
+        default: return a;
+    }
+}
+
+#ifdef ACC
 #if ACC == ACC_MAX
 #define ACC_INIT (-INFINITY)
 #define ACC_STEP(a, x, T) fmax(a, x)
@@ -48,25 +69,6 @@
 #define HJOIN(v) (v)
 #endif
 
-// Final steps (mirror the host's finalize_code).
-#define FIN_NONE 0
-#define FIN_MEAN 1
-#define FIN_LP_MAX 2
-#define FIN_LP_SUM 3
-#define FIN_PP_MAX 4
-#define FIN_PP_SUM 5
-
-static float acc_finalize(int fin, float a, long n, float p, float eps) {
-    switch (fin) {
-        case FIN_MEAN: return n ? a / n : a;
-        case FIN_LP_MAX: return pow(fmax(a, eps), 1.f / p);
-        case FIN_LP_SUM: return pow(a + eps, 1.f / p);
-        case FIN_PP_MAX: return fmax(a, eps);
-        case FIN_PP_SUM: return a + eps;
-        default: return a;
-    }
-}
-
 #ifdef GROUP_REDUCE
 // Every work-item gets the join of all the group's `v` (a power-of-two group).
 static float group_join(local float *buf, float v) {
@@ -84,5 +86,6 @@ static float group_join(local float *buf, float v) {
 #else
 static float group_join(local float *buf, float v) { return v; }
 #endif
+#endif // ACC
 
 #endif

@@ -1,23 +1,10 @@
 // Reduction (max, min, sum, mul, mean, Lp norms): one work-group per dst element, its
 // work-items striding over the reduced positions, partial results joined in local memory.
-// Build options: the tensors' types (SRC, DST), the post-op chain (cl/post_ops.h).
+// Build options: the tensors' types (SRC, DST), the post-op chain (cl/post_ops.h); the
+// accumulation and final step are kernel arguments (no ACC: cl/reduce_acc.h gives the codes).
 #include "cl/group_reduce.h"
 #include "cl/post_ops.h"
-
-// Accumulation kinds (mirror cpu::reduction::acc_kind_t) and final steps.
-#define ACC_MAX 0
-#define ACC_MIN 1
-#define ACC_SUM 2
-#define ACC_MUL 3
-#define ACC_ABS_SUM 4
-#define ACC_SQ_SUM 5
-#define ACC_POW_SUM 6
-#define FIN_NONE 0
-#define FIN_MEAN 1
-#define FIN_LP_MAX 2
-#define FIN_LP_SUM 3
-#define FIN_PP_MAX 4
-#define FIN_PP_SUM 5
+#include "cl/reduce_acc.h"
 
 float acc_init(int k) {
     return k == ACC_MAX ? -INFINITY : k == ACC_MIN ? INFINITY : k == ACC_MUL ? 1.f : 0.f;
@@ -40,7 +27,7 @@ float acc_join(int k, float a, float b) {
 }
 
 #ifdef GROUP_REDUCE
-float group_join(local float *buf, float v, int k) {
+float group_join_kind(local float *buf, float v, int k) {
     const int lid = get_local_id(0), n = get_local_size(0);
     buf[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -51,7 +38,7 @@ float group_join(local float *buf, float v, int k) {
     return buf[0];
 }
 #else
-float group_join(local float *buf, float v, int k) { return v; }
+float group_join_kind(local float *buf, float v, int k) { return v; }
 #endif
 
 kernel void reduction(const global SRC_DATA_T *src, global DST_DATA_T *dst,
@@ -81,16 +68,9 @@ kernel void reduction(const global SRC_DATA_T *src, global DST_DATA_T *dst,
         }
         a = acc_step(acc, a, LOAD_SRC(src, layout_offset(&src_l, idx)), p);
     }
-    a = group_join(buf, a, acc);
+    a = group_join_kind(buf, a, acc);
     if (lid != 0) return;
-    switch (fin) {
-        case FIN_MEAN: a = R ? a / R : a; break;
-        case FIN_LP_MAX: a = pow(fmax(a, eps), 1.f / p); break;
-        case FIN_LP_SUM: a = pow(a + eps, 1.f / p); break;
-        case FIN_PP_MAX: a = fmax(a, eps); break;
-        case FIN_PP_SUM: a = a + eps; break;
-        default: break;
-    }
+    a = acc_finalize(fin, a, R, p, eps);
     for (int d = 0; d < nd; ++d)
         if (sd[d] != dd[d]) idx[d] = 0; // back to dst's index, for post-ops
     a = POST_OPS_AT(a, idx, LOAD_DST, dst, dst_off);

@@ -1,6 +1,6 @@
 // Host side of the flash attention kernels: what they take (bf16 or f16 Q, K, V of one type on
 // tensor cores: wgmma where sm_90a PTX loads for head sizes 64 and 128, else mma.sync; head
-// sizes 64/80/96/128/256; f32 on the FMA units, head size 64, and 96/128 on Hopper; rows
+// sizes 64/80/96/128/256; f32 on the FMA units, head size 64, and 80/96/128/256 on Hopper; rows
 // contiguous along the head and 16-byte aligned), the entry of a type and head size, and the
 // launch (a CTA per block of query rows and batch entry). Every entry but the pipelined wgmma
 // ones also writes the training forward's softmax statistics. The flags' bits mirror
@@ -74,11 +74,11 @@ status_t flash_sdpa_kernel_t::init(
             "flash sdpa: Q, K, V of one type, bf16 or f16 (dst that or f32), or all f32");
     // f32 past head size 64 is sm_90a PTX (its shared memory passes 48 KiB).
     const bool f32_size = c.D == 64
-            || ((c.D == 96 || c.D == 128) && engine_caps(engine).ptx_binary_sm >= 90);
+            || (head_size_compiled(c.D) && engine_caps(engine).ptx_binary_sm >= 90);
     ANYDNN_REQUIRE(c.D == c.Dv && (f32 ? f32_size : head_size_compiled(c.D)),
             dnnl_unimplemented,
             "flash sdpa: head sizes %lld, %lld (takes equal sizes of 64, 80, 96, 128, 256; f32 "
-            "64, and 96, 128 where sm_90a PTX loads)",
+            "past 64 only where sm_90a PTX loads)",
             (long long)c.D, (long long)c.Dv);
     // 16-byte pieces: 8 elements of 16 bits, 4 of f32.
     const int piece = f32 ? 4 : 8;
@@ -97,7 +97,9 @@ status_t flash_sdpa_kernel_t::init(
         name = "anydnn_flash_sdpa_f32_d" + std::to_string(c.D) + (pf ? "_pf" : "");
         threads_ = 128;
         rows_ = 64;
-        info_ = pf ? "sdpa:ocl:flash_fma_f32_pf_sm80" : "sdpa:ocl:flash_fma_f32_sm80";
+        info_ = pf ? "sdpa:ocl:flash_fma_f32_pf_sm80"
+                : c.D == 64 ? "sdpa:ocl:flash_fma_f32_sm80"
+                            : "sdpa:ocl:flash_fma_f32_sm90a";
     } else if (engine_caps(engine).ptx_binary_sm >= 90 && (c.D == 64 || c.D == 128)
             && wgmma_variant() != nullptr) {
         // The training forward's statistics come from the entries of

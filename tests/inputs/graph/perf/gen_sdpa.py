@@ -82,6 +82,8 @@ def sdpa(dt, b, hq, hkv, s, d, causal, reshaped=False, train=False):
 CASES = {  # name: (dt, b, hq, hkv, s, d, causal)
     'sdpa_f32_b1h16s1024d64_nomask': ('f32', 1, 16, 16, 1024, 64, False),
     'sdpa_bf16_b1h16s1024d64_nomask': ('bf16', 1, 16, 16, 1024, 64, False),
+    'sdpa_f32_b1h16s1024d80_nomask': ('f32', 1, 16, 16, 1024, 80, False),
+    'sdpa_f32_b1h16s1024d256_nomask': ('f32', 1, 16, 16, 1024, 256, False),
     'sdpa_bf16_b8h32s4096d128_causal': ('bf16', 8, 32, 32, 4096, 128, True),
     'gqa_bf16_b8h32kv8s4096d128_causal': ('bf16', 8, 32, 8, 4096, 128, True),
     'gqa_bf16_b8h32kv8s4096d128_causal_reshape': ('bf16', 8, 32, 8, 4096, 128, True, True),
