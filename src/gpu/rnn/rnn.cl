@@ -158,6 +158,35 @@ float gru_blend(const step_params_t *p, const global float *scr, long n, float u
     return u * hp + (1.f - u) * o;
 }
 
+// The LSTM cell of row n, channel j: gates from their x part (in the gates), the recurrent
+// products acc and the bias, then c and h; the gates are left activated.
+void lstm_cell(global float *ws, const global float *scr, const step_params_t *p, long n,
+        long j, const float *acc) {
+    const long H = p->H;
+    global float *g = ws + p->gates + n * p->G * H + j;
+    const global float *b = scr + p->bias + j;
+    const float cp = ws[p->cprev + n * H + j];
+    float gi = g[0] + acc[0] + b[0], gf = g[H] + acc[1] + b[H];
+    float gc = g[2 * H] + acc[2] + b[2 * H], go = g[3 * H] + acc[3] + b[3 * H];
+    const global float *pp = scr + p->peep + j;
+    if (p->peephole) {
+        gi += pp[0] * cp;
+        gf += pp[H] * cp;
+    }
+    gi = sigmoid(gi);
+    gf = sigmoid(gf);
+    gc = tanh(gc);
+    const float ct = gf * cp + gi * gc;
+    if (p->peephole) go += pp[2 * H] * ct;
+    go = sigmoid(go);
+    g[0] = gi;
+    g[H] = gf;
+    g[2 * H] = gc;
+    g[3 * H] = go;
+    ws[p->cout + n * H + j] = ct;
+    ws[p->hout + n * H + j] = go * tanh(ct);
+}
+
 // One forward step of vanilla, LSTM and LBR cells: recurrent products, gates, new state.
 // Gates hold the x part on entry and are left activated (vanilla: pre-activation).
 // x: output channel j, y: row n.
@@ -176,26 +205,7 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
         g[0] = x;
         *h = vanilla_act(&p, x);
     } else if (p.cell == CELL_LSTM) {
-        const float cp = ws[p.cprev + n * H + j];
-        float gi = g[0] + acc[0] + b[0], gf = g[H] + acc[1] + b[H];
-        float gc = g[2 * H] + acc[2] + b[2 * H], go = g[3 * H] + acc[3] + b[3 * H];
-        const global float *pp = scr + p.peep + j;
-        if (p.peephole) {
-            gi += pp[0] * cp;
-            gf += pp[H] * cp;
-        }
-        gi = sigmoid(gi);
-        gf = sigmoid(gf);
-        gc = tanh(gc);
-        const float ct = gf * cp + gi * gc;
-        if (p.peephole) go += pp[2 * H] * ct;
-        go = sigmoid(go);
-        g[0] = gi;
-        g[H] = gf;
-        g[2 * H] = gc;
-        g[3 * H] = go;
-        ws[p.cout + n * H + j] = ct;
-        *h = go * tanh(ct);
+        lstm_cell(ws, scr, &p, n, j, acc);
     } else { // LBR
         const float u = sigmoid(g[0] + acc[0] + b[0]);
         const float r = sigmoid(g[H] + acc[1] + b[H]);
@@ -208,6 +218,75 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
         *h = gru_blend(&p, scr, n, u, o, ws[p.hprev + n * p.DIC + j]);
     }
 }
+
+#ifdef LSTM_FUSED
+// One LSTM forward step in one launch (built with -DLSTM_FUSED and the tile sizes): a
+// work-group of 256 computes the recurrent products of LF_RB rows x LF_JB channels (their
+// four gate columns) over all K inputs and applies the cell. K is walked in chunks staged in
+// local memory; the work-items form LF_KG groups, each taking LF_KS inputs of every chunk with
+// 4 rows x 4 gates of one channel in registers; the groups' partial sums are added in group
+// order (the same result every run) before the cell.
+#define LF_IPG (LF_RB / 4 * LF_JB) // work-items per K group
+#define LF_KG (256 / LF_IPG)
+#define LF_KC (LF_KG * LF_KS) // inputs per chunk
+
+__attribute__((reqd_work_group_size(256, 1, 1)))
+kernel void rnn_fwd_lstm_fused(global float *ws, const global float *scr, const global float *w,
+        step_params_t p) {
+    // hprev input-major (4 rows a vector), weights with a channel's 4 gates a vector.
+    local float4 hs[LF_KC][LF_RB / 4];
+    local float4 wg[LF_KC][LF_JB];
+    local float red[LF_KG * LF_RB * 4 * LF_JB];
+    local float *hsf = (local float *)hs, *wgf = (local float *)wg;
+    const int t = get_local_id(0);
+    const int kg = t / LF_IPG, jj = t % LF_IPG % LF_JB, q = t % LF_IPG / LF_JB;
+    const long r0 = get_group_id(1) * LF_RB, j0 = get_group_id(0) * LF_JB;
+    const long H = p.H, K = p.SIC;
+    const global float *hp = ws + p.hprev;
+    float acc[4][4];
+    for (int i = 0; i < 4; ++i)
+        for (int g = 0; g < 4; ++g) acc[i][g] = 0.f;
+    for (long k0 = 0; k0 < K; k0 += LF_KC) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Rows fastest across work-items (conflict-free local stores), 4 inputs each.
+        for (int i = t; i < LF_KC / 4 * LF_RB; i += 256) {
+            const int r = i % LF_RB, kk = i / LF_RB * 4;
+            const long n = r0 + r;
+            for (int e = 0; e < 4; ++e) {
+                const long k = k0 + kk + e;
+                hsf[(kk + e) * LF_RB + r] = n < p.N && k < K ? hp[n * p.DIC + k] : 0.f;
+            }
+        }
+        for (int i = t; i < LF_KC * 4 * LF_JB; i += 256) {
+            const int c = i % LF_JB, g = i / LF_JB % 4, kk = i / (4 * LF_JB);
+            const long j = j0 + c, k = k0 + kk;
+            wgf[(kk * LF_JB + c) * 4 + g] = j < H && k < K
+                    ? w[p.w_off + k * p.w_si + (g * H + j) * p.w_sj]
+                    : 0.f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int kk = kg * LF_KS; kk < kg * LF_KS + LF_KS; ++kk) {
+            const float4 a4 = hs[kk][q], b4 = wg[kk][jj];
+            const float a[4] = {a4.x, a4.y, a4.z, a4.w}, b[4] = {b4.x, b4.y, b4.z, b4.w};
+            for (int i = 0; i < 4; ++i)
+                for (int g = 0; g < 4; ++g) acc[i][g] = fma(a[i], b[g], acc[i][g]);
+        }
+    }
+    for (int i = 0; i < 4; ++i)
+        for (int g = 0; g < 4; ++g)
+            red[((kg * LF_RB + 4 * q + i) * 4 + g) * LF_JB + jj] = acc[i][g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int pr = t; pr < LF_RB * LF_JB; pr += 256) {
+        const int r = pr / LF_JB, c = pr % LF_JB;
+        const long n = r0 + r, j = j0 + c;
+        if (n >= p.N || j >= H) continue;
+        float sum[4] = {0.f, 0.f, 0.f, 0.f};
+        for (int s = 0; s < LF_KG; ++s)
+            for (int g = 0; g < 4; ++g) sum[g] += red[((s * LF_RB + r) * 4 + g) * LF_JB + c];
+        lstm_cell(ws, scr, &p, n, j, sum);
+    }
+}
+#endif
 
 // GRU forward, first half: u, r and r * hprev.
 kernel void rnn_fwd_gru_gates(global float *ws, const global float *scr, const global float *w,
