@@ -8,7 +8,7 @@
 #    dispatch shows the fused kernel chosen;
 # 2. timing of the row per variant against PyTorch (cuDNN, TF32 off), lstm2_rows.py: the
 #    table as built, K split into 8 slices or none (the two-launch steps), and the fused step
-#    with several tiles.
+#    with several tiles, loading the next chunk after (rnn_fused=1) or before (2) the products.
 # Prints CHECK|name|pass/fail|detail and ROW|problem|impl|ours ms|torch ms|ratio lines (ratio
 # = PyTorch's time / ours), everything into $OUT/run_lstm2.log too.
 #   tools/gpu_bench/prepare.sh build .dev-int      (here), then on the GPU machine:
@@ -24,7 +24,8 @@ FUSED=("ops:rnn_fused=1"
     "ops:rnn_fused=1,rnn_fused_cols=4"
     "ops:rnn_fused=1,rnn_fused_rows=64,rnn_fused_cols=4"
     "ops:rnn_fused=1,rnn_fused_rows=16"
-    "ops:rnn_fused=1,rnn_fused_depth=8")
+    "ops:rnn_fused=2"
+    "ops:rnn_fused=2,rnn_fused_cols=4")
 say() { echo "$@" | tee -a "$LOG"; }
 # One CHECK line from a benchdnn run's output: pass when nothing failed and something passed.
 verdict() {
@@ -43,9 +44,8 @@ for v in "${FUSED[@]}"; do
     export ANYDNN_GPU_TUNING=$v ONEDNN_VERBOSE=dispatch
     verdict "lstm $v" "$($BD --prop=FWD_I,FWD_D l1t4mb64sic512slc512dhc512dic512 \
         l1t3mb1sic512slc300dhc512dic512 l1t3mb7sic200slc130dhc200dic200 \
-        l1t1mb3sic200slc64dhc200dic200 l1t2mb70sic100slc37dhc100dic100 2>&1)"
-    verdict "lstm concat peephole 2 layers $v" "$($BD --prop=FWD_D --direction=concat \
-        --with-peephole=true l2t3mb33sic72slc72dhc72dic72 2>&1)"
+        l1t1mb3sic200slc64dhc200dic200 l1t2mb70sic100slc37dhc100dic100 \
+        --prop=FWD_D --direction=concat --with-peephole=true l2t3mb33sic72slc72dhc72dic72 2>&1)"
 done
 unset ANYDNN_GPU_TUNING ONEDNN_VERBOSE
 python3 "$D"/lstm2_rows.py --bin "$D" "" "ops:rnn_split_elems=8192" "ops:rnn_split_elems=0" \

@@ -57,7 +57,8 @@ status_t build_fused(engine_t *engine, std::shared_ptr<kernel_t> &k, int &rows, 
             "local memory",
             rows, cols, depth, (unsigned long long)bytes);
     const std::string opt = "-DLSTM_FUSED -DLF_RB=" + std::to_string(rows)
-            + " -DLF_JB=" + std::to_string(cols) + " -DLF_KS=" + std::to_string(depth);
+            + " -DLF_JB=" + std::to_string(cols) + " -DLF_KS=" + std::to_string(depth)
+            + (t.rnn_fused == 2 ? " -DLF_PREFETCH" : "");
     ANYDNN_CHECK(create_kernel(engine, "rnn/rnn.cl", opt, "rnn_fwd_lstm_fused", k));
     if (k->max_work_group_size() < 256) k.reset();
     if (verbose_on(verbose_flag::dispatch))
@@ -66,6 +67,7 @@ status_t build_fused(engine_t *engine, std::shared_ptr<kernel_t> &k, int &rows, 
                         + (k ? "fused: " + std::to_string(rows) + " rows x "
                                         + std::to_string(cols) + " channels, "
                                         + std::to_string(depth) + "-deep slices"
+                                        + (t.rnn_fused == 2 ? ", loads ahead" : "")
                              : std::string("not fused: work-groups of 256 do not fit")));
     return dnnl_success;
 }

@@ -225,52 +225,82 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
 // four gate columns) over all K inputs and applies the cell. K is walked in chunks staged in
 // local memory; the work-items form LF_KG groups, each taking LF_KS inputs of every chunk with
 // 4 rows x 4 gates of one channel in registers; the groups' partial sums are added in group
-// order (the same result every run) before the cell.
+// order (the same result every run) before the cell. With LF_PREFETCH the next chunk's loads
+// are issued before the current chunk's products (in flight meanwhile), else after them.
 #define LF_IPG (LF_RB / 4 * LF_JB) // work-items per K group
 #define LF_KG (256 / LF_IPG)
 #define LF_KC (LF_KG * LF_KS) // inputs per chunk
+#define LF_HL ((LF_KC / 4 * LF_RB + 255) / 256) // hprev runs of 4 per work-item and chunk
+#define LF_WL ((LF_KC * 4 * LF_JB + 255) / 256) // weights per work-item and chunk
+
+// This work-item's share of the chunk at k0 into registers (zeros past the edges): hprev
+// with rows fastest across work-items (conflict-free local stores later), 4 inputs each.
+void lf_load(const global float *hp, const global float *w, const step_params_t *p, long r0,
+        long j0, long k0, int t, float *hv, float *wv) {
+    for (int l = 0; l < LF_HL; ++l) {
+        const int i = t + 256 * l, r = i % LF_RB, kk = i / LF_RB * 4;
+        const long n = r0 + r;
+        for (int e = 0; e < 4; ++e) {
+            const long k = k0 + kk + e;
+            hv[4 * l + e] = i < LF_KC / 4 * LF_RB && n < p->N && k < p->SIC
+                    ? hp[n * p->DIC + k]
+                    : 0.f;
+        }
+    }
+    for (int l = 0; l < LF_WL; ++l) {
+        const int i = t + 256 * l, c = i % LF_JB, g = i / LF_JB % 4, kk = i / (4 * LF_JB);
+        const long j = j0 + c, k = k0 + kk;
+        wv[l] = i < LF_KC * 4 * LF_JB && j < p->H && k < p->SIC
+                ? w[p->w_off + k * p->w_si + (g * p->H + j) * p->w_sj]
+                : 0.f;
+    }
+}
+
+// The registers of lf_load into the local chunk: hprev input-major, weights with a channel's
+// four gates next to each other.
+void lf_store(local float *hsf, local float *wgf, int t, const float *hv, const float *wv) {
+    for (int l = 0; l < LF_HL; ++l) {
+        const int i = t + 256 * l, r = i % LF_RB, kk = i / LF_RB * 4;
+        if (i < LF_KC / 4 * LF_RB)
+            for (int e = 0; e < 4; ++e) hsf[(kk + e) * LF_RB + r] = hv[4 * l + e];
+    }
+    for (int l = 0; l < LF_WL; ++l) {
+        const int i = t + 256 * l, c = i % LF_JB, g = i / LF_JB % 4, kk = i / (4 * LF_JB);
+        if (i < LF_KC * 4 * LF_JB) wgf[(kk * LF_JB + c) * 4 + g] = wv[l];
+    }
+}
 
 __attribute__((reqd_work_group_size(256, 1, 1)))
 kernel void rnn_fwd_lstm_fused(global float *ws, const global float *scr, const global float *w,
         step_params_t p) {
-    // hprev input-major (4 rows a vector), weights with a channel's 4 gates a vector.
-    local float4 hs[LF_KC][LF_RB / 4];
-    local float4 wg[LF_KC][LF_JB];
+    local float4 hs[LF_KC][LF_RB / 4]; // 4 rows a vector
+    local float4 wg[LF_KC][LF_JB]; // a channel's 4 gates a vector
     local float red[LF_KG * LF_RB * 4 * LF_JB];
-    local float *hsf = (local float *)hs, *wgf = (local float *)wg;
     const int t = get_local_id(0);
     const int kg = t / LF_IPG, jj = t % LF_IPG % LF_JB, q = t % LF_IPG / LF_JB;
     const long r0 = get_group_id(1) * LF_RB, j0 = get_group_id(0) * LF_JB;
     const long H = p.H, K = p.SIC;
     const global float *hp = ws + p.hprev;
-    float acc[4][4];
+    float acc[4][4], hv[4 * LF_HL], wv[LF_WL];
     for (int i = 0; i < 4; ++i)
         for (int g = 0; g < 4; ++g) acc[i][g] = 0.f;
+    lf_load(hp, w, &p, r0, j0, 0, t, hv, wv);
     for (long k0 = 0; k0 < K; k0 += LF_KC) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        // Rows fastest across work-items (conflict-free local stores), 4 inputs each.
-        for (int i = t; i < LF_KC / 4 * LF_RB; i += 256) {
-            const int r = i % LF_RB, kk = i / LF_RB * 4;
-            const long n = r0 + r;
-            for (int e = 0; e < 4; ++e) {
-                const long k = k0 + kk + e;
-                hsf[(kk + e) * LF_RB + r] = n < p.N && k < K ? hp[n * p.DIC + k] : 0.f;
-            }
-        }
-        for (int i = t; i < LF_KC * 4 * LF_JB; i += 256) {
-            const int c = i % LF_JB, g = i / LF_JB % 4, kk = i / (4 * LF_JB);
-            const long j = j0 + c, k = k0 + kk;
-            wgf[(kk * LF_JB + c) * 4 + g] = j < H && k < K
-                    ? w[p.w_off + k * p.w_si + (g * H + j) * p.w_sj]
-                    : 0.f;
-        }
+        lf_store((local float *)hs, (local float *)wg, t, hv, wv);
         barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef LF_PREFETCH
+        if (k0 + LF_KC < K) lf_load(hp, w, &p, r0, j0, k0 + LF_KC, t, hv, wv);
+#endif
         for (int kk = kg * LF_KS; kk < kg * LF_KS + LF_KS; ++kk) {
             const float4 a4 = hs[kk][q], b4 = wg[kk][jj];
             const float a[4] = {a4.x, a4.y, a4.z, a4.w}, b[4] = {b4.x, b4.y, b4.z, b4.w};
             for (int i = 0; i < 4; ++i)
                 for (int g = 0; g < 4; ++g) acc[i][g] = fma(a[i], b[g], acc[i][g]);
         }
+#ifndef LF_PREFETCH
+        if (k0 + LF_KC < K) lf_load(hp, w, &p, r0, j0, k0 + LF_KC, t, hv, wv);
+#endif
     }
     for (int i = 0; i < 4; ++i)
         for (int g = 0; g < 4; ++g)

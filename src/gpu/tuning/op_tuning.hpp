@@ -30,7 +30,8 @@ struct op_tuning_t {
     // computes the recurrent products of rnn_fused_rows rows x rnn_fused_cols channels (all
     // four gates) over all of K, split over the group's work-items in slices of
     // rnn_fused_depth inputs per chunk, and applies the cell; no GEMM launch, no partial sums
-    // in memory. 0: the GEMM and the cell kernel (two launches a step). Not measured yet.
+    // in memory; 2: the same with each chunk's loads issued before the previous chunk's
+    // products. 0: the GEMM and the cell kernel (two launches a step). Not measured yet.
     int rnn_fused = 0;
     int rnn_fused_rows = 32;
     int rnn_fused_cols = 8;
