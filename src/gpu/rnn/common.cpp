@@ -61,14 +61,14 @@ status_t build_fused(engine_t *engine, std::shared_ptr<kernel_t> &k, int &rows, 
             + (t.rnn_fused == 2 ? " -DLF_PREFETCH" : "");
     ANYDNN_CHECK(create_kernel(engine, "rnn/rnn.cl", opt, "rnn_fwd_lstm_fused", k));
     if (k->max_work_group_size() < 256) k.reset();
-    if (verbose_on(verbose_flag::dispatch))
+    if (verbose_on(verbose_flag::dispatch)) {
+        const std::string tile = std::to_string(rows) + " rows x " + std::to_string(cols)
+                + " channels, " + std::to_string(depth) + "-deep slices"
+                + (t.rnn_fused == 2 ? ", loads ahead" : "");
         verbose_print("primitive,create:dispatch",
-                std::string("rnn,lstm forward steps ")
-                        + (k ? "fused: " + std::to_string(rows) + " rows x "
-                                        + std::to_string(cols) + " channels, "
-                                        + std::to_string(depth) + "-deep slices"
-                                        + (t.rnn_fused == 2 ? ", loads ahead" : "")
-                             : std::string("not fused: work-groups of 256 do not fit")));
+                "rnn,lstm forward steps "
+                        + (k ? "fused: " + tile : "not fused: work-groups of 256 do not fit"));
+    }
     return dnnl_success;
 }
 
