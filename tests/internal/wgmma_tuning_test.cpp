@@ -116,7 +116,8 @@ TEST(wgmma_tuning, override_section_replaces_fields_and_leaves_the_gemm_alone) {
     }
     for (const char *bad : {"wgmma:tile=3", "wgmma:splits=0", "wgmma:splits=x",
                  "wgmma:config=huge", "wgmma:config=256x64s4p1x", "wgmma:splits", "wgmma:core=2",
-                 "wgmma:core=", "wgmma:config=m32_64x64s4p1", "wgmma:config=m64_", "wgmma:config=m64"}) {
+                 "wgmma:core=", "wgmma:config=m32_64x64s4p1", "wgmma:config=m64_",
+                 "wgmma:config=m64"}) {
         tuning_env_t env(bad);
         wgmma_tuning_t t;
         EXPECT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_unimplemented) << bad;

@@ -145,9 +145,9 @@ __device__ __forceinline__ float unpack16(uint16_t h) {
 }
 
 // The accumulators plus bias(n), as f32 (OutF32) or the input type, into a row-major
-// BM x BN tile at `tile` (rows `pitch` bytes apart; BM 64: warpgroup 0 only). Bias: 0 none, 1 f32, 2 the input
-// type. Layout of m64nNk16: thread t of warpgroup wg holds rows wg * 64 + (t / 32) * 16 +
-// (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
+// BM x BN tile at `tile` (rows `pitch` bytes apart; BM 64: warpgroup 0 only). Bias: 0 none,
+// 1 f32, 2 the input type. Layout of m64nNk16: thread t of warpgroup wg holds rows
+// wg * 64 + (t / 32) * 16 + (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
 template <bool F16, int BN, bool OutF32, int Bias>
 __device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile, int pitch,
         const void *bias, int n0, int N, int tid) {
@@ -485,9 +485,10 @@ struct no_gather_t {
     __device__ __forceinline__ void load(uint32_t, int, int, int) const {}
 };
 
-// All threads (256, or 128 for BM 64) load and multiply: a barrier per K tile orders the two. (A warp-specialized
-// variant, one cp.async warpgroup feeding two wgmma ones through mbarriers, was correct but
-// ran at 40% of this on the H100: 128 threads cannot issue the copies fast enough.)
+// All threads (256, or 128 for BM 64) load and multiply: a barrier per K tile orders the
+// two. (A warp-specialized variant, one cp.async warpgroup feeding two wgmma ones through
+// mbarriers, was correct but ran at 40% of this on the H100: 128 threads cannot issue the
+// copies fast enough.)
 // With a Gather policy, A is K-major and the policy loads its tiles (no split, no batch).
 // BM 64: one warpgroup of 128 threads (gathering policies take 128 rows only).
 template <int T, int TA, int TB, int BN, int BK, int S, int P, bool EPI,
@@ -522,7 +523,8 @@ __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__rest
             gather.template load<SW>(sa, k0, t.K, tid);
             load_tile<BN, BK, SW, NT>(sa + a_bytes, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
         } else {
-            load_stage<elem_t, TA, TB, BM, BN, BK, NT>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
+            load_stage<elem_t, TA, TB, BM, BN, BK, NT>(
+                    sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
         }
     };
 
