@@ -14,10 +14,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ipgemv_rows as ig  # noqa: E402 (beside this file: torch_ip, torch_mm, row)
 
-# The wgmma core's candidates for the inner product (the table's 128 x 64 tiles unsplit first).
+# The wgmma core's candidates for the inner product beside the table's (128 x 128 tiles, BN 128
+# and BK 64 in the name "128x64s4p1", K split 2 for FWD and BWD_D): 64-row tiles ("m64_", BN
+# 64 or 128) unsplit and split 2, and 128 x 256 tiles split 4 (fewest bytes through L2).
 CANDIDATES = ['wgmma:config=m64_64x64s4p1,splits=1', 'wgmma:config=m64_128x64s4p1,splits=1',
               'wgmma:config=m64_128x64s4p1,splits=2', 'wgmma:config=m64_64x64s4p1,splits=2',
-              'wgmma:config=128x64s4p1,splits=2']
+              'wgmma:config=256x64s4p1,splits=4']
 # The skinny row the f32 GEMV of one row had before (K split into slices).
 KSPLIT = 'variant=skinny,wg_m=8,wg_n=32,kt=256,stages=4'
 

@@ -91,10 +91,11 @@ ANYDNN_WGMMA_CONFIG_TF32(128, 4, 1)
 ANYDNN_WGMMA_CONFIG_TF32(128, 6, 1)
 ANYDNN_WGMMA_CONFIG_TF32(64, 8, 1)
 // 64-row tiles of one warpgroup, for C too small to give 128-row tiles to every compute unit
-// (inner product mb256 4096 -> 4096: 128 tiles of 128 x 64, one CTA per SM): 64 x 64 tiles
-// make 256 CTAs of 64 KB, two or three per SM, whose loads and multiplications overlap;
-// 64 x 128 tiles (96 KB) split along K in 2 make 256 CTAs of wider wgmma, two per SM.
-// Chosen through ANYDNN_GPU_TUNING (wgmma:config=m64_64x64s4p1) until timed on the device.
+// (inner product mb256 4096 -> 4096: 64 tiles of 128 x 128, split along K in 2 by the table,
+// its slices summed by a second kernel): 64 x 64 tiles make 256 CTAs of 64 KB, two or three
+// per SM, and 64 x 128 tiles (96 KB) 128 CTAs, neither with a slice-sum pass (both read more
+// of A and B through L2 per product than 128 x 128). Chosen through ANYDNN_GPU_TUNING
+// (wgmma:config=m64_64x64s4p1,splits=1) until timed on the device.
 ANYDNN_WGMMA_CONFIG_M64(64, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG_M64(128, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG_INT8(256, 4, 1)
