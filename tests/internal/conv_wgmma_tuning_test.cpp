@@ -1,7 +1,7 @@
 // The implicit-GEMM wgmma convolution's row of the GPU tuning table: the tile width from N
 // and the compute units, the kernel names it gives, and the "conv_wgmma" section of
-// ANYDNN_GPU_TUNING (tile width, stages, the weights-resident kernel only where K fits it,
-// channel padding; other text refused).
+// ANYDNN_GPU_TUNING (tile width, channel padding; other text, such as the removed three-stage
+// and weights-resident kernels' keys, refused).
 #include <cstdlib>
 #include <string>
 
@@ -34,7 +34,6 @@ TEST(conv_wgmma_tuning, default_row_widest_tile_that_keeps_units_busy) {
     // mb64 3x3 64@56: N 64.
     ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 56 * 56, 64, 576, t), dnnl_success);
     EXPECT_EQ(conv_wgmma_config(t), "64x64s4p1") << t.why;
-    EXPECT_FALSE(t.resident);
     // mb64 3x3 256@14: 98 tiles of 256 keep more than half of 132 units busy.
     ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 14 * 14, 256, 2304, t), dnnl_success);
     EXPECT_EQ(conv_wgmma_config(t), "256x64s4p1") << t.why;
@@ -47,30 +46,20 @@ TEST(conv_wgmma_tuning, default_row_widest_tile_that_keeps_units_busy) {
     EXPECT_TRUE(t.pad_channels);
 }
 
-TEST(conv_wgmma_tuning, override_names_tiles_stages_and_the_resident_kernel) {
+TEST(conv_wgmma_tuning, override_names_tiles_and_padding) {
     conv_wgmma_tuning_t t;
     {
-        tuning_env_t env("conv_wgmma:tile_n=128,stages=3");
+        tuning_env_t env("gemm:kt=8;conv_wgmma:tile_n=128");
         ASSERT_EQ(conv_wgmma_tuning(h200(), 12544, 256, 2304, t), dnnl_success);
-        EXPECT_EQ(conv_wgmma_config(t), "128x64s3p1");
+        EXPECT_EQ(conv_wgmma_config(t), "128x64s4p1");
         EXPECT_NE(t.why.find("ANYDNN_GPU_TUNING"), std::string::npos) << t.why;
-    }
-    {
-        tuning_env_t env("gemm:kt=8;conv_wgmma:resident=1");
-        ASSERT_EQ(conv_wgmma_tuning(h200(), 200704, 64, 576, t), dnnl_success);
-        EXPECT_TRUE(t.resident);
-        EXPECT_EQ(conv_wgmma_config(t), "64x64r9");
-        // K past the weights it holds: the tile-per-CTA kernel stays.
-        ASSERT_EQ(conv_wgmma_tuning(h200(), 12544, 256, 2304, t), dnnl_success);
-        EXPECT_FALSE(t.resident);
-        EXPECT_EQ(conv_wgmma_config(t), "256x64s4p1");
     }
     {
         tuning_env_t env("conv_wgmma:pad=0");
         ASSERT_EQ(conv_wgmma_tuning(h200(), 1000, 64, 72, t), dnnl_success);
         EXPECT_FALSE(t.pad_channels);
     }
-    for (const char *bad : {"conv_wgmma:stages=5", "conv_wgmma:tile_n=96", "conv_wgmma:resident",
+    for (const char *bad : {"conv_wgmma:stages=3", "conv_wgmma:tile_n=96", "conv_wgmma:resident=1",
                  "conv_wgmma:tile_n=64,fast"}) {
         tuning_env_t env(bad);
         EXPECT_EQ(conv_wgmma_tuning(h200(), 1000, 64, 72, t), dnnl_unimplemented) << bad;

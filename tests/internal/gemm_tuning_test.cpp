@@ -119,6 +119,49 @@ TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_rows) {
     EXPECT_EQ(t.variant, gemm_variant_t::tiled_cpu);
 }
 
+// f32 with one row (or one column of one type) and enough columns for the work-groups: the
+// one-launch skinny shape (no K split); more rows, narrow C or unknown sizes keep the K split.
+TEST(gemm_tuning, hopper_f32_gemv_of_one_wide_row_takes_the_one_launch_shape) {
+    const int64_t units = hopper(true).compute_units;
+    auto pick = [&](dnnl_data_type_t a, dnnl_data_type_t b, int64_t m, int64_t n) {
+        gemm_problem_t p = problem(a, b, m * n);
+        p.m = m, p.n = n;
+        gemm_tuning_t t;
+        EXPECT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+        return t;
+    };
+    auto one_launch = [](const gemm_tuning_t &t) {
+        return t.variant == gemm_variant_t::skinny && t.kt >= 100000 && t.wg_m == 64
+                && t.wg_n == 4 && t.stages == 8;
+    };
+    gemm_tuning_t t = pick(dnnl_f32, dnnl_f32, 1, 4096);
+    EXPECT_TRUE(one_launch(t)) << t.why;
+    EXPECT_EQ(t.tm, 4);
+    EXPECT_TRUE(one_launch(pick(dnnl_f32, dnnl_f32, 4096, 1))); // C^T of one row
+    EXPECT_TRUE(one_launch(pick(dnnl_f32, dnnl_f32, 1, 16 * units))); // the bound itself
+    // Below 16 columns per compute unit: the K-split row.
+    t = pick(dnnl_f32, dnnl_f32, 1, 16 * units - 1);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    EXPECT_FALSE(one_launch(t));
+    EXPECT_EQ(t.kt, 256);
+    t = pick(dnnl_f32, dnnl_f32, 1, 1024);
+    EXPECT_FALSE(one_launch(t));
+    EXPECT_EQ(t.kt, 256);
+    // Two to four rows: the K-split row.
+    for (int64_t m : {2, 4}) {
+        t = pick(dnnl_f32, dnnl_f32, m, 4096);
+        EXPECT_EQ(t.variant, gemm_variant_t::skinny) << m;
+        EXPECT_FALSE(one_launch(t)) << m;
+    }
+    // bf16: the K-split row (the shape was timed for f32 only).
+    EXPECT_FALSE(one_launch(pick(dnnl_bf16, dnnl_bf16, 1, 4096)));
+    // C's size not known: the K-split row.
+    gemm_problem_t p = problem(dnnl_f32, dnnl_f32);
+    p.m = 1;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_FALSE(one_launch(t));
+}
+
 TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type) {
     gemm_tuning_t t;
     gemm_problem_t p = problem(dnnl_f32, dnnl_f32);

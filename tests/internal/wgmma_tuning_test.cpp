@@ -98,9 +98,26 @@ TEST(wgmma_tuning, override_section_replaces_fields_and_leaves_the_gemm_alone) {
         ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
         EXPECT_EQ(t.config, "256x64s4p1");
     }
+    {
+        // 64-row tiles: the m64_ prefix.
+        tuning_env_t env("wgmma:config=m64_64x64s4p1,splits=1");
+        wgmma_tuning_t t;
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 256, 4096, 4096, t), dnnl_success);
+        EXPECT_EQ(t.config, "m64_64x64s4p1");
+        EXPECT_EQ(t.tile_m, 64);
+        EXPECT_EQ(t.tile_n, 64);
+        EXPECT_EQ(t.tile_k, 64);
+        EXPECT_EQ(t.splits, 1);
+    }
+    {
+        wgmma_tuning_t t; // the table's rows: 128 rows
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 256, 4096, 4096, t), dnnl_success);
+        EXPECT_EQ(t.tile_m, 128);
+    }
     for (const char *bad : {"wgmma:tile=3", "wgmma:splits=0", "wgmma:splits=x",
                  "wgmma:config=huge", "wgmma:config=256x64s4p1x", "wgmma:splits", "wgmma:core=2",
-                 "wgmma:core="}) {
+                 "wgmma:core=", "wgmma:config=m32_64x64s4p1", "wgmma:config=m64_",
+                 "wgmma:config=m64"}) {
         tuning_env_t env(bad);
         wgmma_tuning_t t;
         EXPECT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_unimplemented) << bad;

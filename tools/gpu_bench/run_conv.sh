@@ -48,22 +48,6 @@ check('wino nhwc', f'{WINO} --dir=FWD_B,FWD_I --stag=nhwc --wtag=ohwi --dtag=nhw
 check('wino resnet 3x3 (mb4)', f'{WINO} mb4ic256ih14oc256oh14kh3ph1 mb4ic64ih56oc64oh56kh3ph1')
 impls = check('auto 3x3 256@14', '--conv --dt=f32 --alg=auto mb2ic256ih14oc256oh14kh3ph1')
 print(f'CHECK|auto picks winograd for 256@14|{"pass" if any("winograd" in i for i in impls) else "fail"}|{impls}', flush=True)
-# The wgmma convolution's new kernels, forced: the weights-resident persistent one (N <= 64,
-# K <= 576: tails in M and N, more M tiles than CTAs (mb8 64@56: 196 tiles), padding,
-# strides, dilation, channels padded from 3, f32 and bf16 dst, bias, post-ops and scales
-# through its epilogue) and 3 stages.
-BF = '--conv --dt=bf16,f16,bf16:bf16:f32'
-for v in ('conv_wgmma:resident=1', 'conv_wgmma:tile_n=64,stages=3',
-          'conv_wgmma:tile_n=128,stages=3'):
-    check(f'wgmma {v}', f'{BF} mb2ic16ih9oc24oh9kh3ph1 mb3ic32ih11oc64oh11kh3dh1ph2 '
-          'mb1ic64ih13oc40oh7kh3sh2ph1 mb2ic8iw17oc5ow17kw3pw1 mb2ic3ih30oc64oh15kh7sh2ph3 '
-          'mb8ic64ih56oc64oh56kh3ph1 mb2ic64ih56oc64oh56kh1ph0 mb1ic72ih9oc130oh9kh3ph1 '
-          '--attr-post-ops=sum+relu mb2ic16ih9oc24oh9kh3ph1 mb3ic64ih20oc64oh20kh3ph1 '
-          '--attr-post-ops= --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 '
-          'mb2ic32ih12oc48oh12kh3ph1', env={'ANYDNN_GPU_TUNING': v})
-    check(f'wgmma {v} nhwc', '--conv --dt=bf16 --dir=FWD_B,FWD_I --stag=nhwc --wtag=ohwi '
-          '--dtag=nhwc mb2ic32ih12oc48oh12kh3ph1 mb3ic64ih14oc64oh14kh3ph1',
-          env={'ANYDNN_GPU_TUNING': v})
 # The existing paths on the four layers (small batch), bf16 and f32.
 check('resnet layers mb2', '--conv --dt=bf16,f32 mb2ic3ih224oc64oh112kh7sh2ph3 '
       'mb2ic64ih56oc64oh56kh3ph1 mb2ic256ih56oc64oh56kh1ph0 mb2ic256ih14oc256oh14kh3ph1')
@@ -83,11 +67,8 @@ for dt in ('bf16', 'f32'):
                 env = {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'} if cfg else {}
                 rows.append((f'{dt} {name} wino {cfg or "table"}', key,
                              f'--conv --dt={dt} --alg=wino {prb}', env))
-        if dt == 'bf16' and k == 64 and r * r * c <= 576:
-            rows.append((f'{dt} {name} resident', key, f'--conv --dt={dt} {prb}',
-                         {'ANYDNN_GPU_TUNING': 'conv_wgmma:resident=1'}))
-        if dt == 'bf16' and r == 3 and s == 1 and k > 64:  # 64 wide at 4 stages is the row
-            for v in ('tile_n=64,stages=3', 'tile_n=128,stages=3', 'tile_n=128'):
+        if dt == 'bf16' and r == 3 and s == 1 and k > 64:  # 64 wide is the row
+            for v in ('tile_n=128',):
                 rows.append((f'{dt} {name} {v}', key, f'--conv --dt={dt} {prb}',
                              {'ANYDNN_GPU_TUNING': f'conv_wgmma:{v}'}))
 

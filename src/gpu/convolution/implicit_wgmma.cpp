@@ -7,7 +7,6 @@
 // is left to the next implementation, with the reason. The tuning table picks the kernel: a
 // tile per CTA, or a persistent one holding its 64 channels of weights in shared memory
 // (launched with one CTA per compute unit at most).
-#include <algorithm>
 #include <string>
 
 #include "core/primitive.hpp"
@@ -39,8 +38,6 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_n = 0;
-    bool resident = false;   // the weights-resident kernel: min(tiles, units) CTAs per column
-    int64_t units = 1;       // the device's compute units
     int64_t icp = 0;         // channels as gathered: IC rounded up to 8
     bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
@@ -97,9 +94,7 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         // Last among the checks, so that every device names what the kernels lack.
         ANYDNN_REQUIRE(caps.ptx_binary_sm >= 90, dnnl_unimplemented,
                 "the device does not load sm_90a PTX programs");
-        pd.resident = tuning.resident;
-        pd.tile_n = pd.resident ? 64 : tuning.tile_n;
-        pd.units = static_cast<int64_t>(caps.compute_units);
+        pd.tile_n = tuning.tile_n;
         pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
                          + conv_wgmma_config(tuning) + (pd.epilogue.any ? "_epi" : "");
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
@@ -184,9 +179,7 @@ struct implicit_wgmma_t : public primitive_t {
         nd_range_t range;
         range.ndims = 3;
         range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
-        const int64_t tiles_m = (M + 127) / 128;
-        range.global[1] = static_cast<size_t>(
-                pd.resident ? std::max<int64_t>(1, std::min(tiles_m, pd.units)) : tiles_m);
+        range.global[1] = static_cast<size_t>((M + 127) / 128);
         range.global[2] = 1;
         range.local[0] = 256;
         range.local[1] = range.local[2] = 1;

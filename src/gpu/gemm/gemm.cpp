@@ -213,6 +213,7 @@ std::string gemm_kernel_t::init_wgmma(
     if (!wide.core) return "none, the tuning table keeps the core off wgmma (" + wide.why + ")";
     wgmma_config_[0] = wide.config;
     wgmma_config_[1] = narrow.config != wide.config ? narrow.config : "";
+    const int tile_m[2] = {wide.tile_m, narrow.tile_m};
     const int tile_n[2] = {wide.tile_n, narrow.tile_n};
     // tf32 and 8-bit tiles are K-major only (one layout), and always take the epilogue.
     const int layouts = kmajor ? 1 : 4;
@@ -223,7 +224,8 @@ std::string gemm_kernel_t::init_wgmma(
             l.b_n_major = i % 2 != 0;
             // Init's splits 2 load the split-K sum; each launch passes its own.
             if (wgmma_[c][i].init(engine,
-                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_), tile_n[c],
+                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_), tile_m[c],
+                        tile_n[c],
                         wgmma_split_ ? 2 : 1, t.a == dnnl_s8 || t.a == dnnl_u8)
                     != dnnl_success)
                 return "none, " + last_failure_reason();

@@ -162,8 +162,11 @@ size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n) {
     return splits > 1 ? static_cast<size_t>(splits * batch * m * n * 4) : 0;
 }
 
-status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, int tile_n,
-        int splits, bool int_sums) {
+status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, int tile_m,
+        int tile_n, int splits, bool int_sums) {
+    ANYDNN_REQUIRE(tile_m == 128 || tile_m == 64, dnnl_unimplemented,
+            "wgmma tiles have 128 or 64 rows, not %d", tile_m);
+    tile_m_ = tile_m;
     tile_n_ = tile_n;
     splits_ = splits;
     int_sums_ = int_sums;
@@ -228,10 +231,11 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
 
     nd_range_t range;
     range.ndims = 3;
-    range.global[0] = static_cast<size_t>((p.n + tile_n_ - 1) / tile_n_) * 256;
-    range.global[1] = static_cast<size_t>((p.m + 127) / 128);
+    const int threads = 2 * tile_m_; // a warpgroup per 64 rows
+    range.global[0] = static_cast<size_t>((p.n + tile_n_ - 1) / tile_n_) * threads;
+    range.global[1] = static_cast<size_t>((p.m + tile_m_ - 1) / tile_m_);
     range.global[2] = static_cast<size_t>(p.batch * splits);
-    range.local[0] = 256;
+    range.local[0] = threads;
     range.local[1] = 1;
     range.local[2] = 1;
     ANYDNN_CHECK(kernel_->launch(stream, args, range));

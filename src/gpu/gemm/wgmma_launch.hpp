@@ -98,12 +98,12 @@ struct wgmma_buffers_t {
 // The f32 (s32) slices split K needs (bytes; 0 without a split), at the scratchpad's start.
 size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n);
 
-// One kernel (and, split along K, the sum) of tile width `tile_n`; int_sums: an 8-bit kind
-// (s32 slices and their sum).
+// One kernel (and, split along K, the sum) of tiles `tile_m` (128 or 64: 2 or 1 warpgroups)
+// by `tile_n`; int_sums: an 8-bit kind (s32 slices and their sum).
 class wgmma_gemm_t {
 public:
-    status_t init(engine_t *engine, const std::string &kernel_name, int tile_n, int splits,
-            bool int_sums = false);
+    status_t init(engine_t *engine, const std::string &kernel_name, int tile_m, int tile_n,
+            int splits, bool int_sums = false);
     // `splits`: K slices of this launch (0: init's); more than one needs init's splits above
     // one (the sum kernel loaded) and the scratchpad.
     status_t launch(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
@@ -113,7 +113,7 @@ public:
     }
 
 private:
-    int tile_n_ = 0, splits_ = 1;
+    int tile_m_ = 128, tile_n_ = 0, splits_ = 1;
     bool int_sums_ = false;
     std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
 };

@@ -39,7 +39,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     wgmma_layout_t layout;
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
-    int tile_n = 0, splits = 1;
+    int tile_m = 128, tile_n = 0, splits = 1;
     int64_t a_sb = 0, b_sb = 0, c_sb = 0; // batch strides (0: broadcast)
     // tf32 and 8-bit kinds: operands copied K-major into the scratchpad (bytes from its start)
     bool copy_a = false, copy_b = false;
@@ -160,6 +160,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         wgmma_tuning_t tuning;
         ANYDNN_CHECK(wgmma_tuning(engine_caps(pd.engine), B, M, N, K, tuning, es));
         const std::string &config = tuning.config;
+        pd.tile_m = tuning.tile_m;
         pd.tile_n = tuning.tile_n;
         pd.splits = tuning.splits;
         // Zero points are applied in the GEMM's epilogue only: no split along K.
@@ -221,7 +222,7 @@ struct wgmma_matmul_t : public primitive_t {
         if (pd.copy_a) ANYDNN_CHECK(copy_a_.init(pd.engine, es));
         if (pd.copy_b) ANYDNN_CHECK(copy_b_.init(pd.engine, es, with_b));
         if (pd.epilogue.zp_src && !pd.copy_b) ANYDNN_CHECK(sums_.init(pd.engine, wei_s8));
-        return gemm_.init(pd.engine, pd.kernel_name, pd.tile_n, pd.splits,
+        return gemm_.init(pd.engine, pd.kernel_name, pd.tile_m, pd.tile_n, pd.splits,
                 t == dnnl_s8 || t == dnnl_u8);
     }
 

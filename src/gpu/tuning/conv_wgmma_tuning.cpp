@@ -9,8 +9,7 @@ namespace anydnn {
 namespace gpu {
 
 std::string conv_wgmma_config(const conv_wgmma_tuning_t &t) {
-    if (t.resident) return "64x64r9";
-    return std::to_string(t.tile_n) + "x64s" + std::to_string(t.stages) + "p1";
+    return std::to_string(t.tile_n) + "x64s4p1";
 }
 
 status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int64_t k,
@@ -31,13 +30,12 @@ status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int6
     out.why = "default row: " + std::to_string(bn) + " channels a tile for N " + std::to_string(n)
               + ", " + std::to_string(tiles(bn)) + " tiles on " + std::to_string(units)
               + " compute units";
-    // Three stages (2 CTAs of 128 wide, 3 of 64 wide per SM) and the weights-resident
-    // persistent kernel (N <= 64, K <= 576: 3x3 64@56) are not timed on a device yet:
-    // tools/gpu_bench/run_conv.sh times them against this row; until then they run only
-    // where ANYDNN_GPU_TUNING names them.
+    // Three stages (2 CTAs of 128 wide, 3 of 64 wide per SM) and a weights-resident
+    // persistent kernel (N <= 64, K <= 576) were built and timed against this row on the
+    // H100/H200 (run_conv.sh): slower on the ResNet-50 layers, so they are no longer built.
     const std::string spec = tuning_override("conv_wgmma");
     if (spec.empty()) return dnnl_success;
-    // "tile_n=N", "stages=3|4", "resident=0|1" and "pad=0|1", comma-separated.
+    // "tile_n=N" and "pad=0|1", comma-separated.
     size_t at = 0;
     while (at <= spec.size()) {
         const size_t end = std::min(spec.find(',', at), spec.size());
@@ -46,17 +44,12 @@ status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int6
         if (std::sscanf(item.c_str(), "tile_n=%d%n", &v, &used) == 1 && used == int(item.size())
                 && (v == 64 || v == 128 || v == 256)) {
             out.tile_n = v;
-        } else if (item == "stages=3" || item == "stages=4") {
-            out.stages = item[7] - '0';
-        } else if (item == "resident=0" || item == "resident=1") {
-            // Only where the weights fit: elsewhere the tile-per-CTA choice stands.
-            out.resident = item == "resident=1" && k <= conv_wgmma_resident_k;
         } else if (item == "pad=0" || item == "pad=1") {
             out.pad_channels = item == "pad=1";
         } else {
             ANYDNN_REQUIRE(false, dnnl_unimplemented,
-                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256, "
-                    "stages=3|4, resident=0|1 and pad=0|1",
+                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256 and "
+                    "pad=0|1",
                     spec.c_str());
         }
         at = end + 1;

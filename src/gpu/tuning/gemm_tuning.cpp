@@ -36,6 +36,13 @@ using v = gemm_variant_t;
 
 // clang-format off
 const row_t table[] = {
+    // f32 GEMV, one row of C (or one column, A and B of one type) with at least 16 elements
+    // of C per compute unit (N >= 2112 on 132 units): no K split, so one launch and no
+    // slice-sum pass; 64 K lanes x 4 column lanes (16 columns) per work-group, 8 loads in
+    // flight. H200, f32 1 x 4096 x 4096: 0.905 of cuBLAS against 0.82-0.87 with the K-split
+    // row below. Only one row: at 4 rows this shape ran 0.81 of cuBLAS where the K-split row
+    // ran 1.10; and narrow C has too few work-groups without the K split, hence the bound.
+    {level_t::arch, "sm_90", operands_t::f32, 16, 1, v::skinny, 64, 4, 4, 4, 16, 128, 100000, 4, 8},
     // GPUs, up to 4 rows or columns of C (GEMV): 256 work-items (32 lanes of 4-element loads
     // x 8), K split until 4 work-groups per compute unit, slices at least 256 deep, 4 loads in
     // flight. H200: f32 1 x 4096 x 4096 0.0437 ms (cuBLAS 0.0355; the kernel before it, one

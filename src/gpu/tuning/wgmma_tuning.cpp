@@ -38,11 +38,15 @@ const wgmma_row_t rows[] = {
         {"", 1, "256x128s4p1", "128x128s4p1", 4, 16, true},
 };
 
-// BN and BK of "<BN>x<BK>s<S>p<P>"; false when `config` is not of that form.
-bool parse_config(const std::string &config, int &bn, int &bk) {
+// BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128); false when
+// `config` is not of that form.
+bool parse_config(const std::string &config, int &bm, int &bn, int &bk) {
+    const bool m64 = config.compare(0, 4, "m64_") == 0;
+    const std::string rest = config.substr(m64 ? 4 : 0);
     int s = 0, p = 0, used = 0;
-    if (std::sscanf(config.c_str(), "%dx%ds%dp%d%n", &bn, &bk, &s, &p, &used) != 4) return false;
-    return used == int(config.size()) && bn > 0 && bk > 0;
+    if (std::sscanf(rest.c_str(), "%dx%ds%dp%d%n", &bn, &bk, &s, &p, &used) != 4) return false;
+    bm = m64 ? 64 : 128;
+    return used == int(rest.size()) && bn > 0 && bk > 0;
 }
 
 // Applies "config=NAME,splits=N,core=0|1" to t; false on a bad entry.
@@ -94,13 +98,13 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     auto tiles = [&](int64_t bn) { return batch * ((m + 127) / 128) * ((n + bn - 1) / bn); };
     wgmma_tuning_t t;
     t.core = row->core;
-    int bn = 0, bk = 0;
-    if (parse_config(row->wide, bn, bk) && tiles(bn) >= units) {
+    int bm = 0, bn = 0, bk = 0;
+    if (parse_config(row->wide, bm, bn, bk) && tiles(bn) >= units) {
         t.config = row->wide;
         t.why = where + ": " + row->wide + ", its tiles fill the compute units";
     } else {
         t.config = row->narrow;
-        parse_config(row->narrow, bn, bk);
+        parse_config(row->narrow, bm, bn, bk);
         const int64_t by_units = units / std::max<int64_t>(tiles(bn), 1);
         const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
         t.splits = int(std::max<int64_t>(
@@ -116,8 +120,8 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
                 spec.c_str());
         t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
     }
-    ANYDNN_REQUIRE(parse_config(t.config, t.tile_n, t.tile_k), dnnl_unimplemented,
-            "wgmma configuration '%s' is not <BN>x<BK>s<S>p<P>", t.config.c_str());
+    ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k), dnnl_unimplemented,
+            "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P>", t.config.c_str());
     out = t;
     return dnnl_success;
 }

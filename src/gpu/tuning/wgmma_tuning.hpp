@@ -1,6 +1,7 @@
 // The wgmma matmul's rows of the device tuning table: which compiled tile configuration of
-// gpu/gemm/hopper/wgmma_gemm.cu ("<BN>x<BK>s<stages>p<in flight>", 128 rows per tile) runs a
-// problem, and into how many slices K is split when the tiles alone leave compute units idle.
+// gpu/gemm/hopper/wgmma_gemm.cu ("<BN>x<BK>s<stages>p<in flight>", 128 rows per tile, or
+// "m64_<BN>x..." of 64 rows) runs a problem, and into how many slices K is split when the
+// tiles alone leave compute units idle.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@ namespace gpu {
 
 struct wgmma_tuning_t {
     std::string config; // e.g. "256x64s4p1"
-    int tile_n = 0, tile_k = 0; // BN and BK of the configuration
+    int tile_m = 128, tile_n = 0, tile_k = 0; // BM, BN and BK of the configuration
     int splits = 1;
     bool core = false; // whether the GEMM core (gemm_kernel_t) may use the kernels
     std::string why; // the row and the reason, for verbose dispatch

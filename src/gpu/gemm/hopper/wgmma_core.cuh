@@ -11,7 +11,8 @@
 // transposes 16-bit operands only: tf32 and 8-bit tiles are K-major (TA = TB = 0; the host
 // copies other layouts K-major first).
 // Shared-memory lines are 128 bytes whatever the type: BK = 64 bf16, 32 tf32 or 128 int8.
-// A 128 x BN block of C per CTA: two warpgroups, 64 rows each. Tiles of A and B come from
+// A BM x BN block of C per CTA (BM 128, or 64 for more CTAs on small C): a warpgroup per 64
+// rows. Tiles of A and B come from
 // global memory by cp.async (zero fill past M, N, K) into S shared-memory stages laid out as
 // wgmma's swizzled descriptors expect; the warpgroups issue wgmma on one stage while later
 // stages load. No tensor maps: they need the CUDA driver API, which OpenCL does not give.
@@ -28,8 +29,8 @@ namespace {
 
 using namespace anydnn_ptx;
 
-constexpr int block_m = 128;
-constexpr int threads = 256; // two warpgroups
+constexpr int block_m = 128; // BM of the 128-row kernels (the convolution's)
+constexpr int threads = 256; // their two warpgroups
 
 // The operand types: A's and B's types name the kind (ab_s8u8: s8 A, u8 B).
 enum ab_kind_t { ab_bf16, ab_f16, ab_tf32, ab_s8s8, ab_s8u8, ab_u8s8, ab_u8u8 };
@@ -144,9 +145,9 @@ __device__ __forceinline__ float unpack16(uint16_t h) {
 }
 
 // The accumulators plus bias(n), as f32 (OutF32) or the input type, into a row-major
-// block_m x BN tile at `tile` (rows `pitch` bytes apart). Bias: 0 none, 1 f32, 2 the input
-// type. Layout of m64nNk16: thread t of warpgroup wg holds rows wg * 64 + (t / 32) * 16 +
-// (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
+// BM x BN tile at `tile` (rows `pitch` bytes apart; BM 64: warpgroup 0 only). Bias: 0 none,
+// 1 f32, 2 the input type. Layout of m64nNk16: thread t of warpgroup wg holds rows
+// wg * 64 + (t / 32) * 16 + (t % 32) / 4 (+ 8), columns 8 j + (t % 4) * 2 (+ 1).
 template <bool F16, int BN, bool OutF32, int Bias>
 __device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile, int pitch,
         const void *bias, int n0, int N, int tid) {
@@ -174,7 +175,7 @@ __device__ __forceinline__ void stage_tile(const float *acc, unsigned char *tile
 }
 
 // The s32 sums as they are (exact: no bias, no rounding), in stage_tile's layout (the same
-// for every wgmma kind), into a row-major block_m x BN tile of s32.
+// for every wgmma kind), into a row-major BM x BN tile of s32.
 template <int BN>
 __device__ __forceinline__ void stage_raw_s32(const int *acc, unsigned char *tile, int pitch,
         int tid) {
@@ -190,12 +191,12 @@ __device__ __forceinline__ void stage_raw_s32(const int *acc, unsigned char *til
 
 // The staged tile to C rows m0.., columns n0..: 16 bytes per thread along rows where the
 // row stays inside N and C's addresses allow it, element by element at the edges.
-template <int ES, int BN, int NT>
+template <int ES, int BM, int BN, int NT>
 __device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, void *c,
         int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int tid) {
     constexpr int per = 16 / ES, pieces = BN / per;
     const bool vec = c_off % per == 0 && ldc % per == 0;
-    for (int idx = tid; idx < block_m * pieces; idx += NT) {
+    for (int idx = tid; idx < BM * pieces; idx += NT) {
         const int r = idx / pieces, n = n0 + (idx % pieces) * per, m = m0 + r;
         if (m >= M || n >= N) continue;
         const unsigned char *src = tile + r * pitch + (idx % pieces) * 16;
@@ -215,7 +216,7 @@ __device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, v
 // panels in L2. Split K: blockIdx.z = batch * splits + slice; a slice sums a range of whole K
 // tiles into its own f32 (s32 for integers) output (c_slice elements apart), which a second
 // kernel adds up. E: the stored element.
-template <class E, int TA, int TB, int BN, int BK>
+template <class E, int TA, int TB, int BM, int BN, int BK>
 struct tile_t {
     int m0, n0, K;
     int64_t batch;
@@ -232,7 +233,7 @@ struct tile_t {
         const int rows = min(tiles_m - first_m, group_m);
         const int in_group = linear % (group_m * tiles_n);
         n0 = in_group / rows * BN;
-        m0 = (first_m + in_group % rows) * block_m;
+        m0 = (first_m + in_group % rows) * BM;
         batch = blockIdx.z / splits;
         const int slice = blockIdx.z % splits;
         const int k_per_slice = ((K_ + splits - 1) / splits + BK - 1) / BK * BK;
@@ -245,14 +246,14 @@ struct tile_t {
 };
 
 // K tile kt of A and B into the stage at sa (A) and sb (B), by NT threads.
-template <class E, int TA, int TB, int BN, int BK, int NT>
+template <class E, int TA, int TB, int BM, int BN, int BK, int NT>
 __device__ __forceinline__ void load_stage(uint32_t sa, uint32_t sb,
-        const tile_t<E, TA, TB, BN, BK> &t, int kt, int64_t lda, int64_t ldb, int M, int N,
+        const tile_t<E, TA, TB, BM, BN, BK> &t, int kt, int64_t lda, int64_t ldb, int M, int N,
         int tid) {
     constexpr int SW = BK * sizeof(E);
     const int k0 = kt * BK;
-    if constexpr (TA) load_tile<BK, block_m, SW, NT>(sa, t.a + k0 * lda, lda, t.K - k0, M - t.m0, tid);
-    else load_tile<block_m, BK, SW, NT>(sa, t.a + k0, lda, M - t.m0, t.K - k0, tid);
+    if constexpr (TA) load_tile<BK, BM, SW, NT>(sa, t.a + k0 * lda, lda, t.K - k0, M - t.m0, tid);
+    else load_tile<BM, BK, SW, NT>(sa, t.a + k0, lda, M - t.m0, t.K - k0, tid);
     if constexpr (TB) load_tile<BK, BN, SW, NT>(sb, t.b + k0 * ldb, ldb, t.K - k0, N - t.n0, tid);
     else load_tile<BN, BK, SW, NT>(sb, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
 }
@@ -360,13 +361,13 @@ __device__ __forceinline__ void store_c(void *c, int c_kind, int64_t o, float v)
 // The staged f32 tile (rows `pitch` floats apart) through the epilogue to C rows m0..,
 // columns n0..: four columns per thread and step, with 16- or 8-byte accesses where C's
 // addresses allow them.
-template <int BN, int NT>
+template <int BM, int BN, int NT>
 __device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, void *c,
         int c_kind, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N,
         const epilogue_t &e, int tid) {
     constexpr int pieces = BN / 4;
 #pragma unroll 1 // the epilogue's code once, not once per step
-    for (int idx = tid; idx < block_m * pieces; idx += NT) {
+    for (int idx = tid; idx < BM * pieces; idx += NT) {
         const int r = idx / pieces, col = (idx % pieces) * 4, n = n0 + col, m = m0 + r;
         if (m >= M || n >= N) continue;
         const float4 x = *reinterpret_cast<const float4 *>(tile + r * pitch + col);
@@ -415,11 +416,12 @@ __device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, 
 // them unchanged. Otherwise floating-point sums get the bias (f32, or the input type for 16-bit
 // kinds) and go to f32 or the 16-bit input type; integer sums go to s32 exactly (the host
 // passes no bias and no other C type there).
-template <int T, int BN, bool EPI>
+template <int T, int BM, int BN, bool EPI>
 __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc,
         unsigned char *smem, void *c, const void *bias, int64_t c_off, int64_t ldc, int m0,
         int n0, int M, int N, int c_kind, int bias_kind, const epilogue_args_t &ea, int tid) {
     constexpr bool F16 = ab_traits<T>::f16;
+    constexpr int NT = 2 * BM; // a warpgroup per 64 rows
     if constexpr (EPI) {
         if constexpr (ab_traits<T>::is_int) {
             // Sums less src's zero point times B's column sums, in s32 (exact), then f32.
@@ -441,7 +443,7 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
         args.bias = bias;
         args.bias_kind = bias_kind;
         const epilogue_t e(args);
-        copy_out_epilogue<BN, threads>(reinterpret_cast<const float *>(smem), BN + 8, c, c_kind,
+        copy_out_epilogue<BM, BN, NT>(reinterpret_cast<const float *>(smem), BN + 8, c, c_kind,
                 c_off, ldc, m0, n0, M, N, e, tid);
         return;
     }
@@ -449,7 +451,7 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
         const int pitch = (BN + 8) * 4;
         stage_raw_s32<BN>(acc, smem, pitch, tid);
         __syncthreads();
-        copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
         return;
     } else {
         const bool c_f32 = c_kind == 0;
@@ -467,8 +469,8 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
         }
 #undef ANYDNN_WGMMA_STAGE
         __syncthreads();
-        if (c_f32) copy_out<4, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
-        else copy_out<2, BN, threads>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        if (c_f32) copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        else copy_out<2, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
     }
 }
 
@@ -483,12 +485,14 @@ struct no_gather_t {
     __device__ __forceinline__ void load(uint32_t, int, int, int) const {}
 };
 
-// All 256 threads load and multiply: a barrier per K tile orders the two. (A warp-specialized
-// variant, one cp.async warpgroup feeding two wgmma ones through mbarriers, was correct but
-// ran at 40% of this on the H100: 128 threads cannot issue the copies fast enough.)
+// All threads (256, or 128 for BM 64) load and multiply: a barrier per K tile orders the
+// two. (A warp-specialized variant, one cp.async warpgroup feeding two wgmma ones through
+// mbarriers, was correct but ran at 40% of this on the H100: 128 threads cannot issue the
+// copies fast enough.)
 // With a Gather policy, A is K-major and the policy loads its tiles (no split, no batch).
+// BM 64: one warpgroup of 128 threads (gathering policies take 128 rows only).
 template <int T, int TA, int TB, int BN, int BK, int S, int P, bool EPI,
-        class Gather = no_gather_t>
+        class Gather = no_gather_t, int BM = block_m>
 __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__restrict__ a,
         const typename ab_traits<T>::elem_t *__restrict__ b, void *__restrict__ c,
         const void *__restrict__ bias, int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda,
@@ -499,13 +503,15 @@ __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__rest
     using acc_t = typename ab_traits<T>::acc_t;
     constexpr int es = sizeof(elem_t), SW = BK * es;
     static_assert(SW == 128, "128-byte lines: wgmma's 128-byte swizzle");
-    constexpr int stage_bytes = (block_m + BN) * SW, a_bytes = block_m * SW;
+    constexpr int NT = 2 * BM; // a warpgroup per 64 rows
+    constexpr int stage_bytes = (BM + BN) * SW, a_bytes = BM * SW;
+    static_assert(BM == 128 || (BM == 64 && !Gather::active), "128 rows, or 64 ungathered");
     static_assert(S >= 2 + P, "the stage being loaded is neither read nor in flight");
-    static_assert(block_m * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
+    static_assert(BM * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
     __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
 
     const int tid = threadIdx.x, wg = tid / 128;
-    const tile_t<elem_t, TA, TB, BN, BK> t(
+    const tile_t<elem_t, TA, TB, BM, BN, BK> t(
             a, b, a_off, b_off, c_off, lda, ldb, a_sb, b_sb, c_sb, K, splits, c_slice);
     const uint32_t sbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
     const Gather gather(gather_args, t.a, t.m0, M, tid);
@@ -515,9 +521,10 @@ __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__rest
             static_assert(TA == 0 && TB == 0, "gathered A is K-major; B is K-major");
             const int k0 = kt * BK;
             gather.template load<SW>(sa, k0, t.K, tid);
-            load_tile<BN, BK, SW, threads>(sa + a_bytes, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
+            load_tile<BN, BK, SW, NT>(sa + a_bytes, t.b + k0, ldb, N - t.n0, t.K - k0, tid);
         } else {
-            load_stage<elem_t, TA, TB, BN, BK, threads>(sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
+            load_stage<elem_t, TA, TB, BM, BN, BK, NT>(
+                    sa, sa + a_bytes, t, kt, lda, ldb, M, N, tid);
         }
     };
 
@@ -554,7 +561,7 @@ __device__ __forceinline__ void gemm(const typename ab_traits<T>::elem_t *__rest
     __syncthreads(); // every warpgroup's multiplications are done with the stages
     epilogue_args_t e = ea;
     if (e.colsum) e.colsum += t.batch * e.colsum_sb;
-    epilogue<T, BN, EPI>(
+    epilogue<T, BM, BN, EPI>(
             acc, smem, c, bias, t.c_off, ldc, t.m0, t.n0, M, N, c_kind, bias_kind, e, tid);
 }
 

@@ -3,20 +3,22 @@
 #include "wgmma_core.cuh"
 
 // One entry point per (type, A layout, B layout, tile config, epilogue); the host picks by
-// name: anydnn_wgmma_<type>_<a: k|m><b: k|n>_<BN>x<BK>s<S>p<P>[_epi]. c_kind and bias_kind
+// name: anydnn_wgmma_<type>_<a: k|m><b: k|n>_[m64_]<BN>x<BK>s<S>p<P>[_epi] (m64_: 64-row
+// tiles of one warpgroup, else 128 rows of two). c_kind and bias_kind
 // are c_kind_t and bias_kind_t codes. Without _epi, the kernel adds the bias only (f32 or the
 // 16-bit input type) and ignores the scales and post-op parameters; the integer kernels then
 // write their s32 sums as they are (no bias).
-#define ANYDNN_WGMMA_ENTRY(TY, KIND, TA, TB, LA, LB, BN, BK, S, P, EPI, SUFFIX) \
-    extern "C" __global__ void __launch_bounds__(threads) \
-            anydnn_wgmma_##TY##_##LA##LB##_##BN##x##BK##s##S##p##P##SUFFIX( \
+#define ANYDNN_WGMMA_ENTRY(TY, KIND, TA, TB, LA, LB, BM, PRE, BN, BK, S, P, EPI, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(2 * BM) \
+            anydnn_wgmma_##TY##_##LA##LB##_##PRE##BN##x##BK##s##S##p##P##SUFFIX( \
                     const ab_traits<KIND>::elem_t *a, const ab_traits<KIND>::elem_t *b, void *c, \
                     const void *bias, const float *src_scale, const float *wei_scale, \
                     const float *dst_scale, int64_t a_off, int64_t b_off, int64_t c_off, \
                     int64_t lda, int64_t ldb, int64_t ldc, int64_t a_sb, int64_t b_sb, \
                     int64_t c_sb, int M, int N, int K, int c_kind, int bias_kind, int splits, \
                     int64_t c_slice, ANYDNN_EPILOGUE_PARAMS) { \
-        gemm<KIND, TA, TB, BN, BK, S, P, EPI>(a, b, c, bias, a_off, b_off, c_off, lda, ldb, \
+        gemm<KIND, TA, TB, BN, BK, S, P, EPI, no_gather_t, BM>(a, b, c, bias, a_off, b_off, \
+                c_off, lda, ldb, \
                 ldc, a_sb, b_sb, c_sb, M, N, K, c_kind, bias_kind, splits, c_slice, \
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale)); \
     }
@@ -42,11 +44,15 @@
                 a_sb, b_sb, c_sb, M, N, K, c_kind, bias_kind, splits, c_slice, ea); \
     }
 
+#define ANYDNN_WGMMA_LAYOUTS_BM(TY, KIND, BM, PRE, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 0, k, k, BM, PRE, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 1, k, n, BM, PRE, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, KIND, 1, 0, m, k, BM, PRE, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_ENTRY(TY, KIND, 1, 1, m, n, BM, PRE, BN, BK, S, P, EPI, SUFFIX)
 #define ANYDNN_WGMMA_LAYOUTS(TY, KIND, BN, BK, S, P, EPI, SUFFIX) \
-    ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 0, k, k, BN, BK, S, P, EPI, SUFFIX) \
-    ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 1, k, n, BN, BK, S, P, EPI, SUFFIX) \
-    ANYDNN_WGMMA_ENTRY(TY, KIND, 1, 0, m, k, BN, BK, S, P, EPI, SUFFIX) \
-    ANYDNN_WGMMA_ENTRY(TY, KIND, 1, 1, m, n, BN, BK, S, P, EPI, SUFFIX)
+    ANYDNN_WGMMA_LAYOUTS_BM(TY, KIND, 128, , BN, BK, S, P, EPI, SUFFIX)
+#define ANYDNN_WGMMA_LAYOUTS_M64(TY, KIND, BN, BK, S, P, EPI, SUFFIX) \
+    ANYDNN_WGMMA_LAYOUTS_BM(TY, KIND, 64, m64_, BN, BK, S, P, EPI, SUFFIX)
 
 // Both forms (plain and _epi) of one kind and layout set.
 #define ANYDNN_WGMMA_BOTH(LAYOUTS, TY, KIND, BN, BK, S, P) \
@@ -55,12 +61,15 @@
 
 // tf32 and the integers: K-major tiles only (the host copies other layouts K-major first).
 #define ANYDNN_WGMMA_KMAJOR(TY, KIND, BN, BK, S, P, EPI, SUFFIX) \
-    ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 0, k, k, BN, BK, S, P, EPI, SUFFIX)
+    ANYDNN_WGMMA_ENTRY(TY, KIND, 0, 0, k, k, 128, , BN, BK, S, P, EPI, SUFFIX)
 
 // 16-bit types: 64-element lines (128 bytes).
 #define ANYDNN_WGMMA_CONFIG(BN, BK, S, P) \
     ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_LAYOUTS, bf16, ab_bf16, BN, BK, S, P) \
     ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_LAYOUTS, f16, ab_f16, BN, BK, S, P)
+#define ANYDNN_WGMMA_CONFIG_M64(BN, BK, S, P) \
+    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_LAYOUTS_M64, bf16, ab_bf16, BN, BK, S, P) \
+    ANYDNN_WGMMA_BOTH(ANYDNN_WGMMA_LAYOUTS_M64, f16, ab_f16, BN, BK, S, P)
 // tf32 (f32 data): 32-element lines; 8-bit integers: 128-element lines. The same 128-byte
 // lines and shared-memory bytes as the 16-bit configurations of the same BN and stages.
 #define ANYDNN_WGMMA_CONFIG_TF32(BN, S, P) \
@@ -81,6 +90,14 @@ ANYDNN_WGMMA_CONFIG_TF32(128, 4, 1)
 // K step of 32 elements is half the bf16 one, so narrow tiles may want more stages in flight.
 ANYDNN_WGMMA_CONFIG_TF32(128, 6, 1)
 ANYDNN_WGMMA_CONFIG_TF32(64, 8, 1)
+// 64-row tiles of one warpgroup, for C too small to give 128-row tiles to every compute unit
+// (inner product mb256 4096 -> 4096: 64 tiles of 128 x 128, split along K in 2 by the table,
+// its slices summed by a second kernel): 64 x 64 tiles make 256 CTAs of 64 KB, two or three
+// per SM, and 64 x 128 tiles (96 KB) 128 CTAs, neither with a slice-sum pass (both read more
+// of A and B through L2 per product than 128 x 128). Chosen through ANYDNN_GPU_TUNING
+// (wgmma:config=m64_64x64s4p1,splits=1) until timed on the device.
+ANYDNN_WGMMA_CONFIG_M64(64, 64, 4, 1)
+ANYDNN_WGMMA_CONFIG_M64(128, 64, 4, 1)
 ANYDNN_WGMMA_CONFIG_INT8(256, 4, 1)
 ANYDNN_WGMMA_CONFIG_INT8(128, 4, 1)
 
