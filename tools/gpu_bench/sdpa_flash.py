@@ -83,10 +83,10 @@ def check(bindir, variant, timeout=150, test=TEST):
     return state == 'PASSED'
 
 
-def ours(bindir, variant, args):
+def ours(bindir, variant, args, max_ms=None):
     env = dict(VARIANTS[variant], ONEDNN_VERBOSE='create')
     out = gpu_vs_torch.benchdnn(bindir, args, extra_env=env,
-                                max_ms=getattr(rows_sdpa, 'PERF_MS', 1000))
+                                max_ms=max_ms or getattr(rows_sdpa, 'PERF_MS', 1000))
     m = re.search(r'^PERF\|([^|]*)\|([0-9.eE+-]+)\|', out, re.M)
     if not m:
         return None, None, ' / '.join([l for l in out.splitlines() if l.strip()][-3:])[:200]
@@ -102,6 +102,7 @@ def main():
     ap.add_argument('--no-rows', action='store_true')
     ap.add_argument('--rows', default='', help="the problems to time, ';'-separated")
     ap.add_argument('--test', default=TEST, help='the gtest case that checks (default: %(default)s)')
+    ap.add_argument('--max-ms', type=int, default=None, help="benchdnn's time per row and variant")
     a = ap.parse_args()
     variants = a.variants.split(',')
     if not a.no_check:
@@ -123,7 +124,7 @@ def main():
         for v in variants:
             if key[1] == 'f32' and v != variants[0]:
                 continue
-            impl, ms, err = ours(a.bin, v, args)
+            impl, ms, err = ours(a.bin, v, args, a.max_ms)
             ratio = f'{theirs / ms:.3f}' if ms and theirs else '-'
             fmt = lambda x: f'{x:.4g}' if x else '-'
             print(f'ROW|sdpa|{v}|{name}|{impl}|{fmt(ms)}|{fmt(theirs)}|{ratio}|{err}', flush=True)

@@ -73,13 +73,12 @@ struct cta_place_t {
     int block; // from the last block of query rows
     int batch;
     __device__ __forceinline__ explicit cta_place_t(int flags) {
-        const unsigned group = (flags >> head_group_shift) & 15;
-        if (group <= 1) {
+        const unsigned group = (flags >> head_group_shift) & 15, nx = gridDim.x, ny = gridDim.y;
+        if (group <= 1 || uint64_t(nx) * ny > 0xffffffffu) { // the CTA index in 32 bits
             block = blockIdx.x;
             batch = blockIdx.y;
             return;
         }
-        const unsigned nx = gridDim.x, ny = gridDim.y;
         const unsigned linear = blockIdx.y * nx + blockIdx.x;
         const unsigned first = linear / (group * nx) * group, r = linear % (group * nx);
         const unsigned heads = min(group, ny - first);
