@@ -28,7 +28,7 @@ if(ANYDNN_NVCC)
   # Hopper), the wgmma ones and the FMA kernel past 48 KiB of shared memory as sm_90a.
   foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:90a
                  flash_attention_sm90:90a flash_attention_sm90_pipe:90a
-                 flash_attention_sm90_ws:90a)
+                 flash_attention_sm90_try:90a)
     string(REPLACE ":" ";" _parts ${_flash})
     list(GET _parts 0 _name)
     list(GET _parts 1 _sm)
@@ -43,6 +43,7 @@ if(ANYDNN_NVCC)
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_wgmma.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_f32.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_sm90_tiles.cuh
+              ${CMAKE_SOURCE_DIR}/src/gpu/sdpa/cuda/flash_sm90_pipe.cuh
               ${CMAKE_SOURCE_DIR}/src/gpu/cuda/async_ordering.cuh
       COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})

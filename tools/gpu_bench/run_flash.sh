@@ -2,11 +2,10 @@
 # The flash attention kernels on an NVIDIA GPU, one device call (about 4 minutes at most):
 # every variant checked against the double-precision reference (sdpa_flash.py, the test
 # flash_variants_match_reference of anydnn_gpu_tests; f32pf flash_f32_match_reference), the
-# default (pipe) and the warp-specialized ones (ws, wsp) first and those that pass timed
-# against PyTorch's SDPA on bf16 causal s4096 d128 and GQA, the first two also on bf16 s1024
-# d64 without mask and f32 s1024 d64 (the default f32 kernel); then the f32 kernel's variant
-# (f32pf) and ws3, each checked and timed on its row; then the other variants' checks while
-# time is left. Prints
+# default (pipe) first and, if it passes, timed against PyTorch's SDPA on bf16 causal s4096
+# d128 and GQA, bf16 s1024 d64 without mask and f32 s1024 d64 (the default f32 kernel); then
+# the f32 kernel's variant (f32pf), checked and timed on its row; then the other variants'
+# checks while time is left (run_flash2.sh: the pipelined kernel's candidates). Prints
 # sdpa_flash.py's lines:
 #   CHECK|variant|PASSED or FAILED|impls|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio|error
@@ -36,23 +35,14 @@ check() { # variant [gtest case of graph_ocl_sdpa_causal_t, default flash_varian
     if grep -q "^CHECK|$1|PASSED" <<<"$out"; then ok+=("$1"); fi
 }
 check pipe
-check ws
-check wsp
 if [ ${#ok[@]} -gt 0 ]; then
-    py --variants "$(IFS=,; echo "${ok[*]}")" --no-check \
-        --rows 'bf16 b8 h32 s4096 d128, causal;GQA bf16 b8 h32 kv8 s4096 d128, causal'
-    py --variants "$(IFS=,; echo "${ok[*]:0:2}")" --no-check \
-        --rows 'f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64'
+    rows='bf16 b8 h32 s4096 d128, causal;GQA bf16 b8 h32 kv8 s4096 d128, causal'
+    py --variants pipe --no-check --rows "$rows;f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64"
 fi
 ok=()
 check f32pf flash_f32_match_reference
 # f32 rows run for the first variant named.
 if [ ${#ok[@]} -gt 0 ]; then py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'; fi
-ok=()
-check ws3
-if [ ${#ok[@]} -gt 0 ]; then
-    py --variants ws3 --no-check --rows 'bf16 b8 h32 s4096 d128, causal'
-fi
 # The other variants share the softmax and the prologue and tail: checked only (their speed
 # is unchanged), each while the call has time for it.
 for v in wgmma wgmma_ps pipe3 w4 w8 w4x2; do

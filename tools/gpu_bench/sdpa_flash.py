@@ -12,7 +12,8 @@
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
 #   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
-#                              wgmma_ps, ws, ws3, wsp, f32pf, default)] [--no-check] [--no-rows]
+#                              wgmma_ps, pipen, pipell, pipelle, pipe_h4, pipell_h4,
+#                              f32pf, default)] [--no-check] [--no-rows] [--max-ms MS]
 #                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
 #                              [--test GTEST_CASE (default flash_variants_match_reference)]
 import argparse
@@ -38,9 +39,14 @@ VARIANTS = {
     'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
     'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # the default: softmax overlapping the tensor cores
     'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
-    'ws': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws'}, # pipe's consumers fed by a producer warpgroup
-    'ws3': {'ANYDNN_SDPA_FLASH_WGMMA': 'ws3'}, # and three K, V stages
-    'wsp': {'ANYDNN_SDPA_FLASH_WGMMA': 'wsp'}, # ws with the consumers' wgmma taking turns
+    # pipe's candidates (flash_attention_sm90_try.cu): lean K, V copies; and issued after the
+    # wgmma; and 3 of 16 chunks of exponentials on the FMA units
+    'pipen': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipen'},
+    'pipell': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipell'},
+    'pipelle': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipelle'},
+    # launch order walking 4 heads at once (GQA: the heads of one K, V head together)
+    'pipe_h4': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe', 'ANYDNN_SDPA_FLASH_ORDER': '4'},
+    'pipell_h4': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipell', 'ANYDNN_SDPA_FLASH_ORDER': '4'},
     'f32pf': {'ANYDNN_SDPA_FLASH_F32': 'pf'}, # f32 head size 64: K, V fetched during the compute
     'default': {}, # what the library picks unasked
 }
@@ -77,10 +83,10 @@ def check(bindir, variant, timeout=150, test=TEST):
     return state == 'PASSED'
 
 
-def ours(bindir, variant, args):
+def ours(bindir, variant, args, max_ms=None):
     env = dict(VARIANTS[variant], ONEDNN_VERBOSE='create')
     out = gpu_vs_torch.benchdnn(bindir, args, extra_env=env,
-                                max_ms=getattr(rows_sdpa, 'PERF_MS', 1000))
+                                max_ms=max_ms or getattr(rows_sdpa, 'PERF_MS', 1000))
     m = re.search(r'^PERF\|([^|]*)\|([0-9.eE+-]+)\|', out, re.M)
     if not m:
         return None, None, ' / '.join([l for l in out.splitlines() if l.strip()][-3:])[:200]
@@ -96,6 +102,7 @@ def main():
     ap.add_argument('--no-rows', action='store_true')
     ap.add_argument('--rows', default='', help="the problems to time, ';'-separated")
     ap.add_argument('--test', default=TEST, help='the gtest case that checks (default: %(default)s)')
+    ap.add_argument('--max-ms', type=int, default=None, help="benchdnn's time per row and variant")
     a = ap.parse_args()
     variants = a.variants.split(',')
     if not a.no_check:
@@ -117,7 +124,7 @@ def main():
         for v in variants:
             if key[1] == 'f32' and v != variants[0]:
                 continue
-            impl, ms, err = ours(a.bin, v, args)
+            impl, ms, err = ours(a.bin, v, args, a.max_ms)
             ratio = f'{theirs / ms:.3f}' if ms and theirs else '-'
             fmt = lambda x: f'{x:.4g}' if x else '-'
             print(f'ROW|sdpa|{v}|{name}|{impl}|{fmt(ms)}|{fmt(theirs)}|{ratio}|{err}', flush=True)

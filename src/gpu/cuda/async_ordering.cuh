@@ -1,7 +1,6 @@
 // PTX ordering helpers that the Hopper kernels share (the wgmma GEMM and convolution in
 // src/gpu/gemm/hopper, flash attention in src/gpu/sdpa/cuda): cp.async groups, wgmma's
-// fence/commit/wait, the generic-to-async proxy fence, the register fences around wgmma and
-// shared-memory mbarriers (CTA scope) that hand tiles between warpgroups.
+// fence/commit/wait, the generic-to-async proxy fence and the register fences around wgmma.
 #pragma once
 
 #include <cstdint>
@@ -51,29 +50,6 @@ __device__ __forceinline__ void fence_regs(uint32_t *d) {
 #pragma unroll
     for (int i = 0; i < R; ++i)
         asm volatile("" : "+r"(d[i])::"memory");
-}
-
-// An mbarrier at shared address `bar` expecting `count` arrivals per phase; visible to the
-// other threads after a barrier.
-__device__ __forceinline__ void mbarrier_init(uint32_t bar, uint32_t count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-}
-// One arrival (release: this thread's earlier memory accesses happen before the phase ends).
-__device__ __forceinline__ void mbarrier_arrive(uint32_t bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-// Waits (acquire) until the phase of this parity has completed: the k-th phase (from 0) has
-// parity k % 2; on a fresh barrier parity 1 counts as completed.
-__device__ __forceinline__ void mbarrier_wait(uint32_t bar, uint32_t parity) {
-    uint32_t done;
-    do {
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-    } while (!done);
 }
 
 } // namespace anydnn_ptx

@@ -36,12 +36,64 @@ __device__ __forceinline__ void load_swizzled(uint32_t base, const uint16_t *g, 
     load_rows_swizzled<ROWS, D, THREADS>(base, ROWS * SW, g, ld, row0, n, tid);
 }
 
-// Where a CTA works (blockIdx.x: a block of BM query rows, heavier causal blocks first so the
-// last wave is the light one; blockIdx.y: the batch entry) and the rows and key blocks of the
-// calling thread's warpgroup (0 or 1) and warp: the prologue of every sm90 kernel.
+// load_swizzled for a K or V tile (ROWS rows of D) with the address arithmetic done once: a
+// thread copies the same 16-byte column of rows THREADS / (D / 8) apart, so its global source
+// and swizzled destination move by fixed steps (the swizzle depends on the row modulo 8 only,
+// which those steps keep); rows are checked against n only in a tile that passes it.
+template <int ROWS, int D>
+__device__ __forceinline__ void load_swizzled_lean(uint32_t base, const uint16_t *g, int64_t ld,
+        int64_t row0, int64_t n, int tid) {
+    constexpr int pieces = D / 8, pass = THREADS / pieces, trips = ROWS / pass;
+    static_assert(THREADS % pieces == 0 && ROWS % pass == 0 && pass % 8 == 0,
+            "whole passes of rows, a multiple of the swizzle's 8 lines apart");
+    const int o = tid / pieces, i = (tid % pieces) * 8;
+    const uint32_t dst = base + swizzle128((i / 64) * (ROWS * SW) + o * SW + (i % 64) * 2);
+    const int64_t r0 = row0 + o;
+    const uint16_t *src = g + r0 * ld + i;
+    const int64_t step = pass * ld;
+    if (row0 + ROWS <= n) {
+#pragma unroll
+        for (int it = 0; it < trips; ++it)
+            cp_async16(dst + it * pass * SW, src + it * step, true);
+    } else {
+#pragma unroll
+        for (int it = 0; it < trips; ++it) {
+            const bool valid = r0 + it * pass < n;
+            cp_async16(dst + it * pass * SW, valid ? src + it * step : g, valid);
+        }
+    }
+}
+
+// The CTA's block of query rows (0: the last, the heaviest under a causal mask) and batch
+// entry. By default blockIdx.x and blockIdx.y: every block of one head, heaviest first, then
+// the next head. With a head group G > 1 in the flags (flash.cpp, ANYDNN_SDPA_FLASH_ORDER) the
+// launch order walks G heads at once, heads inner: the heaviest blocks of G heads first, and
+// heads that share K and V (grouped-query attention) read the same key blocks together.
+struct cta_place_t {
+    int block; // from the last block of query rows
+    int batch;
+    __device__ __forceinline__ explicit cta_place_t(int flags) {
+        const unsigned group = (flags >> head_group_shift) & 15, nx = gridDim.x, ny = gridDim.y;
+        if (group <= 1 || uint64_t(nx) * ny > 0xffffffffu) { // the CTA index in 32 bits
+            block = blockIdx.x;
+            batch = blockIdx.y;
+            return;
+        }
+        const unsigned linear = blockIdx.y * nx + blockIdx.x;
+        const unsigned first = linear / (group * nx) * group, r = linear % (group * nx);
+        const unsigned heads = min(group, ny - first);
+        block = r / heads;
+        batch = first + r % heads;
+    }
+};
+
+// Where a CTA works (cta_place_t: a block of BM query rows and a batch entry) and the rows
+// and key blocks of the calling thread's warpgroup (0 or 1) and warp: the prologue of every
+// sm90 kernel.
 template <int BN>
 struct sm90_cta_t {
     int tid, wg, warp, g, t;
+    cta_place_t place;
     int64_t m0, wg_m0, warp_m0, row_lo;
     batch_offsets_t off;
     score_rules_t rules;
@@ -54,11 +106,12 @@ struct sm90_cta_t {
         , warp((tid / 32) % 4)
         , g(tid % 32 / 4)
         , t(tid % 4)
-        , m0(int64_t(gridDim.x - 1 - blockIdx.x) * BM)
+        , place(flags)
+        , m0(int64_t(gridDim.x - 1 - place.block) * BM)
         , wg_m0(m0 + 64 * wg)
         , warp_m0(wg_m0 + warp * 16)
         , row_lo(warp_m0 + g)
-        , off(a, blockIdx.y)
+        , off(a, place.batch)
         , rules(a, scale_p, flags, kv_len, q_len)
         , nblocks(int((rules.key_end(a, m0, BM) + BN - 1) / BN))
         , wg_blocks(int((rules.key_end(a, wg_m0, 64) + BN - 1) / BN)) {}
