@@ -24,7 +24,7 @@ for mod in sm80 sm90; do
     # An entry's lines: "Compiling entry function 'NAME'", its spills, then "Used N registers".
     awk "/Compiling entry/ { split(\$0, q, \"'\"); name = q[2]; spill = -1 }
          /spill stores/ && name != \"\" && spill < 0 { spill = \$5 }
-         /Used [0-9]+ registers/ && name != \"\" { print name \": \" \$5 \" registers, \" spill \" bytes spilled, \" \$(NF-1) \" bytes smem\"; name = \"\" }" \
+         /Used [0-9]+ registers/ && name != \"\" { print name \": \" \$5 \" registers, \" spill \" bytes spilled, \" \$(NF-2) \" bytes smem\"; name = \"\" }" \
         "$base.log"
     for f in $(grep -o "anydnn_sgemm_[a-z]*_[0-9a-z_]*" "$base.log" | sort -u); do
         ${CUOBJDUMP:-cuobjdump} -sass -fun "$f" "$base.cubin" > "$out/$f.sass"
