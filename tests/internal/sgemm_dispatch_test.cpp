@@ -154,6 +154,10 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_config_index("256x128"), 5);
     EXPECT_EQ(sgemm_config_index("128x128k16_sm90"), 11);
     EXPECT_EQ(sgemm_config_index("7x7"), -1);
+    {
+        tuning_env_t env("sgemm:config=128x256p"); // sm_80 PTX
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 12);
+    }
     for (int c = 0; c < sgemm_configs; ++c)
         EXPECT_EQ(sgemm_config[c].sm, std::string(sgemm_config[c].name).find("_sm90") != std::string::npos ? 90 : 80)
                 << sgemm_config[c].name;

@@ -2,7 +2,9 @@
 # The strict f32 GEMM's sm_90a entries (sgemm_f32.cu built a second time with
 # ANYDNN_SGEMM_SM90: 16-deep K slices in 3 or 4 stages past 48 KiB of shared memory, the next
 # k's pieces read under this k's FMAs) against the table's sm_80 choice and PyTorch (cuBLAS /
-# cuDNN, TF32 off), in one device call of under 2 minutes:
+# cuDNN, TF32 off), and 128x256p (sm_80, 8-deep slices, the same register pipelining: which
+# part of a gain is the pipelining and which the deeper slices), in one device call of under
+# 2 minutes:
 # 1. correctness (benchdnn --mode=C, double-precision reference) of each new configuration
 #    forced through ANYDNN_GPU_TUNING=sgemm:config=NAME: matmul with tails in M, N and K, A
 #    and B transposed, batch broadcast, bias, scales, post-ops; convolutions through the
@@ -20,7 +22,7 @@ D=${D:-.dev-int}
 OUT=$(mkdir -p "${OUT:-/tmp}" && cd "${OUT:-/tmp}" && pwd)
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
-export SGEMM2_CONFIGS=${SGEMM2_CONFIGS:-128x256k16_sm90 128x256k16s4_sm90 256x128k16_sm90 128x128k16_sm90}
+export SGEMM2_CONFIGS=${SGEMM2_CONFIGS:-128x256k16_sm90 128x256k16s4_sm90 256x128k16_sm90 128x128k16_sm90 128x256p}
 cd "$D" || exit 1
 timeout 115 python3 - 2>&1 <<'PY' | tee "$OUT/run_sgemm2.log"
 import os, re, sys, time

@@ -21,6 +21,7 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
         {"128x256k16s4_sm90", 128, 256, 90},
         {"256x128k16_sm90", 256, 128, 90},
         {"128x128k16_sm90", 128, 128, 90},
+        {"128x256p", 128, 256, 80},
 };
 const int sgemm_size_order[sgemm_size_choices] = {6, 0, 1, 2};
 

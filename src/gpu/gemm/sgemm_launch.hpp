@@ -25,7 +25,7 @@ struct sgemm_config_t {
     int bm, bn;
     int sm; // the PTX target the entries need: 80 or 90
 };
-constexpr int sgemm_configs = 12;
+constexpr int sgemm_configs = 13;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 // The table's default: 128 x 256 blocks (8 x 16 per thread, one CTA per SM) where they give
 // every compute unit one, then 128 x 128 (8 x 8, two CTAs per SM), 128 x 64, 64 x 64.

@@ -531,4 +531,7 @@ SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 3, 2, false) // 38 KiB
 SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 3, 1, false) // 38 KiB
 SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 3, 1, false) // 38 KiB
 SGEMM_LAYOUTS(128x128s3, 128, 128, 8, 2, 2, 3, 2, false) // 25 KiB
+// 128x256 with the next k's pieces read under this k's FMAs (PIPE), for Ampere and to tell
+// that from the sm_90a entries' deeper slices on Hopper.
+SGEMM_LAYOUTS(128x256p, 128, 256, 8, 2, 4, 3, 1, true) // 38 KiB
 #endif
