@@ -158,9 +158,10 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
         tuning_env_t env("sgemm:config=128x256p"); // sm_80 PTX
         EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 12);
     }
-    for (int c = 0; c < sgemm_configs; ++c)
-        EXPECT_EQ(sgemm_config[c].sm, std::string(sgemm_config[c].name).find("_sm90") != std::string::npos ? 90 : 80)
-                << sgemm_config[c].name;
+    for (int c = 0; c < sgemm_configs; ++c) {
+        const bool sm90 = std::string(sgemm_config[c].name).find("_sm90") != std::string::npos;
+        EXPECT_EQ(sgemm_config[c].sm, sm90 ? 90 : 80) << sgemm_config[c].name;
+    }
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");

@@ -264,8 +264,8 @@ bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
                         + (why ? "" : sgemm_config[config].name) + ",M " + std::to_string(p.M)
                         + " N " + std::to_string(p.N) + " K " + std::to_string(p.K) + ","
                         + (why ? std::string("not the f32 PTX kernels: ") + why
-                               : std::string(sgemm_preferred_ >= 0 ? "the caller's tiles"
-                                                                 : "blocks for the compute units")));
+                               : sgemm_preferred_ >= 0 ? std::string("the caller's tiles")
+                                                       : std::string("blocks for the compute units")));
     if (why) return false;
     st = sgemm_->launch(stream, o, p, config);
     return true;
