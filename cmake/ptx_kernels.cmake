@@ -48,16 +48,28 @@ if(ANYDNN_NVCC)
       COMMENT "Compiling ${_name}.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
-  # Strict f32 GEMM on the FMA units (src/gpu/gemm/sgemm): sm_80 PTX, Ampere and later.
+  # Strict f32 GEMM on the FMA units (src/gpu/gemm/sgemm): sm_80 PTX (Ampere and later), and
+  # from the same source the sm_90a entries whose shared memory passes 48 KiB (Hopper).
   set(_cu ${CMAKE_SOURCE_DIR}/src/gpu/gemm/sgemm/sgemm_f32.cu)
-  set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/sgemm_f32.ptx)
-  add_custom_command(
-    OUTPUT ${_ptx}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-    COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_80,code=sm_80 ${_cu} -o ${_ptx}
-    DEPENDS ${_cu} ${CMAKE_SOURCE_DIR}/src/gpu/gemm/eltwise.cuh
-    COMMENT "Compiling sgemm_f32.cu to sm_80 PTX")
-  list(APPEND _anydnn_ptx_files ${_ptx})
+  foreach(_sgemm sgemm_f32:80: sgemm_f32_sm90:90a:-DANYDNN_SGEMM_SM90)
+    string(REPLACE ":" ";" _parts "${_sgemm}")
+    list(GET _parts 0 _name)
+    list(GET _parts 1 _sm)
+    list(LENGTH _parts _count)
+    set(_define)
+    if(_count GREATER 2)
+      list(GET _parts 2 _define)
+    endif()
+    set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/${_name}.ptx)
+    add_custom_command(
+      OUTPUT ${_ptx}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+      COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 ${_define}
+              -gencode=arch=compute_${_sm},code=sm_${_sm} ${_cu} -o ${_ptx}
+      DEPENDS ${_cu} ${CMAKE_SOURCE_DIR}/src/gpu/gemm/eltwise.cuh
+      COMMENT "Compiling sgemm_f32.cu to sm_${_sm} PTX")
+    list(APPEND _anydnn_ptx_files ${_ptx})
+  endforeach()
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()

@@ -279,6 +279,18 @@ TEST(GpuGemmVariants, SgemmPtxWhereTheDeviceLoadsIt) {
             v);
     check({{19, 33}, {33, 41}, {19, 41}, {1, 24}, {1, 40}}, v);
     check({{3, 10, 35}, {1, 35, 12}, {3, 10, 12}, {500, 40, 1}, {600, 16, 1}}, v);
+    // The pipelined configurations, forced (the sm_90a module's fall back to the size's pick
+    // where the device loads no sm_90a PTX): K through several slices and every stage, tails,
+    // both layouts.
+    for (const char *config : {"128x256k16_sm90", "128x256k16s4_sm90", "256x128k16_sm90",
+                 "128x128k16_sm90", "128x256p"}) {
+        const std::string forced = std::string("gemm:variant=sgemm_ptx;sgemm:config=") + config;
+        SCOPED_TRACE(forced);
+        check({{130, 300}, {300, 70}, {130, 70}, {}, {}, dnnl_f32, dnnl_f32, true}, forced.c_str());
+        check({{257, 129}, {129, 300}, {257, 300}, {}, {}, dnnl_f32, dnnl_f32, true, true},
+                forced.c_str());
+        check({{2, 1, 9, 170}, {1, 3, 170, 21}, {2, 3, 9, 21}}, forced.c_str());
+    }
 }
 
 TEST(GpuGemmVariants, BadOverrideLeavesTheGenericKernel) {

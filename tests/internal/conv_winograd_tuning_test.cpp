@@ -80,3 +80,13 @@ TEST(conv_winograd_tuning, override_turns_it_on_and_off_and_refuses_other_text) 
                 dnnl_unimplemented);
     }
 }
+
+TEST(conv_winograd_tuning, gemm_tiles_for_one_or_two_128_column_blocks) {
+    // 256 x 128 blocks where OC is 128 or 256 (measured at 3x3 256@14); the size's pick else.
+    EXPECT_STREQ(conv_winograd_sgemm_tiles(256), "256x128");
+    EXPECT_STREQ(conv_winograd_sgemm_tiles(128), "256x128");
+    EXPECT_EQ(conv_winograd_sgemm_tiles(64), nullptr);
+    EXPECT_EQ(conv_winograd_sgemm_tiles(512), nullptr);
+    EXPECT_EQ(conv_winograd_sgemm_tiles(260), nullptr);
+    EXPECT_EQ(conv_winograd_sgemm_tiles(1), nullptr);
+}

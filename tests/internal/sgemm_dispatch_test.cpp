@@ -133,6 +133,35 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
         tuning_env_t env("sgemm:config=7x7");
         EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6) << "unknown names are ignored";
     }
+    {
+        // The sm_90a module's configurations only where the device loads sm_90a PTX.
+        tuning_env_t env("sgemm:config=128x256k16_sm90");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6) << "sm_80 PTX only: ignored";
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90), 8);
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90, 5), 8) << "the override wins";
+    }
+    {
+        tuning_env_t env("sgemm:config=256x128k16_sm90");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90), 10);
+    }
+    // A caller's preference (the Winograd GEMMs' tiles) over the size's pick, sm_80 ones only.
+    // 3x3 256@14 mb64: 3136 tiles by 256 channels, 16 products; 64 x 64 blocks fit exactly.
+    EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, 5), 5);
+    EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, -1), 2);
+    EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, 8), 2) << "not an sm_80 configuration";
+    // 16 x 2 x 1 blocks of 256 x 128 leave units idle: the size's pick (64 x 64, 224 blocks).
+    EXPECT_EQ(sgemm_pick_config(132, 16, 392, 128, 90, 5), 2);
+    EXPECT_EQ(sgemm_config_index("256x128"), 5);
+    EXPECT_EQ(sgemm_config_index("128x128k16_sm90"), 11);
+    EXPECT_EQ(sgemm_config_index("7x7"), -1);
+    {
+        tuning_env_t env("sgemm:config=128x256p"); // sm_80 PTX
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 12);
+    }
+    for (int c = 0; c < sgemm_configs; ++c) {
+        const bool sm90 = std::string(sgemm_config[c].name).find("_sm90") != std::string::npos;
+        EXPECT_EQ(sgemm_config[c].sm, sm90 ? 90 : 80) << sgemm_config[c].name;
+    }
     EXPECT_EQ(sgemm_kernel_name(0, true, true), "anydnn_sgemm_kn_128x128");
     EXPECT_EQ(sgemm_kernel_name(1, false, false), "anydnn_sgemm_mk_128x64");
     EXPECT_EQ(sgemm_kernel_name(2, true, false), "anydnn_sgemm_kk_64x64");

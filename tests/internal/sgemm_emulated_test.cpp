@@ -25,9 +25,10 @@ namespace {
 using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 
 // By configuration (128x128, 128x64, 64x64, then 16-deep K slices 128x128k16, 128x64k16, then
-// 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3) and layout (2 * A K-major +
-// B N-major), as sgemm_kernel_name names them.
-const int configs = 8;
+// 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3, then the sm_90a module's
+// pipelined 16-deep ones 128x256k16, 128x256k16s4, 256x128k16, 128x128k16, then the sm_80
+// pipelined 128x256p) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them.
+const int configs = 13;
 const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
@@ -45,9 +46,20 @@ const kernel_fn kernels[configs][4] = {
                 anydnn_sgemm_kn_128x256},
         {anydnn_sgemm_mk_128x128s3, anydnn_sgemm_mn_128x128s3, anydnn_sgemm_kk_128x128s3,
                 anydnn_sgemm_kn_128x128s3},
+        {anydnn_sgemm_mk_128x256k16_sm90, anydnn_sgemm_mn_128x256k16_sm90,
+                anydnn_sgemm_kk_128x256k16_sm90, anydnn_sgemm_kn_128x256k16_sm90},
+        {anydnn_sgemm_mk_128x256k16s4_sm90, anydnn_sgemm_mn_128x256k16s4_sm90,
+                anydnn_sgemm_kk_128x256k16s4_sm90, anydnn_sgemm_kn_128x256k16s4_sm90},
+        {anydnn_sgemm_mk_256x128k16_sm90, anydnn_sgemm_mn_256x128k16_sm90,
+                anydnn_sgemm_kk_256x128k16_sm90, anydnn_sgemm_kn_256x128k16_sm90},
+        {anydnn_sgemm_mk_128x128k16_sm90, anydnn_sgemm_mn_128x128k16_sm90,
+                anydnn_sgemm_kk_128x128k16_sm90, anydnn_sgemm_kn_128x128k16_sm90},
+        {anydnn_sgemm_mk_128x256p, anydnn_sgemm_mn_128x256p, anydnn_sgemm_kk_128x256p,
+                anydnn_sgemm_kn_128x256p},
 };
-const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128},
-          block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128};
+const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128, 128, 128, 256, 128, 128},
+          block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128, 256, 256, 128, 128, 256};
+const int first_pipelined = 8; // the sm_90a entries, then 128x256p
 
 // The eltwise post-ops in double (gemm_eltwise's codes).
 double eltwise_ref(int alg, double x, double alpha) {
@@ -177,6 +189,19 @@ TEST(sgemm_emulated, aligned_dense_rows_take_16_byte_copies_with_quad_tails) {
     }
 }
 
+TEST(sgemm_emulated, pipelined_slices_wrap_the_stages_several_times) {
+    // 16-deep slices, 3 or 4 stages: K = 149 is 10 slices (the last 5 deep; 19 of 8), each stage
+    // refilled while the next k's pieces come from the following one; aligned and not.
+    for (int config = first_pipelined; config < configs; ++config)
+        for (int layout = 0; layout < 4; ++layout) {
+            case_t t{1, 1, 133, 261, 149, layout / 2 != 0, layout % 2 != 0};
+            t.aligned = layout == 1;
+            check(t, config);
+        }
+    check({1, 1, 129, 65, 0, true, true, true}, first_pipelined); // K = 0
+    check({1, 1, 5, 7, 16, true, false}, first_pipelined + 1); // one whole slice
+}
+
 TEST(sgemm_emulated, eltwise_kinds_and_more_block_rows_than_a_band) {
     // gelu_erf, gelu_tanh, swish after the sum; 17 x 2 blocks of 64 x 64 (two bands of 16).
     for (int elt = 2; elt <= 4; ++elt) {
@@ -196,7 +221,10 @@ namespace {
 using conv_fn = decltype(&anydnn_sgemm_conv_128x128);
 const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64,
         anydnn_sgemm_conv_64x64, anydnn_sgemm_conv_128x128k16, anydnn_sgemm_conv_128x64k16,
-        anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256, anydnn_sgemm_conv_128x128s3};
+        anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256, anydnn_sgemm_conv_128x128s3,
+        anydnn_sgemm_conv_128x256k16_sm90, anydnn_sgemm_conv_128x256k16s4_sm90,
+        anydnn_sgemm_conv_256x128k16_sm90, anydnn_sgemm_conv_128x128k16_sm90,
+        anydnn_sgemm_conv_128x256p};
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
@@ -294,6 +322,12 @@ TEST(sgemm_emulated, implicit_conv_strides_padding_dilation_channel_tails) {
     check_conv({1, 2, 7, 300, 12, 11, 3, 3, 1, 1, 1, 1, 1, 1}, 5); // 8 x 16 per thread
     check_conv({2, 1, 6, 130, 9, 13, 3, 3, 2, 1, 1, 1, 1, 1, true, true}, 6);
     check_conv({1, 2, 5, 40, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, true}, 7); // three stages
+    // The pipelined sm_90a entries: K = 9 * 19 = 171 (11 slices of 16).
+    check_conv({1, 2, 19, 70, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, 8);
+    check_conv({1, 1, 19, 260, 7, 9, 3, 3, 2, 1, 1, 1, 1, 1}, 9);
+    check_conv({2, 2, 19, 33, 12, 11, 3, 3, 1, 1, 1, 1, 1, 1, true}, 10);
+    check_conv({1, 2, 13, 70, 7, 8, 3, 2, 1, 2, 1, 0, 2, 1, true, true}, 11);
+    check_conv({1, 2, 19, 70, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, 12);
 }
 
 TEST(sgemm_emulated, implicit_conv_groups_bias_post_ops) {

@@ -150,8 +150,9 @@ struct implicit_sgemm_t : public primitive_t {
         ops.bias = q.with_bias ? storage_of(ctx, DNNL_ARG_BIAS) : nullptr;
         bind_quant(ctx, pd.attr, ops);
         ops.ctx = &ctx;
-        const int config =
-                sgemm_pick_config(engine_caps(pd.engine).compute_units, p.batch(), p.M, p.N);
+        const device_caps_t &caps = engine_caps(pd.engine);
+        const int config = sgemm_pick_config(
+                caps.compute_units, p.batch(), p.M, p.N, caps.ptx_binary_sm);
         return sgemm_.launch_conv(ctx.stream, ops, p, config, pd.conv());
     }
 

@@ -255,14 +255,17 @@ bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, status_t &st) const {
     if (!sgemm_) return false;
     const char *why = sgemm_launch_refusal(types_, o, p);
-    const int config = why ? 0 : sgemm_pick_config(caps_.compute_units, p.batch(), p.M, p.N);
+    const int config = why ? 0
+                           : sgemm_pick_config(caps_.compute_units, p.batch(), p.M, p.N,
+                                   caps_.ptx_binary_sm, sgemm_preferred_);
     if (verbose_on(verbose_flag::dispatch))
         verbose_print("primitive,exec:dispatch",
                 std::string("gemm,") + (why ? "fma_8x8" : "sgemm_ptx ")
                         + (why ? "" : sgemm_config[config].name) + ",M " + std::to_string(p.M)
                         + " N " + std::to_string(p.N) + " K " + std::to_string(p.K) + ","
                         + (why ? std::string("not the f32 PTX kernels: ") + why
-                               : std::string("blocks for the compute units")));
+                               : sgemm_preferred_ >= 0 ? std::string("the caller's tiles")
+                                                       : std::string("blocks for the compute units")));
     if (why) return false;
     st = sgemm_->launch(stream, o, p, config);
     return true;

@@ -146,6 +146,9 @@ public:
     // offset 0: products whose tiles alone leave compute units idle (inner product mb 256).
     // Before init.
     void allow_wgmma_split() { wgmma_split_ = true; }
+    // The strict f32 PTX kernels' tile configuration (an sgemm_config index of the sm_80
+    // module) the caller prefers for its shape class; -1 (the default): chosen by size.
+    void prefer_sgemm_config(int config) { sgemm_preferred_ = config; }
     status_t launch(stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p) const;
 
     const gemm_tuning_t &tuning() const { return tuning_; }
@@ -176,6 +179,7 @@ private:
     std::shared_ptr<kernel_t> kernel_;
     gemm_types_t types_;
     bool wgmma_ready_ = false;
+    int sgemm_preferred_ = -1; // prefer_sgemm_config
     bool wgmma_split_ = false; // allow_wgmma_split: the sum kernel loaded, launches may split
     bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch

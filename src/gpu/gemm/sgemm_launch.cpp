@@ -9,14 +9,19 @@ namespace anydnn {
 namespace gpu {
 
 const sgemm_config_t sgemm_config[sgemm_configs] = {
-        {"128x128", 128, 128},
-        {"128x64", 128, 64},
-        {"64x64", 64, 64},
-        {"128x128k16", 128, 128},
-        {"128x64k16", 128, 64},
-        {"256x128", 256, 128},
-        {"128x256", 128, 256},
-        {"128x128s3", 128, 128},
+        {"128x128", 128, 128, 80},
+        {"128x64", 128, 64, 80},
+        {"64x64", 64, 64, 80},
+        {"128x128k16", 128, 128, 80},
+        {"128x64k16", 128, 64, 80},
+        {"256x128", 256, 128, 80},
+        {"128x256", 128, 256, 80},
+        {"128x128s3", 128, 128, 80},
+        {"128x256k16_sm90", 128, 256, 90},
+        {"128x256k16s4_sm90", 128, 256, 90},
+        {"256x128k16_sm90", 256, 128, 90},
+        {"128x128k16_sm90", 128, 128, 90},
+        {"128x256p", 128, 256, 80},
 };
 const int sgemm_size_order[sgemm_size_choices] = {6, 0, 1, 2};
 
@@ -29,18 +34,31 @@ std::string sgemm_override(const char *field) {
     return spec.substr(from, spec.find(',', from) - from);
 }
 
-int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n) {
-    // ANYDNN_GPU_TUNING="sgemm:config=128x64" forces one (for timing them on a device).
-    const std::string forced = sgemm_override("config");
+int sgemm_config_index(const std::string &name) {
     for (int c = 0; c < sgemm_configs; ++c)
-        if (forced == sgemm_config[c].name) return c;
+        if (name == sgemm_config[c].name) return c;
+    return -1;
+}
+
+int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n, int ptx_sm,
+        int preferred) {
+    // ANYDNN_GPU_TUNING="sgemm:config=128x64" forces one (for timing them on a device).
+    const int forced = sgemm_config_index(sgemm_override("config"));
+    if (forced >= 0 && sgemm_config[forced].sm <= ptx_sm) return forced;
+    auto blocks = [&](int c) {
+        const sgemm_config_t &s = sgemm_config[c];
+        return batch * ((m + s.bm - 1) / s.bm) * ((n + s.bn - 1) / s.bn);
+    };
+    if (preferred >= 0 && preferred < sgemm_configs && sgemm_config[preferred].sm == 80
+            && blocks(preferred) >= compute_units)
+        return preferred;
     int best = sgemm_size_order[sgemm_size_choices - 1];
     int64_t best_area = -1;
     for (int c : sgemm_size_order) {
         const sgemm_config_t &s = sgemm_config[c];
         const int64_t bm = (m + s.bm - 1) / s.bm, bn = (n + s.bn - 1) / s.bn;
         const int64_t area = bm * s.bm * bn * s.bn; // of C, rounded up to whole blocks
-        if (batch * bm * bn >= compute_units && (best_area < 0 || area < best_area))
+        if (blocks(c) >= compute_units && (best_area < 0 || area < best_area))
             best = c, best_area = area;
     }
     return best;

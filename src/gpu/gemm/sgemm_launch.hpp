@@ -19,11 +19,13 @@ namespace gpu {
 // through 2 to 4 shared stages fed by cp.async (sgemm_f32.cu lists each one's slices and
 // stages). Indices are stable (kernel slots, tests); sgemm_size_order names those the size
 // picks among, in order of preference, the others are taken where ANYDNN_GPU_TUNING names them.
+// Those of sm 90 are the sm_90a module's (shared memory past 48 KiB), for devices that load it.
 struct sgemm_config_t {
-    const char *name; // "128x128", "128x64k16"
+    const char *name; // "128x128", "128x64k16", "128x256k16_sm90"
     int bm, bn;
+    int sm; // the PTX target the entries need: 80 or 90
 };
-constexpr int sgemm_configs = 8;
+constexpr int sgemm_configs = 13;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 // The table's default: 128 x 256 blocks (8 x 16 per thread, one CTA per SM) where they give
 // every compute unit one, then 128 x 128 (8 x 8, two CTAs per SM), 128 x 64, 64 x 64.
@@ -33,8 +35,15 @@ extern const int sgemm_size_order[sgemm_size_choices];
 // Of sgemm_size_order's configurations whose blocks give every compute unit at least one, the
 // one that wastes least of its blocks past M and N (the earliest of equals); the last where
 // none does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
-// names one instead (an unknown name is ignored), the 16-deep ones included.
-int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n);
+// names one instead (an unknown name is ignored, as is one whose PTX target is above ptx_sm,
+// the highest the device loads); else `preferred` where it is a configuration of the sm_80
+// module whose blocks give every compute unit one (a caller's tile choice for its shape
+// class, as the Winograd GEMMs').
+int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n,
+        int ptx_sm = 80, int preferred = -1);
+
+// The index of the configuration named `name`, -1 where none is.
+int sgemm_config_index(const std::string &name);
 
 // The kernel entry of a configuration and layout: "anydnn_sgemm_<k|m><n|k>_<BM>x<BN>".
 std::string sgemm_kernel_name(int config, bool a_k_major, bool b_n_major);

@@ -24,5 +24,10 @@ struct conv_winograd_tuning_t {
 status_t conv_winograd_tuning(const device_caps_t &caps, gemm_variant_t gemm_variant, int64_t ic,
         int64_t oc, conv_winograd_tuning_t &tuning);
 
+// The strict f32 PTX kernels' tiles for the Winograd GEMMs (16 products of tiles x IC by
+// IC x OC, B K-major) of oc output channels: a configuration name of sgemm_config, or null
+// where the size picks (sgemm_pick_config). ANYDNN_GPU_TUNING's sgemm:config still wins.
+const char *conv_winograd_sgemm_tiles(int64_t oc);
+
 } // namespace gpu
 } // namespace anydnn

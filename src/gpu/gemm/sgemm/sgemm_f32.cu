@@ -272,8 +272,11 @@ __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, i
 }
 
 // CONV: A is gathered from src (conv_t); A_KMAJOR must be true then.
+// PIPE: the next k's A and B pieces come into registers while this k's FMAs run, across
+// slices too (the barrier and the next slice's first shared reads sit under the last k's
+// FMAs), at 8 + 16 more registers; the sm_90a entries use it.
 template <int BM, int BN, int BK, int WMC, int WNC, int STAGES, bool A_KMAJOR, bool B_NMAJOR,
-        bool CONV = false>
+        bool CONV = false, bool PIPE = false>
 __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *__restrict__ B,
         float *C, const float *__restrict__ bias, int64_t a_off, int64_t a_sm, int64_t a_sk,
         int64_t b_off, int64_t b_sk, int64_t b_sn, int64_t c_off, int64_t c_sm, int64_t c_sn,
@@ -311,12 +314,12 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV ? 0 : M, a_sm, a_sk, tid);
     copier_t<BN, BK, !B_NMAJOR> cb(B + ob, n0, N, b_sn, b_sk, tid);
     gather_t<BM, BK> ga = CONV ? gather_t<BM, BK>(cv, A + oa, m0, M, tid) : gather_t<BM, BK>();
-    auto issue = [&](int slice) {
-        const int stage = slice % STAGES;
+    auto issue_at = [&](int slice, int stage) {
         if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
         else ca.issue(&As[stage][0][0], slice * BK, K);
         cb.issue(&Bs[stage][0][0], slice * BK, K);
     };
+    auto issue = [&](int slice) { issue_at(slice, slice % STAGES); };
 
     const int warp = tid / 32, lane = tid % 32;
     constexpr int warps_n = BN / (32 * WNC);
@@ -330,38 +333,79 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
         for (int j = 0; j < 4 * WNC; ++j)
             acc[i][j] = 0.f;
 
+    // This k's pieces of A (4 WMC rows) and B (4 WNC columns) from shared memory, as float4s.
+    auto pieces = [&](int stage, int k, float *a, float *bv) {
+#pragma unroll
+        for (int i = 0; i < WMC; ++i) {
+            const float4 x = *reinterpret_cast<const float4 *>(&As[stage][k][row + 16 * i]);
+            a[4 * i] = x.x, a[4 * i + 1] = x.y, a[4 * i + 2] = x.z, a[4 * i + 3] = x.w;
+        }
+#pragma unroll
+        for (int j = 0; j < WNC; ++j) {
+            const float4 x = *reinterpret_cast<const float4 *>(&Bs[stage][k][col + 32 * j]);
+            bv[4 * j] = x.x, bv[4 * j + 1] = x.y, bv[4 * j + 2] = x.z, bv[4 * j + 3] = x.w;
+        }
+    };
+    auto fmas = [&](const float *a, const float *bv) {
+#pragma unroll
+        for (int i = 0; i < 4 * WMC; ++i)
+#pragma unroll
+            for (int j = 0; j < 4 * WNC; ++j)
+                acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
+    };
+
     const int slices = (K + BK - 1) / BK;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < slices) issue(s);
         copy_commit();
     }
-    for (int s = 0; s < slices; ++s) {
-        // Slice s has landed for every thread, and every thread is done with slice s - 1,
-        // whose stage the copies of slice s + STAGES - 1 now take.
+    if (PIPE) {
+        static_assert(!PIPE || BK % 2 == 0, "pieces alternate between two register sets");
+        // Slice 0 landed; the last stage takes slice STAGES - 1 (no one reads it yet).
         copy_wait<STAGES - 2>();
         __syncthreads();
-        if (s + STAGES - 1 < slices) issue(s + STAGES - 1);
+        if (STAGES - 1 < slices) issue_at(STAGES - 1, STAGES - 1);
         copy_commit();
-        const int cur = s % STAGES;
+        float a[2][4 * WMC], bv[2][4 * WNC];
+        pieces(0, 0, a[0], bv[0]);
+        int cur = 0; // the stage of slice s
+        for (int s = 0; s < slices; ++s) {
+            const int next = cur + 1 == STAGES ? 0 : cur + 1;
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
-            float a[4 * WMC], bv[4 * WNC];
-#pragma unroll
-            for (int i = 0; i < WMC; ++i) {
-                const float4 x = *reinterpret_cast<const float4 *>(&As[cur][k][row + 16 * i]);
-                a[4 * i] = x.x, a[4 * i + 1] = x.y, a[4 * i + 2] = x.z, a[4 * i + 3] = x.w;
+            for (int k = 0; k < BK; ++k) {
+                const int f = k % 2;
+                if (k + 1 < BK) {
+                    pieces(cur, k + 1, a[f ^ 1], bv[f ^ 1]);
+                } else {
+                    // Slice s + 1 has landed for every thread, and every thread has read all
+                    // of slice s (its last pieces came at k - 1): its stage takes slice
+                    // s + STAGES. Past the last slice the pieces read are stale and unused.
+                    copy_wait<STAGES - 2>();
+                    __syncthreads();
+                    if (s + STAGES < slices) issue_at(s + STAGES, cur);
+                    copy_commit();
+                    pieces(next, 0, a[f ^ 1], bv[f ^ 1]);
+                }
+                fmas(a[f], bv[f]);
             }
+            cur = next;
+        }
+    } else {
+        for (int s = 0; s < slices; ++s) {
+            // Slice s has landed for every thread, and every thread is done with slice s - 1,
+            // whose stage the copies of slice s + STAGES - 1 now take.
+            copy_wait<STAGES - 2>();
+            __syncthreads();
+            if (s + STAGES - 1 < slices) issue(s + STAGES - 1);
+            copy_commit();
+            const int cur = s % STAGES;
 #pragma unroll
-            for (int j = 0; j < WNC; ++j) {
-                const float4 x = *reinterpret_cast<const float4 *>(&Bs[cur][k][col + 32 * j]);
-                bv[4 * j] = x.x, bv[4 * j + 1] = x.y, bv[4 * j + 2] = x.z, bv[4 * j + 3] = x.w;
+            for (int k = 0; k < BK; ++k) {
+                float a[4 * WMC], bv[4 * WNC];
+                pieces(cur, k, a, bv);
+                fmas(a, bv);
             }
-#pragma unroll
-            for (int i = 0; i < 4 * WMC; ++i)
-#pragma unroll
-                for (int j = 0; j < 4 * WNC; ++j)
-                    acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
         }
     }
 
@@ -418,7 +462,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             float host_a, float host_b, float host_c, int accumulate, int b_per_n,           \
             int sum_at, float sum_scale, float sum_zp, int elt, float alpha, float beta
 
-#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS)                      \
+#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS, PIPE)                \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS) {    \
         (void)beta;                                                                           \
         const batch_t bt = {{d0, d1, d2, d3}, {a_sb0, a_sb1, a_sb2, a_sb3},                   \
@@ -426,13 +470,14 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 {bias_sb0, bias_sb1, bias_sb2, bias_sb3}};                                    \
         const epilogue_t ep = {scale_a, scale_b, scale_c, host_a, host_b, host_c, b_per_n,   \
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
-        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM>(a, b, c, bias, a_off, a_sm, a_sk, b_off,     \
-                b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, K, ep);  \
+        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM, false, PIPE>(a, b, c, bias, a_off, a_sm,     \
+                a_sk, b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, \
+                K, ep);                                                                       \
     }
 
 // The implicit-GEMM convolution: A gathered from channels-last src (a), B the weights as
 // K-major rows (b_sk 1, b_sn between output channels); groups as a batch dimension.
-#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                          \
+#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)                    \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS,      \
             int ic, int ih, int iw, int oh, int ow, int kw, int stride_h, int stride_w,       \
             int pad_h, int pad_w, int dil_h, int dil_w, int src_sn, int src_sh, int src_sw) { \
@@ -444,31 +489,49 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
         const conv_t cv = {ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, pad_w, dil_h,  \
                 dil_w, src_sn, src_sh, src_sw};                                               \
-        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true>(a, b, c, bias, a_off, a_sm, a_sk,  \
-                b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N,   \
-                K, ep, cv);                                                                   \
+        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true, PIPE>(a, b, c, bias, a_off, a_sm,  \
+                a_sk, b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, \
+                N, K, ep, cv);                                                                \
     }
 
 // Names: anydnn_sgemm_<A k|m major><B n|k major>_<TILE>, anydnn_sgemm_conv_<TILE>; TILE is
 // <BM>x<BN>, with k16 appended for 16-deep K slices and s<STAGES> where the stages are not
-// those of the tile's first entry. Static shared memory stays under 48 KiB (sm_80 PTX through
-// OpenCL): STAGES * BK * (BM + BN + 8) * 4 bytes.
-#define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                              \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS)      \
-    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS)     \
-    SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, ST, false, true, MIN_BLOCKS)    \
-    SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS)   \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)
+// those of the tile's first entry. Shared memory: STAGES * BK * (BM + BN + 8) * 4 bytes.
+#define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)                        \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS, PIPE) \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
+            PIPE)                                                                             \
+    SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, ST, false, true, MIN_BLOCKS,     \
+            PIPE)                                                                             \
+    SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS,    \
+            PIPE)                                                                             \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
 
+#if defined(ANYDNN_SGEMM_SM90) || !defined(__CUDA_ARCH__)
+// The sm_90a build (a second PTX module, Hopper): the only target whose static shared arrays
+// may pass 48 KiB through NVIDIA's OpenCL. 16-deep K slices in 3 or 4 stages, with the
+// pieces of the next k read during this k's FMAs (PIPE); one CTA per SM at 8 x 16 (16 x 8)
+// per thread, two at 8 x 8. Names end in _sm90.
+SGEMM_LAYOUTS(128x256k16_sm90, 128, 256, 16, 2, 4, 3, 1, true) // 74 KiB
+SGEMM_LAYOUTS(128x256k16s4_sm90, 128, 256, 16, 2, 4, 4, 1, true) // 98 KiB
+SGEMM_LAYOUTS(256x128k16_sm90, 256, 128, 16, 4, 2, 3, 1, true) // 74 KiB
+SGEMM_LAYOUTS(128x128k16_sm90, 128, 128, 16, 2, 2, 4, 2, true) // 66 KiB
+#endif
+#if !defined(ANYDNN_SGEMM_SM90)
+// The sm_80 build (Ampere and later): static shared memory under 48 KiB.
 // The size picks among 128x256, 128x128, 128x64 and 64x64 (sgemm_size_order in
 // sgemm_launch.cpp), the others are forced through ANYDNN_GPU_TUNING's sgemm section, for
 // timing. Two CTAs per SM at 128 registers, or one with 8 x 16 (16 x 8) elements per thread and
 // up to 255 registers (fewer shared reads per FMA, half the copies and barriers per FMA).
-SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 4, 2) // 33 KiB
-SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 4, 2) // 25 KiB
-SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4, 4) // 17 KiB
-SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2, 2) // 33 KiB
-SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 3, 2) // 38 KiB
-SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 3, 1) // 38 KiB
-SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 3, 1) // 38 KiB
-SGEMM_LAYOUTS(128x128s3, 128, 128, 8, 2, 2, 3, 2) // 25 KiB
+SGEMM_LAYOUTS(128x128, 128, 128, 8, 2, 2, 4, 2, false) // 33 KiB
+SGEMM_LAYOUTS(128x64, 128, 64, 8, 2, 1, 4, 2, false) // 25 KiB
+SGEMM_LAYOUTS(64x64, 64, 64, 8, 1, 1, 4, 4, false) // 17 KiB
+SGEMM_LAYOUTS(128x128k16, 128, 128, 16, 2, 2, 2, 2, false) // 33 KiB
+SGEMM_LAYOUTS(128x64k16, 128, 64, 16, 2, 1, 3, 2, false) // 38 KiB
+SGEMM_LAYOUTS(256x128, 256, 128, 8, 4, 2, 3, 1, false) // 38 KiB
+SGEMM_LAYOUTS(128x256, 128, 256, 8, 2, 4, 3, 1, false) // 38 KiB
+SGEMM_LAYOUTS(128x128s3, 128, 128, 8, 2, 2, 3, 2, false) // 25 KiB
+// 128x256 with the next k's pieces read under this k's FMAs (PIPE), for Ampere and to tell
+// that from the sm_90a entries' deeper slices on Hopper.
+SGEMM_LAYOUTS(128x256p, 128, 256, 8, 2, 4, 3, 1, true) // 38 KiB
+#endif
