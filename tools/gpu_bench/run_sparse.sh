@@ -1,12 +1,12 @@
 #!/bin/bash
 # Sparse matmul and 4-bit integer reorders on an NVIDIA GPU through OpenCL, correctness only
 # (issue 19): ocl:matmul:sparse on CSR and row-sorted COO src (small odd shapes and one long
-# K), each problem against benchdnn's double-precision reference; the s4/u4 reorders of
-# ocl:reorder:nibbles and the element kernels (tests/gpu/reorder_int4_test.cpp's cases,
-# against the formula written there) and the GPU's sparse and f4 reorder tests; that packed
-# sparse weights stay refused on the GPU with their reason. Prepared with
-#   tools/gpu_bench/prepare.sh build .dev-sparse   and run from the checkout's root as
-#   D=.dev-sparse bash .dev-sparse/run_sparse.sh
+# K) and on CSR and COO weights, each problem against benchdnn's double-precision reference;
+# the s4/u4 reorders of ocl:reorder:nibbles and the element kernels (the cases of
+# tests/gpu/reorder_int4_test.cpp, against the formula written there), the GPU's f4 reorder
+# and sparse matmul tests; packed sparse weights still refused on the GPU with their reason.
+# Prepared with  tools/gpu_bench/prepare.sh build .dev-sparse  and run from the checkout's
+# root as  D=.dev-sparse bash .dev-sparse/run_sparse.sh
 # Prints CHECK|name|pass/fail|detail lines; the whole output also goes to $OUT/run_sparse.log.
 # Under a minute.
 D=${D:-.dev-sparse}
@@ -37,6 +37,8 @@ check() {
 
 check "sparse matmul small" --matmul --dtag=ab --dt=f32,f16,bf16 --wtag=ab,ba \
     --encoding=coo+0.5::,csr+0.99:: 1x1:1x1 5x7:7x3 13x64:64x9 257x300:300x129
+check "sparse weights" --matmul --dtag=ab --dt=f32,f16,bf16 \
+    --encoding=:coo+0.5:,:csr+0.9: 1x1:1x1 5x7:7x3 13x64:64x9 64x300:300x129
 check "sparse matmul long K" --matmul --dtag=ab --dt=f32 --wtag=ab \
     --encoding=coo+0.9::,csr+0.9:: 4x100005:100005x64
 
