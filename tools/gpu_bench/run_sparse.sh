@@ -8,7 +8,8 @@
 # Prepared with  tools/gpu_bench/prepare.sh build .dev-sparse  and run from the checkout's
 # root as  D=.dev-sparse bash .dev-sparse/run_sparse.sh
 # Prints CHECK|name|pass/fail|detail lines; the whole output also goes to $OUT/run_sparse.log.
-# Under a minute.
+# Under a minute expected (PoCL here: 5 s with its kernel cache warm); the timeouts cap it
+# at 115 s.
 D=${D:-.dev-sparse}
 OUT=$(mkdir -p "${OUT:-/tmp}" && cd "${OUT:-/tmp}" && pwd)
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -21,7 +22,7 @@ check() {
     local name=$1
     shift
     local out
-    out=$(timeout 40 "$D"/benchdnn --engine=gpu --mode=C "$@" 2>&1)
+    out=$(timeout 20 "$D"/benchdnn --engine=gpu --mode=C "$@" 2>&1)
     echo "$out" >> "$LOG"
     local s
     s=$(echo "$out" | grep -E '^tests:[0-9]+ passed:' | tail -1)
@@ -43,7 +44,7 @@ check "sparse matmul long K" --matmul --dtag=ab --dt=f32 --wtag=ab \
     --encoding=coo+0.9::,csr+0.9:: 4x100005:100005x64
 
 # Packed sparse weights are a CPU engine layout: refused on the GPU with the reason.
-out=$(timeout 20 "$D"/benchdnn --engine=gpu --mode=C --matmul --dt=u8:s8:f32 \
+out=$(timeout 10 "$D"/benchdnn --engine=gpu --mode=C --matmul --dt=u8:s8:f32 \
     --encoding=:packed+0.9: 5x70:70x67 2>&1)
 echo "$out" >> "$LOG"
 if echo "$out" | grep -q 'UNIMPLEMENTED' && ! echo "$out" | grep -q 'FAILED'; then
@@ -54,7 +55,7 @@ fi
 
 # The GPU tests of the 4-bit reorders and of sparse matmul (gtest, on the NVIDIA device).
 if [ -x "$D"/anydnn_gpu_tests ]; then
-    out=$(timeout 60 "$D"/anydnn_gpu_tests \
+    out=$(timeout 45 "$D"/anydnn_gpu_tests \
         --gtest_filter='reorder_int4.*:reorder_f4_gpu.*:*sparse*' 2>&1)
     echo "$out" >> "$LOG"
     summary=$(echo "$out" | grep -E '^\[  PASSED  \]|^\[  FAILED  \]|tests? ran' | tr '\n' ' ')
