@@ -3,6 +3,7 @@
 
 #include "api/api.hpp"
 #include "core/memory.hpp"
+#include "core/sparse_packed.hpp"
 
 using namespace anydnn;
 
@@ -13,6 +14,9 @@ status_t check_creatable(const memory_desc_t *md, engine_t *engine) {
     ANYDNN_REQUIRE_LIVE(engine, engine);
     ANYDNN_REQUIRE(md->format_kind != dnnl_format_kind_any, dnnl_invalid_arguments,
             "memory cannot be created with format_kind any");
+    ANYDNN_REQUIRE(!sparse_packed::is_request(*md), dnnl_invalid_arguments,
+            "memory cannot be created with a packed encoding request: query the "
+            "primitive's weights descriptor for the packed layout");
     ANYDNN_REQUIRE(md->format_kind != dnnl_format_kind_undef || is_zero_md(*md),
             dnnl_invalid_arguments, "memory descriptor has no format");
     ANYDNN_REQUIRE(!has_runtime_dims_or_strides(*md), dnnl_invalid_arguments,

@@ -8,6 +8,7 @@
 #include "api/api.hpp"
 #include "core/memory_desc.hpp"
 #include "core/memory_desc_ops.hpp"
+#include "core/sparse_packed.hpp"
 
 using namespace anydnn;
 
@@ -103,7 +104,7 @@ status_t query_data_type(const memory_desc_t &md, int index, dnnl_data_type_t *r
         return dnnl_success;
     }
     ANYDNN_REQUIRE(index > 0 && index < num_handles(md) && is_sparse(md)
-                    && md.sparse.encoding != dnnl_packed,
+                    && !sparse_packed::is_request(md),
             dnnl_invalid_arguments, "buffer %d of this descriptor has no data type", index);
     *result = md.sparse.encoding == dnnl_csr ? md.sparse.metadata_types[index - 1]
                                              : md.sparse.metadata_types[0];

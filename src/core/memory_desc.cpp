@@ -14,6 +14,7 @@
 #include "core/format_tag.hpp"
 #include "core/memory_desc_ops.hpp"
 #include "core/serializer.hpp"
+#include "core/sparse_packed.hpp"
 
 namespace anydnn {
 
@@ -220,7 +221,9 @@ size_t size_in_bytes(const memory_desc_t &md, int index) {
                 case dnnl_coo:
                     return bytes_of(nnz,
                             index == 0 ? md.data_type : md.sparse.metadata_types[0]);
-                // A user's packed descriptor is a request, like format any: no buffer yet.
+                // A user's packed descriptor is a request, like format any: no buffer yet;
+                // the layout a primitive resolves it to has three (core/sparse_packed.hpp).
+                case dnnl_packed: return sparse_packed::handle_bytes(md, index);
                 default: return 0;
             }
         }

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/data_types_narrow.hpp"
+
 namespace anydnn {
 namespace gpu {
 
@@ -50,6 +52,8 @@ const char *type_suffix(dnnl_data_type_t dt) {
         case dnnl_f8_e5m2: return "f8_e5m2";
         case dnnl_f4_e2m1: return "f4_e2m1"; // defined by reorder.cl, the one kernel of them
         case dnnl_f4_e3m0: return "f4_e3m0";
+        case dnnl_s4: return "s4"; // also reorder.cl's
+        case dnnl_u4: return "u4";
         default: return nullptr;
     }
 }
@@ -64,15 +68,16 @@ const char *storage_type(dnnl_data_type_t dt) {
         case dnnl_f8_e4m3:
         case dnnl_f8_e5m2:
         case dnnl_f4_e2m1:
-        case dnnl_f4_e3m0: return "uchar";
+        case dnnl_f4_e3m0:
+        case dnnl_s4:
+        case dnnl_u4: return "uchar";
         default: return nullptr;
     }
 }
 } // namespace
 
 bool kernel_data_type(dnnl_data_type_t dt) {
-    return type_suffix(dt) != nullptr && !is_f8(dt) && dt != dnnl_f4_e2m1
-            && dt != dnnl_f4_e3m0;
+    return type_suffix(dt) != nullptr && !is_f8(dt) && !is_4bit(dt);
 }
 
 std::string data_type_options(const char *name, dnnl_data_type_t dt) {

@@ -1,15 +1,18 @@
 // Sparse matmul the way oneDNN's sparse tutorials write it: a pruned activation matrix in
-// CSR (values, column indices, row pointers) times dense weights, and dense activations times
-// pruned weights in COO (values, row indices, column indices), each memory made of several
-// buffers; the CSR one from the application's own host buffers (CPU), both also through
-// memories the library allocates and the application fills handle by handle through
+// CSR (values, column indices, row pointers) times dense weights, dense activations times
+// pruned weights in COO (values, row indices, column indices), and pruned weights reordered
+// into the packed encoding as oneDNN's weights-compression example does. Each memory is made
+// of several buffers; the CSR one from the application's own host buffers (CPU), all also
+// through memories the library allocates and the application fills handle by handle through
 // map_data(index), as a GPU application must.
 //
 // Checked against plain loops over the dense matrices the encodings came from (values are
-// multiples of 1/4, so every sum is exact in f32). On engines without sparse matmul the
-// primitive descriptor is refused with `unimplemented` (oneDNN documents COO src on GPU
-// engines); such a case is reported and skipped. Usage: sparse_matmul [cpu|gpu]; exits 0 when
-// every case that ran matched, 1 when one did not, 77 when the engine is absent or ran none.
+// multiples of 1/4 or integers, so every sum is exact in f32). On engines without sparse
+// matmul (or without the packed encoding, a CPU one) the primitive descriptor is refused with
+// `unimplemented` (oneDNN documents COO src on GPU engines); such a case is reported and
+// skipped. Usage: sparse_matmul [cpu|gpu]; exits 0 when every case that ran matched, 1 when
+// one did not, 77 when the engine is absent or ran none.
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -142,6 +145,40 @@ int coo_weights(const engine &eng, stream &s) {
     return matches(read(dst, M * N), a, b, "COO weights") ? 0 : 1;
 }
 
+// oneDNN's weights-compression flow: a packed request (dims, s8, nnz) makes the primitive
+// descriptor, weights_desc() gives the packed layout, a reorder packs the user's f32 weights
+// into a memory of it, and the matmul runs on u8 activations. Integer values: exact sums.
+int packed_weights(const engine &eng, stream &s) {
+    auto a = pruned(M, K, 1.f, 5), b = pruned(K, N, 0.15f, 6);
+    for (auto &x : a)
+        x = std::fabs(x) * 4.f; // u8 in [0, 8]
+    for (auto &x : b)
+        x *= 4.f; // s8 in [-8, 8]
+    memory::dim nnz = 0;
+    for (float x : b)
+        nnz += x != 0.f;
+    matmul::primitive_desc pd;
+    try {
+        pd = matmul::primitive_desc(eng, memory::desc({M, K}, dt::u8, tag::any),
+                memory::desc::packed({K, N}, dt::s8, nnz), memory::desc({M, N}, dt::f32, tag::any));
+    } catch (const error &e) {
+        if (e.status != dnnl_unimplemented) throw;
+        std::printf("packed weights: unimplemented on this engine\n");
+        return 77;
+    }
+    memory user_wei({{K, N}, dt::f32, tag::ab}, eng);
+    fill(user_wei, 0, b);
+    const memory::desc packed = pd.weights_desc();
+    memory wei(packed, eng); // its three buffers allocated by the library
+    reorder(user_wei, wei).execute(s, user_wei, wei);
+    memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
+    std::vector<uint8_t> a8(a.begin(), a.end());
+    fill(src, 0, a8);
+    matmul(pd).execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
+    s.wait();
+    return matches(read(dst, M * N), a, b, "packed s8 weights, u8 src") ? 0 : 1;
+}
+
 int run(engine::kind kind) {
     engine eng(kind, 0);
     stream s(eng);
@@ -149,6 +186,7 @@ int run(engine::kind kind) {
     if (kind == engine::kind::cpu) rcs.push_back(csr_src(eng, s, true));
     rcs.push_back(csr_src(eng, s, false));
     rcs.push_back(coo_weights(eng, s));
+    rcs.push_back(packed_weights(eng, s));
     bool any_ran = false, any_bad = false, any_skipped = false;
     for (int rc : rcs) {
         any_ran = any_ran || rc != 77;

@@ -169,7 +169,7 @@ bool dt_is_4bit(dnnl_data_type_t dt) {
 }
 
 bool dt_is_int(dnnl_data_type_t dt) {
-    return dt == dnnl_s32 || dt == dnnl_s8 || dt == dnnl_u8;
+    return dt == dnnl_s32 || dt == dnnl_s8 || dt == dnnl_u8 || dt == dnnl_s4 || dt == dnnl_u4;
 }
 
 size_t dt_size(dnnl_data_type_t dt) {
@@ -191,6 +191,8 @@ double dt_lowest(dnnl_data_type_t dt) {
     switch (dt) {
         case dnnl_s8: return -128;
         case dnnl_u8: return 0;
+        case dnnl_s4: return -8;
+        case dnnl_u4: return 0;
         case dnnl_s32: return -2147483648.0;
         case dnnl_f16: return -65504;
         case dnnl_bf16: return -3.38953139e38;
@@ -207,6 +209,8 @@ double dt_max(dnnl_data_type_t dt) {
     switch (dt) {
         case dnnl_s8: return 127;
         case dnnl_u8: return 255;
+        case dnnl_s4: return 7;
+        case dnnl_u4: return 15;
         // The largest float not above INT32_MAX: what a float->s32 conversion saturates to.
         case dnnl_s32: return 2147483520.0;
         case dnnl_f16: return 65504;
@@ -242,7 +246,9 @@ double round_to_dt(double v, dnnl_data_type_t dt) {
         case dnnl_f16: return f16_to_f32(f32_to_f16(static_cast<float>(v)));
         case dnnl_s32:
         case dnnl_s8:
-        case dnnl_u8: return saturate_round(v, dt);
+        case dnnl_u8:
+        case dnnl_s4:
+        case dnnl_u4: return saturate_round(v, dt);
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3: return f8_round(v, f8_format(dt));
         case dnnl_f4_e2m1:
@@ -267,6 +273,12 @@ double load_elem(const void *base, size_t i, dnnl_data_type_t dt) {
             // Two elements a byte, the even one in the low half.
             const uint8_t byte = static_cast<const uint8_t *>(base)[i / 2];
             return f4_decode(i % 2 ? byte >> 4 : byte & 0xfu, dt);
+        }
+        case dnnl_s4:
+        case dnnl_u4: {
+            const uint8_t byte = static_cast<const uint8_t *>(base)[i / 2];
+            const int v = i % 2 ? byte >> 4 : byte & 0xf;
+            return dt == dnnl_s4 && v > 7 ? v - 16 : v;
         }
         default: return std::nan("");
     }
@@ -297,6 +309,14 @@ void store_elem(void *base, size_t i, dnnl_data_type_t dt, double v) {
         case dnnl_f4_e3m0: {
             uint8_t &byte = static_cast<uint8_t *>(base)[i / 2];
             const unsigned code = f4_encode(v, dt);
+            byte = static_cast<uint8_t>(i % 2 ? (byte & 0x0fu) | (code << 4) : (byte & 0xf0u) | code);
+            break;
+        }
+        case dnnl_s4:
+        case dnnl_u4: {
+            uint8_t &byte = static_cast<uint8_t *>(base)[i / 2];
+            const int q = static_cast<int>(saturate_round(v, dt));
+            const unsigned code = static_cast<unsigned>(q) & 0xfu;
             byte = static_cast<uint8_t>(i % 2 ? (byte & 0x0fu) | (code << 4) : (byte & 0xf0u) | code);
             break;
         }

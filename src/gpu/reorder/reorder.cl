@@ -34,6 +34,21 @@ static uint load_nibble(const global uchar *p, long i) {
 }
 static float load_f4_e2m1(const global uchar *p, long i) { return f4_to_float(load_nibble(p, i), 0); }
 static float load_f4_e3m0(const global uchar *p, long i) { return f4_to_float(load_nibble(p, i), 1); }
+// The 4-bit integers: s4 two's complement in [-8, 7], u4 in [0, 15]; stores round to the
+// nearest (a tie to even, as the CPU's) and saturate, NaN to 0.
+static float load_s4(const global uchar *p, long i) {
+    const int v = (int)load_nibble(p, i);
+    return (float)(v >= 8 ? v - 16 : v);
+}
+static float load_u4(const global uchar *p, long i) { return (float)load_nibble(p, i); }
+static uint int_nibble(float f, float lo, float hi) {
+    if (isnan(f)) return 0u;
+    return (uint)(int)clamp(rint(f), lo, hi) & 0xfu;
+}
+static uint nibble_s4(float f) { return int_nibble(f, -8.f, 7.f); }
+static uint nibble_u4(float f) { return int_nibble(f, 0.f, 15.f); }
+static uint nibble_f4_e2m1(float f) { return float_to_f4(f, 0); }
+static uint nibble_f4_e3m0(float f) { return float_to_f4(f, 1); }
 // Element stores of 4-bit types exist for the kernels compiled beside reorder_nibbles, which
 // alone writes a 4-bit dst (a byte per work-item).
 static void store_nibble(global uchar *p, long i, uint v) {
@@ -42,6 +57,8 @@ static void store_nibble(global uchar *p, long i, uint v) {
 }
 static void store_f4_e2m1(global uchar *p, long i, float v) { store_nibble(p, i, float_to_f4(v, 0)); }
 static void store_f4_e3m0(global uchar *p, long i, float v) { store_nibble(p, i, float_to_f4(v, 1)); }
+static void store_s4(global uchar *p, long i, float v) { store_nibble(p, i, nibble_s4(v)); }
+static void store_u4(global uchar *p, long i, float v) { store_nibble(p, i, nibble_u4(v)); }
 
 // Where one quantization value sits: index = sum over d of idx[d] / group[d] * stride[d]
 // (stride 0 along dimensions the mask leaves out).
@@ -232,8 +249,8 @@ kernel void reorder_rows(const global SRC_DATA_T *src, global DST_DATA_T *dst,
 #endif
 }
 
-#ifdef DST_F4_E3M0
-// A 4-bit dst without gaps: one work-item per byte computes both of its elements, whose
+#ifdef DST_NIBBLE
+// A 4-bit dst (DST_NIBBLE encodes a value: nibble_s4, nibble_f4_e2m1...) without gaps: one work-item per byte computes both of its elements, whose
 // offsets p past offset0 (n padded elements in all) are taken apart digit by digit, innermost
 // first, into logical indices. Elements in dst's padding are written as zero.
 kernel void reorder_nibbles(const global SRC_DATA_T *src, global uchar *dst,
@@ -262,14 +279,14 @@ kernel void reorder_nibbles(const global SRC_DATA_T *src, global uchar *dst,
         if (!pad) {
             float old = 0.f;
 #ifdef SUM
-            old = f4_to_float(load_nibble(dst, dst_l.offset0 + p), DST_F4_E3M0);
+            old = LOAD_DST(dst, dst_l.offset0 + p);
 #endif
             v = quantize(LOAD_SRC(src, layout_offset(&src_l, idx)), old,
                     quant_offset(&src_scale_q, idx, nd), quant_offset(&dst_scale_q, idx, nd),
                     quant_offset(&src_zp_q, idx, nd), quant_offset(&dst_zp_q, idx, nd),
                     src_scale, dst_scale, src_zp, dst_zp, beta, sum_zp);
         }
-        byte |= float_to_f4(v, DST_F4_E3M0) << (4 * h);
+        byte |= DST_NIBBLE(v) << (4 * h);
     }
     dst[(dst_l.offset0 >> 1) + j] = (uchar)byte;
 }

@@ -1,5 +1,5 @@
-// GPU reorder, any OpenCL device: any blocked layouts, f32/bf16/f16/s8/u8/s32 (and f8, f4
-// element by element), scales and zero points of src and dst with any mask and groups, a sum
+// GPU reorder, any OpenCL device: any blocked layouts, f32/bf16/f16/s8/u8/s32 (and f8, f4,
+// s4, u4 element by element), scales and zero points of src and dst with any mask and groups, a sum
 // post-op. A 4-bit dst (two elements a byte) must be dense: each work-item writes one byte. Tensors of one dense layout
 // with per-tensor attributes take a flat kernel that handles several elements per work-item;
 // layouts without an inner block on the last dimension take a kernel that walks its rows.
@@ -140,8 +140,6 @@ status_t reorder_pd_t::init_tensors(
             || is_4bit(dst.data_type);
     for (const memory_desc_t *md : {&src, &dst}) {
         const dnnl_data_type_t dt = md->data_type;
-        ANYDNN_REQUIRE(!is_4bit(dt) || dt == dnnl_f4_e2m1 || dt == dnnl_f4_e3m0,
-                dnnl_unimplemented, "GPU reorder: %s is not supported", dnnl_dt2str(dt));
         if (is_f8(dt) || is_4bit(dt)) {
             tensor_layout_t l;
             ANYDNN_CHECK(make_layout(*md, l));
@@ -208,8 +206,8 @@ status_t reorder_t::init() {
             + quant_options("SRC_ZP", q.src_zp) + quant_options("DST_ZP", q.dst_zp);
     if (q.sum) opt += " -DSUM";
     if (pd.nibbles)
-        opt += std::string(" -DDST_F4_E3M0=")
-                + (pd.arg_md(DNNL_ARG_DST).data_type == dnnl_f4_e3m0 ? "1" : "0");
+        opt += std::string(" -DDST_NIBBLE=nibble_")
+                + dnnl_dt2str(pd.arg_md(DNNL_ARG_DST).data_type);
     if (pd.blocked)
         return create_kernel(pd.engine, "reorder/blocked.cl", opt + blocked_options(pd.shape),
                 blocked_kernel_name(pd.shape), kernel_);

@@ -42,8 +42,9 @@ status_t init_conf(const matmul_desc_t &d, const primitive_attr_t &attr, conf_t 
     ANYDNN_REQUIRE(!is_sparse(dst), dnnl_unimplemented, "sparse matmul: dst must be dense");
     const memory_desc_t &sp = ss ? src : wei;
     ANYDNN_REQUIRE(sp.sparse.encoding == dnnl_csr || sp.sparse.encoding == dnnl_coo,
-            dnnl_unimplemented, "sparse matmul: the %s encoding is not implemented (CSR and "
-            "COO are)", dnnl_sparse_encoding2str(sp.sparse.encoding));
+            dnnl_unimplemented, "sparse matmul: the %s encoding is not taken here (CSR and "
+            "COO are; packed weights have their own CPU implementation)",
+            dnnl_sparse_encoding2str(sp.sparse.encoding));
     ANYDNN_REQUIRE(dst.ndims == 2, dnnl_unimplemented,
             "sparse matmul takes 2D tensors only (got %d dimensions)", dst.ndims);
     ANYDNN_REQUIRE(sp.sparse.metadata_types[0] == dnnl_s32
