@@ -160,6 +160,12 @@ TEST(gemm_tuning, hopper_f32_gemv_of_one_wide_row_takes_the_one_launch_shape) {
     p.m = 1;
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_FALSE(one_launch(t));
+    // B's K dense (the inner product's weights): the K-split row.
+    p = problem(dnnl_f32, dnnl_f32, 4096);
+    p.m = 1, p.k_dense_b = true;
+    ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+    EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+    EXPECT_FALSE(one_launch(t));
 }
 
 TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type) {

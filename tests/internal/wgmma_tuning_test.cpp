@@ -56,6 +56,19 @@ TEST(wgmma_tuning, few_tiles_split_along_k_within_units_depth_and_cap) {
     EXPECT_EQ(t.config, "128x64s4p1");
     EXPECT_EQ(t.tile_n, 128);
     EXPECT_EQ(t.splits, 4);
+    // 256 x 4096: 64 tiles of 128 x 128 but 128 of 64 x 128, at least 7/8 of 132 units:
+    // the 64-row tiles, K whole (2-byte elements only; TF32 splits its 128-row tiles).
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 256, 4096, 4096, t), dnnl_success);
+    EXPECT_EQ(t.config, "m64_128x64s4p1");
+    EXPECT_EQ(t.tile_m, 64);
+    EXPECT_EQ(t.splits, 1);
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 256, 4096, 4096, t, 4), dnnl_success);
+    EXPECT_EQ(t.tile_m, 128);
+    EXPECT_EQ(t.splits, 2);
+    // 112 tiles of 64 x 128 (under 7/8 of 132): 128-row tiles split.
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 256, 3584, 4096, t), dnnl_success);
+    EXPECT_EQ(t.tile_m, 128);
+    EXPECT_EQ(t.splits, 2);
     // One tile, K 4096: the cap of 16 (units would allow 132, depth 16).
     ASSERT_EQ(wgmma_tuning(hopper(), 1, 64, 128, 4096, t), dnnl_success);
     EXPECT_EQ(t.splits, 16);
@@ -110,8 +123,8 @@ TEST(wgmma_tuning, override_section_replaces_fields_and_leaves_the_gemm_alone) {
         EXPECT_EQ(t.splits, 1);
     }
     {
-        wgmma_tuning_t t; // the table's rows: 128 rows
-        ASSERT_EQ(wgmma_tuning(hopper(), 1, 256, 4096, 4096, t), dnnl_success);
+        wgmma_tuning_t t; // the table's rows: 128 rows where their tiles fill the units
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t), dnnl_success);
         EXPECT_EQ(t.tile_m, 128);
     }
     for (const char *bad : {"wgmma:tile=3", "wgmma:splits=0", "wgmma:splits=x",

@@ -82,6 +82,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     gemm_problem_t problem;
     problem.a = t.a, problem.b = t.b, problem.c = t.c, problem.c_elems = c_elems, problem.m = m,
             problem.n = n;
+    problem.k_dense_b = k_dense_b_;
     ANYDNN_CHECK(gemm_tuning(caps, problem, tuning_));
     status_t st = build(engine, opt, t, acc_int);
     if (st != dnnl_success && tuning_.variant != gemm_variant_t::tiled_wg

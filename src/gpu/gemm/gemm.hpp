@@ -146,6 +146,8 @@ public:
     // offset 0: products whose tiles alone leave compute units idle (inner product mb 256).
     // Before init.
     void allow_wgmma_split() { wgmma_split_ = true; }
+    // B's K is dense at every launch (gemm_problem_t::k_dense_b): before init.
+    void expect_k_dense_b() { k_dense_b_ = true; }
     // The strict f32 PTX kernels' tile configuration (an sgemm_config index of the sm_80
     // module) the caller prefers for its shape class; -1 (the default): chosen by size.
     void prefer_sgemm_config(int config) { sgemm_preferred_ = config; }
@@ -181,6 +183,7 @@ private:
     bool wgmma_ready_ = false;
     int sgemm_preferred_ = -1; // prefer_sgemm_config
     bool wgmma_split_ = false; // allow_wgmma_split: the sum kernel loaded, launches may split
+    bool k_dense_b_ = false; // expect_k_dense_b
     bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch
     std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)

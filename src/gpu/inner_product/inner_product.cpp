@@ -148,6 +148,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
             gemm_problem_t problem;
             problem.a = src.data_type, problem.b = wei.data_type;
             problem.c_elems = nelems(dst), problem.m = dst.dims[0];
+            problem.k_dense_b = true; // the weights, K-major (as the GEMM below is told)
             gemm_tuning_t t;
             const device_caps_t &caps = engine_caps(pd.engine);
             ANYDNN_REQUIRE(gemm_tuning(caps, problem, t) == dnnl_success, dnnl_unimplemented,
@@ -257,6 +258,7 @@ struct ip_t : public primitive_t {
         // epilogue, where the GEMM's strides suit them (forward: src and weights K-major).
         gemm_.allow_wgmma_epilogue(pd.attr, pd.arg_md(out));
         if (pd.split_bytes) gemm_.allow_wgmma_split();
+        if (pd.prop == ip_prop_t::fwd) gemm_.expect_k_dense_b();
         return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops, m);
     }
 

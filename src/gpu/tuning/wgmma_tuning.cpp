@@ -15,6 +15,7 @@ struct wgmma_row_t {
     const char *arch; // device_caps_t::arch; "" any device that loads sm_90a PTX
     int elem_bytes; // of A and B: 2 bf16/f16, 4 f32 (TF32 products), 1 8-bit integers
     const char *wide; // where 128 x BN tiles give every compute unit one
+    const char *half_height; // otherwise where 64-row tiles (nearly) fill them: K whole
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
     int max_splits;
@@ -32,10 +33,14 @@ struct wgmma_row_t {
 // u8s8s32 4096^3 6.5x torch._int_mm. Other tf32 tiles (128x32s6p1, 64x32s8p1) are built for
 // ANYDNN_GPU_TUNING to compare. The GEMM core takes these kinds where its primitive offers
 // the kernels' epilogue (gemm_kernel_t::allow_wgmma_epilogue).
+// 64 x 128 tiles, K whole, where 128 x 128 ones would be split along K: H100, bf16 inner
+// product mb256 4096 -> 4096 forward 0.0543 ms against 0.0634 (split 2), backward data 0.0569
+// against 0.0635; f16 0.0580 / 0.0561 against 0.0649 / 0.0582 (their slices then cost a
+// second pass). Splitting the 64-row tiles too was slower (0.0670).
 const wgmma_row_t rows[] = {
-        {"", 2, "256x64s4p1", "128x64s4p1", 4, 16, true},
-        {"", 4, "256x32s4p1", "128x32s4p1", 4, 16, true},
-        {"", 1, "256x128s4p1", "128x128s4p1", 4, 16, true},
+        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true},
+        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true},
+        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true},
 };
 
 // BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128); false when
@@ -95,17 +100,24 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
                                           : std::string("default row"))
             + " of " + std::to_string(elem_bytes) + "-byte elements";
     const int64_t units = std::max<int64_t>(caps.compute_units, 1);
-    auto tiles = [&](int64_t bn) { return batch * ((m + 127) / 128) * ((n + bn - 1) / bn); };
+    auto tiles = [&](int64_t bm, int64_t bn) {
+        return batch * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    };
     wgmma_tuning_t t;
     t.core = row->core;
     int bm = 0, bn = 0, bk = 0;
-    if (parse_config(row->wide, bm, bn, bk) && tiles(bn) >= units) {
+    if (parse_config(row->wide, bm, bn, bk) && tiles(bm, bn) >= units) {
         t.config = row->wide;
         t.why = where + ": " + row->wide + ", its tiles fill the compute units";
+    } else if (row->half_height && parse_config(row->half_height, bm, bn, bk)
+            && 8 * tiles(bm, bn) >= 7 * units) {
+        t.config = row->half_height;
+        t.why = where + ": " + row->half_height
+                + ", 64-row tiles fill seven eighths of the compute units or more, K whole";
     } else {
         t.config = row->narrow;
         parse_config(row->narrow, bm, bn, bk);
-        const int64_t by_units = units / std::max<int64_t>(tiles(bn), 1);
+        const int64_t by_units = units / std::max<int64_t>(tiles(bm, bn), 1);
         const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
         t.splits = int(std::max<int64_t>(
                 1, std::min<int64_t>({by_units, by_depth, int64_t(row->max_splits)})));
