@@ -2,7 +2,6 @@
 // tensors, the f32 extras, weights as GEMM operands.
 #include <algorithm>
 
-#include "core/verbose.hpp"
 #include "gpu/rnn/rnn.hpp"
 #include "gpu/tuning/op_tuning.hpp"
 
@@ -34,47 +33,7 @@ nd_range_t fixed_groups(const kernel_t &k, size_t n0, size_t n1 = 1) {
 
 } // namespace
 
-namespace {
-
-// The fused LSTM step kernel where the tuning row asks for it: its tile sizes as build
-// options; sizes the kernel cannot take refuse the primitive, a device without work-groups
-// of 256 keeps the two-launch steps.
-status_t build_fused(engine_t *engine, std::shared_ptr<kernel_t> &k, int &rows, int &cols) {
-    const device_caps_t &caps = engine_caps(engine);
-    const op_tuning_t &t = op_tuning(caps);
-    if (!t.rnn_fused) return dnnl_success;
-    rows = t.rnn_fused_rows, cols = t.rnn_fused_cols;
-    const int per_group = rows / 4 * cols, depth = t.rnn_fused_depth;
-    ANYDNN_REQUIRE(rows % 4 == 0 && per_group > 0 && per_group <= 256 && 256 % per_group == 0,
-            dnnl_unimplemented,
-            "rnn_fused_rows (%d) must be a multiple of 4 and rows / 4 * rnn_fused_cols (%d) "
-            "divide 256",
-            rows, cols);
-    const int64_t chunk = 256 / per_group * depth;
-    const uint64_t bytes = 4ull * (chunk * rows + chunk * 4 * cols + 256 * 16);
-    ANYDNN_REQUIRE(bytes <= caps.local_mem_size, dnnl_unimplemented,
-            "the fused LSTM step's tiles (rows %d, channels %d, depth %d) need %llu bytes of "
-            "local memory",
-            rows, cols, depth, (unsigned long long)bytes);
-    const std::string opt = "-DLSTM_FUSED -DLF_RB=" + std::to_string(rows)
-            + " -DLF_JB=" + std::to_string(cols) + " -DLF_KS=" + std::to_string(depth)
-            + (t.rnn_fused == 2 ? " -DLF_PREFETCH" : "");
-    ANYDNN_CHECK(create_kernel(engine, "rnn/rnn.cl", opt, "rnn_fwd_lstm_fused", k));
-    if (k->max_work_group_size() < 256) k.reset();
-    if (verbose_on(verbose_flag::dispatch)) {
-        const std::string tile = std::to_string(rows) + " rows x " + std::to_string(cols)
-                + " channels, " + std::to_string(depth) + "-deep slices"
-                + (t.rnn_fused == 2 ? ", loads ahead" : "");
-        verbose_print("primitive,create:dispatch",
-                "rnn,lstm forward steps "
-                        + (k ? "fused: " + tile : "not fused: work-groups of 256 do not fit"));
-    }
-    return dnnl_success;
-}
-
-} // namespace
-
-status_t kernels_t::init(engine_t *engine, int64_t big_gemm_elems, bool lstm) {
+status_t kernels_t::init(engine_t *engine, int64_t big_gemm_elems) {
     const char *src = "rnn/rnn.cl";
     ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_copy", copy_k));
     ANYDNN_CHECK(create_kernel(engine, src, "", "rnn_fwd_step", fwd_step));
@@ -88,7 +47,6 @@ status_t kernels_t::init(engine_t *engine, int64_t big_gemm_elems, bool lstm) {
     // math of every element (int8 LSTM t10 mb16, 128 channels, on PoCL: 15.6 -> 3.2 ms,
     // the s8 weights' copies were most of it; f32 5.0 -> 2.1 ms, by the median).
     copy_rows_ = op_tuning(engine_caps(engine)).rnn_copy_rows;
-    if (lstm) ANYDNN_CHECK(build_fused(engine, fwd_lstm_fused, fused_rows_, fused_cols_));
     const gemm_types_t f32;
     // Every product takes the tiled GEMM where the device runs it: even one-row steps ran
     // faster on it than as per-element dot products on PoCL (LSTM mb1, 512 channels: 5x by
@@ -216,22 +174,6 @@ status_t kernels_t::step(stream_t *st, const std::shared_ptr<kernel_t> &k,
     args.add(a2);
     args.add_value(p);
     return k->launch(st, args, fixed_groups(*k, size_t(p.H), size_t(p.N)));
-}
-
-status_t kernels_t::fused_step(stream_t *st, const memory_storage_t *a0,
-        const memory_storage_t *a1, const memory_storage_t *a2, const step_params_t &p) const {
-    kernel_args_t args;
-    args.add(a0);
-    args.add(a1);
-    args.add(a2);
-    args.add_value(p);
-    nd_range_t r;
-    r.ndims = 2;
-    r.global[0] = size_t((p.H + fused_cols_ - 1) / fused_cols_) * 256;
-    r.global[1] = size_t((p.N + fused_rows_ - 1) / fused_rows_);
-    r.local[0] = 256;
-    r.local[1] = 1;
-    return fwd_lstm_fused->launch(st, args, r);
 }
 
 status_t kernels_t::row_sums(stream_t *st, const memory_storage_t *bs, int64_t part,

@@ -2,8 +2,7 @@
 // step's gates, then per step the recurrent product (the tiled GEMM where the device runs
 // it, else inside the cell kernel; K split into slices where the product is too small to
 // fill the device, the cell kernel adding their partial sums), the cell kernel (GRU: two,
-// its o gate reads r * h of every channel), and the projection GEMM. LSTM steps may instead
-// be one launch each (rnn_fwd_lstm_fused: products and cell together, op_tuning's rnn_fused).
+// its o gate reads r * h of every channel), and the projection GEMM.
 #include "gpu/rnn/rnn.hpp"
 
 namespace anydnn {
@@ -130,9 +129,7 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
     const mat_t wp = c.projection ? weights_mat(e, rnn_weights_projection, l, d) : mat_t();
     step_params_t p = step_base(e, l, d);
     // The recurrent products: the tiled GEMM where it runs, else inside the cell kernel.
-    // LSTM steps may run in one launch each (the fused kernel, where the tuning row asks).
-    const bool fused = c.lstm && k.fwd_lstm_fused;
-    p.gemm_done = k.tiled() && !fused ? 1 : 0;
+    p.gemm_done = k.tiled() ? 1 : 0;
     // Products too small to fill the device have K split (the cell kernels add the slices'
     // partial sums): GRU's two, or one over every gate column (LBR's o part included).
     const device_caps_t &caps = engine_caps(e.stream->engine());
@@ -173,8 +170,6 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
             else if (p.gemm_done)
                 ANYDNN_CHECK(k.gemm(e.stream, N, H, H, rh, wi_o, g_o, true));
             ANYDNN_CHECK(k.step(e.stream, k.fwd_gru_state, e.ws, e.scratch, w, p));
-        } else if (fused) {
-            ANYDNN_CHECK(k.fused_step(e.stream, e.ws, e.scratch, w, p));
         } else {
             if (p.gemm_done && !sp.slices() && c.lbr) {
                 ANYDNN_CHECK(k.gemm(e.stream, N, 2 * H, c.SIC, hprev, wi, g, true));

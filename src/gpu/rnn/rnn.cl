@@ -158,35 +158,6 @@ float gru_blend(const step_params_t *p, const global float *scr, long n, float u
     return u * hp + (1.f - u) * o;
 }
 
-// The LSTM cell of row n, channel j: gates from their x part (in the gates), the recurrent
-// products acc and the bias, then c and h; the gates are left activated.
-void lstm_cell(global float *ws, const global float *scr, const step_params_t *p, long n,
-        long j, const float *acc) {
-    const long H = p->H;
-    global float *g = ws + p->gates + n * p->G * H + j;
-    const global float *b = scr + p->bias + j;
-    const float cp = ws[p->cprev + n * H + j];
-    float gi = g[0] + acc[0] + b[0], gf = g[H] + acc[1] + b[H];
-    float gc = g[2 * H] + acc[2] + b[2 * H], go = g[3 * H] + acc[3] + b[3 * H];
-    const global float *pp = scr + p->peep + j;
-    if (p->peephole) {
-        gi += pp[0] * cp;
-        gf += pp[H] * cp;
-    }
-    gi = sigmoid(gi);
-    gf = sigmoid(gf);
-    gc = tanh(gc);
-    const float ct = gf * cp + gi * gc;
-    if (p->peephole) go += pp[2 * H] * ct;
-    go = sigmoid(go);
-    g[0] = gi;
-    g[H] = gf;
-    g[2 * H] = gc;
-    g[3 * H] = go;
-    ws[p->cout + n * H + j] = ct;
-    ws[p->hout + n * H + j] = go * tanh(ct);
-}
-
 // One forward step of vanilla, LSTM and LBR cells: recurrent products, gates, new state.
 // Gates hold the x part on entry and are left activated (vanilla: pre-activation).
 // x: output channel j, y: row n.
@@ -205,7 +176,26 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
         g[0] = x;
         *h = vanilla_act(&p, x);
     } else if (p.cell == CELL_LSTM) {
-        lstm_cell(ws, scr, &p, n, j, acc);
+        const float cp = ws[p.cprev + n * H + j];
+        float gi = g[0] + acc[0] + b[0], gf = g[H] + acc[1] + b[H];
+        float gc = g[2 * H] + acc[2] + b[2 * H], go = g[3 * H] + acc[3] + b[3 * H];
+        const global float *pp = scr + p.peep + j;
+        if (p.peephole) {
+            gi += pp[0] * cp;
+            gf += pp[H] * cp;
+        }
+        gi = sigmoid(gi);
+        gf = sigmoid(gf);
+        gc = tanh(gc);
+        const float ct = gf * cp + gi * gc;
+        if (p.peephole) go += pp[2 * H] * ct;
+        go = sigmoid(go);
+        g[0] = gi;
+        g[H] = gf;
+        g[2 * H] = gc;
+        g[3 * H] = go;
+        ws[p.cout + n * H + j] = ct;
+        *h = go * tanh(ct);
     } else { // LBR
         const float u = sigmoid(g[0] + acc[0] + b[0]);
         const float r = sigmoid(g[H] + acc[1] + b[H]);
@@ -218,105 +208,6 @@ kernel void rnn_fwd_step(global float *ws, const global float *scr, const global
         *h = gru_blend(&p, scr, n, u, o, ws[p.hprev + n * p.DIC + j]);
     }
 }
-
-#ifdef LSTM_FUSED
-// One LSTM forward step in one launch (built with -DLSTM_FUSED and the tile sizes): a
-// work-group of 256 computes the recurrent products of LF_RB rows x LF_JB channels (their
-// four gate columns) over all K inputs and applies the cell. K is walked in chunks staged in
-// local memory; the work-items form LF_KG groups, each taking LF_KS inputs of every chunk with
-// 4 rows x 4 gates of one channel in registers; the groups' partial sums are added in group
-// order (the same result every run) before the cell. With LF_PREFETCH the next chunk's loads
-// are issued before the current chunk's products (in flight meanwhile), else after them.
-#define LF_IPG (LF_RB / 4 * LF_JB) // work-items per K group
-#define LF_KG (256 / LF_IPG)
-#define LF_KC (LF_KG * LF_KS) // inputs per chunk
-#define LF_HL ((LF_KC / 4 * LF_RB + 255) / 256) // hprev runs of 4 per work-item and chunk
-#define LF_WL ((LF_KC * 4 * LF_JB + 255) / 256) // weights per work-item and chunk
-
-// This work-item's share of the chunk at k0 into registers (zeros past the edges): hprev
-// with rows fastest across work-items (conflict-free local stores later), 4 inputs each.
-void lf_load(const global float *hp, const global float *w, const step_params_t *p, long r0,
-        long j0, long k0, int t, float *hv, float *wv) {
-    for (int l = 0; l < LF_HL; ++l) {
-        const int i = t + 256 * l, r = i % LF_RB, kk = i / LF_RB * 4;
-        const long n = r0 + r;
-        for (int e = 0; e < 4; ++e) {
-            const long k = k0 + kk + e;
-            hv[4 * l + e] = i < LF_KC / 4 * LF_RB && n < p->N && k < p->SIC
-                    ? hp[n * p->DIC + k]
-                    : 0.f;
-        }
-    }
-    for (int l = 0; l < LF_WL; ++l) {
-        const int i = t + 256 * l, c = i % LF_JB, g = i / LF_JB % 4, kk = i / (4 * LF_JB);
-        const long j = j0 + c, k = k0 + kk;
-        wv[l] = i < LF_KC * 4 * LF_JB && j < p->H && k < p->SIC
-                ? w[p->w_off + k * p->w_si + (g * p->H + j) * p->w_sj]
-                : 0.f;
-    }
-}
-
-// The registers of lf_load into the local chunk: hprev input-major, weights with a channel's
-// four gates next to each other.
-void lf_store(local float *hsf, local float *wgf, int t, const float *hv, const float *wv) {
-    for (int l = 0; l < LF_HL; ++l) {
-        const int i = t + 256 * l, r = i % LF_RB, kk = i / LF_RB * 4;
-        if (i < LF_KC / 4 * LF_RB)
-            for (int e = 0; e < 4; ++e) hsf[(kk + e) * LF_RB + r] = hv[4 * l + e];
-    }
-    for (int l = 0; l < LF_WL; ++l) {
-        const int i = t + 256 * l, c = i % LF_JB, g = i / LF_JB % 4, kk = i / (4 * LF_JB);
-        if (i < LF_KC * 4 * LF_JB) wgf[(kk * LF_JB + c) * 4 + g] = wv[l];
-    }
-}
-
-__attribute__((reqd_work_group_size(256, 1, 1)))
-kernel void rnn_fwd_lstm_fused(global float *ws, const global float *scr, const global float *w,
-        step_params_t p) {
-    local float4 hs[LF_KC][LF_RB / 4]; // 4 rows a vector
-    local float4 wg[LF_KC][LF_JB]; // a channel's 4 gates a vector
-    local float red[LF_KG * LF_RB * 4 * LF_JB];
-    const int t = get_local_id(0);
-    const int kg = t / LF_IPG, jj = t % LF_IPG % LF_JB, q = t % LF_IPG / LF_JB;
-    const long r0 = get_group_id(1) * LF_RB, j0 = get_group_id(0) * LF_JB;
-    const long H = p.H, K = p.SIC;
-    const global float *hp = ws + p.hprev;
-    float acc[4][4], hv[4 * LF_HL], wv[LF_WL];
-    for (int i = 0; i < 4; ++i)
-        for (int g = 0; g < 4; ++g) acc[i][g] = 0.f;
-    lf_load(hp, w, &p, r0, j0, 0, t, hv, wv);
-    for (long k0 = 0; k0 < K; k0 += LF_KC) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        lf_store((local float *)hs, (local float *)wg, t, hv, wv);
-        barrier(CLK_LOCAL_MEM_FENCE);
-#ifdef LF_PREFETCH
-        if (k0 + LF_KC < K) lf_load(hp, w, &p, r0, j0, k0 + LF_KC, t, hv, wv);
-#endif
-        for (int kk = kg * LF_KS; kk < kg * LF_KS + LF_KS; ++kk) {
-            const float4 a4 = hs[kk][q], b4 = wg[kk][jj];
-            const float a[4] = {a4.x, a4.y, a4.z, a4.w}, b[4] = {b4.x, b4.y, b4.z, b4.w};
-            for (int i = 0; i < 4; ++i)
-                for (int g = 0; g < 4; ++g) acc[i][g] = fma(a[i], b[g], acc[i][g]);
-        }
-#ifndef LF_PREFETCH
-        if (k0 + LF_KC < K) lf_load(hp, w, &p, r0, j0, k0 + LF_KC, t, hv, wv);
-#endif
-    }
-    for (int i = 0; i < 4; ++i)
-        for (int g = 0; g < 4; ++g)
-            red[((kg * LF_RB + 4 * q + i) * 4 + g) * LF_JB + jj] = acc[i][g];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int pr = t; pr < LF_RB * LF_JB; pr += 256) {
-        const int r = pr / LF_JB, c = pr % LF_JB;
-        const long n = r0 + r, j = j0 + c;
-        if (n >= p.N || j >= H) continue;
-        float sum[4] = {0.f, 0.f, 0.f, 0.f};
-        for (int s = 0; s < LF_KG; ++s)
-            for (int g = 0; g < 4; ++g) sum[g] += red[((s * LF_RB + r) * 4 + g) * LF_JB + c];
-        lstm_cell(ws, scr, &p, n, j, sum);
-    }
-}
-#endif
 
 // GRU forward, first half: u, r and r * hprev.
 kernel void rnn_fwd_gru_gates(global float *ws, const global float *scr, const global float *w,

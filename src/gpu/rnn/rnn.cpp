@@ -104,7 +104,7 @@ struct rnn_gemm_t : public primitive_t {
         // The largest product: the layer GEMM of all steps (or its backward counterparts).
         const int64_t in = std::max(c.SLC, c.DIC), rows = c.T * c.N;
         const int64_t elems = std::max(rows * std::max(c.gate_cols(), in), in * c.gate_cols());
-        ANYDNN_CHECK(kernels_.init(pd_().engine, elems, c.lstm));
+        ANYDNN_CHECK(kernels_.init(pd_().engine, elems));
         return upload_weights_scales();
     }
 

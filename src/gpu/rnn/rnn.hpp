@@ -98,9 +98,8 @@ struct mat_t {
 
 // The built kernels and the launches the drivers make of them.
 struct kernels_t {
-    // big_gemm_elems: the largest product's elements of C (picks the tiled GEMM's tiles);
-    // lstm: the cell is LSTM (the fused step kernel is built where the tuning row asks).
-    status_t init(engine_t *engine, int64_t big_gemm_elems, bool lstm);
+    // big_gemm_elems: the largest product's elements of C (picks the tiled GEMM's tiles).
+    status_t init(engine_t *engine, int64_t big_gemm_elems);
 
     status_t copy(stream_t *st, const int64_t dims[5], const view_t &dst, const view_t &src,
             const view_t &src2 = view_t(), bool accumulate = false,
@@ -118,22 +117,18 @@ struct kernels_t {
     status_t step(stream_t *st, const std::shared_ptr<kernel_t> &k,
             const memory_storage_t *a0, const memory_storage_t *a1,
             const memory_storage_t *a2, const step_params_t &p) const;
-    // One LSTM forward step in one launch (fwd_lstm_fused, null where not built).
-    status_t fused_step(stream_t *st, const memory_storage_t *a0, const memory_storage_t *a1,
-            const memory_storage_t *a2, const step_params_t &p) const;
     status_t row_sums(stream_t *st, const memory_storage_t *bs, int64_t part, int64_t out,
             int64_t N, int64_t H) const;
     status_t column_sums(stream_t *st, const memory_storage_t *a, const memory_storage_t *b,
             const memory_storage_t *out, const sums_params_t &p) const;
 
     std::shared_ptr<kernel_t> copy_k, fwd_step, fwd_gru_gates, fwd_gru_state, bwd_step,
-            bwd_gru_gates, row_sums_k, column_sums_k, fwd_lstm_fused;
+            bwd_gru_gates, row_sums_k, column_sums_k;
 
 private:
     gemm_kernel_t gemm_generic_, gemm_tiled_;
     bool tiled_ = false;
     bool copy_rows_ = false; // copies take a row per work-item (CPU devices)
-    int fused_rows_ = 0, fused_cols_ = 0; // fwd_lstm_fused's tile: rows x channels
 };
 
 // The tensors of one execution: user memories by rnn_tensor_t (and their gradients), the

@@ -50,10 +50,6 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "item_bytes" && v > 0) t.item_bytes = v;
             if (name == "rnn_split_elems" && v >= 0) t.rnn_split_elems = v;
             if (name == "rnn_split_depth" && v > 0) t.rnn_split_depth = v;
-            if (name == "rnn_fused" && v >= 0 && v <= 2) t.rnn_fused = v;
-            if (name == "rnn_fused_rows" && v > 0) t.rnn_fused_rows = v;
-            if (name == "rnn_fused_cols" && v > 0) t.rnn_fused_cols = v;
-            if (name == "rnn_fused_depth" && v > 0) t.rnn_fused_depth = v;
             if (name == "access_bytes" && (v == 8 || v == 16)) t.access_bytes = v;
         }
         begin = end + 1;

@@ -26,16 +26,6 @@ struct op_tuning_t {
     // threads the product fills already). Slices are at least rnn_split_depth deep.
     int rnn_split_elems = 4096;
     int rnn_split_depth = 64;
-    // LSTM forward steps in one launch (rnn_fwd_lstm_fused in rnn/rnn.cl): each work-group
-    // computes the recurrent products of rnn_fused_rows rows x rnn_fused_cols channels (all
-    // four gates) over all of K, split over the group's work-items in slices of
-    // rnn_fused_depth inputs per chunk, and applies the cell; no GEMM launch, no partial sums
-    // in memory; 2: the same with each chunk's loads issued before the previous chunk's
-    // products. 0: the GEMM and the cell kernel (two launches a step). Not measured yet.
-    int rnn_fused = 0;
-    int rnn_fused_rows = 32;
-    int rnn_fused_cols = 8;
-    int rnn_fused_depth = 16;
     // Bandwidth-shaped kernels (batch norm's flat steps, softmax and layer norm rows held in
     // registers, dense eltwise): elements per access, 4 (16-byte f32 loads) or 1.
     int vector_elems = 4;
@@ -83,8 +73,7 @@ long vector_items(long n, int groups, int width = 4);
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
 // row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16,access_bytes=16,
 // reduce_groups=2048,
-// rnn_split_elems=4096,rnn_split_depth=64,rnn_fused=0,rnn_fused_rows=32,rnn_fused_cols=8,
-// rnn_fused_depth=16").
+// rnn_split_elems=4096,rnn_split_depth=64").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu
