@@ -20,6 +20,9 @@ import ipgemv_rows as ig  # noqa: E402 (beside this file: torch_ip, torch_mm, ro
 CANDIDATES = ['wgmma:config=m64_64x64s4p1,splits=1', 'wgmma:config=m64_128x64s4p1,splits=1',
               'wgmma:config=m64_128x64s4p1,splits=2', 'wgmma:config=m64_64x64s4p1,splits=2',
               'wgmma:config=256x64s4p1,splits=4']
+# IPBF16_CANDIDATES (';'-separated, may be empty) replaces the list: the table's rows alone.
+if 'IPBF16_CANDIDATES' in os.environ:
+    CANDIDATES = [c for c in os.environ['IPBF16_CANDIDATES'].split(';') if c]
 # The skinny row the f32 GEMV of one row had before (K split into slices).
 KSPLIT = 'variant=skinny,wg_m=8,wg_n=32,kt=256,stages=4'
 
