@@ -203,36 +203,34 @@ std::string gemm_kernel_t::init_wgmma(
     wgmma_epi_ = kmajor || (wgmma_offer_.epilogue && wgmma_epilogue_.any);
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
-    // The configurations the table gives a C that fills the compute units and one that does
-    // not; each launch takes the one the table gives its sizes (K split only where
-    // allow_wgmma_split gave room).
-    const int es = wgmma_elem_bytes(t.a);
-    wgmma_tuning_t wide, narrow;
-    if (wgmma_tuning(caps_, 1, int64_t(1) << 29, int64_t(1) << 29, 1, wide, es) != dnnl_success
-            || wgmma_tuning(caps_, 1, 1, 1, 1, narrow, es) != dnnl_success)
+    // Every configuration the table may give; each launch takes the one the table gives its
+    // sizes (K split only where allow_wgmma_split gave room).
+    std::vector<wgmma_tuning_t> configs;
+    if (wgmma_table_configs(caps_, wgmma_elem_bytes(t.a), configs) != dnnl_success)
         return "none, " + last_failure_reason();
-    if (!wide.core) return "none, the tuning table keeps the core off wgmma (" + wide.why + ")";
-    wgmma_config_[0] = wide.config;
-    wgmma_config_[1] = narrow.config != wide.config ? narrow.config : "";
-    const int tile_m[2] = {wide.tile_m, narrow.tile_m};
-    const int tile_n[2] = {wide.tile_n, narrow.tile_n};
+    if (configs.empty() || !configs[0].core)
+        return "none, the tuning table keeps the core off wgmma";
     // tf32 and 8-bit tiles are K-major only (one layout), and always take the epilogue.
     const int layouts = kmajor ? 1 : 4;
-    for (int c = 0; c < 2; ++c)
-        for (int i = 0; i < layouts && !wgmma_config_[c].empty(); ++i) {
+    std::string names;
+    for (size_t c = 0; c < configs.size() && c < 3; ++c) {
+        wgmma_config_[c] = configs[c].config;
+        names += (c ? " or " : "") + configs[c].config;
+        for (int i = 0; i < layouts; ++i) {
             wgmma_layout_t l;
             l.a_m_major = i / 2 != 0;
             l.b_n_major = i % 2 != 0;
             // Init's splits 2 load the split-K sum; each launch passes its own.
             if (wgmma_[c][i].init(engine,
-                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_), tile_m[c],
-                        tile_n[c],
-                        wgmma_split_ ? 2 : 1, t.a == dnnl_s8 || t.a == dnnl_u8)
+                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_),
+                        configs[c].tile_m, configs[c].tile_n, wgmma_split_ ? 2 : 1,
+                        t.a == dnnl_s8 || t.a == dnnl_u8)
                     != dnnl_success)
                 return "none, " + last_failure_reason();
         }
+    }
     wgmma_ready_ = true;
-    return "tiles " + wgmma_config_[0] + (wgmma_config_[1].empty() ? "" : " or " + wgmma_config_[1])
+    return "tiles " + names
             + (wgmma_split_ ? " (K split where the table says so and the scratchpad has room"
                             : " (K not split")
             + (wgmma_epi_ ? ", the kernels' epilogue" : "")
@@ -369,12 +367,9 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
         if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, wgmma_elem_bytes(types_.a))
                 != dnnl_success)
             why = last_failure_reason();
-        else if (wt.config == wgmma_config_[0])
-            c = 0;
-        else if (wt.config == wgmma_config_[1])
-            c = 1;
-        else
-            why = "no loaded kernel of the table's tiles " + wt.config;
+        for (int j = 0; why.empty() && j < 3 && c < 0; ++j)
+            if (!wgmma_config_[j].empty() && wt.config == wgmma_config_[j]) c = j;
+        if (why.empty() && c < 0) why = "no loaded kernel of the table's tiles " + wt.config;
     }
     const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);
     if (c >= 0 && !wgmma_[c][i].ready()) c = -1, why = "kernel not loaded";

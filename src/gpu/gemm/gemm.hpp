@@ -186,8 +186,11 @@ private:
     bool k_dense_b_ = false; // expect_k_dense_b
     bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch
-    std::string wgmma_config_[2]; // wide and narrow tiles (one of them empty where equal)
-    wgmma_gemm_t wgmma_[2][4]; // by configuration, layout: 2 * (A M-major) + (B N-major)
+    // The table's configurations (wgmma_table_configs: wide, 64-row, narrow tiles; empty
+    // where it has fewer), and their kernels by configuration and layout: 2 * (A M-major) +
+    // (B N-major).
+    std::string wgmma_config_[3];
+    wgmma_gemm_t wgmma_[3][4];
     // allow_wgmma_epilogue's offer, the epilogue, and why the attribute does not fit it
     gemm_wgmma_offer_t wgmma_offer_;
     wgmma_epilogue_t wgmma_epilogue_;

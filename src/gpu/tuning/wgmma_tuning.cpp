@@ -81,19 +81,44 @@ bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
     return true;
 }
 
+// The device's architecture row for this element size, else the default one (null: none).
+const wgmma_row_t *find_row(const device_caps_t &caps, int elem_bytes) {
+    for (const wgmma_row_t &r : rows)
+        if (r.elem_bytes == elem_bytes && *r.arch && caps.arch == r.arch) return &r;
+    for (const wgmma_row_t &r : rows)
+        if (r.elem_bytes == elem_bytes && !*r.arch) return &r;
+    return nullptr;
+}
+
 } // namespace
+
+status_t wgmma_table_configs(
+        const device_caps_t &caps, int elem_bytes, std::vector<wgmma_tuning_t> &configs) {
+    const wgmma_row_t *row = find_row(caps, elem_bytes);
+    ANYDNN_REQUIRE(row, dnnl_unimplemented, "the wgmma tuning table has no row for %d-byte "
+            "elements", elem_bytes);
+    const std::string spec = tuning_override("wgmma");
+    configs.clear();
+    for (const char *name : {row->wide, row->half_height, row->narrow}) {
+        if (!name) continue;
+        wgmma_tuning_t t;
+        t.config = name;
+        t.core = row->core;
+        ANYDNN_REQUIRE(spec.empty() || apply_override(spec, t), dnnl_unimplemented,
+                "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
+        ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k), dnnl_unimplemented,
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P>", t.config.c_str());
+        bool seen = false;
+        for (const wgmma_tuning_t &c : configs)
+            seen = seen || c.config == t.config;
+        if (!seen) configs.push_back(t);
+    }
+    return dnnl_success;
+}
 
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
         wgmma_tuning_t &out, int elem_bytes) {
-    // The device's architecture row for this element size, else the default one.
-    const wgmma_row_t *row = nullptr;
-    for (const wgmma_row_t &r : rows)
-        if (r.elem_bytes == elem_bytes && *r.arch && caps.arch == r.arch) {
-            row = &r;
-            break;
-        }
-    for (const wgmma_row_t &r : rows)
-        if (!row && r.elem_bytes == elem_bytes && !*r.arch) row = &r;
+    const wgmma_row_t *row = find_row(caps, elem_bytes);
     ANYDNN_REQUIRE(row, dnnl_unimplemented, "the wgmma tuning table has no row for %d-byte "
             "elements", elem_bytes);
     const std::string where = (*row->arch ? std::string("architecture '") + row->arch + "' row"

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/compute/compute.hpp"
 
@@ -26,6 +27,12 @@ struct wgmma_tuning_t {
 // elem_bytes: of A and B (2 bf16/f16, 4 f32 as TF32, 1 8-bit integers); each has its rows.
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
         wgmma_tuning_t &tuning, int elem_bytes = 2);
+
+// Every configuration wgmma_tuning may give for `elem_bytes` on this device (the override's
+// alone where it names one), each once, with its tile sizes: what a caller that launches
+// whatever sizes come loads up front.
+status_t wgmma_table_configs(
+        const device_caps_t &caps, int elem_bytes, std::vector<wgmma_tuning_t> &configs);
 
 } // namespace gpu
 } // namespace anydnn
