@@ -121,6 +121,11 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 256), 6);
     EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 130), 1) << "192 columns, not 256";
     EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 1000), 0) << "32 x 4 blocks of 128 x 256 do not fill";
+    // Where the device loads sm_90a PTX, the 128 x 256 blocks are the 16-deep sm_90a ones.
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90), 8);
+    EXPECT_STREQ(sgemm_config[8].name, "128x256k16_sm90");
+    EXPECT_EQ(sgemm_pick_config(132, 1, 1536, 1536, 90), 0);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64, 90), 1);
     {
         tuning_env_t env("sgemm:config=64x64");
         EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 2);

@@ -28,7 +28,8 @@ struct sgemm_config_t {
 constexpr int sgemm_configs = 13;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 // The table's default: 128 x 256 blocks (8 x 16 per thread, one CTA per SM) where they give
-// every compute unit one, then 128 x 128 (8 x 8, two CTAs per SM), 128 x 64, 64 x 64.
+// every compute unit one (16 deep in the sm_90a module where the device loads it), then
+// 128 x 128 (8 x 8, two CTAs per SM), 128 x 64, 64 x 64.
 constexpr int sgemm_size_choices = 4;
 extern const int sgemm_size_order[sgemm_size_choices];
 
