@@ -27,8 +27,7 @@ if(ANYDNN_NVCC)
   # Flash attention (src/gpu/sdpa/cuda): mma.sync and FMA kernels as sm_80 PTX (Ampere and
   # Hopper), the wgmma ones and the FMA kernel past 48 KiB of shared memory as sm_90a.
   foreach(_flash flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:90a
-                 flash_attention_sm90:90a flash_attention_sm90_pipe:90a
-                 flash_attention_sm90_try:90a)
+                 flash_attention_sm90:90a flash_attention_sm90_pipe:90a)
     string(REPLACE ":" ";" _parts ${_flash})
     list(GET _parts 0 _name)
     list(GET _parts 1 _sm)

@@ -437,8 +437,7 @@ TEST_F(graph_ocl_sdpa_causal_t, training_forward_stats_framework_style_gqa) {
 // tensor cores, f32 on the FMA kernel, lengths that are not multiples of the 64/128-row and
 // 64/128-key blocks, bottom-right causal masks offset by the graph's lengths.
 // Where sm_90a PTX loads, head sizes 64 and 128 run on the pipelined wgmma kernel unless
-// ANYDNN_SDPA_FLASH_WGMMA=0 (mma.sync); =1, =ps, =pipe3, =pipen, =pipell, =pipelle its other
-// entries (ANYDNN_SDPA_FLASH_ORDER another launch order),
+// ANYDNN_SDPA_FLASH_WGMMA=0 (mma.sync); =1, =ps its other entries,
 // ANYDNN_SDPA_FLASH_WARPS=8 or =4x2 the mma.sync ones. Lengths of 600 to 700 give the key loops
 // five or six blocks (the pipelined entries' stages turn over) and, bottom-right, warpgroups of
 // one CTA that see different numbers of blocks. Every case runs again as the training
@@ -531,12 +530,11 @@ TEST_F(graph_ocl_sdpa_causal_t, flash_f32_match_reference) {
     }
 }
 
-// The quick check of the wgmma entries (tools/gpu_bench/run_flash2.sh runs it for each
-// candidate): bf16 and f16, head sizes 64 and 128, causal top-left and bottom-right and no
-// mask, four query heads per K/V head and (2 per K/V head, 6 heads) a head count that a
-// launch order walking 4 heads at once does not divide; key lengths past five blocks of 128
-// (the stages turn over) that are not multiples of them. Small enough for the reference to
-// take seconds.
+// The quick check of the wgmma entries (tools/gpu_bench/run_flash2.sh runs it for the
+// default): bf16 and f16, head sizes 64 and 128, causal top-left and bottom-right and no
+// mask, four query heads per K/V head and (2 per K/V head, 6 heads) an odd number of K/V
+// heads; key lengths past five blocks of 128 (the stages turn over) that are not multiples of
+// them. Small enough for the reference to take seconds.
 TEST_F(graph_ocl_sdpa_causal_t, flash_wgmma_quick_match_reference) {
     const char *on = std::getenv("ANYDNN_SDPA_FLASH_CHECK");
     if (!on || std::string(on) != "1") GTEST_SKIP() << "set ANYDNN_SDPA_FLASH_CHECK=1 (GPU)";

@@ -102,8 +102,7 @@ TEST(PtxKernel, FlashEntriesTakeNineBuffers) {
     for (const char *entry : {"anydnn_flash_sdpa_bf16_d64_w4", "anydnn_flash_sdpa_f16_d256_w4",
                  "anydnn_flash_sdpa_f32_d128", "anydnn_flash_sdpa_bf16_d128_sm90",
                  "anydnn_flash_sdpa_f16_d64_sm90_ps", "anydnn_flash_sdpa_bf16_d128_sm90_pipe",
-                 "anydnn_flash_sdpa_f16_d64_sm90_pipell",
-                 "anydnn_flash_sdpa_bf16_d128_sm90_pipelle"}) {
+                 "anydnn_flash_sdpa_f16_d64_sm90_pipe"}) {
         const char *ptx = anydnn::gpu::ptx_module(entry);
         if (!ptx) GTEST_SKIP() << "built without nvcc";
         expect_buffer_params(ptx, entry, 9);

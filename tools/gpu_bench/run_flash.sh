@@ -5,7 +5,7 @@
 # default (pipe) first and, if it passes, timed against PyTorch's SDPA on bf16 causal s4096
 # d128 and GQA, bf16 s1024 d64 without mask and f32 s1024 d64 (the default f32 kernel); then
 # the f32 kernel's variant (f32pf), checked and timed on its row; then the other variants'
-# checks while time is left (run_flash2.sh: the pipelined kernel's candidates). Prints
+# checks while time is left (run_flash2.sh: the default alone, quicker). Prints
 # sdpa_flash.py's lines:
 #   CHECK|variant|PASSED or FAILED|impls|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio|error
@@ -45,7 +45,7 @@ check f32pf flash_f32_match_reference
 if [ ${#ok[@]} -gt 0 ]; then py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'; fi
 # The other variants share the softmax and the prologue and tail: checked only (their speed
 # is unchanged), each while the call has time for it.
-for v in wgmma wgmma_ps pipe3 w4 w8 w4x2; do
+for v in wgmma wgmma_ps w4 w8 w4x2; do
     py --variants "$v" --no-rows
 done
 echo "TIME|run_flash.sh|$((SECONDS - start)) s" | tee -a "$log"

@@ -5,17 +5,18 @@
 # every type and head size, causal top-left and bottom-right, GQA, additive masks, odd
 # lengths; each case also as the training forward, its softmax statistics checked), then
 # the SDPA rows of rows_sdpa.py timed against PyTorch's SDPA. Prints
-#   CHECK|variant|PASSED or FAILED|impls the graph compiled to (verbose) and how often|first failure
+#   CHECK|variant|PASSED, FAILED or TIMEOUT|impls the graph compiled to (verbose) and how
+#         often|first failure
 #   ROW|sdpa|variant|problem|our impl|ours ms|PyTorch ms|ratio
 # ratio = PyTorch's time / ours. f32 rows run for the first variant only (f32pf picks the f32
 # kernel's one variant).
 #
 # Usage (GPU machine, after tools/gpu_bench/prepare.sh build .dev):
-#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe,pipe3 (or w4, w8, w4x2,
-#                              wgmma_ps, pipen, pipell, pipelle, pipe_h4, pipell_h4,
-#                              f32pf, default)] [--no-check] [--no-rows] [--max-ms MS]
+#   python3 .dev/sdpa_flash.py [--bin .dev] [--variants wgmma,pipe (or w4, w8, w4x2,
+#                              wgmma_ps, f32pf, default)] [--no-check] [--no-rows] [--max-ms MS]
 #                              [--rows 'PROBLEM;PROBLEM' (rows_sdpa.py's names; default all)]
 #                              [--test GTEST_CASE (default flash_variants_match_reference)]
+#                              [--timeout S (each check; default 150)]
 import argparse
 import collections
 import os
@@ -38,15 +39,6 @@ VARIANTS = {
     'wgmma': {'ANYDNN_SDPA_FLASH_WGMMA': '1'}, # not pipelined
     'wgmma_ps': {'ANYDNN_SDPA_FLASH_WGMMA': 'ps'}, # P through shared memory
     'pipe': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe'}, # the default: softmax overlapping the tensor cores
-    'pipe3': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe3'}, # and three K, V stages
-    # pipe's candidates (flash_attention_sm90_try.cu): lean K, V copies; and issued after the
-    # wgmma; and 3 of 16 chunks of exponentials on the FMA units
-    'pipen': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipen'},
-    'pipell': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipell'},
-    'pipelle': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipelle'},
-    # launch order walking 4 heads at once (GQA: the heads of one K, V head together)
-    'pipe_h4': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipe', 'ANYDNN_SDPA_FLASH_ORDER': '4'},
-    'pipell_h4': {'ANYDNN_SDPA_FLASH_WGMMA': 'pipell', 'ANYDNN_SDPA_FLASH_ORDER': '4'},
     'f32pf': {'ANYDNN_SDPA_FLASH_F32': 'pf'}, # f32 head size 64: K, V fetched during the compute
     'default': {}, # what the library picks unasked
 }
@@ -72,7 +64,7 @@ def check(bindir, variant, timeout=150, test=TEST):
         out = (ex.stdout or b'').decode(errors='replace') + '\nTIMEOUT'
     impls = collections.Counter(re.findall(r'(sdpa:ocl:[a-z0-9_]+)', out))
     state = 'PASSED' if re.search(r'^\[\s+PASSED\s+\] 1 test', out, re.M) else \
-        'SKIPPED' if 'SKIPPED' in out else 'FAILED'
+        'SKIPPED' if 'SKIPPED' in out else 'TIMEOUT' if out.endswith('TIMEOUT') else 'FAILED'
     first = ''
     if state != 'PASSED':
         bad = [l for l in out.splitlines() if 'Failure' in l or 'at ' in l or 'Trace' in l
@@ -97,17 +89,18 @@ def ours(bindir, variant, args, max_ms=None):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', default=HERE)
-    ap.add_argument('--variants', default='wgmma,pipe,pipe3')
+    ap.add_argument('--variants', default='wgmma,pipe')
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--no-rows', action='store_true')
     ap.add_argument('--rows', default='', help="the problems to time, ';'-separated")
     ap.add_argument('--test', default=TEST, help='the gtest case that checks (default: %(default)s)')
     ap.add_argument('--max-ms', type=int, default=None, help="benchdnn's time per row and variant")
+    ap.add_argument('--timeout', type=int, default=150, help='seconds each check may take')
     a = ap.parse_args()
     variants = a.variants.split(',')
     if not a.no_check:
         for v in variants:
-            check(a.bin, v, test=a.test)
+            check(a.bin, v, timeout=a.timeout, test=a.test)
     if a.no_rows:
         return 0
     torch = gpu_vs_torch.Torch()

@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 for spec in flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:90a \
-        flash_attention_sm90:90a flash_attention_sm90_pipe:90a flash_attention_sm90_try:90a; do
+        flash_attention_sm90:90a flash_attention_sm90_pipe:90a; do
     name=${spec%%:*}
     sm=${spec#*:}
     nvcc -ptx -O3 -std=c++17 -gencode=arch=compute_$sm,code=sm_$sm \
@@ -26,6 +26,6 @@ for spec in flash_attention:80 flash_attention_f32:80 flash_attention_f32_sm90:9
     done
     echo
 done
-for name in flash_attention_sm90 flash_attention_sm90_pipe flash_attention_sm90_try; do
+for name in flash_attention_sm90 flash_attention_sm90_pipe; do
     CUOBJDUMP=${CUOBJDUMP:-cuobjdump} python3 "$root/tools/ptx_check/check_hgmma.py" "$out/$name.sass"
 done

@@ -17,7 +17,7 @@ namespace {
 
 constexpr int has_scale_flag = 1, divide_flag = 2, has_mask_flag = 4, dst_f32_flag = 8;
 constexpr int causal_top_left = 16, causal_bottom_right = 32, causal_lengths_flag = 64;
-constexpr int scale_type_shift = 8, mask_type_shift = 10, head_group_shift = 12;
+constexpr int scale_type_shift = 8, mask_type_shift = 10;
 
 int type_code(dnnl_data_type_t dt) {
     return dt == dnnl_bf16 ? 1 : dt == dnnl_f16 ? 2 : 0;
@@ -29,31 +29,17 @@ bool env_is(const char *name, const char *value) {
 }
 
 // The wgmma entries' suffix ANYDNN_SDPA_FLASH_WGMMA asks for ("_pipe" when unset or "pipe",
-// "" for 1, "_ps", "_pipe3", and the candidates of flash_attention_sm90_try.cu "_pipen",
-// "_pipell", "_pipelle"), or null for the mma.sync entries: =0, any other value, or
+// "" for 1, "_ps"), or null for the mma.sync entries: =0, any other value, or
 // ANYDNN_SDPA_FLASH_WARPS set without ANYDNN_SDPA_FLASH_WGMMA. The pipelined kernel is the
-// default: on an H200, bf16 b8 h32 s4096 d128 causal 3.151 ms against 3.258 (plain) and 3.172
-// (pipe3); b1 h16 s1024 d64 0.0368 against 0.0405 and 0.0395.
+// default: on an H200, bf16 b8 h32 s4096 d128 causal 2.993 ms (PyTorch's SDPA 2.143) against
+// 3.157 for its earlier version (K and V copied with per-piece address arithmetic and row
+// checks, before the wgmma issue). An earlier run: that version 3.151, the plain kernel (=1)
+// 3.258, three K and V stages 3.172 (dropped); b1 h16 s1024 d64 0.0368 against 0.0405 (plain).
 const char *wgmma_variant() {
     const char *v = std::getenv("ANYDNN_SDPA_FLASH_WGMMA");
     if (!v) return std::getenv("ANYDNN_SDPA_FLASH_WARPS") ? nullptr : "_pipe";
     const std::string s(v);
-    return s == "1"  ? ""
-            : s == "ps"    ? "_ps"
-            : s == "pipe"  ? "_pipe"
-            : s == "pipe3" ? "_pipe3"
-            : s == "pipen" ? "_pipen"
-            : s == "pipell" ? "_pipell"
-            : s == "pipelle" ? "_pipelle"
-                           : nullptr;
-}
-
-// The heads the wgmma kernels' launch order walks together (ANYDNN_SDPA_FLASH_ORDER, 2 to 15;
-// unset or anything else: 1, one head after another).
-int head_group() {
-    const char *v = std::getenv("ANYDNN_SDPA_FLASH_ORDER");
-    const int g = v ? std::atoi(v) : 1;
-    return g >= 2 && g <= 15 ? g : 1;
+    return s == "1" ? "" : s == "ps" ? "_ps" : s == "pipe" ? "_pipe" : nullptr;
 }
 
 bool head_size_compiled(int64_t d) {
@@ -120,16 +106,12 @@ status_t flash_sdpa_kernel_t::init(
         // against the double reference): the default where sm_90a PTX loads, unless
         // ANYDNN_SDPA_FLASH_WGMMA=0 or ANYDNN_SDPA_FLASH_WARPS asks for mma.sync entries.
         // The default (=pipe) overlaps each block's softmax with the next block's Q K^T and
-        // this block's P V; =1 does not, =ps passes P through shared memory, =pipe3 keeps
-        // three K and V stages, not two; =pipen, =pipell, =pipelle are pipe's candidates
-        // (cuda/flash_attention_sm90_try.cu).
+        // this block's P V; =1 does not, =ps passes P through shared memory.
         name = std::string("anydnn_flash_sdpa_") + (c.q_dt == dnnl_bf16 ? "bf16" : "f16") + "_d"
                 + std::to_string(c.D) + "_sm90" + variant;
         threads_ = 256;
         rows_ = 128;
-        order_ = head_group();
-        info_ = "sdpa:ocl:flash_wgmma" + variant
-                + (order_ > 1 ? "_heads" + std::to_string(order_) : "") + "_sm90a";
+        info_ = "sdpa:ocl:flash_wgmma" + variant + "_sm90a";
         if (unpiped)
             info_ += " (training forward: the plain kernel; flash_wgmma" + asked
                     + " writes no softmax statistics)";
@@ -151,8 +133,7 @@ status_t flash_sdpa_kernel_t::init(
             | (c.has_mask ? has_mask_flag : 0) | (c.dst_dt == dnnl_f32 ? dst_f32_flag : 0)
             | (c.causal == 1 ? causal_top_left : c.causal == 2 ? causal_bottom_right : 0)
             | (c.causal_lengths ? causal_bottom_right | causal_lengths_flag : 0)
-            | type_code(c.scale_dt) << scale_type_shift | type_code(c.mask_dt) << mask_type_shift
-            | order_ << head_group_shift;
+            | type_code(c.scale_dt) << scale_type_shift | type_code(c.mask_dt) << mask_type_shift;
     return dnnl_success;
 }
 

@@ -27,7 +27,6 @@ private:
     std::string info_;
     int rows_ = 0, threads_ = 0; // query rows and threads per CTA
     int flags_ = 0;
-    int order_ = 0; // heads the wgmma launch order walks together (0, 1: one at a time)
 };
 
 } // namespace gpu

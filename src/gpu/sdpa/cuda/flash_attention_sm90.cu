@@ -129,7 +129,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     }
     sm90_store<F16, D, BN>(o, row_sum, dst, c, a, flags);
     if (stats)
-        store_stats_rows(stats, stats_offset(a, c.place.batch), a, c.row_lo, t, row_max, row_sum);
+        store_stats_rows(stats, stats_offset(a, blockIdx.y), a, c.row_lo, t, row_max, row_sum);
 }
 
 

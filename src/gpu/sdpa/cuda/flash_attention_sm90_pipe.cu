@@ -4,12 +4,7 @@
 
 using namespace anydnn_flash;
 
-// NS stages of K and V: _pipe 2, _pipe3 3 (d128: 224 KiB of shared memory).
-ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<false, 64, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<false, 128, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<true, 64, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<true, 128, 128, 2>)
-ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe3, THREADS, flash_fwd_sm90_pipe<false, 64, 128, 3>)
-ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe3, THREADS, flash_fwd_sm90_pipe<false, 128, 128, 3>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe3, THREADS, flash_fwd_sm90_pipe<true, 64, 128, 3>)
-ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe3, THREADS, flash_fwd_sm90_pipe<true, 128, 128, 3>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<false, 64, 128>)
+ANYDNN_FLASH_SM90_ENTRY(bf16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<false, 128, 128>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 64, _pipe, THREADS, flash_fwd_sm90_pipe<true, 64, 128>)
+ANYDNN_FLASH_SM90_ENTRY(f16, 128, _pipe, THREADS, flash_fwd_sm90_pipe<true, 128, 128>)

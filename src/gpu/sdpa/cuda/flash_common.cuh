@@ -34,9 +34,6 @@ constexpr int causal_top_left = 16, causal_bottom_right = 32;
 constexpr int causal_lengths_flag = 64;
 // Types of the scale and the mask (two bits each, at these shifts): 0 f32, 1 bf16, 2 f16.
 constexpr int scale_type_shift = 8, mask_type_shift = 10;
-// Four bits: the heads the wgmma kernels' launch order walks together (flash_sm90_tiles.cuh's
-// cta_place_t; 0 or 1: one head after another).
-constexpr int head_group_shift = 12;
 
 constexpr float log2e = 1.4426950408889634f, ln2 = 0.6931471805599453f;
 
@@ -53,19 +50,6 @@ __device__ __forceinline__ float exp2_ftz(float x) {
     float y;
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     return y;
-}
-// 2^x for finite x <= 0 on the FMA units: a degree-3 polynomial of the fraction f in
-// [-0.5, 0.5] (relative error below 1e-4, under bf16's and f16's rounding of P) times 2^n, n
-// added to the exponent. Below -125 it gives about 2^-125, not 0. Part of a block's
-// exponentials go here to share the load of the special function unit (softmax_rows, EMU).
-__device__ __forceinline__ float exp2_fma(float x) {
-    x = fmaxf(x, -125.f);
-    const float shifted = x + 12582912.f; // 1.5 * 2^23: round(x) in the low mantissa bits
-    const float f = x - (shifted - 12582912.f);
-    float p = fmaf(f, 0.05517153441905975f, 0.2426111102104187f);
-    p = fmaf(p, f, 0.6932610273361206f);
-    p = fmaf(p, f, 0.9999280571937561f);
-    return __uint_as_float(__float_as_uint(p) + (__float_as_uint(shifted) << 23));
 }
 __device__ __forceinline__ float load_any(const void *p, int64_t i, int type) {
     if (type == 0) return static_cast<const float *>(p)[i];
@@ -151,9 +135,7 @@ struct score_rules_t {
 // (h 0) and row_lo + 8 (h 1) updated by one block, its scores turned into unnormalised
 // probabilities. FOLD: the scores are raw Q K^T and `mul` (the scale in log2 units, > 0) is
 // folded into the exponent, one FFMA per score; else they are already in log2 units (mul 1).
-// EMU > 0 (FOLD only, where every score is finite): chunks j with j % EMU == EMU - 1 take
-// exp2_fma instead of the special function unit.
-template <int NJ, bool FOLD, int EMU = 0>
+template <int NJ, bool FOLD>
 __device__ __forceinline__ void softmax_rows(float (*s)[4], float *scale_o, float *row_max,
         float *row_sum, float mul) {
 #pragma unroll
@@ -174,8 +156,7 @@ __device__ __forceinline__ void softmax_rows(float (*s)[4], float *scale_o, floa
         for (int j = 0; j < NJ; ++j) {
 #pragma unroll
             for (int e = 2 * h; e < 2 * h + 2; ++e) {
-                const float x = FOLD ? fmaf(s[j][e], mul, -base) : s[j][e] - base;
-                s[j][e] = FOLD && EMU > 0 && j % EMU == EMU - 1 ? exp2_fma(x) : exp2_ftz(x);
+                s[j][e] = exp2_ftz(FOLD ? fmaf(s[j][e], mul, -base) : s[j][e] - base);
                 sum += s[j][e];
             }
         }
@@ -190,7 +171,7 @@ __device__ __forceinline__ void softmax_rows(float (*s)[4], float *scale_o, floa
 // softmax_scores leaves o alone and gives the factors (rows row_lo, row_lo + 8) that o takes
 // (rescale_o) before this block's P V adds to it: the pipelined wgmma kernel applies them
 // only once the previous block's P V, still running, has added to o.
-template <int NJ, int EMU = 0>
+template <int NJ>
 __device__ __forceinline__ void softmax_scores(float (*s)[4], float *scale_o, float *row_max,
         float *row_sum, const score_rules_t &r, const sdpa_args_t &a, const void *mask,
         int64_t mo, int64_t row_lo, int64_t n0, int t, bool edge) {
@@ -216,7 +197,7 @@ __device__ __forceinline__ void softmax_scores(float (*s)[4], float *scale_o, fl
         }
         softmax_rows<NJ, false>(s, scale_o, row_max, row_sum, 1.f);
     } else if (r.scale_log2 > 0.f) { // the common block: no mask, no branch per score
-        softmax_rows<NJ, true, EMU>(s, scale_o, row_max, row_sum, r.scale_log2);
+        softmax_rows<NJ, true>(s, scale_o, row_max, row_sum, r.scale_log2);
     } else { // a scale of zero or below: scaled first, as it reverses the order
 #pragma unroll
         for (int j = 0; j < NJ; ++j)

@@ -64,36 +64,12 @@ __device__ __forceinline__ void load_swizzled_lean(uint32_t base, const uint16_t
     }
 }
 
-// The CTA's block of query rows (0: the last, the heaviest under a causal mask) and batch
-// entry. By default blockIdx.x and blockIdx.y: every block of one head, heaviest first, then
-// the next head. With a head group G > 1 in the flags (flash.cpp, ANYDNN_SDPA_FLASH_ORDER) the
-// launch order walks G heads at once, heads inner: the heaviest blocks of G heads first, and
-// heads that share K and V (grouped-query attention) read the same key blocks together.
-struct cta_place_t {
-    int block; // from the last block of query rows
-    int batch;
-    __device__ __forceinline__ explicit cta_place_t(int flags) {
-        const unsigned group = (flags >> head_group_shift) & 15, nx = gridDim.x, ny = gridDim.y;
-        if (group <= 1 || uint64_t(nx) * ny > 0xffffffffu) { // the CTA index in 32 bits
-            block = blockIdx.x;
-            batch = blockIdx.y;
-            return;
-        }
-        const unsigned linear = blockIdx.y * nx + blockIdx.x;
-        const unsigned first = linear / (group * nx) * group, r = linear % (group * nx);
-        const unsigned heads = min(group, ny - first);
-        block = r / heads;
-        batch = first + r % heads;
-    }
-};
-
-// Where a CTA works (cta_place_t: a block of BM query rows and a batch entry) and the rows
-// and key blocks of the calling thread's warpgroup (0 or 1) and warp: the prologue of every
-// sm90 kernel.
+// Where a CTA works (blockIdx.x: a block of BM query rows, heavier causal blocks first so the
+// last wave is the light one; blockIdx.y: the batch entry) and the rows and key blocks of the
+// calling thread's warpgroup (0 or 1) and warp: the prologue of every sm90 kernel.
 template <int BN>
 struct sm90_cta_t {
     int tid, wg, warp, g, t;
-    cta_place_t place;
     int64_t m0, wg_m0, warp_m0, row_lo;
     batch_offsets_t off;
     score_rules_t rules;
@@ -106,12 +82,11 @@ struct sm90_cta_t {
         , warp((tid / 32) % 4)
         , g(tid % 32 / 4)
         , t(tid % 4)
-        , place(flags)
-        , m0(int64_t(gridDim.x - 1 - place.block) * BM)
+        , m0(int64_t(gridDim.x - 1 - blockIdx.x) * BM)
         , wg_m0(m0 + 64 * wg)
         , warp_m0(wg_m0 + warp * 16)
         , row_lo(warp_m0 + g)
-        , off(a, place.batch)
+        , off(a, blockIdx.y)
         , rules(a, scale_p, flags, kv_len, q_len)
         , nblocks(int((rules.key_end(a, m0, BM) + BN - 1) / BN))
         , wg_blocks(int((rules.key_end(a, wg_m0, 64) + BN - 1) / BN)) {}
