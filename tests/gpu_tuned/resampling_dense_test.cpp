@@ -91,13 +91,14 @@ struct rs_case_t {
     bool bf16_too; // every case compiles its own kernels: bf16 on a few
 };
 
-// 2x with odd sizes (one element per work-item) and with groups of four, size 1 upsampled,
-// downsampling, 1D, 3D, a zero batch.
+// 2x with odd sizes (one element per work-item; nearest forward: groups running across rows)
+// and with groups of four, size 1 upsampled, downsampling, 1D, 3D, a zero batch, and a factor
+// of 2.2 whose dst (231 elements) ends in a short group of 3 (4 wide) or 7 (8 wide).
 const rs_case_t rs_cases[] = {{{2, 3, 5, 7}, {2, 3, 10, 14}, true},
-        {{2, 8, 4, 4}, {2, 8, 8, 8}, true}, {{1, 1, 1, 1}, {1, 1, 3, 2}, false},
-        {{2, 4, 6, 8}, {2, 4, 3, 4}, false}, {{2, 8, 7}, {2, 8, 15}, false},
-        {{1, 4, 3, 4, 5}, {1, 4, 6, 5, 9}, false}, {{2, 16, 2, 3, 1}, {2, 16, 4, 6, 2}, false},
-        {{0, 4, 3, 3}, {0, 4, 6, 6}, false}};
+        {{1, 3, 5, 5}, {1, 3, 7, 11}, true}, {{2, 8, 4, 4}, {2, 8, 8, 8}, true},
+        {{1, 1, 1, 1}, {1, 1, 3, 2}, false}, {{2, 4, 6, 8}, {2, 4, 3, 4}, false},
+        {{2, 8, 7}, {2, 8, 15}, false}, {{1, 4, 3, 4, 5}, {1, 4, 6, 5, 9}, false},
+        {{2, 16, 2, 3, 1}, {2, 16, 4, 6, 2}, false}, {{0, 4, 3, 3}, {0, 4, 6, 6}, false}};
 
 tag plain_tag(size_t nd, bool cl) {
     if (nd == 3) return cl ? tag::nwc : tag::ncw;

@@ -6,9 +6,11 @@
 // (in + 1 words) into {o, w} pairs. Weights are float bits.
 // A work-item writes VEC consecutive elements: channels last, VEC channels (every tap one
 // VEC-wide access); channels first, VEC along W (taps per element, one VEC-wide store).
-// Build options: FWD or BWD, CHANNELS_LAST, VEC, MB C ID IH IW OD OH OW, LINEAR, SRC_OFF
-// DST_OFF (backward: diff_src's, diff_dst's), the table's word offsets TF_D TF_H TF_W
-// (forward) or TO_D TO_H TO_W (offsets) TE_D TE_H TE_W (pairs), and the tensors' types.
+// Nearest forward over channels-first tensors takes a flat path of its own (NEAREST_ROWS).
+// Build options: FWD or BWD, CHANNELS_LAST, NEAREST_ROWS (with TN_R TN_W), VEC, MB C ID IH IW
+// OD OH OW, LINEAR, SRC_OFF DST_OFF (backward: diff_src's, diff_dst's), the table's word
+// offsets TF_D TF_H TF_W (forward) or TO_D TO_H TO_W (offsets) TE_D TE_H TE_W (pairs), and
+// the tensors' types.
 #include "cl/vec_io.h"
 
 // The generic kernel's order of products and sums: no contraction into fma.
@@ -33,7 +35,61 @@ static fwd_tap_t fwd_tap(const global int *tab, uint off, uint o) {
     return t;
 }
 
-#ifdef FWD
+#if defined(FWD) && defined(NEAREST_ROWS)
+// Nearest forward, channels first: dst read as one flat run of rows (n, c, od, oh), VEC
+// consecutive elements per work-item (one VEC-wide store), whether or not OW is a multiple of
+// VEC (a group then runs into the next row; the last group may be short). Per element one
+// load of the src row at the W map's position; per row one look-up of the src row's offset.
+// Table words: TN_R (per od * OH + oh, the src row's offset within an image), TN_W (per ow,
+// the src iw); TN_W is aligned to 8 words.
+static uint nearest_row(const global int *tab, uint row) {
+    return row / (OD * OH) * (ID * IH * IW) + (uint)tab[TN_R + row % (OD * OH)];
+}
+
+kernel void resampling_dense_fwd(
+        const global SRC_DATA_T *src, global DST_DATA_T *dst, const global int *tab) {
+    const uint total = MB * C * OD * OH * OW;
+    const uint first = get_global_id(0) * VEC;
+    if (first >= total) return;
+    uint row = first / OW, ow = first % OW;
+    uint base = SRC_OFF + nearest_row(tab, row);
+    float x[VEC];
+#if OW % VEC == 0 && VEC > 1
+    // The group lies in one row and its W map entries are one aligned vector.
+#if VEC == 8
+    int idx[8];
+    vstore8(*(const global int8 *)(tab + TN_W + ow), 0, idx);
+#else
+    int idx[4];
+    vstore4(*(const global int4 *)(tab + TN_W + ow), 0, idx);
+#endif
+    for (int v = 0; v < VEC; ++v)
+        x[v] = LOAD_SRC(src, base + idx[v]);
+    const uint n = VEC;
+#else
+    const uint n = min((uint)VEC, total - first);
+    for (uint v = 0; v < n; ++v) {
+        if (v > 0 && ++ow == OW) {
+            ow = 0;
+            base = SRC_OFF + nearest_row(tab, ++row);
+        }
+        x[v] = LOAD_SRC(src, base + tab[TN_W + ow]);
+    }
+#endif
+    if (n == VEC) {
+#if VEC == 8
+        STOREV(STORE_DST, dst, DST_OFF + first, vload8(0, x));
+#elif VEC == 4
+        STOREV(STORE_DST, dst, DST_OFF + first, vload4(0, x));
+#else
+        STOREV(STORE_DST, dst, DST_OFF + first, x[0]);
+#endif
+        return;
+    }
+    for (uint v = 0; v < n; ++v) // the short last group
+        STORE_DST(dst, DST_OFF + first + v, x[v]);
+}
+#elif defined(FWD)
 kernel void resampling_dense_fwd(
         const global SRC_DATA_T *src, global DST_DATA_T *dst, const global int *tab) {
     uint i = get_global_id(0);

@@ -1,7 +1,10 @@
 // GPU resampling (nearest, linear), forward and backward, over dense channels-first (NCW,
 // NCHW, NCDHW) or channels-last tensors with no post-ops: sizes compiled into the kernel, the
 // taps a table of the CPU engine's index maps, VEC elements per work-item along the innermost
-// dim (resampling_dense.cl). ocl:resampling:generic takes everything else.
+// dim (resampling_dense.cl); nearest forward over channels first along the flat dst, with a
+// src row offset per (od, oh) and a src iw per ow in the table. Work-groups of the tuning
+// table's bandwidth_group. ocl:resampling:generic takes everything else.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -39,6 +42,7 @@ bool dense_order(const memory_desc_t &md, bool channels_last) {
 struct tap_table_t {
     std::vector<int32_t> words;
     int64_t fwd[3] = {}, offs[3] = {}, pairs[3] = {};
+    int64_t rows = 0, cols = 0; // nearest forward over channels first: the maps' offsets
 
     void push_float(float f) {
         int32_t w;
@@ -71,7 +75,24 @@ struct tap_table_t {
                 push_float(p.second);
             }
         }
+        if (fwd_dir && !g.linear) nearest_maps(g);
         if (words.empty()) words.push_back(0); // no taps (an empty tensor): a buffer still
+    }
+
+    // Per (od, oh) the offset of the src row it reads within an image, per ow the src iw
+    // (where every dim's taps exist: a non-empty src). cols starts at a multiple of 8 words,
+    // so that a group of 4 or 8 of its entries is one aligned vector.
+    void nearest_maps(const rs::geometry_t &g) {
+        for (int k = 0; k < 3; ++k)
+            if (dim_t(g.fwd[k].size()) != g.out[k]) return;
+        rows = int64_t(words.size());
+        for (dim_t od = 0; od < g.out[0]; ++od)
+            for (dim_t oh = 0; oh < g.out[1]; ++oh)
+                words.push_back(int32_t((g.fwd[0][od].i0 * g.in[1] + g.fwd[1][oh].i0) * g.in[2]));
+        words.resize((words.size() + 7) / 8 * 8, 0);
+        cols = int64_t(words.size());
+        for (const rs::tap_t &t : g.fwd[2])
+            words.push_back(int32_t(t.i0));
     }
 };
 
@@ -85,7 +106,9 @@ struct resampling_dense_pd_t
     }
     bool fwd = true;
     bool channels_last = false;
+    bool nearest_rows = false; // nearest forward over channels first: the flat path
     int vec = 1;
+    size_t group = 0; // work-group size (0: the runtime's choice)
 
     static status_t init(resampling_dense_pd_t &pd) {
         const auto &d = rs::desc_of(pd);
@@ -116,6 +139,17 @@ struct resampling_dense_pd_t
                                  && dst.offset0 % 4 == 0
                          ? 4
                          : 1;
+        // Nearest forward over channels first stores groups along the flat dst (rows run into
+        // each other), so only dst's offset0 matters; eight 2-byte elements where the table's
+        // access width takes them.
+        pd.nearest_rows =
+                pd.fwd && !pd.channels_last && rs::desc_of(pd).alg_kind == dnnl_resampling_nearest;
+        if (pd.nearest_rows) {
+            const int w = vector_width(
+                    t, std::max(data_type_size(src.data_type), data_type_size(dst.data_type)));
+            pd.vec = t.vector_elems == 4 && dst.offset0 % w == 0 ? w : 1;
+        }
+        if (t.bandwidth_group > 1) pd.group = size_t(t.bandwidth_group);
         pd.args[pd.fwd ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC] = src;
         pd.args[pd.fwd ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST] = dst;
         return dnnl_success;
@@ -151,6 +185,10 @@ struct resampling_dense_t : public primitive_t {
         }
         def("SRC_OFF", src.offset0), def("DST_OFF", dst.offset0);
         if (pd.channels_last) opt += " -DCHANNELS_LAST";
+        if (pd.nearest_rows) {
+            opt += " -DNEAREST_ROWS";
+            def("TN_R", tab.rows), def("TN_W", tab.cols);
+        }
         ANYDNN_CHECK(upload(pd.engine, tab.words));
         return create_kernel(pd.engine, "resampling/resampling_dense.cl", opt,
                 pd.fwd ? "resampling_dense_fwd" : "resampling_dense_bwd", kernel_);
@@ -167,7 +205,15 @@ struct resampling_dense_t : public primitive_t {
         args.add(storage_of(ctx, first));
         args.add(storage_of(ctx, second));
         args.add(table_.get());
-        return kernel_->launch(ctx.stream, args, range_1d(size_t(n / pd.vec)));
+        // Forward nearest over channels first: a last short group of its own.
+        const size_t items = size_t(pd.nearest_rows ? (n + pd.vec - 1) / pd.vec : n / pd.vec);
+        nd_range_t range = range_1d(items);
+        const size_t group = std::min(pd.group, kernel_->max_work_group_size());
+        if (group > 1) {
+            range.global[0] = (items + group - 1) / group * group;
+            range.local[0] = group;
+        }
+        return kernel_->launch(ctx.stream, args, range);
     }
 
 private:
