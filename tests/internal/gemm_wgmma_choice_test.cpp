@@ -234,10 +234,11 @@ TEST(gemm_wgmma_choice, split_room_where_the_table_splits) {
     h.compute_units = 132;
     h.ptx_binary_sm = 90;
     const gemm_wgmma_offer_t none, tf32 {true, true};
-    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 64 tiles of 128 x 128,
-    // two slices of f32 for 132 units.
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 4096, 4096),
-            size_t(2) * 256 * 4096 * 4);
+    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 128 tiles of 64 x 128,
+    // K whole (no room); 3584 columns, 112 of them, too few: 128-row tiles in two slices.
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 4096, 4096), 0u);
+    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 3584, 4096),
+            size_t(2) * 256 * 3584 * 4);
     // Tails: 300 rows are 3 tiles of 128 in M, 33 columns one of 128 in N.
     const size_t tail = gemm_wgmma_split_bytes(h, bf16_types(), none, 300, 33, 4099);
     EXPECT_EQ(tail % (size_t(300) * 33 * 4), 0u);
