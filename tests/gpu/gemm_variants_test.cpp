@@ -233,6 +233,26 @@ TEST(GpuGemmVariants, SkinnyRowsWithKDenseWeights) {
             skinny_variants[0]);
 }
 
+// GEMV shapes, one and four rows with odd K and N, with B's N dense (ab) and its K dense (ba,
+// which the matmul tells the core at creation: gemm_problem_t::k_dense_b), on the table's own
+// row and on the K-split skinny kernel.
+TEST(GpuGemmVariants, GemvOfBothWeightLayouts) {
+    SKIP_WITHOUT_GPU();
+    no_primitive_cache_t no_cache;
+    for (int64_t m : {1, 4}) {
+        const int64_t k = m == 1 ? 301 : 257, n = m == 1 ? 130 : 67;
+        for (bool ba : {false, true}) {
+            SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n)
+                    + (ba ? " ba" : " ab"));
+            const mm_t t {{m, k}, {k, n}, {m, n}, {}, ba ? std::vector<int64_t> {1, k}
+                                                          : std::vector<int64_t>(),
+                    dnnl_f32, dnnl_f32, true};
+            check(t, skinny_variants[1]);
+            if (m == 1) check(t, "");
+        }
+    }
+}
+
 TEST(GpuGemmVariants, SkinnyColumns) {
     SKIP_WITHOUT_GPU();
     no_primitive_cache_t no_cache;

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/device_copy.hpp"
+#include "gpu/reorder_nibbles_gpu.hpp"
 #include "oneapi/dnnl/dnnl.h"
 #include "primitives/reorder_f4_ref.hpp"
 
@@ -17,18 +18,7 @@ namespace {
 
 using namespace reorder_f4_ref;
 using c_tensor::tensor_t;
-
-struct engines_t {
-    dnnl_engine_t cpu = nullptr, gpu = nullptr;
-    engines_t() {
-        EXPECT_EQ(dnnl_engine_create(&cpu, dnnl_cpu, 0), dnnl_success);
-        EXPECT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
-    }
-    ~engines_t() {
-        dnnl_engine_destroy(gpu);
-        dnnl_engine_destroy(cpu);
-    }
-};
+using reorder_nibbles_gpu::engines_t;
 
 void run(const engines_t &e, const case_t &c) {
     SCOPED_TRACE(c.name());
@@ -83,21 +73,7 @@ TEST(reorder_f4_gpu, converts_with_rounding_saturation_and_scales) {
 TEST(reorder_f4_gpu, refuses_dst_with_gaps_and_cross_engine) {
     SKIP_WITHOUT_GPU();
     engines_t e;
-    const int64_t dims[2] = {4, 6}, strides[2] = {8, 1};
-    dnnl_memory_desc_t src = nullptr, gapped = nullptr, plain = nullptr;
-    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&src, 2, dims, dnnl_f32, dnnl_ab), dnnl_success);
-    ASSERT_EQ(dnnl_memory_desc_create_with_strides(&gapped, 2, dims, dnnl_f4_e2m1, strides),
-            dnnl_success);
-    ASSERT_EQ(dnnl_memory_desc_create_with_tag(&plain, 2, dims, dnnl_f4_e3m0, dnnl_ab),
-            dnnl_success);
-    dnnl_primitive_desc_t pd = nullptr;
-    EXPECT_EQ(dnnl_reorder_primitive_desc_create(&pd, src, e.gpu, gapped, e.gpu, nullptr),
-            dnnl_unimplemented);
-    EXPECT_EQ(dnnl_reorder_primitive_desc_create(&pd, src, e.cpu, plain, e.gpu, nullptr),
-            dnnl_unimplemented);
-    dnnl_memory_desc_destroy(src);
-    dnnl_memory_desc_destroy(gapped);
-    dnnl_memory_desc_destroy(plain);
+    reorder_nibbles_gpu::expect_gapped_and_cross_engine_refused(e, dnnl_f4_e2m1, dnnl_f4_e3m0);
 }
 
 } // namespace

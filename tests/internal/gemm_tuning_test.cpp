@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu/gemm/gemm_skinny.hpp"
 #include "gpu/tuning/gemm_tuning.hpp"
 
 namespace {
@@ -166,6 +167,27 @@ TEST(gemm_tuning, hopper_f32_gemv_of_one_wide_row_takes_the_one_launch_shape) {
     ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
     EXPECT_EQ(t.variant, gemm_variant_t::skinny);
     EXPECT_FALSE(one_launch(t));
+}
+
+// A matmul's B as its creation knows it (skinny_k_dense of the weights' strides): dense
+// rows of N (tag ab) keep the one-launch row, transposed weights (ba: K dense, as the inner
+// product's) the K-split one; an N of 1 reads its single column along K.
+TEST(gemm_tuning, hopper_f32_gemv_row_follows_the_weights_layout) {
+    const int64_t K = 4096, N = 4096;
+    EXPECT_FALSE(skinny_k_dense(N, 1, N)) << "ab";
+    EXPECT_TRUE(skinny_k_dense(1, K, N)) << "ba";
+    EXPECT_TRUE(skinny_k_dense(1, 1, 1)) << "one column";
+    EXPECT_FALSE(skinny_k_dense(1, 1, 7)) << "K of 1, tag ba: its columns are dense too";
+    EXPECT_FALSE(skinny_k_dense(2 * N, 2, N)) << "no unit stride";
+    for (bool ba : {false, true}) {
+        gemm_problem_t p = problem(dnnl_f32, dnnl_f32, N);
+        p.m = 1, p.n = N;
+        p.k_dense_b = ba ? skinny_k_dense(1, K, N) : skinny_k_dense(N, 1, N);
+        gemm_tuning_t t;
+        ASSERT_EQ(gemm_tuning(hopper(true), p, t), dnnl_success);
+        EXPECT_EQ(t.variant, gemm_variant_t::skinny);
+        EXPECT_EQ(t.kt, ba ? 256 : 100000) << (ba ? "ba: " : "ab: ") << t.why;
+    }
 }
 
 TEST(gemm_tuning, gpus_take_the_skinny_kernel_for_few_known_columns_of_one_type) {

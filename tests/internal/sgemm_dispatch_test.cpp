@@ -126,29 +126,28 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_STREQ(sgemm_config[8].name, "128x256k16_sm90");
     EXPECT_EQ(sgemm_pick_config(132, 1, 1536, 1536, 90), 0);
     EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64, 90), 1);
-    {
-        tuning_env_t env("sgemm:config=64x64");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 2);
-    }
-    {
-        tuning_env_t env("gemm:variant=sgemm_ptx;sgemm:config=128x64");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 1);
-    }
-    {
-        tuning_env_t env("sgemm:config=7x7");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6) << "unknown names are ignored";
-    }
+    // The override as the kernel object reads it at creation (sgemm_forced_config).
+    auto forced = [](const char *env_value) {
+        tuning_env_t env(env_value);
+        return sgemm_forced_config();
+    };
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 80, -1, forced("sgemm:config=64x64")), 2);
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 80, -1,
+                      forced("gemm:variant=sgemm_ptx;sgemm:config=128x64")),
+            1);
+    EXPECT_EQ(forced("sgemm:config=7x7"), -1) << "unknown names are ignored";
+    EXPECT_EQ(forced("gemm:variant=sgemm_ptx"), -1) << "no sgemm section";
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 80, -1, -1), 6);
     {
         // The sm_90a module's configurations only where the device loads sm_90a PTX.
-        tuning_env_t env("sgemm:config=128x256k16_sm90");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 6) << "sm_80 PTX only: ignored";
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90), 8);
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90, 5), 8) << "the override wins";
+        const int c = forced("sgemm:config=128x256k16_sm90");
+        EXPECT_EQ(sgemm_pick_config(132, 1, 1024, 1024, 80, -1, c), 2) << "sm_80 PTX only: ignored";
+        EXPECT_EQ(sgemm_pick_config(132, 1, 1024, 1024, 90, -1, c), 8);
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90, 5, c), 8) << "the override wins";
     }
-    {
-        tuning_env_t env("sgemm:config=256x128k16_sm90");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90), 10);
-    }
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 90, -1,
+                      forced("sgemm:config=256x128k16_sm90")),
+            10);
     // A caller's preference (the Winograd GEMMs' tiles) over the size's pick, sm_80 ones only.
     // 3x3 256@14 mb64: 3136 tiles by 256 channels, 16 products; 64 x 64 blocks fit exactly.
     EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, 5), 5);
@@ -159,10 +158,8 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_config_index("256x128"), 5);
     EXPECT_EQ(sgemm_config_index("128x128k16_sm90"), 11);
     EXPECT_EQ(sgemm_config_index("7x7"), -1);
-    {
-        tuning_env_t env("sgemm:config=128x256p"); // sm_80 PTX
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 12);
-    }
+    EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 80, -1, forced("sgemm:config=128x256p")),
+            12); // sm_80 PTX
     for (int c = 0; c < sgemm_configs; ++c) {
         const bool sm90 = std::string(sgemm_config[c].name).find("_sm90") != std::string::npos;
         EXPECT_EQ(sgemm_config[c].sm, sm90 ? 90 : 80) << sgemm_config[c].name;
@@ -174,13 +171,13 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_kernel_name(7, false, true), "anydnn_sgemm_mn_128x128s3");
     for (int m : {1, 64, 1000, 4096}) {
         const int c = sgemm_pick_config(132, 1, m, m);
-        EXPECT_NE(std::find(sgemm_size_order, sgemm_size_order + sgemm_size_choices, c),
-                sgemm_size_order + sgemm_size_choices)
+        const int *order = sgemm_size_order(80);
+        EXPECT_NE(std::find(order, order + sgemm_size_choices, c), order + sgemm_size_choices)
                 << "16-deep slices and three stages only where forced";
     }
     {
         tuning_env_t env("sgemm:implicit=0,config=128x128k16");
-        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096), 3);
+        EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 80, -1, sgemm_forced_config()), 3);
         EXPECT_EQ(sgemm_override("implicit"), "0");
         EXPECT_EQ(sgemm_override("config"), "128x128k16");
         EXPECT_EQ(sgemm_override("stages"), "");
@@ -193,6 +190,45 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
             const std::string conv = std::string("anydnn_sgemm_conv_") + sgemm_config[c].name;
             EXPECT_NE(ptx_module(conv.c_str()), nullptr) << conv;
         }
+}
+
+// The size's pick over a grid of shapes, against the rule written out by the tiles' names:
+// 128 x 256 (the sm_90a module's 16-deep one where the device loads sm_90a PTX), 128 x 128,
+// 128 x 64, 64 x 64 in that order; of those whose blocks give every compute unit one, the
+// least area of C in whole blocks (the earliest of equals); 64 x 64 where none does. (K is
+// no input of the pick.)
+TEST(sgemm_dispatch, size_pick_follows_one_order_per_ptx_target) {
+    struct tile_t {
+        int64_t bm, bn;
+        const char *sm80, *sm90;
+    };
+    const tile_t tiles[] = {{128, 256, "128x256", "128x256k16_sm90"},
+            {128, 128, "128x128", "128x128"}, {128, 64, "128x64", "128x64"},
+            {64, 64, "64x64", "64x64"}};
+    auto up = [](int64_t v, int64_t b) { return (v + b - 1) / b; };
+    int checked = 0;
+    for (int sm : {80, 90})
+        for (int64_t units : {1, 108, 132})
+            for (int64_t batch : {1, 3})
+                for (int64_t m : {1, 63, 64, 129, 777, 1024, 1536, 4096, 12544, 200704})
+                    for (int64_t n : {1, 17, 64, 130, 256, 1000, 1536, 4096, 8192}) {
+                        const tile_t *want = &tiles[3];
+                        int64_t least = -1;
+                        for (const tile_t &t : tiles) {
+                            const int64_t bm = up(m, t.bm), bn = up(n, t.bn);
+                            const int64_t area = bm * t.bm * bn * t.bn;
+                            if (batch * bm * bn >= units && (least < 0 || area < least))
+                                want = &t, least = area;
+                        }
+                        const char *name = sm >= 90 ? want->sm90 : want->sm80;
+                        const int got = sgemm_pick_config(units, batch, m, n, sm);
+                        ASSERT_GE(got, 0);
+                        EXPECT_STREQ(sgemm_config[got].name, name)
+                                << "sm_" << sm << " units " << units << " batch " << batch
+                                << " M " << m << " N " << n;
+                        ++checked;
+                    }
+    EXPECT_EQ(checked, 2 * 3 * 2 * 10 * 9);
 }
 
 TEST(sgemm_dispatch, builds_for_f32_and_the_fused_post_op_chains) {

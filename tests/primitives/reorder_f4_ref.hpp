@@ -15,6 +15,7 @@
 
 #include "oneapi/dnnl/dnnl_debug.h"
 #include "primitives/c_tensor.hpp"
+#include "primitives/reorder_nibbles_ref.hpp"
 
 namespace reorder_f4_ref {
 
@@ -48,18 +49,8 @@ inline double round_to(dnnl_data_type_t dt, double v) {
     return decode(dt, encode(dt, v));
 }
 
-// Nibble access at a logical position of a host tensor (two elements a byte, the even one
-// low).
-inline unsigned get_nibble(const c_tensor::tensor_t &t, const int64_t *pos) {
-    const int64_t off = t.lay.offset(pos);
-    const uint8_t b = static_cast<const uint8_t *>(t.data())[off / 2];
-    return off % 2 ? b >> 4 : b & 0xfu;
-}
-inline void set_nibble(c_tensor::tensor_t &t, const int64_t *pos, unsigned v) {
-    const int64_t off = t.lay.offset(pos);
-    uint8_t &b = static_cast<uint8_t *>(t.data())[off / 2];
-    b = static_cast<uint8_t>(off % 2 ? (b & 0x0fu) | (v << 4) : (b & 0xf0u) | v);
-}
+using reorder_nibbles_ref::get_nibble;
+using reorder_nibbles_ref::set_nibble;
 
 // One reorder problem: dims, the two sides, and the scales it carries (mask 0 or 2, the
 // channel's scale 0.5 + c % 3 * 0.25).
@@ -137,37 +128,28 @@ inline void fill(const case_t &c, c_tensor::tensor_t &src, c_tensor::tensor_t &d
 // Every element of dst against src's value times its scale, divided by dst's, rounded to
 // dst's type; f4 padding of dst must read zero.
 inline void check(const case_t &c, const c_tensor::tensor_t &dst) {
-    int64_t pos[DNNL_MAX_NDIMS] = {};
-    int64_t i = 0;
-    do {
-        const double x = src_value(c.sdt, i++);
-        // The library computes in f32: the scaled value as f32 before rounding to dst.
-        const float f = float(x) * scale_of(c.src_scale_mask, pos)
-                / scale_of(c.dst_scale_mask, pos);
-        double want = f, got = 0;
-        if (is_f4(c.ddt)) {
-            want = round_to(c.ddt, f);
-            got = decode(c.ddt, get_nibble(dst, pos));
-        } else if (c.ddt == dnnl_s4 || c.ddt == dnnl_u4) {
-            got = dst.get(pos);
-            const double lo = c.ddt == dnnl_s4 ? -8 : 0;
-            want = std::nearbyint(std::min(lo + 15, std::max(lo, double(f))));
-        } else {
-            got = dst.get(pos);
-            if (c.ddt == dnnl_bf16) want = c_tensor::from_bf16(c_tensor::to_bf16(f));
-            if (c.ddt == dnnl_f16) want = c_tensor::from_f16(c_tensor::to_f16(f));
-        }
-        ASSERT_EQ(got, want) << c.name() << " element " << i - 1 << " of value " << x;
-    } while (c_tensor::next_pos(pos, dst.lay.dims, dst.lay.ndims));
-    if (!is_f4(c.ddt) && c.ddt != dnnl_s4 && c.ddt != dnnl_u4) return;
-    int64_t ppos[DNNL_MAX_NDIMS] = {};
-    do {
-        bool pad = false;
-        for (int d = 0; d < dst.lay.ndims; ++d) pad = pad || ppos[d] >= dst.lay.dims[d];
-        if (pad) {
-            ASSERT_EQ(get_nibble(dst, ppos), 0u) << c.name() << " padding";
-        }
-    } while (c_tensor::next_pos(ppos, dst.lay.padded, dst.lay.ndims));
+    const bool int4 = c.ddt == dnnl_s4 || c.ddt == dnnl_u4;
+    reorder_nibbles_ref::check_elements(
+            dst, is_f4(c.ddt) || int4, c.name(), [&](int64_t i, const int64_t *pos) {
+                const double x = src_value(c.sdt, i);
+                // The library computes in f32: the scaled value as f32 before rounding to dst.
+                const float f = float(x) * scale_of(c.src_scale_mask, pos)
+                        / scale_of(c.dst_scale_mask, pos);
+                double want = f, got = 0;
+                if (is_f4(c.ddt)) {
+                    want = round_to(c.ddt, f);
+                    got = decode(c.ddt, get_nibble(dst, pos));
+                } else if (int4) {
+                    got = dst.get(pos);
+                    const double lo = c.ddt == dnnl_s4 ? -8 : 0;
+                    want = std::nearbyint(std::min(lo + 15, std::max(lo, double(f))));
+                } else {
+                    got = dst.get(pos);
+                    if (c.ddt == dnnl_bf16) want = c_tensor::from_bf16(c_tensor::to_bf16(f));
+                    if (c.ddt == dnnl_f16) want = c_tensor::from_f16(c_tensor::to_f16(f));
+                }
+                ASSERT_EQ(got, want) << c.name() << " element " << i << " of value " << x;
+            });
 }
 
 // The cases both engines run: each f4 type to and from f32, bf16 and f16, plain and

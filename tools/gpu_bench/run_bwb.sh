@@ -11,33 +11,28 @@
 #    the bf16 rows of rows_bandwidth.py for group norm, max pool and the nchw->nhwc reorder.
 # Logs: $OUT/bwb.log (every benchdnn line).
 D=${D:-.dev-int}
-OUT=${OUT:-/tmp}
-LOG="$OUT"/bwb.log
-: >"$LOG"
-export LD_LIBRARY_PATH="$D:${LD_LIBRARY_PATH:-}"
-export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
-
 . "$D"/benchdnn_check.sh
-check() { benchdnn_check "$@"; } # NAME, benchdnn arguments: one CHECK line
+device_setup bwb
 
 parts=" ${*:-checks rows} "
 if [[ $parts == *" checks "* ]]; then
     rs='mb2ic19ih9iw7oh18ow14 mb3ic16ih5iw5oh10ow10 mb1ic1ih1iw1oh3ow2 mb2ic8ih8iw8oh4ow4'
     rs="$rs mb2ic5ih7iw9oh11ow13"
-    check resampling_2d --resampling --dir=FWD_D,BWD_D --alg=nearest,linear --dt=f32,bf16 \
-        --tag=abx,axb $rs
-    check resampling_1d_3d --resampling --dir=FWD_D,BWD_D --alg=nearest,linear --dt=f32,bf16 \
-        --tag=abx,axb mb2ic8iw7ow15 mb1ic4id3ih4iw5od6oh5ow9
-    check bnorm_blocked --bnorm --dir=FWD_D,FWD_I,BWD_DW --flags=,G,CH,GCH,CHR,GCHR,CHA \
-        --tag=aBx16b,aBx8b --dt=f32,bf16 mb4ic32ih13iw13 mb2ic17ih8iw8 mb2ic35ih5iw3 mb1ic1ih1iw1
-    check bnorm_blocked_bwd_d --bnorm --dir=BWD_D --flags=CH,CHR --tag=aBx16b --dt=f32,bf16 \
-        mb2ic17ih8iw8 mb3ic5ih7iw3
-    check bnorm_blocked_big --bnorm --dir=FWD_D,BWD_DW --flags=CH --tag=aBx16b mb16ic64ih56iw56
-    check lnorm_bf16_32768 --lnorm --dir=FWD_D,FWD_I,BWD_DW --flags=,CH,M,CM --dt=bf16 \
+    benchdnn_check resampling_2d --resampling --dir=FWD_D,BWD_D --alg=nearest,linear \
+        --dt=f32,bf16 --tag=abx,axb $rs
+    benchdnn_check resampling_1d_3d --resampling --dir=FWD_D,BWD_D --alg=nearest,linear \
+        --dt=f32,bf16 --tag=abx,axb mb2ic8iw7ow15 mb1ic4id3ih4iw5od6oh5ow9
+    benchdnn_check bnorm_blocked --bnorm --dir=FWD_D,FWD_I,BWD_DW \
+        --flags=,G,CH,GCH,CHR,GCHR,CHA --tag=aBx16b,aBx8b --dt=f32,bf16 mb4ic32ih13iw13 mb2ic17ih8iw8 mb2ic35ih5iw3 mb1ic1ih1iw1
+    benchdnn_check bnorm_blocked_bwd_d --bnorm --dir=BWD_D --flags=CH,CHR --tag=aBx16b \
+        --dt=f32,bf16 mb2ic17ih8iw8 mb3ic5ih7iw3
+    benchdnn_check bnorm_blocked_big --bnorm --dir=FWD_D,BWD_DW --flags=CH --tag=aBx16b \
+        mb16ic64ih56iw56
+    benchdnn_check lnorm_bf16_32768 --lnorm --dir=FWD_D,FWD_I,BWD_DW --flags=,CH,M,CM --dt=bf16 \
         2x32768 3x32767
-    check gnorm_bf16 --gnorm --dir=FWD_D,FWD_I,BWD_DW --flags=,CH,G,GCH --g=4 --tag=abx --dt=bf16 \
-        mb2ic16ih5iw4 mb3ic32ih3iw3 mb1ic8ih1iw1
-    check maxpool_bf16 --pool --dir=FWD_D,FWD_I,BWD_D --alg=max --tag=abx,axb --dt=bf16 \
+    benchdnn_check gnorm_bf16 --gnorm --dir=FWD_D,FWD_I,BWD_DW --flags=,CH,G,GCH --g=4 \
+        --tag=abx --dt=bf16 mb2ic16ih5iw4 mb3ic32ih3iw3 mb1ic8ih1iw1
+    benchdnn_check maxpool_bf16 --pool --dir=FWD_D,FWD_I,BWD_D --alg=max --tag=abx,axb --dt=bf16 \
         mb2ic19ih9iw9kh3kw3sh2sw2ph1pw1 mb3ic5id4ih5iw4kd2kh3kw2sd2sh1sw2 mb1ic1iw7kw3sw1pw1
 fi
 

@@ -12,12 +12,9 @@
 # Prints CHECK|name|pass or fail|detail and ROW lines; every line also in $OUT/f32flash.log
 # (benchdnn's output in $OUT/bwb.log for part 3 and here for part 2).
 D=${D:-.dev-int}
-OUT=${OUT:-/tmp}
-LOG="$OUT"/f32flash.log
-: >"$LOG"
+. "$D"/benchdnn_check.sh
+device_setup f32flash
 start=$SECONDS
-export LD_LIBRARY_PATH="$D:${LD_LIBRARY_PATH:-}"
-export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
 # Seconds left of 115 for a step, at most $1 (and at least 1: timeout's argument).
 budget() {
     local left=$((115 - (SECONDS - start)))
@@ -40,7 +37,6 @@ timeout "$(budget 30)" python3 "$D"/sdpa_flash.py --bin "$D" --variants default 
     --rows 'f32 b1 h16 s1024 d64;f32 b1 h16 s1024 d80;f32 b1 h16 s1024 d256' 2>&1 \
     | tee -a "$LOG" | grep -E '^(ROW|GPU)'
 
-. "$D"/benchdnn_check.sh
 # The statistics kernel's per-part stores (channels-last and blocked): forward without G and
 # backward, channel tails.
 CHECK_TIMEOUT=$(budget 15) benchdnn_check bnorm_flat_stats --bnorm --dir=FWD_D,BWD_DW \

@@ -28,19 +28,21 @@ py() {
 : > "$log"
 # Only the variants that pass are timed; the likeliest ones first, in case time runs short.
 ok=()
-check() { # variant [gtest case of graph_ocl_sdpa_causal_t, default flash_variants_match_reference]
+# variant [gtest case of graph_ocl_sdpa_causal_t, default flash_variants_match_reference]:
+# sdpa_flash.py's CHECK line (not a benchdnn batch: benchdnn_check.sh does not apply).
+check_variant() {
     local out
     out=$(py --variants "$1" --no-rows ${2:+--test graph_ocl_sdpa_causal_t.$2})
     echo "$out"
     if grep -q "^CHECK|$1|PASSED" <<<"$out"; then ok+=("$1"); fi
 }
-check pipe
+check_variant pipe
 if [ ${#ok[@]} -gt 0 ]; then
     rows='bf16 b8 h32 s4096 d128, causal;GQA bf16 b8 h32 kv8 s4096 d128, causal'
     py --variants pipe --no-check --rows "$rows;f32 b1 h16 s1024 d64;bf16 b1 h16 s1024 d64"
 fi
 ok=()
-check f32pf flash_f32_match_reference
+check_variant f32pf flash_f32_match_reference
 # f32 rows run for the first variant named.
 if [ ${#ok[@]} -gt 0 ]; then py --variants f32pf --no-check --rows 'f32 b1 h16 s1024 d64'; fi
 # The other variants share the softmax and the prologue and tail: checked only (their speed

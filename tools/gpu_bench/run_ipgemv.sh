@@ -2,36 +2,16 @@
 # Issue 14, inner product and GEMV rows on an NVIDIA GPU through OpenCL: the inner product
 # mb256 4096 -> 4096 (bf16/f16, all directions) on the wgmma core with K split through the
 # scratchpad, its bias gradient, and the GEMV / skinny matmuls (f32, bf16, M = 1..16).
-# Correctness first (benchdnn --mode=C: double-precision reference, output poisoned), then
-# verbose dispatch (which GEMM kernel each launch took, its K slices), then timed rows against
-# PyTorch (ipgemv_rows.py). Prints CHECK|name|pass/fail|detail and ROW|... lines; the whole log
-# goes to $OUT/ipgemv.log. Under 4 minutes.
+# Checks first (benchdnn_check.sh), then verbose dispatch (which GEMM kernel each launch took,
+# its K slices), then timed rows against PyTorch (ipgemv_rows.py). Log: $OUT/ipgemv.log.
+# Under 4 minutes.
 #   tools/gpu_bench/prepare.sh build .dev-int   (here), then on the GPU machine:
 #   D=.dev-int bash .dev-int/run_ipgemv.sh
 D=${D:-.dev-int}
-OUT=${OUT:-/tmp}
-export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
-LOG=$OUT/ipgemv.log
+. "$D"/benchdnn_check.sh
+device_setup ipgemv
+CHECK_TIMEOUT=150
 BD="timeout 150 $D/benchdnn --engine=gpu"
-
-# One CHECK line per batch: pass where every problem passed (none failed, none unimplemented).
-check() {
-    local name=$1
-    shift
-    local out
-    out=$($BD --mode=C "$@" 2>&1)
-    echo "=== CHECK $name: $*" >>"$LOG"
-    echo "$out" | grep -E "FAILED|UNIMPL|MISTRUSTED|tests:" >>"$LOG"
-    local summary
-    summary=$(echo "$out" | grep -E "^tests:" | tail -1)
-    if [ -n "$summary" ] && echo "$summary" | grep -q "failed:0" \
-            && ! echo "$summary" | grep -qE "unimplemented:[1-9]"; then
-        echo "CHECK|$name|pass|$summary"
-    else
-        echo "CHECK|$name|fail|${summary:-$(echo "$out" | tail -2 | tr '\n' ' ' | cut -c1-200)}"
-    fi
-}
 
 main() {
 echo "=== $(date +%T) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
@@ -39,35 +19,38 @@ echo "=== $(date +%T) $(nvidia-smi --query-gpu=name,driver_version --format=csv,
 # Inner product bf16/f16, every direction: K split (mb 256 x 1024, 4 slices), tails
 # in every size (N 1030, K 1000 and 260: whole 16-byte rows; K 777: not, the core's own kernel),
 # post-ops (the core's mma_sync for bf16), bias gradients over several row lanes.
-check ip-16bit-split --ip --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB \
+benchdnn_check ip-16bit-split --ip --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB \
     mb256ic1024oc1024 mb300ic1000oc1030 mb257ic520oc130 mb33ic260oc130 mb5ic777oc70
 # (benchdnn's reference is one thread: 2048 rather than the timed 4096, 4 slices rather than 2.)
-check ip-16bit-2048 --ip --dt=bf16 --dir=FWD_B,BWD_D,BWD_WB mb256ic2048oc2048
-check ip-16bit-postops --ip --dt=bf16,f16 --dir=FWD_B --attr-post-ops=relu mb256ic1024oc1024 \
+benchdnn_check ip-16bit-2048 --ip --dt=bf16 --dir=FWD_B,BWD_D,BWD_WB mb256ic2048oc2048
+benchdnn_check ip-16bit-postops --ip --dt=bf16,f16 --dir=FWD_B --attr-post-ops=relu \
+    mb256ic1024oc1024 \
     --attr-post-ops=sum mb300ic1000oc1030
 # bf16/f16 with scales and post-ops: the wgmma _epi kernels (or the split-K sum) apply them.
-check ip-16bit-epilogue --ip --dt=bf16,f16 --dir=FWD_B \
+benchdnn_check ip-16bit-epilogue --ip --dt=bf16,f16 --dir=FWD_B \
     --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=sum+relu \
     mb256ic1024oc1024 mb300ic1000oc1030 --attr-scales= --attr-post-ops=gelu_erf mb256ic2048oc2048 \
     --attr-post-ops=swish:0.5 mb64ic520oc4100
-check ip-bf16-f32dst --ip --dt=bf16:bf16:f32 --dir=FWD_B mb256ic1024oc1024 mb300ic1000oc1030
+benchdnn_check ip-bf16-f32dst --ip --dt=bf16:bf16:f32 --dir=FWD_B mb256ic1024oc1024 \
+    mb300ic1000oc1030
 # The epilogue kinds split too (the sum kernel applies scales, bias and post-ops): TF32 and int8.
-check ip-tf32-split --ip --dt=f32 --attr-fpmath=tf32 --dir=FWD_B,BWD_D,BWD_WB \
+benchdnn_check ip-tf32-split --ip --dt=f32 --attr-fpmath=tf32 --dir=FWD_B,BWD_D,BWD_WB \
     mb256ic1024oc1024 mb300ic1000oc1030
-check ip-int8-split --ip --dt=u8:s8:f32,u8:s8:bf16 --dir=FWD_B \
+benchdnn_check ip-int8-split --ip --dt=u8:s8:f32,u8:s8:bf16 --dir=FWD_B \
     --attr-scales=src:common:0.5+wei:per_oc --attr-post-ops=relu mb256ic1024oc1024 mb300ic1000oc1032
 # GEMV and skinny matmuls: tails, both layouts of B, N small (C^T), bias and post-ops, and the
 # 2..16-row shapes (skinny up to 4 rows, the table's next rows above).
-check gemv --matmul --dt=f32,bf16 --stag=ab --wtag=ab,ba --dtag=ab \
+benchdnn_check gemv --matmul --dt=f32,bf16 --stag=ab --wtag=ab,ba --dtag=ab \
     1x4096:4096x1000 2x4096:4096x4096 3x257:257x1031 4x4096:4096x1000 8x4096:4096x1000 \
     16x4096:4096x1000 130x64:64x5 4096x777:777x16
-check gemv-f16 --matmul --dt=f16 --stag=ab --wtag=ab,ba --dtag=ab 2x4096:4096x1000 16x520:520x1000
-check gemv-postops --matmul --dt=f32,bf16:bf16:f32 --bia-dt=f32 --attr-post-ops=sum+relu \
+benchdnn_check gemv-f16 --matmul --dt=f16 --stag=ab --wtag=ab,ba --dtag=ab 2x4096:4096x1000 \
+    16x520:520x1000
+benchdnn_check gemv-postops --matmul --dt=f32,bf16:bf16:f32 --bia-dt=f32 --attr-post-ops=sum+relu \
     --stag=ab --wtag=ab,ba --dtag=ab 1x301:301x72 7x129:129x45 2x1000:1000x4100
-check gemv-ip --ip --dt=f32,bf16 --dir=FWD_B mb1ic4096oc4096 mb3ic777oc130 mb4ic4096oc1000
+benchdnn_check gemv-ip --ip --dt=f32,bf16 --dir=FWD_B mb1ic4096oc4096 mb3ic777oc130 mb4ic4096oc1000
 for v in "variant=skinny,wg_m=32,wg_n=8,kt=100000,stages=8" "variant=skinny,wg_m=32,wg_n=8,tn=2,stages=8"; do
-    ANYDNN_GPU_TUNING=$v check "gemv[$v]" --matmul --dt=f32 --stag=ab --wtag=ab,ba --dtag=ab \
-        1x4096:4096x4096 3x257:257x1031 4x4096:4096x1000
+    ANYDNN_GPU_TUNING=$v benchdnn_check "gemv[$v]" --matmul --dt=f32 --stag=ab --wtag=ab,ba \
+        --dtag=ab 1x4096:4096x4096 3x257:257x1031 4x4096:4096x1000
 done
 
 # Which GEMM kernel each launch took (K slices of the wgmma core, the skinny plan).
@@ -84,5 +67,4 @@ python3 "$D/ipgemv_rows.py" --bin "$D" 2>&1 | grep -E "^(ROW|GPU)|Error|error"
 echo "=== done $(date +%T)"
 }
 
-: >"$LOG"
 main 2>&1 | tee -a "$LOG"

@@ -9,13 +9,8 @@
 #    FWD_D bf16), NCHW 64x256x64x64 -> 128x128.
 # Log: $OUT/resamp.log (every benchdnn line).
 D=${D:-.dev-int}
-OUT=${OUT:-/tmp}
-LOG="$OUT"/resamp.log
-: >"$LOG"
-export LD_LIBRARY_PATH="$D:${LD_LIBRARY_PATH:-}"
-export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
-
 . "$D"/benchdnn_check.sh
+device_setup resamp
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-40}
 
 rs='mb2ic19ih9iw7oh18ow14 mb1ic3ih5iw5oh7ow11 mb2ic16ih16iw16oh32ow32'

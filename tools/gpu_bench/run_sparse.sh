@@ -11,39 +11,18 @@
 # Under a minute expected (PoCL here: 30 s with a cold kernel cache); the timeouts cap it
 # at 135 s.
 D=${D:-.dev-sparse}
-OUT=$(mkdir -p "${OUT:-/tmp}" && cd "${OUT:-/tmp}" && pwd)
-export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
-LOG=$OUT/run_sparse.log
-: > "$LOG"
+. "$D"/benchdnn_check.sh
+device_setup run_sparse
+CHECK_TIMEOUT=20
 
-# benchdnn --mode=C over the problems: pass when every one passed.
-check() {
-    local name=$1
-    shift
-    local out
-    out=$(timeout 20 "$D"/benchdnn --engine=gpu --mode=C "$@" 2>&1)
-    echo "$out" >> "$LOG"
-    local s
-    s=$(echo "$out" | grep -E '^tests:[0-9]+ passed:' | tail -1)
-    local t p
-    t=$(echo "$s" | sed -n 's/^tests:\([0-9]*\) passed:\([0-9]*\).*/\1/p')
-    p=$(echo "$s" | sed -n 's/^tests:\([0-9]*\) passed:\([0-9]*\).*/\2/p')
-    if [ -n "$t" ] && [ "$t" = "$p" ] && [ "$t" != 0 ]; then
-        echo "CHECK|$name|pass|$s"
-    else
-        echo "CHECK|$name|fail|${s:-$(echo "$out" | tail -3 | tr '\n' ' ')}"
-    fi
-}
-
-check "sparse matmul small" --matmul --dtag=ab --dt=f32,f16,bf16 --wtag=ab,ba \
+benchdnn_check "sparse matmul small" --matmul --dtag=ab --dt=f32,f16,bf16 --wtag=ab,ba \
     --encoding=coo+0.5::,csr+0.99:: 1x1:1x1 5x7:7x3 13x64:64x9 257x300:300x129
-check "sparse weights" --matmul --dtag=ab --dt=f32,f16,bf16 \
+benchdnn_check "sparse weights" --matmul --dtag=ab --dt=f32,f16,bf16 \
     --encoding=:coo+0.5:,:csr+0.9: 1x1:1x1 5x7:7x3 13x64:64x9 64x300:300x129
-check "sparse matmul long K" --matmul --dtag=ab --dt=f32 --wtag=ab \
+benchdnn_check "sparse matmul long K" --matmul --dtag=ab --dt=f32 --wtag=ab \
     --encoding=coo+0.9::,csr+0.9:: 4x100005:100005x64
 
-check "int4 reorders" --reorder --sdt=f32,bf16,f16,s8 --ddt=s4,u4 --stag=abcd \
+benchdnn_check "int4 reorders" --reorder --sdt=f32,bf16,f16,s8 --ddt=s4,u4 --stag=abcd \
     --dtag=abcd,acdb 2x3x5x7 1x1x1x3 --sdt=s4,u4 --ddt=f32,bf16,f16,s8,s4,u4 2x3x5x7 \
     --sdt=f32 --ddt=s4,u4 --dtag=aBcd16b 2x20x3x3 --dtag=abcd --attr-scales=dst:common:0.5 \
     --attr-zero-points=dst:common:2 2x3x5x7 --sdt=s4,u4 --ddt=f32 \

@@ -151,7 +151,7 @@ struct implicit_sgemm_t : public primitive_t {
         bind_quant(ctx, pd.attr, ops);
         ops.ctx = &ctx;
         const device_caps_t &caps = engine_caps(pd.engine);
-        const int config = sgemm_pick_config(
+        const int config = sgemm_.pick_config(
                 caps.compute_units, p.batch(), p.M, p.N, caps.ptx_binary_sm);
         return sgemm_.launch_conv(ctx.stream, ops, p, config, pd.conv());
     }

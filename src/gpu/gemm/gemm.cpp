@@ -255,7 +255,7 @@ bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
     if (!sgemm_) return false;
     const char *why = sgemm_launch_refusal(types_, o, p);
     const int config = why ? 0
-                           : sgemm_pick_config(caps_.compute_units, p.batch(), p.M, p.N,
+                           : sgemm_->pick_config(caps_.compute_units, p.batch(), p.M, p.N,
                                    caps_.ptx_binary_sm, sgemm_preferred_);
     if (verbose_on(verbose_flag::dispatch))
         verbose_print("primitive,exec:dispatch",

@@ -35,6 +35,10 @@ bool skinny_trans(int64_t m, int64_t n, int mmax, bool same_types) {
     return !(m > 0 && m <= mmax) && same_types && n > 0 && n <= mmax;
 }
 
+bool skinny_k_dense(int64_t sk, int64_t sc, int64_t cols) {
+    return sk == 1 && (sc != 1 || cols == 1);
+}
+
 int skinny_rows_built(const gemm_tuning_t &t, int64_t rows) {
     int r = 1;
     while (r < rows && r < t.tm)
@@ -58,7 +62,7 @@ skinny_plan_t skinny_plan(const gemm_tuning_t &t, int compute_units, bool trans,
         s.rows = p.N, s.cols = p.M;
         s.x_sr = p.b_sn, s.x_sk = p.b_sk, s.w_sk = p.a_sk, s.w_sc = p.a_sm;
     }
-    pl.nc = !(s.w_sk == 1 && (s.w_sc != 1 || s.cols == 1));
+    pl.nc = !skinny_k_dense(s.w_sk, s.w_sc, s.cols);
     // Vectors of 4 along W's dense dimension where every start is a multiple of 4 elements.
     bool aligned = multiple(w_off, 4) && multiple(pl.nc ? s.w_sk : s.w_sc, 4);
     bool x_aligned = multiple(x_off, 4) && multiple(s.x_sr, 4);

@@ -36,6 +36,11 @@ struct skinny_plan_t {
 // one type only.
 bool skinny_trans(int64_t m, int64_t n, int mmax, bool same_types);
 
+// Whether W (K x cols; sk: K's stride, sc: the columns') is read along K (the K-dense
+// kernel): K's stride 1, unless the columns' is 1 too and there are several of them.
+// gemm_problem_t::k_dense_b of a B known at creation.
+bool skinny_k_dense(int64_t sk, int64_t sc, int64_t cols);
+
 // The rows a build takes: the next power of two of the small side, at most t.tm.
 int skinny_rows_built(const gemm_tuning_t &t, int64_t rows);
 

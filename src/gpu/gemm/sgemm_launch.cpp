@@ -23,7 +23,14 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
         {"128x128k16_sm90", 128, 128, 90},
         {"128x256p", 128, 256, 80},
 };
-const int sgemm_size_order[sgemm_size_choices] = {6, 0, 1, 2};
+// Devices that load sm_90a PTX run 128 x 256 blocks with 16-deep slices (3 stages, past
+// 48 KiB of shared memory): H100, strict f32 4096^3 2.913 ms against 3.291 (0.92 of cuBLAS
+// against 0.81), 8192^3 22.58 against 25.75 (0.95 against 0.83).
+const int *sgemm_size_order(int ptx_sm) {
+    static const int sm80[sgemm_size_choices] = {6, 0, 1, 2};
+    static const int sm90[sgemm_size_choices] = {8, 0, 1, 2};
+    return ptx_sm >= 90 ? sm90 : sm80;
+}
 
 std::string sgemm_override(const char *field) {
     const std::string spec = "," + tuning_override("sgemm") + ",";
@@ -40,11 +47,14 @@ int sgemm_config_index(const std::string &name) {
     return -1;
 }
 
+int sgemm_forced_config() {
+    return sgemm_config_index(sgemm_override("config"));
+}
+
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n, int ptx_sm,
-        int preferred) {
-    // ANYDNN_GPU_TUNING="sgemm:config=128x64" forces one (for timing them on a device).
-    const int forced = sgemm_config_index(sgemm_override("config"));
-    if (forced >= 0 && sgemm_config[forced].sm <= ptx_sm) return forced;
+        int preferred, int forced) {
+    if (forced >= 0 && forced < sgemm_configs && sgemm_config[forced].sm <= ptx_sm)
+        return forced;
     auto blocks = [&](int c) {
         const sgemm_config_t &s = sgemm_config[c];
         return batch * ((m + s.bm - 1) / s.bm) * ((n + s.bn - 1) / s.bn);
@@ -52,19 +62,17 @@ int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n
     if (preferred >= 0 && preferred < sgemm_configs && sgemm_config[preferred].sm == 80
             && blocks(preferred) >= compute_units)
         return preferred;
-    int best = sgemm_size_order[sgemm_size_choices - 1];
+    const int *order = sgemm_size_order(ptx_sm);
+    int best = order[sgemm_size_choices - 1];
     int64_t best_area = -1;
-    for (int c : sgemm_size_order) {
+    for (int i = 0; i < sgemm_size_choices; ++i) {
+        const int c = order[i];
         const sgemm_config_t &s = sgemm_config[c];
         const int64_t bm = (m + s.bm - 1) / s.bm, bn = (n + s.bn - 1) / s.bn;
         const int64_t area = bm * s.bm * bn * s.bn; // of C, rounded up to whole blocks
         if (blocks(c) >= compute_units && (best_area < 0 || area < best_area))
             best = c, best_area = area;
     }
-    // Devices that load sm_90a PTX run 128 x 256 blocks with 16-deep slices (3 stages, past
-    // 48 KiB of shared memory): H100, strict f32 4096^3 2.913 ms against 3.291 (0.92 of cuBLAS
-    // against 0.81), 8192^3 22.58 against 25.75 (0.95 against 0.83).
-    if (best == 6 && ptx_sm >= 90) return 8;
     return best;
 }
 
@@ -107,6 +115,7 @@ const char *sgemm_launch_refusal(
 status_t sgemm_f32_t::init(engine_t *engine, const wgmma_epilogue_t &e) {
     engine_ = engine;
     epilogue_ = e;
+    forced_config_ = sgemm_forced_config(); // once: launches do not parse the variable
     ANYDNN_REQUIRE(engine_caps(engine).ptx_binary_sm >= 80, dnnl_unimplemented,
             "the device does not load sm_80 PTX");
     ANYDNN_REQUIRE(ptx_module(sgemm_kernel_name(0, true, true).c_str()), dnnl_unimplemented,

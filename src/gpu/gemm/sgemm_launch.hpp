@@ -27,21 +27,25 @@ struct sgemm_config_t {
 };
 constexpr int sgemm_configs = 13;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
-// The table's default: 128 x 256 blocks (8 x 16 per thread, one CTA per SM) where they give
-// every compute unit one (16 deep in the sm_90a module where the device loads it), then
-// 128 x 128 (8 x 8, two CTAs per SM), 128 x 64, 64 x 64.
+// The table's default, for devices whose highest PTX target is `ptx_sm`: 128 x 256 blocks
+// (8 x 16 per thread, one CTA per SM) where they give every compute unit one (16 deep in the
+// sm_90a module where the device loads it), then 128 x 128 (8 x 8, two CTAs per SM), 128 x 64,
+// 64 x 64. sgemm_size_choices indices into sgemm_config.
 constexpr int sgemm_size_choices = 4;
-extern const int sgemm_size_order[sgemm_size_choices];
+const int *sgemm_size_order(int ptx_sm);
 
-// Of sgemm_size_order's configurations whose blocks give every compute unit at least one, the
-// one that wastes least of its blocks past M and N (the earliest of equals); the last where
-// none does. For `batch` products of M x N. ANYDNN_GPU_TUNING's "sgemm:config=<BM>x<BN>" section
-// names one instead (an unknown name is ignored, as is one whose PTX target is above ptx_sm,
-// the highest the device loads); else `preferred` where it is a configuration of the sm_80
-// module whose blocks give every compute unit one (a caller's tile choice for its shape
-// class, as the Winograd GEMMs').
+// Of sgemm_size_order(ptx_sm)'s configurations whose blocks give every compute unit at least
+// one, the one that wastes least of its blocks past M and N (the earliest of equals); the last
+// where none does. For `batch` products of M x N. `forced` (sgemm_forced_config) instead
+// where it is one whose PTX target is at most ptx_sm, the highest the device loads; else
+// `preferred` where it is a configuration of the sm_80 module whose blocks give every compute
+// unit one (a caller's tile choice for its shape class, as the Winograd GEMMs').
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n,
-        int ptx_sm = 80, int preferred = -1);
+        int ptx_sm = 80, int preferred = -1, int forced = -1);
+
+// The configuration ANYDNN_GPU_TUNING's "sgemm:config=<name>" section names (for timing them
+// on a device): its index, -1 where it names none or an unknown one.
+int sgemm_forced_config();
 
 // The index of the configuration named `name`, -1 where none is.
 int sgemm_config_index(const std::string &name);
@@ -77,6 +81,11 @@ public:
     // The device must load sm_80 PTX and the build hold the kernels; `e` is the chain's
     // epilogue (sgemm_build_refusal).
     status_t init(engine_t *engine, const wgmma_epilogue_t &e);
+    // sgemm_pick_config with the override as init read it (not parsed at every launch).
+    int pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n, int ptx_sm,
+            int preferred = -1) const {
+        return sgemm_pick_config(compute_units, batch, m, n, ptx_sm, preferred, forced_config_);
+    }
     status_t launch(
             stream_t *stream, const gemm_operands_t &ops, const gemm_params_t &p, int config) const;
     // The convolution entry: ops.a is src, p's A strides are unused (a_off: src's offset,
@@ -90,6 +99,7 @@ private:
             const sgemm_conv_t *conv) const;
     engine_t *engine_ = nullptr;
     wgmma_epilogue_t epilogue_;
+    int forced_config_ = -1; // sgemm_forced_config at init
     static int slot(int config, bool a_k_major, bool b_n_major) {
         return config * 4 + (a_k_major ? 2 : 0) + (b_n_major ? 1 : 0);
     }

@@ -34,6 +34,7 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     }
     post_ops_t post_ops;
     gemm_variant_t variant = gemm_variant_t::generic;
+    bool k_dense_b = false; // the weights' K is dense (the tiled kernels: gemm_problem_t's)
     // Weights decompression (generic kernel only): where the weights' scales and zero points
     // vary; the rest of the attribute is checked as for any matmul.
     bool woq = false;
@@ -105,6 +106,14 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
             problem.c_elems = nelems(dst);
             problem.m = dst.dims[dst.ndims - 2];
             problem.n = dst.dims[dst.ndims - 1];
+            // B's layout is fixed here (no runtime strides on this kernel): the one-launch GEMV
+            // row is for N-dense B, as the inner product's weights are not. (An N of 1 makes
+            // A the streamed operand, C^T's rows: left as it was.)
+            const int nd = wei.ndims;
+            pd.k_dense_b = problem.n > 1
+                    && skinny_k_dense(wei.blocking.strides[nd - 2],
+                            wei.blocking.strides[nd - 1], problem.n);
+            problem.k_dense_b = pd.k_dense_b;
             gemm_tuning_t tuning;
             const device_caps_t &caps = engine_caps(pd.engine);
             ANYDNN_CHECK(gemm_tuning(caps, problem, tuning));
@@ -154,6 +163,7 @@ struct matmul_t : public primitive_t {
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
         const bool known = !has_runtime_dims_or_strides(dst); // else sizes come at launch
+        if (pd.k_dense_b) gemm_.expect_k_dense_b();
         return gemm_.init(pd.engine, t, Kind, known ? nelems(dst) : 0, &pd.post_ops,
                 known ? dst.dims[dst.ndims - 2] : 0, known ? dst.dims[dst.ndims - 1] : 0);
     }

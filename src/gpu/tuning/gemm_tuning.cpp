@@ -43,8 +43,9 @@ const row_t table[] = {
     // flight. H200, f32 1 x 4096 x 4096: 0.905 of cuBLAS against 0.82-0.87 with the K-split
     // row below. Only one row: at 4 rows this shape ran 0.81 of cuBLAS where the K-split row
     // ran 1.10; and narrow C has too few work-groups without the K split, hence the bound.
-    // B with its K dense (inner product weights) takes the K-split row instead: H100, f32
-    // inner product mb1 4096 -> 4096 0.124 ms with this row against 0.049 with that one.
+    // B with its K dense (inner product weights, transposed matmul weights) takes the K-split
+    // row instead: H100, f32 inner product mb1 4096 -> 4096 0.124 ms with this row against
+    // 0.049 with that one.
     {level_t::arch, "sm_90", operands_t::f32, 16, 1, v::skinny, 64, 4, 4, 4, 16, 128, 100000, 4, 8, 0, true},
     // GPUs, up to 4 rows or columns of C (GEMV): 256 work-items (32 lanes of 4-element loads
     // x 8), K split until 4 work-groups per compute unit, slices at least 256 deep, 4 loads in

@@ -31,7 +31,9 @@ struct gemm_problem_t {
     int64_t c_elems = 0; // elements of C over all batches (0: not known)
     int64_t m = 0; // rows of C (0: not known, or not the same at every launch)
     int64_t n = 0; // columns of C (0: not known, or not the same at every launch)
-    bool k_dense_b = false; // B's K is dense (known at creation: the inner product's weights)
+    // B's K is dense (known at creation: the inner product's weights, a matmul's through
+    // skinny_k_dense of their strides)
+    bool k_dense_b = false;
     bool basic_only = false; // only tiled_wg and tiled_cpu rows (after another failed to build)
 };
 

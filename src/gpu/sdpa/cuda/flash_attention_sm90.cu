@@ -34,20 +34,15 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     const uint32_t sP = sV0 + 2 * kv_bytes;
 
     const sm90_cta_t<BN> c(a, scale_p, flags, kv_len, q_len);
-    const int tid = c.tid, wg = c.wg, warp = c.warp, g = c.g, t = c.t;
-    const int64_t m0 = c.m0;
-    const int nblocks = c.nblocks, wg_blocks = c.wg_blocks;
-    q += c.off.q;
-    k += c.off.k;
-    v += c.off.v;
+    c.to_head(q, k, v);
 
     // cp.async groups, in order: Q, K0, V0, then K(j+1) and V(j+1) in block j (empty past the
     // last block), so "all but the newest group" is always the one wanted.
-    load_swizzled<BM, D>(sQ, q, a.q_row, m0, a.Sq, tid);
+    load_swizzled<BM, D>(sQ, q, a.q_row, c.m0, a.Sq, c.tid);
     cp_async_commit();
-    if (nblocks > 0) load_swizzled<BN, D>(sK0, k, a.k_key, 0, a.Sk, tid);
+    if (c.nblocks > 0) load_swizzled<BN, D>(sK0, k, a.k_key, 0, a.Sk, c.tid);
     cp_async_commit();
-    if (nblocks > 0) load_swizzled<BN, D>(sV0, v, a.v_key, 0, a.Sk, tid);
+    if (c.nblocks > 0) load_swizzled<BN, D>(sV0, v, a.v_key, 0, a.Sk, c.tid);
     cp_async_commit();
 
     float o[D / 8][4];
@@ -56,33 +51,33 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
         o[i][0] = o[i][1] = o[i][2] = o[i][3] = 0.f;
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f};
 
-    for (int jb = 0; jb < nblocks; ++jb) {
+    for (int jb = 0; jb < c.nblocks; ++jb) {
         const int64_t n0 = int64_t(jb) * BN;
         const int st = jb & 1;
         const uint32_t sK = sK0 + st * kv_bytes, sV = sV0 + st * kv_bytes;
         cp_async_wait<1>(); // Q and this block's K are in (this thread's pieces) ...
         fence_proxy_async(); // ... visible to the tensor cores ...
         __syncthreads(); // ... everyone's; and every warp is past block jb - 1
-        if (jb + 1 < nblocks) load_swizzled<BN, D>(sK0 + (st ^ 1) * kv_bytes, k, a.k_key, n0 + BN, a.Sk, tid);
+        if (jb + 1 < c.nblocks) load_swizzled<BN, D>(sK0 + (st ^ 1) * kv_bytes, k, a.k_key, n0 + BN, a.Sk, c.tid);
         cp_async_commit();
 
-        const bool seen = jb < wg_blocks; // warpgroup-uniform
+        const bool seen = jb < c.wg_blocks; // warpgroup-uniform
         uint32_t pf[BN / 16][4];
         if (seen) {
             float s[BN / 8][4];
-            issue_qk<F16, D, BN>(s, sQ, sK, wg);
+            issue_qk<F16, D, BN>(s, sQ, sK, c.wg);
             wgmma_wait<0>();
             fence_regs<BN / 2>(&s[0][0]);
 
             softmax_block<BN / 8, D / 8>(s, o, row_max, row_sum, c.rules, a, mask, c.off.mask, c.row_lo,
-                    n0, t, c.edge(a, n0));
+                    n0, c.t, c.edge(a, n0));
             if constexpr (PS) {
                 // Rows warp * 16 + g (+ 8) of this warpgroup's 64, keys 8 j + 2 t (+ 1).
 #pragma unroll
                 for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
-                        const int r = wg * 64 + warp * 16 + g + 8 * h, key = 8 * j + 2 * t;
+                        const int r = c.wg * 64 + c.warp * 16 + c.g + 8 * h, key = 8 * j + 2 * c.t;
                         const uint32_t at = sP
                                 + swizzle128((key / 64) * (BM * SW) + r * SW + (key % 64) * 2);
                         asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at),
@@ -90,7 +85,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
                                 : "memory");
                     }
                 fence_proxy_async(); // the tensor cores read P next ...
-                asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); // ... all 64 rows
+                asm volatile("bar.sync %0, 128;\n" ::"r"(1 + c.wg) : "memory"); // ... all 64 rows
             } else {
 #pragma unroll
                 for (int kk = 0; kk < BN / 16; ++kk) {
@@ -105,7 +100,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
         cp_async_wait<1>(); // this block's V is in (K of the next may still load)
         fence_proxy_async();
         __syncthreads(); // every warp is past P V of block jb - 1
-        if (jb + 1 < nblocks) load_swizzled<BN, D>(sV0 + (st ^ 1) * kv_bytes, v, a.v_key, n0 + BN, a.Sk, tid);
+        if (jb + 1 < c.nblocks) load_swizzled<BN, D>(sV0 + (st ^ 1) * kv_bytes, v, a.v_key, n0 + BN, a.Sk, c.tid);
         cp_async_commit();
 
         if (seen) {
@@ -117,7 +112,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
                 const uint64_t dv = smem_desc128(sV + kk * 16 * SW, BN * SW, 8 * SW);
                 if constexpr (PS)
                     wgmma_ss<F16, D, 1>(&o[0][0],
-                            smem_desc128(sP + (kk / 4) * (BM * SW) + wg * 64 * SW + (kk % 4) * 32, 16, 8 * SW), dv);
+                            smem_desc128(sP + (kk / 4) * (BM * SW) + c.wg * 64 * SW + (kk % 4) * 32, 16, 8 * SW), dv);
                 else
                     wgmma_rs<F16, D, 1>(&o[0][0], pf[kk], dv);
             }
@@ -129,7 +124,7 @@ __device__ __forceinline__ void flash_fwd_sm90(const uint16_t *q, const uint16_t
     }
     sm90_store<F16, D, BN>(o, row_sum, dst, c, a, flags);
     if (stats)
-        store_stats_rows(stats, stats_offset(a, blockIdx.y), a, c.row_lo, t, row_max, row_sum);
+        store_stats_rows(stats, stats_offset(a, blockIdx.y), a, c.row_lo, c.t, row_max, row_sum);
 }
 
 

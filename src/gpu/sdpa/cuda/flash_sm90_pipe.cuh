@@ -29,23 +29,18 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     const uint32_t sQ = smem_addr(smem), sK0 = sQ + q_bytes, sV0 = sK0 + NS * kv_bytes;
 
     const sm90_cta_t<BN> c(a, scale_p, flags, kv_len, q_len);
-    const int tid = c.tid, wg = c.wg, t = c.t;
-    const int64_t m0 = c.m0;
-    const int nblocks = c.nblocks, wg_blocks = c.wg_blocks;
-    q += c.off.q;
-    k += c.off.k;
-    v += c.off.v;
+    c.to_head(q, k, v);
 
     // cp.async groups: {Q, K0}, {K(i), V(i-1)} for i = 1 .. NS-1, then {K(j+NS), V(j+NS-1)}
     // in step j (empty past the end): the group step j waits for has NS - 2 after it.
-    load_swizzled<BM, D>(sQ, q, a.q_row, m0, a.Sq, tid);
-    if (nblocks > 0) load_swizzled<BN, D>(sK0, k, a.k_key, 0, a.Sk, tid);
+    load_swizzled<BM, D>(sQ, q, a.q_row, c.m0, a.Sq, c.tid);
+    if (c.nblocks > 0) load_swizzled<BN, D>(sK0, k, a.k_key, 0, a.Sk, c.tid);
     cp_async_commit();
 #pragma unroll
     for (int i = 1; i < NS; ++i) {
-        if (i < nblocks) load_swizzled<BN, D>(sK0 + i * kv_bytes, k, a.k_key, int64_t(i) * BN, a.Sk, tid);
-        if (i - 1 < nblocks)
-            load_swizzled<BN, D>(sV0 + (i - 1) * kv_bytes, v, a.v_key, int64_t(i - 1) * BN, a.Sk, tid);
+        if (i < c.nblocks) load_swizzled<BN, D>(sK0 + i * kv_bytes, k, a.k_key, int64_t(i) * BN, a.Sk, c.tid);
+        if (i - 1 < c.nblocks)
+            load_swizzled<BN, D>(sV0 + (i - 1) * kv_bytes, v, a.v_key, int64_t(i - 1) * BN, a.Sk, c.tid);
         cp_async_commit();
     }
 
@@ -56,24 +51,24 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f}, scale_o[2];
     uint32_t pf[BN / 16][4];
 
-    auto issue_s = [&](int jb) { issue_qk<F16, D, BN>(s, sQ, sK0 + (jb % NS) * kv_bytes, wg); };
+    auto issue_s = [&](int jb) { issue_qk<F16, D, BN>(s, sQ, sK0 + (jb % NS) * kv_bytes, c.wg); };
     auto softmax = [&](int jb) {
         const int64_t n0 = int64_t(jb) * BN;
         softmax_scores<BN / 8>(s, scale_o, row_max, row_sum, c.rules, a, mask, c.off.mask, c.row_lo,
-                n0, t, c.edge(a, n0));
+                n0, c.t, c.edge(a, n0));
     };
 
     cp_async_wait<NS - 1>(); // Q and K0 (this thread's pieces) ...
     fence_proxy_async(); // ... visible to the tensor cores ...
     __syncthreads(); // ... everyone's
-    if (wg_blocks > 0) {
+    if (c.wg_blocks > 0) {
         issue_s(0);
         wgmma_wait<0>();
         fence_regs<BN / 2>(&s[0][0]);
         softmax(0); // o is zero: no rescale
     }
 
-    for (int jb = 0; jb < nblocks; ++jb) {
+    for (int jb = 0; jb < c.nblocks; ++jb) {
         cp_async_wait<NS - 2>(); // K(jb+1) and V(jb) ...
         fence_proxy_async();
         __syncthreads(); // ... everyone's; every warpgroup past step jb - 1
@@ -81,14 +76,14 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
         auto load_next = [&]() {
             const int free_k = jb % NS, free_v = (jb + NS - 1) % NS;
             const int64_t nk = int64_t(jb + NS) * BN, nv = int64_t(jb + NS - 1) * BN;
-            if (jb + NS < nblocks)
-                load_swizzled_lean<BN, D>(sK0 + free_k * kv_bytes, k, a.k_key, nk, a.Sk, tid);
-            if (jb + NS - 1 < nblocks)
-                load_swizzled_lean<BN, D>(sV0 + free_v * kv_bytes, v, a.v_key, nv, a.Sk, tid);
+            if (jb + NS < c.nblocks)
+                load_swizzled_lean<BN, D>(sK0 + free_k * kv_bytes, k, a.k_key, nk, a.Sk, c.tid);
+            if (jb + NS - 1 < c.nblocks)
+                load_swizzled_lean<BN, D>(sV0 + free_v * kv_bytes, v, a.v_key, nv, a.Sk, c.tid);
             cp_async_commit();
         };
 
-        if (jb >= wg_blocks) { // warpgroup-uniform; later blocks are hidden too
+        if (jb >= c.wg_blocks) { // warpgroup-uniform; later blocks are hidden too
             load_next();
             continue;
         }
@@ -98,7 +93,7 @@ __device__ __forceinline__ void flash_fwd_sm90_pipe(const uint16_t *q, const uin
         const uint32_t sV = sV0 + (jb % NS) * kv_bytes;
         // Two paths, each with its own wgmma groups in a fixed order, so that ptxas sees
         // wait_group 1 leave only P V running.
-        if (jb + 1 < wg_blocks) {
+        if (jb + 1 < c.wg_blocks) {
             issue_s(jb + 1);
             issue_pv<F16, D, BN>(o, pf, sV);
             load_next();

@@ -90,6 +90,13 @@ struct sm90_cta_t {
         , rules(a, scale_p, flags, kv_len, q_len)
         , nblocks(int((rules.key_end(a, m0, BM) + BN - 1) / BN))
         , wg_blocks(int((rules.key_end(a, wg_m0, 64) + BN - 1) / BN)) {}
+    // q, k and v moved to this CTA's batch and head: every kernel's first step.
+    __device__ __forceinline__ void to_head(
+            const uint16_t *&q, const uint16_t *&k, const uint16_t *&v) const {
+        q += off.q;
+        k += off.k;
+        v += off.v;
+    }
     // The block from key n0 holds keys past Sk or past the causal diagonal of some row of
     // this warp: its scores are masked one by one.
     __device__ __forceinline__ bool edge(const sdpa_args_t &a, int64_t n0) const {
