@@ -3,7 +3,8 @@
 # the sm_90a tile configurations of the implicit-GEMM convolution and the 1x1 GEMM
 # (256x64k16, 512x64k16, 128x64k16, 192x128k16 and the matmul ones), the table's pick
 # (conv_sgemm_tiles) and the size's old pick (conv_sgemm:tiles=size), the Winograd GEMMs'
-# tiles. Correctness first for every forced configuration (benchdnn --mode=C, double
+# tiles (auto: the table's, now 256x64k16 / 256x128k16; 'wino 128x64' and 'wino 256x128' the
+# old ones). Correctness first for every forced configuration (benchdnn --mode=C, double
 # reference: ResNet shapes at mb1-2, tails, IC not a multiple of 16, groups, strides,
 # dilation, post-ops), then mb64 medians of the four layers against PyTorch (cuDNN, TF32 off,
 # channels_last or contiguous, whichever is faster) in the same run.
@@ -55,8 +56,12 @@ for cfg in NEW:
     check(f'forced {cfg}', PROBLEMS, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'})
 for cfg in ['128x256k16_sm90', '128x128k16_sm90']:
     check(f'forced {cfg}', SHORT, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'})
-check('wino 192x128k16_sm90', '--conv --dt=f32 --alg=wino mb2ic256ih14oc256oh14kh3ph1 '
-      'mb2ic64ih13oc130oh13kh3ph1', {'ANYDNN_GPU_TUNING': 'sgemm:config=192x128k16_sm90'})
+# The Winograd GEMMs on the sm_90a tiles (forced: small problems' blocks would not fill the
+# units, where the table's preference gives way to the size's pick).
+WINO = ('--conv --dt=f32 --alg=wino mb2ic256ih14oc256oh14kh3ph1 mb2ic64ih13oc130oh13kh3ph1 '
+        'mb2ic64ih13oc64oh13kh3ph1 --attr-post-ops=sum+relu mb2ic32ih9oc128oh9kh3ph1')
+for cfg in ['256x64k16_sm90', '256x128k16_sm90', '192x128k16_sm90']:
+    check(f'wino {cfg}', WINO, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'})
 print(f'TIME|checks {time.time() - T0:.0f} s', flush=True)
 
 SIZE = {'ANYDNN_GPU_TUNING': 'conv_sgemm:tiles=size'}
@@ -64,14 +69,14 @@ def cfg(name):
     return {'ANYDNN_GPU_TUNING': f'sgemm:config={name}'}
 LAYERS = [('7x7s2 conv1', 3, 224, 64, 7, 2, 3, ['table', 'size']),
           ('3x3 64@56', 64, 56, 64, 3, 1, 1,
-           ['table', 'size', '512x64k16_sm90', '128x64k16_sm90', 'auto', 'wino 256x64k16_sm90']),
+           ['table', 'size', '512x64k16_sm90', '128x64k16_sm90', 'auto', 'wino 128x64']),
           ('1x1 256->64@56', 256, 56, 64, 1, 1, 0,
            ['table', 'size', '512x64k16_sm90', '128x64k16_sm90']),
           ('1x1 64->256@56 (K 64)', 64, 56, 256, 1, 1, 0,
            ['table', 'size', '128x256k16_sm90']),
           ('3x3 256@14', 256, 14, 256, 3, 1, 1,
            ['table', 'size', '128x256k16_sm90', '128x128k16_sm90', '256x128k16_sm90', 'auto',
-            'wino 256x128k16_sm90', 'wino 128x256k16_sm90', 'wino 192x128k16_sm90'])]
+            'wino 256x128', 'wino 128x256k16_sm90', 'wino 192x128k16_sm90'])]
 torch = g.Torch()
 print(f'GPU|{torch.name()}', flush=True)
 best = []
