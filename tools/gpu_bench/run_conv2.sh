@@ -75,8 +75,8 @@ LAYERS = [('7x7s2 conv1', 3, 224, 64, 7, 2, 3, ['table', 'size']),
           ('1x1 64->256@56 (K 64)', 64, 56, 256, 1, 1, 0,
            ['table', 'size', '128x256k16_sm90']),
           ('3x3 256@14', 256, 14, 256, 3, 1, 1,
-           ['table', 'size', '128x256k16_sm90', '128x128k16_sm90', '256x128k16_sm90', 'auto',
-            'wino 256x128', 'wino 128x256k16_sm90', 'wino 192x128k16_sm90'])]
+           ['table', 'size', '128x256k16_sm90', '128x128k16_sm90', 'auto', 'wino 256x128',
+            'wino 192x128k16_sm90'])]
 torch = g.Torch()
 print(f'GPU|{torch.name()}', flush=True)
 best = []
