@@ -26,14 +26,19 @@ import gpu_vs_torch as g
 BIN = '.'
 T0 = time.time()
 
-def check(name, args, env=None):
-    out = g.benchdnn(BIN, args, mode='C', extra_env=dict(env or {}, ONEDNN_VERBOSE='exec'))
+def check(name, args, env=None, want=None):
+    # want: a configuration name; the count of launches (dispatch lines) naming it is added.
+    out = g.benchdnn(BIN, args, mode='C',
+                     extra_env=dict(env or {}, ONEDNN_VERBOSE='exec,dispatch' if want else 'exec'))
     impls = sorted(set(re.findall(r'^onednn_verbose,[^,]*,primitive,exec,[^,]*,[^,]*,([^,]*),',
                                   out, re.M)))
     s = re.search(r'^tests:(\d+) passed:(\d+).*$', out, re.M)
     ok = s is not None and s.group(1) == s.group(2) and s.group(1) != '0'
     bad = re.findall(r'^\d+:(?:FAILED|UNIMPLEMENTED|MISTRUSTED).*$', out, re.M)
     detail = (s.group(0) if s else out[-200:].replace('\n', ' / ')) + ' impls: ' + ','.join(impls)
+    if want:
+        hits = len([l for l in out.splitlines() if ':dispatch' in l and f'sgemm_ptx {want},' in l])
+        detail += f'; {hits} launches on {want}'
     if bad:
         detail += ' first: ' + bad[0][:160]
     print(f'CHECK|{name}|{"pass" if ok and not bad else "fail"}|{detail}', flush=True)
@@ -53,15 +58,15 @@ SHORT = ('--conv --dt=f32 mb2ic256ih14oc256oh14kh3ph1 mb3ic32ih9oc70oh9kh3ph1 '
 NEW = ['256x64k16_sm90', '512x64k16_sm90', '128x64k16_sm90', '192x128k16_sm90']
 check('table', PROBLEMS)
 for cfg in NEW:
-    check(f'forced {cfg}', PROBLEMS, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'})
+    check(f'forced {cfg}', PROBLEMS, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'}, cfg)
 for cfg in ['128x256k16_sm90', '128x128k16_sm90']:
-    check(f'forced {cfg}', SHORT, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'})
+    check(f'forced {cfg}', SHORT, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'}, cfg)
 # The Winograd GEMMs on the sm_90a tiles (forced: small problems' blocks would not fill the
 # units, where the table's preference gives way to the size's pick).
 WINO = ('--conv --dt=f32 --alg=wino mb2ic256ih14oc256oh14kh3ph1 mb2ic64ih13oc130oh13kh3ph1 '
         'mb2ic64ih13oc64oh13kh3ph1 --attr-post-ops=sum+relu mb2ic32ih9oc128oh9kh3ph1')
 for cfg in ['256x64k16_sm90', '256x128k16_sm90', '192x128k16_sm90']:
-    check(f'wino {cfg}', WINO, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'})
+    check(f'wino {cfg}', WINO, {'ANYDNN_GPU_TUNING': f'sgemm:config={cfg}'}, cfg)
 print(f'TIME|checks {time.time() - T0:.0f} s', flush=True)
 
 SIZE = {'ANYDNN_GPU_TUNING': 'conv_sgemm:tiles=size'}

@@ -163,6 +163,11 @@ struct implicit_sgemm_t : public primitive_t {
         // size's pick.
         const int config = sgemm_.pick_config(caps.compute_units, p.batch(), p.M, p.N,
                 caps.ptx_binary_sm, pd.tiles);
+        if (verbose_on(verbose_flag::dispatch))
+            verbose_print("primitive,exec:dispatch",
+                    std::string("convolution,implicit sgemm_ptx ") + sgemm_config[config].name
+                            + ",M " + std::to_string(p.M) + " N " + std::to_string(p.N) + " K "
+                            + std::to_string(p.K));
         return sgemm_.launch_conv(ctx.stream, ops, p, config, pd.conv());
     }
 
