@@ -306,12 +306,15 @@ TEST(sgemm_dispatch, launches_it_refuses_run_the_opencl_kernel) {
 }
 
 TEST(sgemm_dispatch, convolution_tiles_by_shape) {
-    auto tiles = [](int ptx_sm, int64_t batch, int64_t m, int64_t n, int64_t k = 576) {
-        const char *t = conv_sgemm_tiles(132, ptx_sm, batch, m, n, k);
+    auto tiles = [](int ptx_sm, int64_t batch, int64_t m, int64_t n, int64_t k = 576,
+                         int64_t ic = 0) {
+        const char *t = conv_sgemm_tiles(132, ptx_sm, batch, m, n, k, ic);
         return std::string(t ? t : "size");
     };
     // ResNet-50 mb64: 3x3 64@56 and 1x1 256->64@56 (200704 x 64): 256 x 64 blocks, 784 of them.
-    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64), "256x64k16_sm90");
+    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64, 256), "256x64k16_sm90") << "1x1: A is src";
+    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64, 576, 64), "128x64k16_sm90") << "3x3, gathered";
+    EXPECT_EQ(tiles(90, 1, 64 * 112 * 112, 64, 147, 3), "256x64k16_sm90") << "7x7 conv1, IC 3";
     EXPECT_EQ(tiles(80, 1, 64 * 56 * 56, 64), "size") << "sm_80 PTX only: the size picks";
     // 3x3 256@14 (12544 x 256): 66 x 2 blocks of 192 x 128, one per unit.
     EXPECT_EQ(tiles(90, 1, 64 * 14 * 14, 256), "192x128k16_sm90");

@@ -29,9 +29,9 @@ using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 // 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3, then the sm_90a module's
 // pipelined 16-deep ones 128x256k16, 128x256k16s4, 256x128k16, 128x128k16, then the sm_80
 // pipelined 128x256p, then the sm_90a convolution shapes 256x64k16, 512x64k16, 128x64k16,
-// 192x128k16) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512
+// 192x128k16, 128x64k16m3) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512
 // and 192 rows have K-major A only (null M-major entries).
-const int configs = 17;
+const int configs = 18;
 const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
@@ -65,11 +65,13 @@ const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x64k16_sm90, anydnn_sgemm_mn_128x64k16_sm90,
                 anydnn_sgemm_kk_128x64k16_sm90, anydnn_sgemm_kn_128x64k16_sm90},
         {nullptr, nullptr, anydnn_sgemm_kk_192x128k16_sm90, anydnn_sgemm_kn_192x128k16_sm90},
+        {anydnn_sgemm_mk_128x64k16m3_sm90, anydnn_sgemm_mn_128x64k16m3_sm90,
+                anydnn_sgemm_kk_128x64k16m3_sm90, anydnn_sgemm_kn_128x64k16m3_sm90},
 };
 const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128, 128, 128, 256, 128, 128, 256,
-                  512, 128, 192},
+                  512, 128, 192, 128},
           block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128, 256, 256, 128, 128, 256, 64,
-                  64, 64, 128};
+                  64, 64, 128, 64};
 const int first_pipelined = 8; // the sm_90a entries, then 128x256p
 
 // The eltwise post-ops in double (gemm_eltwise's codes).
@@ -243,7 +245,7 @@ const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_c
         anydnn_sgemm_conv_256x128k16_sm90, anydnn_sgemm_conv_128x128k16_sm90,
         anydnn_sgemm_conv_128x256p, anydnn_sgemm_conv_256x64k16_sm90,
         anydnn_sgemm_conv_512x64k16_sm90, anydnn_sgemm_conv_128x64k16_sm90,
-        anydnn_sgemm_conv_192x128k16_sm90};
+        anydnn_sgemm_conv_192x128k16_sm90, anydnn_sgemm_conv_128x64k16m3_sm90};
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
@@ -362,7 +364,7 @@ TEST(sgemm_emulated, implicit_conv_whole_slices_walk_the_taps) {
     for (int config = 0; config < configs; config += int(test_budget::pick(1, 3)))
         check_conv({1, 2, 16, 70, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, config);
     // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
-    for (int config : {13, 14, 15, 16}) {
+    for (int config : {13, 14, 15, 16, 17}) {
         check_conv({1, 3, 32, 64, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1}, config); // 2 slices per tap
         check_conv({2, 1, 16, 40, 11, 9, 3, 2, 2, 1, 2, 0, 2, 2, true}, config);
         check_conv({1, 2, 48, 130, 5, 5, 1, 1, 2, 2, 0, 0, 1, 1, false, true}, config); // 1x1 s2

@@ -95,8 +95,8 @@ struct implicit_sgemm_pd_t : public primitive_desc_impl_t<implicit_sgemm_pd_t, i
         ANYDNN_REQUIRE(sgemm_override("implicit") != "0", dnnl_unimplemented,
                 "turned off by ANYDNN_GPU_TUNING (sgemm:implicit=0)");
         // The tiles: once here, executions do not parse the override.
-        const char *tiles =
-                conv_sgemm_tiles(caps.compute_units, caps.ptx_binary_sm, p.batch(), p.M, p.N, p.K);
+        const char *tiles = conv_sgemm_tiles(
+                caps.compute_units, caps.ptx_binary_sm, p.batch(), p.M, p.N, p.K, q.ic);
         pd.tiles = tiles ? sgemm_config_index(tiles) : -1;
         if (verbose_on(verbose_flag::dispatch)) {
             verbose_print("primitive,create:dispatch",

@@ -26,6 +26,7 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
         {"512x64k16_sm90", 512, 64, 90},
         {"128x64k16_sm90", 128, 64, 90},
         {"192x128k16_sm90", 192, 128, 90},
+        {"128x64k16m3_sm90", 128, 64, 90},
 };
 // Devices that load sm_90a PTX run 128 x 256 blocks with 16-deep slices (3 stages, past
 // 48 KiB of shared memory): H100, strict f32 4096^3 2.913 ms against 3.291 (0.92 of cuBLAS

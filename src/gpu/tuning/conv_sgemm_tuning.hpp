@@ -12,11 +12,13 @@ namespace gpu {
 
 // The configuration name of sgemm_config for a convolution's GEMM (`batch` products of M x N
 // by K, A K-major) on `compute_units` units loading PTX up to `ptx_sm`, or null where the size
-// picks (sgemm_pick_config's rule, as matmul). ANYDNN_GPU_TUNING "conv_sgemm:tiles=size" gives null
-// (the size's pick, for timing against it), "conv_sgemm:tiles=<name>" that name; the
-// sgemm section's config still wins over both (sgemm_pick_config).
-const char *conv_sgemm_tiles(
-        int64_t compute_units, int ptx_sm, int64_t batch, int64_t m, int64_t n, int64_t k);
+// picks (sgemm_pick_config's rule, as matmul). `gather_ic`: the input channels of an implicit
+// GEMM whose kernel gathers A from src, 0 where A is a matrix (gemm_nhwc).
+// ANYDNN_GPU_TUNING "conv_sgemm:tiles=size" gives null (the size's pick, for timing against
+// it), "conv_sgemm:tiles=<name>" that name; the sgemm section's config still wins over both
+// (sgemm_pick_config).
+const char *conv_sgemm_tiles(int64_t compute_units, int ptx_sm, int64_t batch, int64_t m, int64_t n,
+        int64_t k, int64_t gather_ic = 0);
 
 } // namespace gpu
 } // namespace anydnn

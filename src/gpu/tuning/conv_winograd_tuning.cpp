@@ -35,12 +35,12 @@ const char *conv_winograd_sgemm_tiles(int64_t oc, int ptx_sm) {
     // reads per FMA). OC of one or two 128-column blocks takes them; 64 channels keep the
     // size's pick (128 x 64), wider OC too (not measured). Where the 256 x 128 blocks leave
     // compute units idle, the size picks (sgemm_pick_config). Where the device loads sm_90a
-    // PTX, the same blocks with 16-deep slices in pipelined stages (as matmul's 128 x 256:
-    // 0.93 of cuBLAS against 0.81 for the sm_80 ones), and 64 channels in 256 x 64 blocks
-    // (8 x 8 per thread against 8 x 4): a guess until tools/gpu_bench/run_conv2.sh times them.
+    // PTX, 16-deep slices in pipelined stages; H200, mb64 (ratio to cuDNN): 3x3 256@14 192 x
+    // 128 0.88, 256 x 128 0.84 (the sm_80 256 x 128 0.85), 128 x 256 0.84; 3x3 64@56 256 x 64
+    // 0.94 (the sm_80 128 x 64 0.85).
     if (ptx_sm >= 90 && oc == 64) return "256x64k16_sm90";
     if (oc % 128 != 0 || oc > 256) return nullptr;
-    return ptx_sm >= 90 ? "256x128k16_sm90" : "256x128";
+    return ptx_sm >= 90 ? "192x128k16_sm90" : "256x128";
 }
 
 } // namespace gpu

@@ -556,6 +556,9 @@ SGEMM_LAYOUTS(256x64k16_sm90, 256, 64, 16, 2, 2, 4, 2, true) // 82 KiB
 SGEMM_KMAJOR_A_LAYOUTS(512x64k16_sm90, 512, 64, 16, 4, 2, 3, 1, true) // 110 KiB
 SGEMM_LAYOUTS(128x64k16_sm90, 128, 64, 16, 2, 1, 4, 2, true) // 50 KiB
 SGEMM_KMAJOR_A_LAYOUTS(192x128k16_sm90, 192, 128, 16, 3, 2, 4, 1, true) // 82 KiB
+// 128 x 64 in 3 stages at three CTAs per SM (24 warps, 80 registers: a few spilled), for
+// latency-bound shapes (the 1x1 GEMMs).
+SGEMM_LAYOUTS(128x64k16m3_sm90, 128, 64, 16, 2, 1, 3, 3, true) // 38 KiB
 #endif
 #if !defined(ANYDNN_SGEMM_SM90)
 // The sm_80 build (Ampere and later): static shared memory under 48 KiB.
