@@ -89,4 +89,12 @@ TEST(conv_winograd_tuning, gemm_tiles_for_one_or_two_128_column_blocks) {
     EXPECT_EQ(conv_winograd_sgemm_tiles(512), nullptr);
     EXPECT_EQ(conv_winograd_sgemm_tiles(260), nullptr);
     EXPECT_EQ(conv_winograd_sgemm_tiles(1), nullptr);
+    // Where the device loads sm_90a PTX: the pipelined 16-deep blocks, 192 x 128, 256 x 64 for
+    // 64 channels.
+    EXPECT_STREQ(conv_winograd_sgemm_tiles(256, 90), "192x128k16_sm90");
+    EXPECT_STREQ(conv_winograd_sgemm_tiles(128, 90), "192x128k16_sm90");
+    EXPECT_STREQ(conv_winograd_sgemm_tiles(64, 90), "256x64k16_sm90");
+    EXPECT_EQ(conv_winograd_sgemm_tiles(64, 80), nullptr);
+    EXPECT_EQ(conv_winograd_sgemm_tiles(512, 90), nullptr);
+    EXPECT_EQ(conv_winograd_sgemm_tiles(96, 90), nullptr);
 }

@@ -9,6 +9,7 @@
 
 #include "core/primitive_attr.hpp"
 #include "gpu/gemm/sgemm_launch.hpp"
+#include "gpu/tuning/conv_sgemm_tuning.hpp"
 #include "gpu/tuning/gemm_tuning.hpp"
 
 namespace {
@@ -152,7 +153,9 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     // 3x3 256@14 mb64: 3136 tiles by 256 channels, 16 products; 64 x 64 blocks fit exactly.
     EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, 5), 5);
     EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, -1), 2);
-    EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, 8), 2) << "not an sm_80 configuration";
+    EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 90, 8), 8)
+            << "sm_90a where the device loads it";
+    EXPECT_EQ(sgemm_pick_config(132, 16, 3136, 256, 80, 8), 2) << "not where it loads sm_80 only";
     // 16 x 2 x 1 blocks of 256 x 128 leave units idle: the size's pick (64 x 64, 224 blocks).
     EXPECT_EQ(sgemm_pick_config(132, 16, 392, 128, 90, 5), 2);
     EXPECT_EQ(sgemm_config_index("256x128"), 5);
@@ -184,7 +187,8 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     }
     if (built_with_ptx())
         for (int c = 0; c < sgemm_configs; ++c) {
-            for (int l = 0; l < 4; ++l)
+            // 192 and 512 rows: K-major A only (M-major A launches 128x128 instead).
+            for (int l = 256 % sgemm_config[c].bm == 0 ? 0 : 2; l < 4; ++l)
                 EXPECT_NE(ptx_module(sgemm_kernel_name(c, l / 2, l % 2).c_str()), nullptr)
                         << sgemm_kernel_name(c, l / 2, l % 2);
             const std::string conv = std::string("anydnn_sgemm_conv_") + sgemm_config[c].name;
@@ -299,4 +303,48 @@ TEST(sgemm_dispatch, launches_it_refuses_run_the_opencl_kernel) {
     p.a_sm = int64_t(1) << 31;
     p.b_sn = -(int64_t(1) << 33);
     EXPECT_EQ(sgemm_launch_refusal(t, o, p), nullptr);
+}
+
+TEST(sgemm_dispatch, convolution_tiles_by_shape) {
+    auto tiles = [](int ptx_sm, int64_t batch, int64_t m, int64_t n, int64_t k = 576,
+                         int64_t ic = 0) {
+        const char *t = conv_sgemm_tiles(132, ptx_sm, batch, m, n, k, ic);
+        return std::string(t ? t : "size");
+    };
+    // ResNet-50 mb64: 3x3 64@56 and 1x1 256->64@56 (200704 x 64): 256 x 64 blocks, 784 of them.
+    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64, 256), "256x64k16_sm90") << "1x1: A is src";
+    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64, 576, 64), "128x64k16_sm90") << "3x3, gathered";
+    EXPECT_EQ(tiles(90, 1, 64 * 112 * 112, 64, 147, 3), "256x64k16_sm90") << "7x7 conv1, IC 3";
+    EXPECT_EQ(tiles(80, 1, 64 * 56 * 56, 64), "size") << "sm_80 PTX only: the size picks";
+    // 3x3 256@14 (12544 x 256): 66 x 2 blocks of 192 x 128, one per unit.
+    EXPECT_EQ(tiles(90, 1, 64 * 14 * 14, 256), "192x128k16_sm90");
+    // 1x1 64->256@56: 128 x 256 blocks fill 12 rounds, 192 x 128 16.
+    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 256), "128x256k16_sm90");
+    // ... but with K = 64 (1x1 64->256@56), two blocks per SM: 128 x 128.
+    EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 256, 64), "128x128k16_sm90");
+    EXPECT_EQ(tiles(90, 1, 64 * 14 * 14, 256, 64), "size") << "196 blocks: not two rounds";
+    // 64 channels with few rows: 128 x 64 where 256 x 64 blocks do not fill two rounds, else
+    // the size's pick.
+    EXPECT_EQ(tiles(90, 1, 200 * 128, 64), "128x64k16_sm90");
+    EXPECT_EQ(tiles(90, 1, 100 * 128, 64), "size");
+    EXPECT_EQ(tiles(90, 2, 100 * 128, 64), "128x64k16_sm90") << "groups count";
+    EXPECT_EQ(tiles(90, 1, 0, 64), "size");
+    {
+        tuning_env_t env("conv_sgemm:tiles=size");
+        EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64), "size");
+    }
+    {
+        tuning_env_t env("conv_sgemm:tiles=512x64k16_sm90");
+        EXPECT_EQ(tiles(90, 1, 64 * 56 * 56, 64), "512x64k16_sm90");
+    }
+    // Each named configuration exists, and the size's pick takes it as preferred.
+    for (const char *name :
+            {"256x64k16_sm90", "512x64k16_sm90", "128x64k16_sm90", "192x128k16_sm90"}) {
+        const int c = sgemm_config_index(name);
+        ASSERT_GE(c, 0) << name;
+        EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64, 90, c), c) << name;
+        EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 56 * 56, 64, 80, c), 1) << name << " on sm_80";
+    }
+    const int wide = sgemm_config_index("192x128k16_sm90");
+    EXPECT_EQ(sgemm_pick_config(132, 1, 64 * 14 * 14, 256, 90, wide), wide);
 }

@@ -28,8 +28,10 @@ using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 // By configuration (128x128, 128x64, 64x64, then 16-deep K slices 128x128k16, 128x64k16, then
 // 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3, then the sm_90a module's
 // pipelined 16-deep ones 128x256k16, 128x256k16s4, 256x128k16, 128x128k16, then the sm_80
-// pipelined 128x256p) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them.
-const int configs = 13;
+// pipelined 128x256p, then the sm_90a convolution shapes 256x64k16, 512x64k16, 128x64k16,
+// 192x128k16, 128x64k16m3) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512
+// and 192 rows have K-major A only (null M-major entries).
+const int configs = 18;
 const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
@@ -57,9 +59,19 @@ const kernel_fn kernels[configs][4] = {
                 anydnn_sgemm_kk_128x128k16_sm90, anydnn_sgemm_kn_128x128k16_sm90},
         {anydnn_sgemm_mk_128x256p, anydnn_sgemm_mn_128x256p, anydnn_sgemm_kk_128x256p,
                 anydnn_sgemm_kn_128x256p},
+        {anydnn_sgemm_mk_256x64k16_sm90, anydnn_sgemm_mn_256x64k16_sm90,
+                anydnn_sgemm_kk_256x64k16_sm90, anydnn_sgemm_kn_256x64k16_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_512x64k16_sm90, anydnn_sgemm_kn_512x64k16_sm90},
+        {anydnn_sgemm_mk_128x64k16_sm90, anydnn_sgemm_mn_128x64k16_sm90,
+                anydnn_sgemm_kk_128x64k16_sm90, anydnn_sgemm_kn_128x64k16_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_192x128k16_sm90, anydnn_sgemm_kn_192x128k16_sm90},
+        {anydnn_sgemm_mk_128x64k16m3_sm90, anydnn_sgemm_mn_128x64k16m3_sm90,
+                anydnn_sgemm_kk_128x64k16m3_sm90, anydnn_sgemm_kn_128x64k16m3_sm90},
 };
-const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128, 128, 128, 256, 128, 128},
-          block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128, 256, 256, 128, 128, 256};
+const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128, 128, 128, 256, 128, 128, 256,
+                  512, 128, 192, 128},
+          block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128, 256, 256, 128, 128, 256, 64,
+                  64, 64, 128, 64};
 const int first_pipelined = 8; // the sm_90a entries, then 128x256p
 
 // The eltwise post-ops in double (gemm_eltwise's codes).
@@ -110,6 +122,7 @@ void check(const case_t &t, int config) {
     const float scale_a = 0.5f, scale_b = 2.f, scale_c = 4.f, relu_slope = 0.1f, sum_scale = 0.5f;
 
     const kernel_fn kernel = kernels[config][(t.a_k_major ? 2 : 0) + (t.b_n_major ? 1 : 0)];
+    if (!kernel) return; // no M-major A entry for 192 or 512 rows
     const cuda_dim3_t grid = {unsigned((t.n + block_n[config] - 1) / block_n[config]),
             unsigned((t.m + block_m[config] - 1) / block_m[config]), unsigned(t.b0 * t.b1)};
     host_launch(grid, 256, [&] {
@@ -230,7 +243,9 @@ const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_c
         anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256, anydnn_sgemm_conv_128x128s3,
         anydnn_sgemm_conv_128x256k16_sm90, anydnn_sgemm_conv_128x256k16s4_sm90,
         anydnn_sgemm_conv_256x128k16_sm90, anydnn_sgemm_conv_128x128k16_sm90,
-        anydnn_sgemm_conv_128x256p};
+        anydnn_sgemm_conv_128x256p, anydnn_sgemm_conv_256x64k16_sm90,
+        anydnn_sgemm_conv_512x64k16_sm90, anydnn_sgemm_conv_128x64k16_sm90,
+        anydnn_sgemm_conv_192x128k16_sm90, anydnn_sgemm_conv_128x64k16m3_sm90};
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
@@ -339,4 +354,21 @@ TEST(sgemm_emulated, implicit_conv_strides_padding_dilation_channel_tails) {
 TEST(sgemm_emulated, implicit_conv_groups_bias_post_ops) {
     check_conv({2, 2, 5, 9, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, 2);
     check_conv({3, 1, 4, 7, 5, 7, 1, 3, 2, 1, 0, 1, 1, 2, true, true}, 1);
+}
+
+TEST(sgemm_emulated, implicit_conv_whole_slices_walk_the_taps) {
+    // IC a multiple of the K slice (8 or 16): each slice lies within one tap, whose place
+    // advances slice by slice (no division). Padding, strides, dilation, groups, rows past M,
+    // several taps per stage round; every configuration, then the convolution tiles on more.
+    // (Under sanitizers every third configuration.)
+    for (int config = 0; config < configs; config += int(test_budget::pick(1, 3)))
+        check_conv({1, 2, 16, 70, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, config);
+    // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
+    for (int config : {13, 14, 15, 16, 17}) {
+        check_conv({1, 3, 32, 64, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1}, config); // 2 slices per tap
+        check_conv({2, 1, 16, 40, 11, 9, 3, 2, 2, 1, 2, 0, 2, 2, true}, config);
+        check_conv({1, 2, 48, 130, 5, 5, 1, 1, 2, 2, 0, 0, 1, 1, false, true}, config); // 1x1 s2
+    }
+    check_conv({1, 2, 8, 33, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true}, 1); // IC 8 in 8-deep slices
+    check_conv({1, 2, 8, 33, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true}, 13); // IC 8: divisions
 }

@@ -8,8 +8,10 @@
 #include "core/primitive.hpp"
 #include "gpu/convolution/nhwc_gemm_geometry.hpp"
 #include "gpu/gemm/gemm.hpp"
+#include "gpu/gemm/sgemm_launch.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/tuning/conv_sgemm_tuning.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -146,6 +148,12 @@ struct gemm_nhwc_t : public primitive_t {
         // narrow for its tiles, and weights are copied K-major each execution).
         ANYDNN_CHECK(gemm_.init(
                 pd.engine, t, pd.gemm_kind, nelems(pd.arg_md(DNNL_ARG_DST)), &pd.post_ops, p.M));
+        // The strict f32 PTX GEMM takes the convolutions' tiles (conv_sgemm_tiles: 64 output
+        // channels in 256 x 64 blocks where the device loads sm_90a PTX).
+        const device_caps_t &caps = engine_caps(pd.engine);
+        if (const char *tiles = conv_sgemm_tiles(
+                    caps.compute_units, caps.ptx_binary_sm, p.batch(), p.M, p.N, p.K))
+            gemm_.prefer_sgemm_config(sgemm_config_index(tiles));
         if (pd.direct_a) return dnnl_success;
         return create_kernel(pd.engine, "convolution/im2col_nhwc.cl",
                 data_type_size(t.a) == 4 ? "-DCOPY_T=uint" : "-DCOPY_T=ushort", "im2col_nhwc",

@@ -15,6 +15,7 @@
 #include "gpu/gemm/sgemm_launch.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
+#include "gpu/tuning/conv_sgemm_tuning.hpp"
 #include "gpu/tuning/gemm_tuning.hpp"
 
 namespace anydnn {
@@ -37,6 +38,7 @@ struct implicit_sgemm_pd_t : public primitive_desc_impl_t<implicit_sgemm_pd_t, i
     nhwc_conv_geometry_t q;
     post_ops_t post_ops;
     wgmma_epilogue_t epilogue;
+    int tiles = -1; // sgemm_config's index conv_sgemm_tiles gives, -1: the size's pick
 
     static status_t init(implicit_sgemm_pd_t &pd) {
         const convolution_desc_t &d = std::get<convolution_desc_t>(pd.desc);
@@ -92,10 +94,16 @@ struct implicit_sgemm_pd_t : public primitive_desc_impl_t<implicit_sgemm_pd_t, i
                 gemm_variant_name(tuning.variant), tuning.why.c_str());
         ANYDNN_REQUIRE(sgemm_override("implicit") != "0", dnnl_unimplemented,
                 "turned off by ANYDNN_GPU_TUNING (sgemm:implicit=0)");
-        if (verbose_on(verbose_flag::dispatch))
+        // The tiles: once here, executions do not parse the override.
+        const char *tiles = conv_sgemm_tiles(
+                caps.compute_units, caps.ptx_binary_sm, p.batch(), p.M, p.N, p.K, q.ic);
+        pd.tiles = tiles ? sgemm_config_index(tiles) : -1;
+        if (verbose_on(verbose_flag::dispatch)) {
             verbose_print("primitive,create:dispatch",
                     "convolution,implicit sgemm_ptx,chosen: " + tuning.why
-                            + "; A gathered from src (K = " + std::to_string(q.k()) + ")");
+                            + "; A gathered from src (K = " + std::to_string(q.k())
+                            + "); tiles: " + (tiles ? tiles : "the size's pick"));
+        }
         return dnnl_success;
     }
 
@@ -151,8 +159,15 @@ struct implicit_sgemm_t : public primitive_t {
         bind_quant(ctx, pd.attr, ops);
         ops.ctx = &ctx;
         const device_caps_t &caps = engine_caps(pd.engine);
-        const int config = sgemm_.pick_config(
-                caps.compute_units, p.batch(), p.M, p.N, caps.ptx_binary_sm);
+        // The convolutions' row of the table (conv_sgemm_tiles, read at creation), else the
+        // size's pick.
+        const int config = sgemm_.pick_config(caps.compute_units, p.batch(), p.M, p.N,
+                caps.ptx_binary_sm, pd.tiles);
+        if (verbose_on(verbose_flag::dispatch))
+            verbose_print("primitive,exec:dispatch",
+                    std::string("convolution,implicit sgemm_ptx ") + sgemm_config[config].name
+                            + ",M " + std::to_string(p.M) + " N " + std::to_string(p.N) + " K "
+                            + std::to_string(p.K));
         return sgemm_.launch_conv(ctx.stream, ops, p, config, pd.conv());
     }
 

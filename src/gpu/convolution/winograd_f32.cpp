@@ -167,7 +167,8 @@ struct winograd_f32_t : public primitive_t {
                 pd.engine, file, pd.post_ops.build_options(), "wino_dst_transform", dst_));
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         gemm_types_t t; // f32 throughout, no output stage: the dst transform applies it
-        if (const char *tiles = conv_winograd_sgemm_tiles(pd.q.oc))
+        if (const char *tiles =
+                        conv_winograd_sgemm_tiles(pd.q.oc, engine_caps(pd.engine).ptx_binary_sm))
             gemm_.prefer_sgemm_config(sgemm_config_index(tiles));
         return gemm_.init(pd.engine, t, pd.gemm_kind, wino_planes * pd.w.tiles * pd.q.oc,
                 nullptr, pd.w.tiles, pd.q.oc);

@@ -20,12 +20,15 @@ namespace gpu {
 // stages). Indices are stable (kernel slots, tests); sgemm_size_order names those the size
 // picks among, in order of preference, the others are taken where ANYDNN_GPU_TUNING names them.
 // Those of sm 90 are the sm_90a module's (shared memory past 48 KiB), for devices that load it.
+// 256x64k16_sm90, 512x64k16_sm90, 128x64k16_sm90, 192x128k16_sm90 and 128x64k16m3_sm90 are
+// for convolutions' shapes (conv_sgemm_tiles); 192 and 512 rows only with A K-major (M-major
+// A runs 128x128).
 struct sgemm_config_t {
     const char *name; // "128x128", "128x64k16", "128x256k16_sm90"
     int bm, bn;
     int sm; // the PTX target the entries need: 80 or 90
 };
-constexpr int sgemm_configs = 13;
+constexpr int sgemm_configs = 18;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 // The table's default, for devices whose highest PTX target is `ptx_sm`: 128 x 256 blocks
 // (8 x 16 per thread, one CTA per SM) where they give every compute unit one (16 deep in the
@@ -38,8 +41,8 @@ const int *sgemm_size_order(int ptx_sm);
 // one, the one that wastes least of its blocks past M and N (the earliest of equals); the last
 // where none does. For `batch` products of M x N. `forced` (sgemm_forced_config) instead
 // where it is one whose PTX target is at most ptx_sm, the highest the device loads; else
-// `preferred` where it is a configuration of the sm_80 module whose blocks give every compute
-// unit one (a caller's tile choice for its shape class, as the Winograd GEMMs').
+// `preferred` where the device loads its module and its blocks give every compute unit one
+// (a caller's tile choice for its shape class, as the Winograd GEMMs' and the convolutions').
 int sgemm_pick_config(int64_t compute_units, int64_t batch, int64_t m, int64_t n,
         int ptx_sm = 80, int preferred = -1, int forced = -1);
 

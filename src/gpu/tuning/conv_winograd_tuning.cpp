@@ -29,13 +29,18 @@ status_t conv_winograd_tuning(const device_caps_t &caps, gemm_variant_t gemm_var
     return dnnl_success;
 }
 
-const char *conv_winograd_sgemm_tiles(int64_t oc) {
+const char *conv_winograd_sgemm_tiles(int64_t oc, int ptx_sm) {
     // H100, 3x3 256@14 mb64 (16 products of 3136 x 256 by 256 x 256): 256 x 128 blocks 0.79
     // of cuDNN against 0.66 with the size's pick (64 x 64, no padding but 4 times the shared
     // reads per FMA). OC of one or two 128-column blocks takes them; 64 channels keep the
     // size's pick (128 x 64), wider OC too (not measured). Where the 256 x 128 blocks leave
-    // compute units idle, the size picks (sgemm_pick_config).
-    return oc % 128 == 0 && oc <= 256 ? "256x128" : nullptr;
+    // compute units idle, the size picks (sgemm_pick_config). Where the device loads sm_90a
+    // PTX, 16-deep slices in pipelined stages; H200, mb64 (ratio to cuDNN): 3x3 256@14 192 x
+    // 128 0.88, 256 x 128 0.84 (the sm_80 256 x 128 0.85), 128 x 256 0.84; 3x3 64@56 256 x 64
+    // 0.94 (the sm_80 128 x 64 0.85).
+    if (ptx_sm >= 90 && oc == 64) return "256x64k16_sm90";
+    if (oc % 128 != 0 || oc > 256) return nullptr;
+    return ptx_sm >= 90 ? "192x128k16_sm90" : "256x128";
 }
 
 } // namespace gpu

@@ -25,9 +25,10 @@ status_t conv_winograd_tuning(const device_caps_t &caps, gemm_variant_t gemm_var
         int64_t oc, conv_winograd_tuning_t &tuning);
 
 // The strict f32 PTX kernels' tiles for the Winograd GEMMs (16 products of tiles x IC by
-// IC x OC, B K-major) of oc output channels: a configuration name of sgemm_config, or null
-// where the size picks (sgemm_pick_config). ANYDNN_GPU_TUNING's sgemm:config still wins.
-const char *conv_winograd_sgemm_tiles(int64_t oc);
+// IC x OC, B K-major) of oc output channels on a device loading PTX up to ptx_sm: a
+// configuration name of sgemm_config, or null where the size picks (sgemm_pick_config).
+// ANYDNN_GPU_TUNING's sgemm:config still wins.
+const char *conv_winograd_sgemm_tiles(int64_t oc, int ptx_sm = 80);
 
 } // namespace gpu
 } // namespace anydnn

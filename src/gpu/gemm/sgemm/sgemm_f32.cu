@@ -193,7 +193,10 @@ struct conv_t {
 
 // The convolution's A copies: the K-major walk of copier_t (k = t % 8 + 8 h, rows t / 8 +
 // 32 l), each row's window corner worked out once; rows past M get a corner no tap reaches,
-// so they read nothing (zero-filled).
+// so they read nothing (zero-filled). Where IC is a multiple of BK (ResNet's layers), every
+// slice lies within one tap: the slice's tap and first channel advance by BK from slice to
+// slice (issue() is called for slices 0, 1, 2, ... in order), with no division, no K tail
+// and one bounds test per row for all its k; otherwise each k finds its tap by division.
 template <int ROWS, int BK>
 struct gather_t {
     static constexpr int stride = ROWS + PAD, rows_k = ROWS / 32, ks_k = BK / 8;
@@ -201,11 +204,13 @@ struct gather_t {
     int pix[rows_k]; // src offset of the window's corner pixel (may lie in the padding)
     int y0[rows_k], x0[rows_k];
     int kk, smem;
+    bool whole; // IC % BK == 0: slices within one tap
+    int c0, tx, ty; // whole: the next slice's first channel and tap (column, row)
 
     gather_t() = default;
     __device__ __forceinline__ gather_t(
             const conv_t &g, const float *x, int64_t m0, int M, int tid)
-        : src(x) {
+        : src(x), whole(g.ic % BK == 0), c0(0), tx(0), ty(0) {
         kk = tid % 8;
         smem = kk * stride + tid / 8;
         const int per_image = g.oh * g.ow;
@@ -222,6 +227,25 @@ struct gather_t {
     }
 
     __device__ __forceinline__ void issue(const conv_t &g, float *stage, int k0, int K) {
+        if (whole) {
+            const int dy = ty * g.dil_h, dx = tx * g.dil_w;
+            const int shift = dy * g.sh + dx * g.sw + c0 + kk;
+#pragma unroll
+            for (int l = 0; l < rows_k; ++l) {
+                const int y = y0[l] + dy, x = x0[l] + dx;
+                const bool ok = unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+                const float *p = ok ? src + (pix[l] + shift) : src;
+#pragma unroll
+                for (int h = 0; h < ks_k; ++h)
+                    copy4(stage + smem + 8 * h * stride + 32 * l, ok ? p + 8 * h : p, ok);
+            }
+            c0 += BK;
+            if (c0 == g.ic) {
+                c0 = 0;
+                if (++tx == g.kw) tx = 0, ++ty;
+            }
+            return;
+        }
 #pragma unroll
         for (int h = 0; h < ks_k; ++h) {
             // This thread's k: one tap and channel for all its rows.
@@ -507,6 +531,12 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             PIPE)                                                                             \
     SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
 
+#define SGEMM_KMAJOR_A_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)               \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS, PIPE) \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
+            PIPE)                                                                             \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
+
 #if defined(ANYDNN_SGEMM_SM90) || !defined(__CUDA_ARCH__)
 // The sm_90a build (a second PTX module, Hopper): the only target whose static shared arrays
 // may pass 48 KiB through NVIDIA's OpenCL. 16-deep K slices in 3 or 4 stages, with the
@@ -516,6 +546,19 @@ SGEMM_LAYOUTS(128x256k16_sm90, 128, 256, 16, 2, 4, 3, 1, true) // 74 KiB
 SGEMM_LAYOUTS(128x256k16s4_sm90, 128, 256, 16, 2, 4, 4, 1, true) // 98 KiB
 SGEMM_LAYOUTS(256x128k16_sm90, 256, 128, 16, 4, 2, 3, 1, true) // 74 KiB
 SGEMM_LAYOUTS(128x128k16_sm90, 128, 128, 16, 2, 2, 4, 2, true) // 66 KiB
+// For convolutions' shapes (forced through ANYDNN_GPU_TUNING, or the convolutions' own pick,
+// conv_sgemm_tiles): 64 output channels in 256 x 64 blocks (8 x 8 per thread, two CTAs per
+// SM: half the shared reads per FMA of 128 x 64) or 512 x 64 (16 x 8, one CTA), 128 x 64 for
+// fewer rows; 192 x 128 (12 x 8) for 3x3 256@14's 12544 x 256, which is 66 x 2 = 132 blocks:
+// one per SM of the H100. 192 and 512 rows do not divide the 256 threads as the M-major
+// copies of A need: A K-major only there (kn, kk and the convolution).
+SGEMM_LAYOUTS(256x64k16_sm90, 256, 64, 16, 2, 2, 4, 2, true) // 82 KiB
+SGEMM_KMAJOR_A_LAYOUTS(512x64k16_sm90, 512, 64, 16, 4, 2, 3, 1, true) // 110 KiB
+SGEMM_LAYOUTS(128x64k16_sm90, 128, 64, 16, 2, 1, 4, 2, true) // 50 KiB
+SGEMM_KMAJOR_A_LAYOUTS(192x128k16_sm90, 192, 128, 16, 3, 2, 4, 1, true) // 82 KiB
+// 128 x 64 in 3 stages at three CTAs per SM (24 warps, 80 registers: a few spilled), for
+// latency-bound shapes (the 1x1 GEMMs).
+SGEMM_LAYOUTS(128x64k16m3_sm90, 128, 64, 16, 2, 1, 3, 3, true) // 38 KiB
 #endif
 #if !defined(ANYDNN_SGEMM_SM90)
 // The sm_80 build (Ampere and later): static shared memory under 48 KiB.
