@@ -2,8 +2,8 @@
 //  - A, B, C, D are the brgemm's own: C is s32 for integer B, else f32; D is the accumulator
 //    itself when nothing follows the product (brgemm_cfg_t::dst_is_acc), otherwise C is a
 //    separate M x N buffer and D comes from execute_postops.
-//  - beta is add_C (0 or 1); alpha is folded into the A scale (so only without add_C, where
-//    the A scale would scale C too).
+//  - beta is add_C (0 or 1); alpha is folded into the A scale, and where C is added too
+//    (which the A scale would scale) C comes in as an M x N binary post-op instead.
 //  - B is given as ab (or ba with --wtag) and packed by the transform into the layout
 //    get_B_pack_type names, one batch block at a time; an unpacked ab B is read in place.
 //  - bias, and common zero points of A and D, which the API lacks, are binary post-ops as an
@@ -121,9 +121,9 @@ public:
             return skip("invalid problem: leading dimensions below bs*K:N:N");
         if (c_.beta != 0 && c_.beta != 1)
             return unimpl("the ukernel adds C or not (add_C): beta " + std::to_string(c_.beta));
-        if (c_.alpha != 1 && c_.beta != 0)
+        if (c_alone_after_scale() && (c_.attr.scale(DNNL_ARG_SRC) || c_.attr.scale(DNNL_ARG_WEIGHTS)))
             return unimpl("the ukernel API has no alpha: folded into the A scale, it would scale "
-                          "the added C too");
+                          "the added C too, and C as a post-op operand would miss the scales");
         for (const auto &q : c_.attr.scales)
             if (q.dt != dnnl_data_type_undef && q.dt != dnnl_f32)
                 return unimpl("ukernel scales are f32");
@@ -275,6 +275,10 @@ public:
 private:
     static bool is_row_major(const std::string &t) { return t == "abx" || t == "ab" || t == "any"; }
 
+    // alpha != 1 with beta: alpha rides on the A scale, which add_C would apply to C too, so C
+    // is added by a binary post-op instead (exact only without other scales).
+    bool c_alone_after_scale() const { return c_.alpha != 1 && c_.beta != 0; }
+
     void fill_values_for_problem() {
         const int64_t M = c_.M, N = c_.N, KB = c_.bs * c_.K;
         v_.a = fill_values(M * KB, value_range(c_.dt[0]), c_.dt[0], 1);
@@ -338,6 +342,10 @@ private:
             if ((st = append_operand(dnnl_binary_add, 1, N, dnnl_f32, comp)) != dnnl_success)
                 return st;
         }
+        if (c_alone_after_scale()
+                && (st = append_operand(dnnl_binary_add, c_.M, N, c_.acc_dt(), v_.c))
+                        != dnnl_success)
+            return st;
         if (c_.bdt != dnnl_data_type_undef
                 && (st = append_operand(dnnl_binary_add, 1, N, c_.bdt, v_.bias)) != dnnl_success)
             return st;
@@ -374,7 +382,8 @@ private:
         dnnl_status_t st = UK(dnnl_brgemm_create)(&brg_, c_.M, c_.N, c_.K, c_.bs, c_.lda(),
                 c_.ldb(), ldc, c_.dt[0], c_.dt[1], cdt);
         if (st != dnnl_success) return st;
-        if ((st = UK(dnnl_brgemm_set_add_C)(brg_, c_.beta != 0)) != dnnl_success) return st;
+        st = UK(dnnl_brgemm_set_add_C)(brg_, c_.beta != 0 && !c_alone_after_scale());
+        if (st != dnnl_success) return st;
         if (!c_.dst_is_acc()) {
             if ((st = build_post_ops()) != dnnl_success) return st;
             st = UK(dnnl_brgemm_set_post_ops)(brg_, c_.ldd(), c_.dt[2], po_);
