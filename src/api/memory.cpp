@@ -3,6 +3,7 @@
 
 #include "api/api.hpp"
 #include "core/memory.hpp"
+#include "core/memory_zero_pad.hpp"
 #include "core/sparse_packed.hpp"
 
 using namespace anydnn;
@@ -184,7 +185,10 @@ DNNL_API dnnl_status_t dnnl_memory_set_data_handle_v2(
     ANYDNN_CHECK(check_handle_index(memory, index));
     ANYDNN_REQUIRE(handle != DNNL_MEMORY_ALLOCATE, dnnl_invalid_arguments,
             "DNNL_MEMORY_ALLOCATE is not a handle");
-    return memory->storage(index)->set_data_handle(handle);
+    ANYDNN_CHECK(memory->storage(index)->set_data_handle(handle));
+    // The new buffer's padding may hold anything: primitives read it as zero.
+    if (index == 0 && handle) return zero_pad(memory->md(), *memory->storage(0));
+    return dnnl_success;
 }
 
 DNNL_API dnnl_status_t dnnl_memory_set_data_handle(dnnl_memory_t memory, void *handle) {

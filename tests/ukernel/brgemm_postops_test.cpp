@@ -24,6 +24,7 @@ struct po_case_t {
     bool a_scale;
     int b_mask; // -1: no B scales
     bool d_scale;
+    float sum_scale = 0; // != 0: a sum post-op (zero point 1) after the eltwise one
 };
 
 double eltwise_ref(dnnl_alg_kind_t alg, double x, double alpha, double beta) {
@@ -87,6 +88,10 @@ void run(const po_case_t &pc, unsigned seed) {
         ASSERT_EQ(dnnl_post_ops_append_eltwise(po, pc.eltwise, pc.alpha, pc.beta),
                 dnnl_success);
     }
+    if (pc.sum_scale != 0) {
+        ASSERT_EQ(dnnl_post_ops_append_sum(po, pc.sum_scale, 1, dnnl_data_type_undef),
+                dnnl_success);
+    }
     if (pc.binary != dnnl_alg_kind_undef) {
         ASSERT_EQ(dnnl_post_ops_append_binary(po, pc.binary, bin_md), dnnl_success);
     }
@@ -109,7 +114,7 @@ void run(const po_case_t &pc, unsigned seed) {
     int valid = 0;
     ASSERT_EQ(dnnl_brgemm_is_execute_postops_valid(br, &valid), dnnl_success);
     const bool expect_valid = pc.eltwise != dnnl_alg_kind_undef
-            || pc.binary != dnnl_alg_kind_undef || pc.a_scale || pc.b_mask >= 0 || pc.d_scale
+            || pc.binary != dnnl_alg_kind_undef || pc.sum_scale != 0 || pc.a_scale || pc.b_mask >= 0 || pc.d_scale
             || pc.d_dt != t.c;
     ASSERT_EQ(valid, expect_valid ? 1 : 0);
     if (!valid) {
@@ -160,6 +165,7 @@ void run(const po_case_t &pc, unsigned seed) {
             if (pc.a_scale) v *= a_scale;
             if (pc.b_mask >= 0) v *= b_scales[pc.b_mask == 2 ? size_t(n) : 0];
             if (pc.eltwise != dnnl_alg_kind_undef) v = eltwise_ref(pc.eltwise, v, pc.alpha, pc.beta);
+            if (pc.sum_scale != 0) v += pc.sum_scale * (D0.at(i) - 1);
             if (pc.binary != dnnl_alg_kind_undef) {
                 const dnnl_dim_t bm = dims[0] == 1 ? 0 : m, bn = dims[1] == 1 ? 0 : n;
                 v = binary_ref(pc.binary, v, bin.at(size_t(bm * dims[1] + bn)));
@@ -233,5 +239,19 @@ TEST(ukernel_brgemm_postops, scales_and_d_types) {
                     run({t, s, false, d, dnnl_alg_kind_undef, 0.f, 0.f, dnnl_alg_kind_undef,
                                 bcast::scalar, false, b_mask, false},
                             seed++);
+                }
+}
+
+// A sum post-op adds D's previous value (less its zero point, times its scale) in chain order.
+TEST(ukernel_brgemm_postops, sum_reads_d_before_writing_it) {
+    unsigned seed = 500;
+    for (const types_t &t : types)
+        for (const shape_t &s : po_shapes)
+            for (dnnl_data_type_t d : {dnnl_f32, dnnl_bf16, dnnl_s8, t.c})
+                for (float sum_scale : {1.f, 0.5f, -2.f}) {
+                    po_case_t pc {t, s, seed % 2 == 0, d, dnnl_eltwise_relu, 0.f, 0.f,
+                            dnnl_binary_add, bcast::per_n, seed % 3 == 0, -1, false};
+                    pc.sum_scale = sum_scale;
+                    run(pc, seed++);
                 }
 }

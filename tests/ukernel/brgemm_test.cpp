@@ -15,7 +15,11 @@ namespace {
 
 const types_t all_types[] = {{dnnl_f32, dnnl_f32, dnnl_f32}, {dnnl_bf16, dnnl_bf16, dnnl_f32},
         {dnnl_f16, dnnl_f16, dnnl_f32}, {dnnl_u8, dnnl_s8, dnnl_s32},
-        {dnnl_s8, dnnl_u8, dnnl_s32}, {dnnl_s8, dnnl_s8, dnnl_s32}, {dnnl_u8, dnnl_u8, dnnl_s32}};
+        {dnnl_s8, dnnl_u8, dnnl_s32}, {dnnl_s8, dnnl_s8, dnnl_s32}, {dnnl_u8, dnnl_u8, dnnl_s32},
+        // f16 with f32 either side, and the 8-bit floats with each other (computed as f32).
+        {dnnl_f16, dnnl_f32, dnnl_f32}, {dnnl_f32, dnnl_f16, dnnl_f32},
+        {dnnl_f8_e5m2, dnnl_f8_e5m2, dnnl_f32}, {dnnl_f8_e4m3, dnnl_f8_e5m2, dnnl_f32},
+        {dnnl_f8_e5m2, dnnl_f8_e4m3, dnnl_f32}, {dnnl_f8_e4m3, dnnl_f8_e4m3, dnnl_f32}};
 
 const shape_t shapes[] = {
         {1, 1, 1, 1, 0, 0, 0}, // smallest

@@ -37,7 +37,8 @@ TEST(ukernel_bad_input, create_checks_sizes_and_types) {
     const dnnl_data_type_t bad_types[][3] = {{dnnl_f32, dnnl_bf16, dnnl_f32},
             {dnnl_bf16, dnnl_bf16, dnnl_bf16}, {dnnl_u8, dnnl_s8, dnnl_f32},
             {dnnl_f32, dnnl_f32, dnnl_s32}, {dnnl_f64, dnnl_f64, dnnl_f32},
-            {dnnl_s8, dnnl_f32, dnnl_f32}, {dnnl_f16, dnnl_bf16, dnnl_f32}};
+            {dnnl_s8, dnnl_f32, dnnl_f32}, {dnnl_f16, dnnl_bf16, dnnl_f32},
+            {dnnl_f8_e5m2, dnnl_f32, dnnl_f32}, {dnnl_f8_e4m3, dnnl_bf16, dnnl_f32}};
     for (const auto &t : bad_types)
         EXPECT_EQ(dnnl_brgemm_create(&br, 4, 8, 16, 1, 16, 8, 8, t[0], t[1], t[2]),
                 dnnl_unimplemented)
@@ -112,7 +113,8 @@ TEST(ukernel_bad_input, scales_and_post_ops) {
 
     dnnl_post_ops_t po = nullptr;
     ASSERT_EQ(dnnl_post_ops_create(&po), dnnl_success);
-    ASSERT_EQ(dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_data_type_undef), dnnl_success);
+    // A sum reads D as D's own type only.
+    ASSERT_EQ(dnnl_post_ops_append_sum(po, 1.f, 0, dnnl_s32), dnnl_success);
     EXPECT_EQ(dnnl_brgemm_set_post_ops(br, 8, dnnl_f32, po), dnnl_unimplemented);
     dnnl_post_ops_destroy(po);
     // A binary operand that does not broadcast to M x N.

@@ -54,6 +54,19 @@ inline uint16_t float_to_f16(float f) {
     return uint16_t(s | ((e + 14) << 10) | (m & 1023));
 }
 
+// 8-bit floats, for the small integers the tests use. e5m2 is the top byte of an f16; e4m3
+// (bias 7, 3 mantissa bits) is decoded from its fields and encoded by finding its code.
+inline float f8_e4m3_to_float(uint8_t v) {
+    const int e = (v >> 3) & 15, m = v & 7;
+    const float a = e == 0 ? std::ldexp(float(m), -9) : std::ldexp(float(8 + m), e - 10);
+    return v & 0x80 ? -a : a;
+}
+inline uint8_t float_to_f8_e4m3(float f) {
+    for (int c = 0; c < 256; ++c)
+        if (c != 0x7f && c != 0xff && f8_e4m3_to_float(uint8_t(c)) == f) return uint8_t(c);
+    return 0x7f; // not representable: NaN
+}
+
 inline double get(dnnl_data_type_t dt, const void *p, size_t i) {
     switch (dt) {
         case dnnl_f32: return static_cast<const float *>(p)[i];
@@ -62,6 +75,8 @@ inline double get(dnnl_data_type_t dt, const void *p, size_t i) {
         case dnnl_f16: return f16_to_float(static_cast<const uint16_t *>(p)[i]);
         case dnnl_s8: return static_cast<const int8_t *>(p)[i];
         case dnnl_u8: return static_cast<const uint8_t *>(p)[i];
+        case dnnl_f8_e5m2: return f16_to_float(uint16_t(static_cast<const uint8_t *>(p)[i] << 8));
+        case dnnl_f8_e4m3: return f8_e4m3_to_float(static_cast<const uint8_t *>(p)[i]);
         default: return 0;
     }
 }
@@ -73,6 +88,8 @@ inline void set(dnnl_data_type_t dt, void *p, size_t i, double v) {
         case dnnl_f16: static_cast<uint16_t *>(p)[i] = float_to_f16(float(v)); break;
         case dnnl_s8: static_cast<int8_t *>(p)[i] = int8_t(v); break;
         case dnnl_u8: static_cast<uint8_t *>(p)[i] = uint8_t(v); break;
+        case dnnl_f8_e5m2: static_cast<uint8_t *>(p)[i] = uint8_t(float_to_f16(float(v)) >> 8); break;
+        case dnnl_f8_e4m3: static_cast<uint8_t *>(p)[i] = float_to_f8_e4m3(float(v)); break;
         default: break;
     }
 }

@@ -22,6 +22,8 @@ public:
     // Runs every combination of the current knob lists on one problem descriptor.
     // Throws std::invalid_argument for a bad descriptor.
     virtual void run(const std::string &desc) = 0;
+    // Called once when the driver is named on the command line (--self runs its checks here).
+    virtual void on_select() {}
 };
 
 using driver_factory_t = std::function<std::unique_ptr<driver_t>()>;

@@ -154,6 +154,8 @@ private:
                 driver_ = it->second();
                 driver_name_ = it->first;
                 match_.reset();
+                settings().driver_name = driver_name_;
+                driver_->on_select();
                 return;
             }
             if (!driver_)

@@ -46,9 +46,12 @@ public:
     // How many elements of the padding (blocked tails) are not zero.
     int64_t nonzero_padding() const;
 
-private:
     bool direct() const; // true: the tester addresses the layout itself
+    // Element offset of a position within padded_dims() (direct layouts only).
     int64_t offset(const int64_t *pos) const;
+    const dims_t &padded_dims() const { return padded_dims_; }
+
+private:
     void write_through_reorder(const std::vector<double> &values);
     std::vector<double> read_through_reorder() const;
 

@@ -16,9 +16,18 @@ bool is_int8(dnnl_data_type_t dt) {
     return dt == dnnl_u8 || dt == dnnl_s8;
 }
 
+bool is_f8(dnnl_data_type_t dt) {
+    return dt == dnnl_f8_e5m2 || dt == dnnl_f8_e4m3;
+}
+
+// f32 and f16 mix freely (f16 is computed as f32); so do the two 8-bit floats.
+bool is_f32_or_f16(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_f16;
+}
+
 bool is_d_type(dnnl_data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16 || dt == dnnl_s32 || dt == dnnl_s8
-            || dt == dnnl_u8;
+            || dt == dnnl_u8 || is_f8(dt);
 }
 
 // A binary post-op's second operand: a 2D plain tensor broadcasting to M x N.
@@ -39,12 +48,14 @@ status_t check_binary_src(const memory_desc_t &md, dim_t M, dim_t N) {
 } // namespace
 
 status_t brgemm_check_types(dnnl_data_type_t a_dt, dnnl_data_type_t b_dt, dnnl_data_type_t c_dt) {
-    const bool fp = (a_dt == dnnl_f32 || a_dt == dnnl_bf16 || a_dt == dnnl_f16) && b_dt == a_dt
+    const bool fp = ((a_dt == dnnl_bf16 && b_dt == dnnl_bf16)
+                            || (is_f32_or_f16(a_dt) && is_f32_or_f16(b_dt))
+                            || (is_f8(a_dt) && is_f8(b_dt)))
             && c_dt == dnnl_f32;
     const bool int8 = is_int8(a_dt) && is_int8(b_dt) && c_dt == dnnl_s32;
     ANYDNN_REQUIRE(fp || int8, dnnl_unimplemented,
-            "brgemm computes f32/bf16/f16 x same -> f32 and u8/s8 x u8/s8 -> s32 (got %s x %s -> "
-            "%s)",
+            "brgemm computes bf16 x bf16, f32/f16 x f32/f16 and f8 x f8 -> f32, u8/s8 x u8/s8 "
+            "-> s32 (got %s x %s -> %s)",
             dnnl_dt2str(a_dt), dnnl_dt2str(b_dt), dnnl_dt2str(c_dt));
     return dnnl_success;
 }
@@ -54,11 +65,14 @@ int pack32_group(dnnl_data_type_t dt) {
 }
 
 // Packed only where a dot-product instruction wants k in groups: bf16 (vdpbf16ps) and int8
-// (vpdpbusd). f32 is read in place; f16 is computed as f32 (no f16 arithmetic here).
+// (vpdpbusd). f32 is read in place; f16 and f8 are computed as f32 (no f16 or f8 arithmetic
+// here).
 dnnl_pack_type_t brgemm_b_pack_type(dnnl_data_type_t b_dt) {
     switch (b_dt) {
         case dnnl_f32:
-        case dnnl_f16: return dnnl_pack_type_no_trans;
+        case dnnl_f16:
+        case dnnl_f8_e5m2:
+        case dnnl_f8_e4m3: return dnnl_pack_type_no_trans;
         case dnnl_bf16:
             return isa_enabled(dnnl_cpu_isa_avx512_core_bf16) ? dnnl_pack_type_pack32
                                                               : dnnl_pack_type_no_trans;
@@ -89,9 +103,14 @@ status_t brgemm_set_post_ops(
                         dnnl_alg_kind2str(e.alg));
                 ANYDNN_CHECK(check_binary_src(e.src1_md, c.M, c.N));
                 ++binaries;
+            } else if (e.kind == dnnl_sum) {
+                // D's previous value is read as D's type (the only one it can have here).
+                ANYDNN_REQUIRE(e.sum_dt == dnnl_data_type_undef || e.sum_dt == d_dt,
+                        dnnl_unimplemented, "brgemm sum post-op reads D as %s, D is %s",
+                        dnnl_dt2str(e.sum_dt), dnnl_dt2str(d_dt));
             } else {
                 return fail(dnnl_unimplemented, __func__,
-                        "brgemm post-ops are eltwise and binary (got %s)",
+                        "brgemm post-ops are sum, eltwise and binary (got %s)",
                         dnnl_prim_kind2str(e.kind));
             }
             entries.push_back(e);

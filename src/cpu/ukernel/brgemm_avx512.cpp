@@ -124,14 +124,14 @@ void int8_kernel(const brgemm_conf_t &c, const brgemm_call_t &call) {
 } // namespace
 
 brgemm_kernel_fn brgemm_f32_avx512(const brgemm_conf_t &c) {
-    const bool ok = c.a_dt == dnnl_f32 && c.b_pack == dnnl_pack_type_no_trans
+    const bool ok = c.a_dt == dnnl_f32 && c.b_dt == dnnl_f32 && c.b_pack == dnnl_pack_type_no_trans
             && isa_enabled(dnnl_cpu_isa_avx512_core);
     return ok ? f32_kernel : nullptr;
 }
 
 // A is read in k pairs / quads in place: K must fill them (no element past K is read).
 brgemm_kernel_fn brgemm_bf16_avx512(const brgemm_conf_t &c) {
-    const bool ok = c.a_dt == dnnl_bf16 && c.b_pack == dnnl_pack_type_pack32 && c.K % 2 == 0
+    const bool ok = c.a_dt == dnnl_bf16 && c.b_dt == dnnl_bf16 && c.b_pack == dnnl_pack_type_pack32 && c.K % 2 == 0
             && isa_enabled(dnnl_cpu_isa_avx512_core_bf16);
     return ok ? bf16_kernel : nullptr;
 }

@@ -1,6 +1,6 @@
-// The portable brgemm kernel: every supported type pair and B layout, on any ISA (f16, and
-// what the vector kernels leave: odd K of pair/quad types, a CPU without AVX-512, AVX512_BF16
-// or VNNI). Accumulates in C's type, row by row: acc[m, :] += a * B[k, :].
+// The portable brgemm kernel: every supported type pair and B layout, on any ISA (f16, f8,
+// f16 x f32 mixes, and what the vector kernels leave: odd K of pair/quad types, a CPU without
+// AVX-512, AVX512_BF16 or VNNI). Accumulates in C's type, row by row: acc[m, :] += a * B[k, :].
 #include <cstdint>
 #include <cstring>
 
@@ -24,6 +24,14 @@ struct bf16_e {
 struct f16_e {
     using s = uint16_t;
     static float cvt(uint16_t v) { return f16_to_f32(v); }
+};
+struct f8_e5m2_e {
+    using s = uint8_t;
+    static float cvt(uint8_t v) { return f8_to_f32(v, 2, 15, true); }
+};
+struct f8_e4m3_e {
+    using s = uint8_t;
+    static float cvt(uint8_t v) { return f8_to_f32(v, 3, 7, false); }
 };
 struct s8_e {
     using s = int8_t;
@@ -70,6 +78,16 @@ brgemm_kernel_fn brgemm_generic(const brgemm_conf_t &c) {
     if (a == dnnl_f32 && b == dnnl_f32) return generic_kernel<f32_e, f32_e, float>;
     if (a == dnnl_bf16 && b == dnnl_bf16) return generic_kernel<bf16_e, bf16_e, float>;
     if (a == dnnl_f16 && b == dnnl_f16) return generic_kernel<f16_e, f16_e, float>;
+    if (a == dnnl_f16 && b == dnnl_f32) return generic_kernel<f16_e, f32_e, float>;
+    if (a == dnnl_f32 && b == dnnl_f16) return generic_kernel<f32_e, f16_e, float>;
+    if (a == dnnl_f8_e5m2 && b == dnnl_f8_e5m2)
+        return generic_kernel<f8_e5m2_e, f8_e5m2_e, float>;
+    if (a == dnnl_f8_e5m2 && b == dnnl_f8_e4m3)
+        return generic_kernel<f8_e5m2_e, f8_e4m3_e, float>;
+    if (a == dnnl_f8_e4m3 && b == dnnl_f8_e5m2)
+        return generic_kernel<f8_e4m3_e, f8_e5m2_e, float>;
+    if (a == dnnl_f8_e4m3 && b == dnnl_f8_e4m3)
+        return generic_kernel<f8_e4m3_e, f8_e4m3_e, float>;
     if (a == dnnl_u8 && b == dnnl_s8) return generic_kernel<u8_e, s8_e, int32_t>;
     if (a == dnnl_s8 && b == dnnl_s8) return generic_kernel<s8_e, s8_e, int32_t>;
     if (a == dnnl_u8 && b == dnnl_u8) return generic_kernel<u8_e, u8_e, int32_t>;

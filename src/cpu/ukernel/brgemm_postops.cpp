@@ -1,6 +1,6 @@
 // The D stage of execute_postops: accumulators (plus C when add_C), times the A and B scales,
-// through the eltwise / binary chain, divided by the D scale, stored as D's type. Row by row,
-// in chunks that live on the stack.
+// through the sum / eltwise / binary chain, divided by the D scale, stored as D's type. Row by
+// row, in chunks that live on the stack (a sum reads D's chunk before it is overwritten).
 #include <algorithm>
 
 #include "core/data_types.hpp"
@@ -60,6 +60,11 @@ void brgemm_apply_postops(const brgemm_conf_t &c, const void *acc, dim_t ldacc, 
                 if (e.kind == dnnl_eltwise) {
                     for (dim_t k = 0; k < len; ++k)
                         v[k] = eltwise_fwd_scalar(e.alg, v[k], e.alpha, e.beta);
+                } else if (e.kind == dnnl_sum) {
+                    load_f32(c.d_dt, d, m * c.ldd + n0, 1, len, t);
+                    const float zp = static_cast<float>(e.sum_zero_point);
+                    for (dim_t k = 0; k < len; ++k)
+                        v[k] += e.sum_scale * (t[k] - zp);
                 } else {
                     load_operand(e.src1_md, args.binary[bi++], m, n0, len, t);
                     binary_apply_n(e.alg, v, t, nullptr, len);
