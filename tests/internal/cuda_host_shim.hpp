@@ -107,6 +107,11 @@ inline float *host_block_shared(size_t floats) {
 inline void host_spin_pause() {
     std::this_thread::sleep_for(std::chrono::microseconds(20));
 }
+inline float __int_as_float(int v) {
+    float f;
+    std::memcpy(&f, &v, sizeof(f));
+    return f;
+}
 inline void __threadfence() {
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }

@@ -6,7 +6,9 @@
 // rows (unit and K tails, scalar loads of h), one row, one step, CTAs with fewer units,
 // several K chunks per slice (the next chunk loaded under this one's products), more items
 // than threads (two passes), an initial state with a row pitch of its own, weights in either
-// layout; and nothing written outside the outputs.
+// layout; and nothing written outside the outputs. A grid that is not all there (a CTA that
+// never arrives, the error word already set) leaves at the first barrier with the states of
+// the steps left NaN.
 #include "gpu/rnn/persistent.hpp"
 
 #include "cuda_host_shim.hpp"
@@ -133,6 +135,41 @@ void check(const lstm_case_t &p) {
             ADD_FAILURE() << "the scratchpad at " << i << " changed";
 }
 
+// T steps of N rows, H units, on `grid` CTAs of which the last never runs: the others' first
+// barrier sees the error word (set before the launch) and gives up.
+void check_missing_cta(int64_t T, int64_t N, int64_t H, int64_t compute_units) {
+    const auto shape = anydnn::gpu::rnn::persistent_shape(compute_units, N, H);
+    ASSERT_GT(shape.grid, 1);
+    const int64_t GC = 4 * H, NH = N * H, gates0 = 0, h0 = T * N * GC, c0 = h0 + (T + 1) * NH;
+    std::vector<float> ws(size_t(c0 + (T + 1) * NH), 0.5f), scr(size_t(GC + 2), 0.f);
+    std::vector<float> w(size_t(H * GC), 0.01f);
+    const unsigned one = 1;
+    std::memcpy(&scr[size_t(GC + 1)], &one, 4);
+    host_launch_cooperative(unsigned(shape.grid), threads, size_t(w_cap + part_cap + 4), [&] {
+        if (int64_t(blockIdx.x) == shape.grid - 1) return;
+        anydnn_lstm_fwd_persistent(ws.data(), scr.data(), w.data(), gates0, h0, h0, H, c0, 0, 0,
+                GC, 1, GC, int(T), int(N), int(H), int(shape.units), int(shape.kgroups));
+    });
+    unsigned error = 0;
+    std::memcpy(&error, &scr[size_t(GC + 1)], 4);
+    EXPECT_EQ(error, 1u);
+    const int64_t ran = (shape.grid - 1) * shape.units; // units of the CTAs that ran
+    for (int64_t s = 1; s <= T; ++s)
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t j = 0; j < H; ++j) {
+                const float h = ws[size_t(h0 + s * NH + n * H + j)];
+                const float c = ws[size_t(c0 + s * NH + n * H + j)];
+                if (j >= ran) { // the missing CTA's units: untouched
+                    EXPECT_EQ(h, 0.5f);
+                    EXPECT_EQ(c, 0.5f);
+                } else if (s == 1) { // the step before the first barrier
+                    EXPECT_FALSE(std::isnan(h) || std::isnan(c));
+                } else {
+                    EXPECT_TRUE(std::isnan(h) && std::isnan(c)) << "step " << s << " unit " << j;
+                }
+            }
+}
+
 } // namespace
 
 TEST(lstm_persistent_emulated, launch_shape) {
@@ -159,4 +196,8 @@ TEST(lstm_persistent_emulated, chunks_and_passes) {
     check({3, 20, 40, 3, false, true, true}); // 14, 14, 12 units
     // 258 items of 4 rows: two passes of 256 threads.
     check({2, 1030, 4, 1});
+}
+
+TEST(lstm_persistent_emulated, barrier_timeout_leaves_nan_states) {
+    check_missing_cta(4, 3, 10, 3); // 3 CTAs of 4, 4 and 2 units; the last never runs
 }

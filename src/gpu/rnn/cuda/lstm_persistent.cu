@@ -9,7 +9,8 @@
 // (an arrival counter, release / acquire at GPU scope) before the next step reads h(t).
 // The grid must be co-resident: the host launches at most one CTA per compute unit, and the
 // shared array (past half an SM's shared memory) lets only one fit on each. A barrier that
-// waits past spin_limit polls sets the error word beside the counter and every CTA leaves.
+// waits past spin_limit polls sets the error word beside the counter and every CTA leaves,
+// its units' h and c of the steps left set to NaN.
 //
 // Products: a thread owns 4 rows x 4 units x 4 gates of one of `kgroups` K slices (its warp
 // mostly one slice: the weights' shared reads are broadcasts), h read
@@ -262,7 +263,17 @@ extern "C" __global__ void __launch_bounds__(threads, 1) anydnn_lstm_fwd_persist
             }
             __syncthreads();
         }
-        if (s + 1 < T && !grid_barrier(counter, error, unsigned(s + 1) * gridDim.x, ok_shared))
+        if (s + 1 < T && !grid_barrier(counter, error, unsigned(s + 1) * gridDim.x, ok_shared)) {
+            // The grid is not co-resident (or another CTA gave up): this CTA's states of the
+            // steps left are NaN, so the outputs show it rather than stale values.
+            const float nan = __int_as_float(0x7fc00000);
+            for (int64_t i = tid; i < (T - 1 - s) * int64_t(N) * uc; i += threads) {
+                const int u = int(i % uc), n = int(i / uc % N);
+                const int64_t at = (s + 2 + i / uc / N) * NH + int64_t(n) * H + j0 + u;
+                ws[c0 + at] = nan;
+                ws[h0 + at] = nan;
+            }
             return;
+        }
     }
 }
