@@ -13,8 +13,7 @@
 // its units' h and c of the steps left set to NaN.
 //
 // Products: a thread owns 4 rows x 4 units x 4 gates of one of `kgroups` K slices (its warp
-// mostly one slice: the weights' shared reads are broadcasts), h read
-// from L2 (ld.global.cg: other CTAs wrote it) in chunk_k-deep chunks, the next one loaded before
+// mostly one slice: the weights' shared reads are broadcasts), h read in chunk_k-deep chunks, the next one loaded before
 // this one's FMAs; the K slices' partial sums meet in shared memory, added in slice order.
 #include <cstdint>
 
@@ -45,12 +44,6 @@ __device__ __forceinline__ void add_release(unsigned *p, unsigned v) {
 __device__ __forceinline__ void store_relaxed(unsigned *p, unsigned v) {
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-__device__ __forceinline__ float4 load_l2(const float4 *p) {
-    return __ldcg(p);
-}
-__device__ __forceinline__ float load_l2(const float *p) {
-    return __ldcg(p);
-}
 #else
 inline unsigned load_acquire(const unsigned *p) {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
@@ -61,15 +54,17 @@ inline void add_release(unsigned *p, unsigned v) {
 inline void store_relaxed(unsigned *p, unsigned v) {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
-// The host emulation: the barrier's acquire (then the block barrier) orders other blocks'
-// stores of h before these loads.
-inline float4 load_l2(const float4 *p) {
-    return *p;
-}
-inline float load_l2(const float *p) {
-    return *p;
-}
 #endif
+
+// h, which other CTAs stored before the barrier: plain loads, ordered after their stores by
+// the barrier's acquire (which invalidates this SM's L1) and the CTA barrier after it; cached
+// in L1, so a 32-byte sector comes from L2 once for a thread's two neighbouring quads.
+__device__ __forceinline__ float4 load_h(const float4 *p) {
+    return *p;
+}
+__device__ __forceinline__ float load_h(const float *p) {
+    return *p;
+}
 
 __device__ __forceinline__ float sigmoid(float x) {
     return 1.f / (1.f + expf(-x));
@@ -79,11 +74,11 @@ __device__ __forceinline__ float sigmoid(float x) {
 __device__ __forceinline__ float4 load_quad(const float *row, int k, int ke, bool vec) {
     float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
     if (!row) return v;
-    if (vec && k + 4 <= ke) return load_l2(reinterpret_cast<const float4 *>(row + k));
-    if (k < ke) v.x = load_l2(row + k);
-    if (k + 1 < ke) v.y = load_l2(row + k + 1);
-    if (k + 2 < ke) v.z = load_l2(row + k + 2);
-    if (k + 3 < ke) v.w = load_l2(row + k + 3);
+    if (vec && k + 4 <= ke) return load_h(reinterpret_cast<const float4 *>(row + k));
+    if (k < ke) v.x = load_h(row + k);
+    if (k + 1 < ke) v.y = load_h(row + k + 1);
+    if (k + 2 < ke) v.z = load_h(row + k + 2);
+    if (k + 3 < ke) v.w = load_h(row + k + 3);
     return v;
 }
 
