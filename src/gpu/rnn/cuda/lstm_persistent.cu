@@ -184,10 +184,30 @@ extern "C" __global__ void __launch_bounds__(threads, 1) anydnn_lstm_fwd_persist
     const int kb = min(H, kg * kslice), ke = min(H, kb + kslice);
     unsigned *counter = reinterpret_cast<unsigned *>(scr + sync), *error = counter + 1;
     const int64_t NH = int64_t(N) * H;
+    // The (row, unit) pair this thread's first cell of every step takes (the first pass's
+    // i = tid below): its bias and c stay in registers across the steps, and the gates'
+    // input part of each step is loaded before that step's products.
+    const int first_n = (tid / 16 % rblocks) * 4 + tid / 4 % 4;
+    const int first_u = (tid / 16 / rblocks) * 4 + tid % 4;
+    const bool first = tid < per_pass * 16 && tid / 16 < items && first_n < N && first_u < uc;
+    const int64_t first_at = int64_t(first_n) * H + j0 + first_u;
+    float first_b[4] = {0.f, 0.f, 0.f, 0.f}, first_x[4] = {0.f, 0.f, 0.f, 0.f}, first_c = 0.f;
+    if (first) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            first_b[q] = scr[bias + q * H + j0 + first_u];
+        first_c = ws[c0 + first_at];
+    }
     __syncthreads();
     for (int s = 0; s < T; ++s) {
         const int64_t hp = s == 0 ? hprev0 : h0 + s * NH, ld = s == 0 ? ld0 : H;
         const bool vec = hp % 4 == 0 && ld % 4 == 0;
+        if (first) {
+            const float *g = ws + gates0 + s * 4 * NH + int64_t(first_n) * 4 * H + j0 + first_u;
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                first_x[q] = g[q * H];
+        }
         for (int pass = 0; pass * per_pass < items; ++pass) {
             const int item = pass * per_pass + slot;
             if (kg < kgroups && item < items) {
@@ -243,12 +263,16 @@ extern "C" __global__ void __launch_bounds__(threads, 1) anydnn_lstm_fwd_persist
                 float *g = ws + gates0 + s * 4 * NH + int64_t(n) * 4 * H + j;
                 const float *b = scr + bias + j;
                 const int64_t at = int64_t(n) * H + j;
-                const float cp = ws[c0 + s * NH + at];
-                const float gi = sigmoid(g[0] + a[0] + b[0]);
-                const float gf = sigmoid(g[H] + a[1] + b[H]);
-                const float gc = tanhf(g[2 * H] + a[2] + b[2 * H]);
-                const float go = sigmoid(g[3 * H] + a[3] + b[3 * H]);
+                const bool pre = pass == 0 && i == tid; // the inputs are in registers
+                float x[4];
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    x[q] = (pre ? first_x[q] + first_b[q] : g[q * H] + b[q * H]) + a[q];
+                const float cp = pre ? first_c : ws[c0 + s * NH + at];
+                const float gi = sigmoid(x[0]), gf = sigmoid(x[1]);
+                const float gc = tanhf(x[2]), go = sigmoid(x[3]);
                 const float ct = gf * cp + gi * gc;
+                if (pre) first_c = ct;
                 g[0] = gi;
                 g[H] = gf;
                 g[2 * H] = gc;
