@@ -13,8 +13,9 @@
 // its units' h and c of the steps left set to NaN.
 //
 // Products: a thread owns 4 rows x 4 units x 4 gates of one of `kgroups` K slices (its warp
-// mostly one slice: the weights' shared reads are broadcasts), h read in chunk_k-deep chunks, the next one loaded before
-// this one's FMAs; the K slices' partial sums meet in shared memory, added in slice order.
+// mostly one slice: the weights' shared reads are broadcasts), h read in chunk_k-deep chunks,
+// the next one loaded before this one's FMAs; the K slices' partial sums meet in shared
+// memory, added in slice order.
 #include <cstdint>
 
 namespace {
