@@ -69,16 +69,29 @@ if(ANYDNN_NVCC)
       COMMENT "Compiling sgemm_f32.cu to sm_${_sm} PTX")
     list(APPEND _anydnn_ptx_files ${_ptx})
   endforeach()
+  # The persistent LSTM forward (src/gpu/rnn/cuda): sm_90a, whose static shared arrays may pass
+  # 48 KiB (one CTA per SM).
+  set(_cu ${CMAKE_SOURCE_DIR}/src/gpu/rnn/cuda/lstm_persistent.cu)
+  set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/lstm_persistent.ptx)
+  add_custom_command(
+    OUTPUT ${_ptx}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
+    COMMAND ${ANYDNN_NVCC} -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a ${_cu}
+            -o ${_ptx}
+    DEPENDS ${_cu}
+    COMMENT "Compiling lstm_persistent.cu to sm_90a PTX")
+  list(APPEND _anydnn_ptx_files ${_ptx})
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
 # Buffers first: the GEMM kernels' seven parameters (A, B, C, bias, three scales), the 8-bit
 # GEMMs' ten (and zero points of src and dst, B's column sums), flash attention's nine (Q, K,
-# V, dst, scale, mask, stats, key and query lengths), the split-K sums' six.
+# V, dst, scale, mask, stats, key and query lengths), the split-K sums' six, the persistent
+# LSTM's three (workspace, scratchpad, recurrent weights).
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9,anydnn_lstm_fwd_persistent=3 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
   COMMENT "Embedding PTX kernels"
   VERBATIM)

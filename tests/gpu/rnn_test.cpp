@@ -74,6 +74,15 @@ problem_t with_sic(problem_t r, int64_t sic) {
     return r;
 }
 
+// Without some of the optional states (absent src_iter, src_iter_c: zeros).
+problem_t states(problem_t r, bool src_iter, bool src_iter_c, bool dst_iter, bool dst_iter_c) {
+    r.p.src_iter = src_iter;
+    r.p.src_iter_c = src_iter_c;
+    r.p.dst_iter = dst_iter;
+    r.p.dst_iter_c = dst_iter_c;
+    return r;
+}
+
 problem_t bf16(problem_t r) {
     r.p.dt = dnnl_bf16;
     return r;
@@ -262,6 +271,14 @@ const problem_t problems[] = {
                 3),
         with_sic(vanilla("vanilla_sic_more_sum", dnnl_eltwise_tanh, 0.f, sum), 9),
         with_sic(lstm_proj("lstm_peephole_projection_sic", r2l, true, 1), 9),
+        // LSTM without some optional states (on NVIDIA GPUs that load sm_90a PTX, inference
+        // takes the persistent kernel: tools/gpu_bench/run_lstm.sh runs these there).
+        states(cell("lstm_no_src_iter_no_dst_iter_c", dnnl_vanilla_lstm, l2r, 1, 3, 7, 19, 19),
+                false, true, true, false),
+        states(cell("lstm_no_src_iter_c_no_dst_iter", dnnl_vanilla_lstm, r2l, 2, 2, 5, 33, 33),
+                true, false, false, true),
+        states(cell("lstm_no_states_concat", dnnl_vanilla_lstm, concat, 1, 3, 4, 8, 8), false,
+                false, false, false),
 };
 
 

@@ -4,16 +4,22 @@
 // `__shared__` arrays are plain statics. cp.async (the kernels' host_cp_async* branches):
 // each thread queues its copies, and a wait performs those of all but its N latest groups,
 // as late as the hardware may land them, so a kernel that reads a stage before waiting for
-// it reads stale data here too. Include it before the .cu file.
+// it reads stale data here too. host_launch_cooperative runs all blocks at once instead (a grid
+// barrier's kernels), each block with its own shared buffer (host_block_shared). Include it
+// before the .cu file.
 #pragma once
 
 #include <math.h>
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <chrono>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -46,7 +52,10 @@ private:
     int n_, arrived_ = 0;
     long generation_ = 0;
 };
-inline host_block_barrier_t *host_block_barrier = nullptr;
+inline thread_local host_block_barrier_t *host_block_barrier = nullptr;
+// The running block's shared buffer (host_launch_cooperative) and its size in floats.
+inline thread_local float *host_block_buffer = nullptr;
+inline thread_local size_t host_block_floats = 0;
 
 inline void __syncthreads() {
     host_block_barrier->wait();
@@ -89,6 +98,23 @@ inline void host_cp_async_wait(int pending) {
         host_copy_groups.pop_front();
     }
 }
+// A kernel's shared array of `floats` in the cooperative launch (the block's own buffer).
+inline float *host_block_shared(size_t floats) {
+    if (floats > host_block_floats) std::abort();
+    return host_block_buffer;
+}
+// A grid barrier's poll: lets the other blocks' threads run.
+inline void host_spin_pause() {
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+}
+inline float __int_as_float(int v) {
+    float f;
+    std::memcpy(&f, &v, sizeof(f));
+    return f;
+}
+inline void __threadfence() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 inline uint64_t __cvta_generic_to_shared(const void *p) {
     return reinterpret_cast<uintptr_t>(p);
 }
@@ -108,10 +134,10 @@ inline void host_launch(cuda_dim3_t grid, int threads, const std::function<void(
         for (unsigned y = 0; y < grid.y; ++y)
             for (unsigned x = 0; x < grid.x; ++x) {
                 host_block_barrier_t barrier(threads);
-                host_block_barrier = &barrier;
                 std::vector<std::thread> block;
                 for (int t = 0; t < threads; ++t)
                     block.emplace_back([&, t] {
+                        host_block_barrier = &barrier;
                         threadIdx = {unsigned(t), 0, 0};
                         blockIdx = {x, y, z};
                         body();
@@ -119,4 +145,30 @@ inline void host_launch(cuda_dim3_t grid, int threads, const std::function<void(
                 for (std::thread &t : block)
                     t.join();
             }
+}
+
+// Runs `body` on a one-dimensional grid whose blocks all run at once (as a persistent kernel's
+// co-resident CTAs), each block with a barrier and `shared_floats` of shared buffer of its own.
+inline void host_launch_cooperative(
+        unsigned blocks, int threads, size_t shared_floats, const std::function<void()> &body) {
+    gridDim = {blocks, 1, 1};
+    std::vector<std::unique_ptr<host_block_barrier_t>> barriers;
+    std::vector<std::vector<float>> buffers;
+    for (unsigned b = 0; b < blocks; ++b) {
+        barriers.emplace_back(new host_block_barrier_t(threads));
+        buffers.emplace_back(shared_floats, 0.f);
+    }
+    std::vector<std::thread> all;
+    for (unsigned b = 0; b < blocks; ++b)
+        for (int t = 0; t < threads; ++t)
+            all.emplace_back([&, b, t] {
+                host_block_barrier = barriers[b].get();
+                host_block_buffer = buffers[b].data();
+                host_block_floats = shared_floats;
+                threadIdx = {unsigned(t), 0, 0};
+                blockIdx = {b, 0, 0};
+                body();
+            });
+    for (std::thread &t : all)
+        t.join();
 }

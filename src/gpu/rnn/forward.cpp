@@ -2,7 +2,8 @@
 // step's gates, then per step the recurrent product (the tiled GEMM where the device runs
 // it, else inside the cell kernel; K split into slices where the product is too small to
 // fill the device, the cell kernel adding their partial sums), the cell kernel (GRU: two,
-// its o gate reads r * h of every channel), and the projection GEMM.
+// its o gate reads r * h of every channel), and the projection GEMM; or, where the
+// persistent LSTM kernel was chosen (persistent.hpp), every step in one launch.
 #include "gpu/rnn/rnn.hpp"
 
 namespace anydnn {
@@ -123,6 +124,7 @@ status_t run_stack_layer(const exec_t &e, dim_t l, dim_t d) {
     const mat_t gates {e.ws, int64_t(c.gates(l, d, 0)), GC, 1};
     ANYDNN_CHECK(k.gemm(e.stream, T * N, GC, in_c, in,
             weights_mat(e, rnn_weights_layer, l, d), gates, false));
+    if (k.persistent) return run_persistent(e, l, d);
     const mat_t wi = weights_mat(e, rnn_weights_iter, l, d);
     const mat_t wi_o {wi.s, wi.off + 2 * H * wi.sc, wi.sr, wi.sc};
     const memory_storage_t *w = wi.s;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/primitive.hpp"
+#include "core/verbose.hpp"
 #include "gpu/impl_entries.hpp"
 #include "gpu/launch.hpp"
 #include "gpu/rnn/rnn.hpp"
@@ -35,6 +36,7 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
 
     conf_t conf;
     extras_t extras;
+    persistent_shape_t persistent; // grid 0: the per-step path
 
     // The most K slices of the forward's split per-step products (forward.cpp splits them
     // with the same step_split calls): GRU's two, the others' one over all gate columns.
@@ -89,9 +91,25 @@ struct rnn_gemm_pd_t : public primitive_desc_impl_t<rnn_gemm_pd_t, rnn_gemm_t> {
         x.wp = take(top, x.wp_f32 ? 0 : LD * size_t(c.DHC * c.DIC));
         x.datt_part = take(top, c.augru && c.backward ? size_t(c.N * c.DHC) : 0);
         x.part = take(top, c.backward ? 0 : size_t(c.N * c.gate_cols() * part_slices(pd, c)));
+        pd.choose_persistent();
+        x.sync = take(top, pd.persistent.grid ? 2 : 0);
         x.floats = top;
         pd.scratchpad_size = (x.base + x.floats) * sizeof(float);
         return dnnl_success;
+    }
+
+    // The persistent LSTM forward where it fits, the reason in verbose dispatch either way.
+    void choose_persistent() {
+        bool all_f32 = true;
+        for (const auto &a : args)
+            if (a.first != DNNL_ARG_WORKSPACE && a.second.data_type != dnnl_f32) all_f32 = false;
+        const char *why = persistent_refusal(engine_caps(engine), conf, all_f32, persistent);
+        if (!verbose_on(verbose_flag::dispatch) || !conf.lstm || conf.backward) return;
+        verbose_print("primitive,create:dispatch",
+                why ? std::string("rnn,lstm per-step: ") + why
+                    : "rnn,lstm persistent: chosen (" + std::to_string(persistent.grid)
+                                + " CTAs x " + std::to_string(persistent.units) + " units, "
+                                + std::to_string(persistent.kgroups) + " K slices)");
     }
 };
 
@@ -105,6 +123,7 @@ struct rnn_gemm_t : public primitive_t {
         const int64_t in = std::max(c.SLC, c.DIC), rows = c.T * c.N;
         const int64_t elems = std::max(rows * std::max(c.gate_cols(), in), in * c.gate_cols());
         ANYDNN_CHECK(kernels_.init(pd_().engine, elems));
+        ANYDNN_CHECK(init_persistent());
         return upload_weights_scales();
     }
 
@@ -135,6 +154,24 @@ struct rnn_gemm_t : public primitive_t {
     }
 
 private:
+    // The persistent kernel's module now, so that a driver refusing it leaves the per-step
+    // path (said in verbose dispatch), not a failed execution.
+    status_t init_persistent() {
+        const persistent_shape_t &s = pd_().persistent;
+        if (s.grid == 0) return dnnl_success;
+        if (create_ptx_kernel(pd_().engine, "anydnn_lstm_fwd_persistent", kernels_.persistent)
+                != dnnl_success) {
+            kernels_.persistent.reset();
+            if (verbose_on(verbose_flag::dispatch))
+                verbose_print("primitive,create:dispatch",
+                        "rnn,lstm per-step: the persistent kernel did not load: "
+                                + last_failure_reason());
+            return dnnl_success;
+        }
+        kernels_.persistent_shape = s;
+        return dnnl_success;
+    }
+
     // int8: the weights scale of every gate column and of every projection output channel
     // (one for all, or one each) on the device; without scales the weights are taken as
     // they are (a scale of one).

@@ -11,6 +11,7 @@
 #include "core/ops/rnn/conf.hpp"
 #include "core/primitive.hpp"
 #include "gpu/gemm/gemm.hpp"
+#include "gpu/rnn/persistent.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -80,6 +81,7 @@ struct extras_t {
     size_t base = 0; // where the extras start (after the workspace or backward scratch)
     size_t bias = 0, peep = 0, att = 0, wl = 0, wi = 0, wp = 0, datt_part = 0, floats = 0;
     size_t part = 0; // the split recurrent products' partial sums (forward)
+    size_t sync = 0; // the persistent kernel's arrival counter and error word
     bool wl_f32 = true, wi_f32 = true, wp_f32 = true; // the user's weights are read directly
 };
 
@@ -124,6 +126,9 @@ struct kernels_t {
 
     std::shared_ptr<kernel_t> copy_k, fwd_step, fwd_gru_gates, fwd_gru_state, bwd_step,
             bwd_gru_gates, row_sums_k, column_sums_k;
+    // The persistent LSTM forward and its launch shape; null: the per-step path.
+    std::shared_ptr<kernel_t> persistent;
+    persistent_shape_t persistent_shape;
 
 private:
     gemm_kernel_t gemm_generic_, gemm_tiled_;

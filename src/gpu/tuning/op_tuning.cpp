@@ -19,6 +19,7 @@ op_tuning_t cpu_devices() {
     // int8 LSTM t10 mb16 128 channels on PoCL 15.6 -> 3.2 ms, f32 5.0 -> 2.1 ms.
     t.rnn_copy_rows = true;
     t.rnn_split_elems = 0;
+    t.rnn_persistent = 0;
     t.vector_elems = 1;
     t.bandwidth_group = 1;
     t.bnorm_stat_groups = 16;
@@ -50,6 +51,7 @@ op_tuning_t with_override(op_tuning_t t) {
             if (name == "item_bytes" && v > 0) t.item_bytes = v;
             if (name == "rnn_split_elems" && v >= 0) t.rnn_split_elems = v;
             if (name == "rnn_split_depth" && v > 0) t.rnn_split_depth = v;
+            if (name == "rnn_persistent" && (v == 0 || v == 1)) t.rnn_persistent = v;
             if (name == "access_bytes" && (v == 8 || v == 16)) t.access_bytes = v;
         }
         begin = end + 1;

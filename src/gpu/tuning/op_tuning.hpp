@@ -26,6 +26,10 @@ struct op_tuning_t {
     // threads the product fills already). Slices are at least rnn_split_depth deep.
     int rnn_split_elems = 4096;
     int rnn_split_depth = 64;
+    // f32 LSTM inference: every step of a (layer, direction) in one persistent launch
+    // (rnn/persistent.hpp) where the device loads its sm_90a PTX and the shape fits (1), or
+    // the per-step GEMM and cell launches always (0).
+    int rnn_persistent = 1;
     // Bandwidth-shaped kernels (batch norm's flat steps, softmax and layer norm rows held in
     // registers, dense eltwise): elements per access, 4 (16-byte f32 loads) or 1.
     int vector_elems = 4;
@@ -73,7 +77,7 @@ long vector_items(long n, int groups, int width = 4);
 // "ops:vec=4,group=256,bn_groups=2048,row_elems=16,row_elems_max=32,
 // row_group_max=512,row_bwd_segments=1024,reorder_vec=4,item_bytes=16,access_bytes=16,
 // reduce_groups=2048,
-// rnn_split_elems=4096,rnn_split_depth=64").
+// rnn_split_elems=4096,rnn_split_depth=64,rnn_persistent=1").
 const op_tuning_t &op_tuning(const device_caps_t &caps);
 
 } // namespace gpu
