@@ -2,11 +2,19 @@
 # Hopper's bulk tensor copies (TMA) from our PTX kernels loaded through NVIDIA's OpenCL.
 #   tools/gpu_bench/prepare.sh build .dev-tma      (here), then on the GPU machine:
 #   D=.dev-tma bash .dev-tma/run_tma.sh probe      (under a minute)
+#   D=.dev-tma bash .dev-tma/run_tma.sh gemm       (under two minutes)
 # probe: tools/tma_probe (libcuda's cuTensorMapEncodeTiled beside NVIDIA's OpenCL; tiles loaded
 #   by cp.async.bulk.tensor through a per-CTA copy of a libcuda template re-pointed by
 #   tensormap.replace, through a map built from zero bytes by tensormap.replace alone, and
 #   through a map passed by value as a 128-byte kernel argument).
-# Prints CHECK|name|pass/fail|detail lines (and INFO lines), everything into $OUT/run_tma.log.
+# gemm: the TMA-fed wgmma matmul (src/gpu/gemm/hopper/wgmma_tma.cu, tuning config
+#   tma_256x64s4): dispatch lines (the table's choice, and the cp.async kernel under
+#   wgmma:tma=0); benchdnn --mode=C (double-precision reference, dst poisoned) with the TMA
+#   kernels forced (ANYDNN_GPU_TUNING=wgmma:config=tma_256x64s4) over bf16/f16 tails in M, N,
+#   K, both layouts of A and B, batch with broadcast, bias, scales, post-ops, f32 dst, split K;
+#   then medians of bf16/f16 4096^3 and 8192^3: TMA, cp.async (wgmma:tma=0), PyTorch.
+# Prints CHECK|name|pass/fail|detail lines (and INFO lines), ROW|problem|impl|ours ms|torch
+# ms|ratio (ratio = PyTorch's time / ours), everything into $OUT/run_tma.log.
 D=${D:-.dev-tma}
 OUT=${OUT:-/tmp}
 LOG=$OUT/run_tma.log
@@ -15,6 +23,20 @@ MODE=${1:-probe}
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
 say() { echo "$@" | tee -a "$LOG"; }
+BD="timeout 100 $D/benchdnn --engine=gpu"
+FORCE=wgmma:config=tma_256x64s4
+# One CHECK line from a benchdnn run's output: pass when nothing failed and something passed.
+verdict() {
+    local name=$1 out=$2 summary
+    echo "$out" >> "$LOG"
+    summary=$(echo "$out" | grep -E "^tests:" | tail -1)
+    if echo "$summary" | grep -qE "failed:0" && ! echo "$summary" | grep -qE "passed:0 " \
+        && ! echo "$out" | grep -qE "FAILED|MISTRUSTED"; then
+        say "CHECK|$name|pass|$summary"
+    else
+        say "CHECK|$name|fail|$summary $(echo "$out" | grep -E "FAILED|MISTRUSTED" | head -2 | cut -c1-200)"
+    fi
+}
 
 say "=== $(date +%T) $MODE $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 case $MODE in
@@ -27,8 +49,85 @@ probe)
     rc=${PIPESTATUS[0]}
     say "CHECK|tma probe exit|$([ "$rc" = 0 ] && echo pass || echo fail)|status $rc"
     ;;
+gemm)
+    # 1. Dispatch: the table's choice for tiles that fill the GPU, and the old kernel.
+    for v in "" wgmma:tma=0; do
+        out=$(ANYDNN_GPU_TUNING=$v ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul --dt=bf16 \
+            2048x512:512x4096 2>&1)
+        echo "$out" >> "$LOG"
+        k=$(echo "$out" | grep -oE "anydnn_wgmma_[a-z0-9_]+" | sort -u | tr '\n' ' ')
+        want=$([ -z "$v" ] && echo anydnn_wgmma_tma_ || echo anydnn_wgmma_bf16_)
+        say "CHECK|dispatch [${v:-table}]|$(echo "$k" | grep -q "$want" && echo pass || echo fail)|$k"
+    done
+    # 2. Correctness of the TMA kernels, forced for every shape.
+    M16="--matmul --dt=bf16,f16,bf16:bf16:f32,f16:f16:f32 --stag=ab,ba --wtag=ab,ba --dtag=ab
+        1x8:8x1 129x67:67x131 256x512:512x384 513x257:257x1023 17x1000:1000x300
+        300x64:64x600 260x36:36x1030"
+    M16E="--matmul --dt=bf16,f16:f16:f32 --stag=ab --wtag=ab,ba --dtag=ab
+        --bia-dt=f32 200x96:96x72 130x72:72x260 --bia-dt=undef
+        --attr-post-ops=sum+relu 130x72:72x260 --attr-post-ops=gelu_erf 131x40:40x300
+        --attr-post-ops=sum:0.5+gelu_tanh 65x9:9x130 --attr-post-ops=
+        --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 131x40:40x70 --attr-scales=
+        --stag=abc --wtag=abc --dtag=abc 3x129x200:3x200x65 3x64x64:1x64x72 2x33x47:1x47x29"
+    verdict "matmul 16-bit [tma forced]" "$(ANYDNN_GPU_TUNING=$FORCE $BD --mode=C $M16 2>&1)"
+    verdict "matmul 16-bit epilogue [tma forced]" "$(ANYDNN_GPU_TUNING=$FORCE $BD --mode=C $M16E 2>&1)"
+    verdict "matmul split K [tma forced]" "$(ANYDNN_GPU_TUNING=$FORCE,splits=3 $BD --mode=C \
+        --matmul --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 130x1000:1000x300 \
+        --bia-dt=f32 --attr-post-ops=relu 64x777:777x200 2>&1)"
+    verdict "matmul 16-bit [table]" "$($BD --mode=C --matmul --dt=bf16,f16 --stag=ab,ba \
+        --wtag=ab,ba 2100x136:136x2600 1000x520:520x4000 2>&1)"
+    say "=== $(date +%T) checks done"
+    # 3. Timing: the table's choice (TMA), the cp.async kernel, then PyTorch.
+    T='--perf-template=PERF|%impl%|%prb%|%@time%'
+    PERF=$OUT/run_tma.perf
+    : > "$PERF"
+    for v in table wgmma:tma=0; do
+        for dt in bf16 f16; do
+            ANYDNN_GPU_TUNING=$([ $v = table ] || echo $v) $BD --mode=P \
+                --max-ms-per-prb=${MAXMS:-300} "$T" --matmul --dt=$dt --stag=ab --wtag=ab \
+                --dtag=ab 4096x4096:4096x4096 8192x8192:8192x8192 2>&1 | grep "^PERF" \
+                | sed "s/^PERF/PERF|$v|$dt/" | tee -a "$PERF" >> "$LOG"
+        done
+    done
+    say "=== $(date +%T) ours timed"
+    python3 - "$PERF" <<'PY' | tee -a "$LOG"
+import re, sys, time
+import torch
+torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+print(f"INFO|torch {torch.__version__} on {torch.cuda.get_device_name(0)}", flush=True)
+theirs = {}
+for dt, tdt in (('bf16', torch.bfloat16), ('f16', torch.float16)):
+    for n in (4096, 8192):
+        a = torch.randn(n, n, device='cuda').to(tdt)
+        b = torch.randn(n, n, device='cuda').to(tdt)
+        c = torch.empty(n, n, device='cuda', dtype=tdt)
+        for _ in range(3):
+            torch.matmul(a, b, out=c)
+        torch.cuda.synchronize()
+        walls, start = [], time.perf_counter()
+        while len(walls) < 10 or (time.perf_counter() - start < 0.5 and len(walls) < 500):
+            t0 = time.perf_counter()
+            torch.matmul(a, b, out=c)
+            torch.cuda.synchronize()
+            walls.append((time.perf_counter() - t0) * 1e3)
+        walls.sort()
+        theirs[(dt, n)] = walls[len(walls) // 2]
+for line in open(sys.argv[1]):
+    f = line.strip().split('|')
+    if len(f) < 6:
+        continue
+    variant, dt, impl, prb, ms = f[1], f[2], f[3], f[4], float(f[5])
+    dims = re.search(r'(\d+)x(\d+):(\d+)x(\d+)', prb)
+    if not dims:
+        continue
+    n = int(dims.group(4))
+    t = theirs[(dt, n)]
+    print(f"ROW|{dt} {n}^3|{impl} [{variant}]|{ms:.4f}|{t:.4f}|{t / ms:.3f}", flush=True)
+PY
+    ;;
 *)
-    say "CHECK|run_tma mode|fail|unknown mode $MODE (probe)"
+    say "CHECK|run_tma mode|fail|unknown mode $MODE (probe, gemm)"
     exit 1
     ;;
 esac

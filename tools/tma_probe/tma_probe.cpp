@@ -68,7 +68,8 @@ std::string diff(const tmap_t &x, const tmap_t &y) {
     char buf[24];
     for (int i = 0; i < 128; ++i)
         if (x.b[i] != y.b[i]) {
-            std::snprintf(buf, sizeof(buf), "%s%d:%02x/%02x", s.empty() ? "" : " ", i, x.b[i], y.b[i]);
+            std::snprintf(
+                    buf, sizeof(buf), "%s%d:%02x/%02x", s.empty() ? "" : " ", i, x.b[i], y.b[i]);
             s += buf;
         }
     return s.empty() ? "none" : s;
@@ -107,8 +108,7 @@ std::string patch_buffers(std::string ptx) {
         const std::string last = std::string(".param .u64 ") + name + "\n";
         for (const std::string &f : {from, last}) {
             const size_t at = ptx.find(f);
-            if (at != std::string::npos)
-                ptx.replace(at, 12, ".param .u64 .ptr .global .align 16 ");
+            if (at != std::string::npos) ptx.replace(at, 12, ".param .u64 .ptr .global .align 16 ");
         }
     }
     return ptx;
@@ -124,15 +124,24 @@ struct ctx_t {
     explicit ctx_t(cl_device_id d) : dev(d) {
         cl_int err = 0;
         ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-        if (err) { error = "clCreateContext " + std::to_string(err); return; }
+        if (err) {
+            error = "clCreateContext " + std::to_string(err);
+            return;
+        }
         q = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
-        if (err) { error = "clCreateCommandQueue " + std::to_string(err); return; }
+        if (err) {
+            error = "clCreateCommandQueue " + std::to_string(err);
+            return;
+        }
         const std::string ptx = patch_buffers(tma_probe_ptx);
         const unsigned char *bin = reinterpret_cast<const unsigned char *>(ptx.c_str());
         const size_t n = ptx.size() + 1;
         cl_int st = 0;
         prog = clCreateProgramWithBinary(ctx, 1, &dev, &n, &bin, &st, &err);
-        if (err) { error = "clCreateProgramWithBinary " + std::to_string(err); return; }
+        if (err) {
+            error = "clCreateProgramWithBinary " + std::to_string(err);
+            return;
+        }
         err = clBuildProgram(prog, 1, &dev, "", nullptr, nullptr);
         if (err) {
             size_t len = 0;
@@ -163,8 +172,7 @@ struct ctx_t {
         cl_int fin = clFinish(q);
         return err ? err : fin;
     }
-    template <class T>
-    std::vector<T> read(cl_mem m, size_t count) {
+    template <class T> std::vector<T> read(cl_mem m, size_t count) {
         std::vector<T> v(count);
         clEnqueueReadBuffer(q, m, CL_TRUE, 0, count * sizeof(T), v.data(), 0, nullptr, nullptr);
         return v;
@@ -198,11 +206,11 @@ std::string compare(const std::vector<uint16_t> &out, const std::vector<uint16_t
             const uint16_t want = r < rows && c < cols ? src[r * cols + c] : 0;
             const uint16_t got = out[r * out_cols + c];
             if (got != want && bad++ == 0)
-                first = "first at (" + std::to_string(r) + "," + std::to_string(c) + "): "
-                        + std::to_string(got) + " want " + std::to_string(want);
+                first = "first at (" + std::to_string(r) + "," + std::to_string(c)
+                        + "): " + std::to_string(got) + " want " + std::to_string(want);
         }
     return bad ? std::to_string(bad) + " of " + std::to_string(out_rows * out_cols)
-                    + " elements wrong, " + first
+                           + " elements wrong, " + first
                : "";
 }
 
@@ -293,8 +301,8 @@ void probe_template(cl_device_id dev, const encoder_t &enc) {
     for (int round = 0; round < 2 && pass; ++round) {
         cl_mem from = round ? d : s;
         const auto &want = round ? decoy : src;
-        clEnqueueWriteBuffer(c.q, out, CL_TRUE, 0, poison.size() * 2, poison.data(), 0, nullptr,
-                nullptr);
+        clEnqueueWriteBuffer(
+                c.q, out, CL_TRUE, 0, poison.size() * 2, poison.data(), 0, nullptr, nullptr);
         clSetKernelArg(patch, 0, sizeof(cl_mem), &from);
         clSetKernelArg(patch, 1, sizeof(cl_mem), &mb);
         clSetKernelArg(load, 0, sizeof(cl_mem), &out);
@@ -340,7 +348,8 @@ void probe_param(cl_device_id dev, const encoder_t &enc) {
     const cl_int err = c.run(k, grid_m, grid_n, 128);
     if (err) return check("param", false, "run " + std::to_string(err));
     const std::string bad = compare(c.read<uint16_t>(out, poison.size()), src);
-    check("param", bad.empty(), bad.empty() ? "128-byte map by value (.param .align 64 .b8[128])" : bad);
+    check("param", bad.empty(),
+            bad.empty() ? "128-byte map by value (.param .align 64 .b8[128])" : bad);
     clReleaseKernel(k);
     clReleaseMemObject(s);
     clReleaseMemObject(out);
@@ -351,8 +360,8 @@ struct zero_fields_t {
     int rank_val, elemtype, dim_minus, box_minus, stride_shift;
     std::string str() const {
         return "rank=" + std::to_string(rank_val) + " elemtype=" + std::to_string(elemtype)
-                + " dims-" + std::to_string(dim_minus) + " box-" + std::to_string(box_minus)
-                + " stride>>" + std::to_string(stride_shift);
+               + " dims-" + std::to_string(dim_minus) + " box-" + std::to_string(box_minus)
+               + " stride>>" + std::to_string(stride_shift);
     }
 };
 
@@ -383,14 +392,14 @@ cl_int run_zero(ctx_t &c, cl_mem s, cl_mem out, const zero_fields_t &f, int load
 // From zero: which encodings reproduce libcuda's map (no copies yet), then a load.
 void probe_zero(cl_device_id dev, const encoder_t &enc) {
     const auto src = source(0x0f0f);
-    zero_fields_t best {1, 10, 0, 0, 0};
+    zero_fields_t best{1, 10, 0, 0, 0};
     bool matched = false;
     {
         ctx_t c(dev);
         if (!c.error.empty()) return check("zero bytes", false, c.error);
         cl_mem s = c.buffer(src.size() * 2, src.data());
         cl_mem out = c.buffer(out_rows * out_cols * 2, nullptr);
-        tmap_t want {};
+        tmap_t want{};
         const bool have = enc.encode && enc.map(want, c.address(s)) == 0;
         std::string tried;
         for (int rank_val : {1, 2})
@@ -398,11 +407,13 @@ void probe_zero(cl_device_id dev, const encoder_t &enc) {
                 for (int dim_minus : {0, 1})
                     for (int box_minus : {0, 1})
                         for (int stride_shift : {0, 4}) {
-                            const zero_fields_t f {rank_val, elemtype, dim_minus, box_minus, stride_shift};
-                            tmap_t built {};
+                            const zero_fields_t f{
+                                    rank_val, elemtype, dim_minus, box_minus, stride_shift};
+                            tmap_t built{};
                             const cl_int err = run_zero(c, s, out, f, 0, built);
                             if (err) {
-                                check("zero bytes", false, f.str() + ": run " + std::to_string(err));
+                                check("zero bytes", false,
+                                        f.str() + ": run " + std::to_string(err));
                                 return;
                             }
                             const bool same = have && std::memcmp(&built, &want, 128) == 0;
@@ -415,7 +426,8 @@ void probe_zero(cl_device_id dev, const encoder_t &enc) {
                         }
         check("zero bytes", matched,
                 matched ? "tensormap.replace from zero gives libcuda's bytes with " + best.str()
-                        : have ? "no tried encoding gives libcuda's bytes" : "no libcuda map to compare");
+                : have  ? "no tried encoding gives libcuda's bytes"
+                        : "no libcuda map to compare");
         clReleaseMemObject(s);
         clReleaseMemObject(out);
     }
@@ -424,7 +436,7 @@ void probe_zero(cl_device_id dev, const encoder_t &enc) {
     cl_mem s = c.buffer(src.size() * 2, src.data());
     std::vector<uint16_t> poison(out_rows * out_cols, 0xdead);
     cl_mem out = c.buffer(poison.size() * 2, poison.data());
-    tmap_t built {};
+    tmap_t built{};
     const cl_int err = run_zero(c, s, out, best, 1, built);
     if (err) return check("zero load", false, best.str() + ": run " + std::to_string(err));
     const std::string bad = compare(c.read<uint16_t>(out, poison.size()), src);
@@ -446,7 +458,8 @@ int main(int argc, char **argv) {
     std::printf("INFO|device %s\n", name);
     {
         ctx_t c(dev);
-        check("ptx build", c.error.empty(), c.error.empty() ? "sm_90a PTX with TMA loaded" : c.error);
+        check("ptx build", c.error.empty(),
+                c.error.empty() ? "sm_90a PTX with TMA loaded" : c.error);
         if (!c.error.empty()) return 1;
     }
     const encoder_t enc = open_libcuda();

@@ -38,10 +38,11 @@ __device__ __forceinline__ void copy_tile(const void *m, uint16_t *out, int ld_o
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         asm volatile("{\n .reg .b64 st;\n"
                      " mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}" ::"r"(sbar),
-                "r"(tile * 128)
-                : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(sb),
+                     "r"(tile * 128)
+                     : "memory");
+        asm volatile(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                " [%0], [%1, {%2, %3}], [%4];" ::"r"(sb),
                 "l"(m), "r"(col0), "r"(row0), "r"(sbar)
                 : "memory");
     }
@@ -49,14 +50,14 @@ __device__ __forceinline__ void copy_tile(const void *m, uint16_t *out, int ld_o
     asm volatile("{\n .reg .pred done;\n wait:\n"
                  " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
                  " @!done bra wait;\n}" ::"r"(sbar)
-            : "memory");
+                 : "memory");
     // Element (r, c) sits at byte r * 128 + 2 c, its 16-byte piece XORed with r % 8.
     for (int i = threadIdx.x; i < tile * tile; i += blockDim.x) {
         const int r = i / tile, c = i % tile;
         const uint32_t off = r * 128 + c * 2;
         const uint32_t sw = off ^ ((r % 8) << 4);
-        out[(int64_t)(row0 + r) * ld_out + col0 + c]
-                = *reinterpret_cast<const uint16_t *>(buf + sw);
+        out[(int64_t)(row0 + r) * ld_out + col0 + c] =
+                *reinterpret_cast<const uint16_t *>(buf + sw);
     }
 }
 
@@ -77,8 +78,8 @@ extern "C" __global__ void tma_probe_template(
     __syncwarp();
     if (threadIdx.x == 0) {
         asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(m),
-                "l"(src)
-                : "memory");
+                     "l"(src)
+                     : "memory");
         tmap_publish(m);
     }
     copy_tile(m, out, ld_out);
@@ -95,46 +96,50 @@ extern "C" __global__ void tma_probe_zero(const uint16_t *src, uint16_t *out, tm
     __syncwarp();
     if (threadIdx.x == 0) {
         asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(m),
-                "l"(src)
-                : "memory");
-        asm volatile("tensormap.replace.tile.rank.global.b1024.b32 [%0], %1;" ::"l"(m),
-                "r"(rank_val)
+                     "l"(src)
+                     : "memory");
+        asm volatile(
+                "tensormap.replace.tile.rank.global.b1024.b32 [%0], %1;" ::"l"(m), "r"(rank_val)
                 : "memory");
         asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(m),
-                "r"(dim0)
-                : "memory");
+                     "r"(dim0)
+                     : "memory");
         asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(m),
-                "r"(dim1)
-                : "memory");
+                     "r"(dim1)
+                     : "memory");
         asm volatile("tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 0, %1;" ::"l"(m),
-                "l"(stride1)
+                     "l"(stride1)
+                     : "memory");
+        asm volatile(
+                "tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(m), "r"(box0)
                 : "memory");
-        asm volatile("tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(m),
-                "r"(box0)
-                : "memory");
-        asm volatile("tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(m),
-                "r"(box1)
+        asm volatile(
+                "tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(m), "r"(box1)
                 : "memory");
         asm volatile("tensormap.replace.tile.element_stride.global.b1024.b32 [%0], 0, 1;" ::"l"(m)
-                : "memory");
+                     : "memory");
         asm volatile("tensormap.replace.tile.element_stride.global.b1024.b32 [%0], 1, 1;" ::"l"(m)
-                : "memory");
+                     : "memory");
         // elemtype and the modes are immediates in PTX: one branch per value tried.
-#define ANYDNN_SET(FIELD, V) \
-    asm volatile("tensormap.replace.tile." FIELD ".global.b1024.b32 [%0], " #V ";" ::"l"(m) \
+#define ANYDNN_SET(FIELD, V)                                                                       \
+    asm volatile("tensormap.replace.tile." FIELD ".global.b1024.b32 [%0], " #V ";" ::"l"(m)        \
                  : "memory")
         switch (elemtype) {
-            case 1: ANYDNN_SET("elemtype", 1); break;
-            case 6: ANYDNN_SET("elemtype", 6); break;
-            case 9: ANYDNN_SET("elemtype", 9); break;
-            case 10: ANYDNN_SET("elemtype", 10); break;
-            default: break;
+        case 1: ANYDNN_SET("elemtype", 1); break;
+        case 6: ANYDNN_SET("elemtype", 6); break;
+        case 9: ANYDNN_SET("elemtype", 9); break;
+        case 10: ANYDNN_SET("elemtype", 10); break;
+        default: break;
         }
-        if (swizzle == 3) ANYDNN_SET("swizzle_mode", 3);
-        else if (swizzle == 0) ANYDNN_SET("swizzle_mode", 0);
+        if (swizzle == 3)
+            ANYDNN_SET("swizzle_mode", 3);
+        else if (swizzle == 0)
+            ANYDNN_SET("swizzle_mode", 0);
         if (interleave == 0) ANYDNN_SET("interleave_layout", 0);
-        if (fill == 0) ANYDNN_SET("fill_mode", 0);
-        else if (fill == 1) ANYDNN_SET("fill_mode", 1);
+        if (fill == 0)
+            ANYDNN_SET("fill_mode", 0);
+        else if (fill == 1)
+            ANYDNN_SET("fill_mode", 1);
 #undef ANYDNN_SET
         tmap_publish(m);
     }
@@ -154,8 +159,8 @@ extern "C" __global__ void tma_probe_patch(const uint16_t *src, tmap_t *maps) {
     if (threadIdx.x < 16) maps[1].v[threadIdx.x] = maps[0].v[threadIdx.x];
     __syncwarp();
     if (threadIdx.x == 0) {
-        asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(
-                             maps + 1),
+        asm volatile(
+                "tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(maps + 1),
                 "l"(src)
                 : "memory");
         asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");

@@ -1,9 +1,11 @@
 #include "gpu/gemm/wgmma_launch.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "gpu/launch.hpp"
 #include "gpu/quant_attr.hpp"
+#include "gpu/tensor_map.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -153,13 +155,19 @@ status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
 std::string wgmma_kernel_name(dnnl_data_type_t a, dnnl_data_type_t b, const wgmma_layout_t &l,
         const std::string &config, bool epilogue) {
     const char *kind = wgmma_kind_name(a, b);
-    return std::string("anydnn_wgmma_") + (kind ? kind : "none") + "_"
-           + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config
-           + (epilogue ? "_epi" : "");
+    // "tma_<tiles>" configurations are the entries of wgmma_tma.cu: anydnn_wgmma_tma_<kind>_...
+    const bool tma = config.compare(0, 4, "tma_") == 0;
+    return std::string(tma ? "anydnn_wgmma_tma_" : "anydnn_wgmma_") + (kind ? kind : "none")
+            + "_" + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_"
+            + (tma ? config.substr(4) : config) + (epilogue ? "_epi" : "");
 }
 
 size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n) {
     return splits > 1 ? static_cast<size_t>(splits * batch * m * n * 4) : 0;
+}
+
+size_t wgmma_tma_workspace_bytes(const device_caps_t &caps) {
+    return static_cast<size_t>(std::max<uint32_t>(caps.compute_units, 1)) * 256;
 }
 
 status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, int tile_m,
@@ -170,6 +178,12 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
     tile_n_ = tile_n;
     splits_ = splits;
     int_sums_ = int_sums;
+    tma_ = kernel_name.compare(0, 17, "anydnn_wgmma_tma_") == 0;
+    const device_caps_t &caps = engine_caps(engine);
+    ctas_ = std::max<int64_t>(caps.compute_units, 1);
+    ANYDNN_REQUIRE(!tma_ || (device_has_tensor_maps(caps) && tile_m == 128 && !int_sums),
+            dnnl_unimplemented, "wgmma TMA kernel %s needs tensor maps (sm_90a PTX and "
+            "libcuda's encoder) and 16-bit operands in 128-row tiles", kernel_name.c_str());
     ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
@@ -182,6 +196,13 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
         const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
     const wgmma_layout_t &l = p.layout;
     if (splits <= 0) splits = splits_;
+    if (tma_) {
+        // The TMA kernel's producer and consumers meet once per tile through its loads: every
+        // K slice keeps at least one K step (fewer, deeper slices where K is short).
+        ANYDNN_REQUIRE(p.k > 0, dnnl_runtime_error, "wgmma TMA kernels need K > 0");
+        const int64_t per = ((p.k + splits - 1) / splits + 63) / 64 * 64;
+        splits = static_cast<int>((p.k + per - 1) / per);
+    }
     const bool split = splits > 1;
     ANYDNN_REQUIRE(!split || reduce_, dnnl_runtime_error,
             "wgmma: split K without the sum kernel loaded");
@@ -189,6 +210,10 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     ANYDNN_REQUIRE(
             !split || buf.scratchpad, dnnl_runtime_error, "wgmma: no scratchpad for split K");
     const bool with_bias = p.bias_type != dnnl_data_type_undef;
+    if (tma_) {
+        ANYDNN_CHECK(launch_tma(stream, buf, p, e, splits));
+        return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
+    }
 
     // Split along K, the GEMM writes f32 (s32) slices into the scratchpad; the sum writes C.
     kernel_args_t args;
@@ -239,8 +264,80 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     range.local[1] = 1;
     range.local[2] = 1;
     ANYDNN_CHECK(kernel_->launch(stream, args, range));
-    if (!split) return dnnl_success;
+    return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
+}
 
+status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
+        const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
+    const wgmma_layout_t &l = p.layout;
+    const bool split = splits > 1;
+    const int64_t slice = p.batch * p.m * p.n;
+    const bool with_bias = p.bias_type != dnnl_data_type_undef;
+    const int64_t tiles = (p.m + 127) / 128 * ((p.n + tile_n_ - 1) / tile_n_) * p.batch * splits;
+    if (tiles == 0) return dnnl_success;
+    ANYDNN_REQUIRE(buf.scratchpad, dnnl_runtime_error, "wgmma TMA: no scratchpad for the maps");
+    // A: K-major lines of K (one 64 x 128 box per stage) or M-major lines of M (64 x 64 boxes);
+    // B likewise with N. One batch where the operand is broadcast.
+    tensor_map_t map_a, map_b;
+    const bool ok_a = l.a_m_major
+            ? encode_tensor_map_16bit(p.ab_type, p.m, p.k, l.lda, p.a_sb ? p.batch : 1, p.a_sb,
+                    64, 64, map_a)
+            : encode_tensor_map_16bit(p.ab_type, p.k, p.m, l.lda, p.a_sb ? p.batch : 1, p.a_sb,
+                    64, 128, map_a);
+    const bool ok_b = l.b_n_major
+            ? encode_tensor_map_16bit(p.ab_type, p.n, p.k, l.ldb, p.b_sb ? p.batch : 1, p.b_sb,
+                    64, 64, map_b)
+            : encode_tensor_map_16bit(p.ab_type, p.k, p.n, l.ldb, p.b_sb ? p.batch : 1, p.b_sb,
+                    64, tile_n_, map_b);
+    ANYDNN_REQUIRE(ok_a && ok_b, dnnl_runtime_error,
+            "wgmma TMA: cuTensorMapEncodeTiled refused the %s map", ok_a ? "weights'" : "src's");
+
+    // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
+    kernel_args_t args;
+    args.add(buf.a);
+    args.add(buf.b);
+    args.add(split ? buf.scratchpad : buf.c);
+    args.add(with_bias && !split ? buf.bias : nullptr);
+    if (split) {
+        for (int i = 0; i < 3; ++i)
+            args.add(nullptr);
+    } else {
+        add_scales(args, buf);
+    }
+    args.add(buf.scratchpad);
+    args.add_value<int64_t>(static_cast<int64_t>(p.tma_ws_at / 8));
+    args.add_value<int64_t>(p.a_off);
+    args.add_value<int64_t>(p.b_off);
+    args.add_value<int64_t>(split ? 0 : p.c_off);
+    args.add_value<int64_t>(split ? p.n : l.ldc);
+    args.add_value<int64_t>(split ? p.m * p.n : p.c_sb);
+    args.add_value<int32_t>(p.a_sb ? 1 : 0);
+    args.add_value<int32_t>(p.b_sb ? 1 : 0);
+    args.add_value<int32_t>(static_cast<int32_t>(p.batch));
+    args.add_value<int32_t>(static_cast<int32_t>(p.m));
+    args.add_value<int32_t>(static_cast<int32_t>(p.n));
+    args.add_value<int32_t>(static_cast<int32_t>(p.k));
+    args.add_value<int32_t>(split ? 0 : wgmma_c_kind(p.c_type));
+    args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
+    args.add_value<int32_t>(splits);
+    args.add_value<int64_t>(slice);
+    add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
+    for (const tensor_map_t *map : {&map_a, &map_b})
+        for (uint64_t word : map->words)
+            args.add_value<uint64_t>(word);
+
+    nd_range_t range;
+    constexpr int threads = 384; // a producer warpgroup and two consumer ones
+    range.global[0] = static_cast<size_t>(std::min(ctas_, tiles)) * threads;
+    range.local[0] = threads;
+    return kernel_->launch(stream, args, range);
+}
+
+status_t wgmma_gemm_t::launch_sum(stream_t *stream, const wgmma_buffers_t &buf,
+        const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
+    const wgmma_layout_t &l = p.layout;
+    const int64_t slice = p.batch * p.m * p.n;
+    const bool with_bias = p.bias_type != dnnl_data_type_undef;
     kernel_args_t sum;
     sum.add(buf.scratchpad);
     sum.add(buf.c);
