@@ -247,8 +247,16 @@ TEST(wgmma_tuning, tma_configurations_only_where_tensor_maps_and_a_caller_take_t
         for (const wgmma_tuning_t &c : configs)
             EXPECT_FALSE(c.tma) << c.config;
     }
+    {
+        // The overlapping form parses the same.
+        tuning_env_t env("wgmma:config=tma_256x64s4o");
+        ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_EQ(t.tma, maps);
+        EXPECT_EQ(t.config, maps ? "tma_256x64s4o" : "256x64s4p1");
+    }
     for (const char *bad : {"wgmma:tma=2", "wgmma:tma=", "wgmma:config=tma_256x64",
-                 "wgmma:config=tma_256x64s4p1", "wgmma:config=tma_"}) {
+                 "wgmma:config=tma_256x64s4p1", "wgmma:config=tma_", "wgmma:config=tma_256x64s4oo",
+                 "wgmma:config=tma_256x64s4x"}) {
         tuning_env_t env(bad);
         EXPECT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_unimplemented) << bad;
     }
@@ -263,6 +271,8 @@ TEST(wgmma_tuning, tma_kernel_names) {
     l.b_n_major = true;
     EXPECT_EQ(wgmma_kernel_name(dnnl_f16, dnnl_f16, l, "tma_256x64s4", true),
             "anydnn_wgmma_tma_f16_mn_256x64s4_epi");
+    EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "tma_256x64s4o", false),
+            "anydnn_wgmma_tma_bf16_mn_256x64s4o");
     EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "256x64s4p1", false),
             "anydnn_wgmma_bf16_mn_256x64s4p1");
 }

@@ -9,10 +9,12 @@
 #   through a map passed by value as a 128-byte kernel argument).
 # gemm: the TMA-fed wgmma matmul (src/gpu/gemm/hopper/wgmma_tma.cu, tuning config
 #   tma_256x64s4): dispatch lines (the table's choice, and the cp.async kernel under
-#   wgmma:tma=0); benchdnn --mode=C (double-precision reference, dst poisoned) with the TMA
-#   kernels forced (ANYDNN_GPU_TUNING=wgmma:config=tma_256x64s4) over bf16/f16 tails in M, N,
-#   K, both layouts of A and B, batch with broadcast, bias, scales, post-ops, f32 dst, split K;
-#   then medians of bf16/f16 4096^3 and 8192^3: TMA, cp.async (wgmma:tma=0), PyTorch.
+#   wgmma:tma=0); benchdnn --mode=C (double-precision reference, dst poisoned) with each TMA
+#   configuration forced (ANYDNN_GPU_TUNING=wgmma:config=tma_256x64s4, and tma_256x64s4o whose
+#   next tile's first loads overlap the epilogue; TMA_CONFIGS replaces the list) over bf16/f16
+#   tails in M, N, K, both layouts of A and B, batch with broadcast, bias, scales, post-ops,
+#   f32 dst, split K; then medians of bf16/f16 4096^3 and 8192^3: the table's choice, cp.async
+#   (wgmma:tma=0), each TMA configuration, PyTorch.
 # Prints CHECK|name|pass/fail|detail lines (and INFO lines), ROW|problem|impl|ours ms|torch
 # ms|ratio (ratio = PyTorch's time / ours), everything into $OUT/run_tma.log.
 D=${D:-.dev-tma}
@@ -24,7 +26,7 @@ export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
 say() { echo "$@" | tee -a "$LOG"; }
 BD="timeout 100 $D/benchdnn --engine=gpu"
-FORCE=wgmma:config=tma_256x64s4
+TMA_CONFIGS=${TMA_CONFIGS:-tma_256x64s4 tma_256x64s4o}
 # One CHECK line from a benchdnn run's output: pass when nothing failed and something passed.
 verdict() {
     local name=$1 out=$2 summary
@@ -69,11 +71,14 @@ gemm)
         --attr-post-ops=sum:0.5+gelu_tanh 65x9:9x130 --attr-post-ops=
         --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 131x40:40x70 --attr-scales=
         --stag=abc --wtag=abc --dtag=abc 3x129x200:3x200x65 3x64x64:1x64x72 2x33x47:1x47x29"
-    verdict "matmul 16-bit [tma forced]" "$(ANYDNN_GPU_TUNING=$FORCE $BD --mode=C $M16 2>&1)"
-    verdict "matmul 16-bit epilogue [tma forced]" "$(ANYDNN_GPU_TUNING=$FORCE $BD --mode=C $M16E 2>&1)"
-    verdict "matmul split K [tma forced]" "$(ANYDNN_GPU_TUNING=$FORCE,splits=3 $BD --mode=C \
-        --matmul --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 130x1000:1000x300 \
-        --bia-dt=f32 --attr-post-ops=relu 64x777:777x200 2>&1)"
+    for c in $TMA_CONFIGS; do
+        F=wgmma:config=$c
+        verdict "matmul 16-bit [$c]" "$(ANYDNN_GPU_TUNING=$F $BD --mode=C $M16 2>&1)"
+        verdict "matmul 16-bit epilogue [$c]" "$(ANYDNN_GPU_TUNING=$F $BD --mode=C $M16E 2>&1)"
+        verdict "matmul split K [$c]" "$(ANYDNN_GPU_TUNING=$F,splits=3 $BD --mode=C \
+            --matmul --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 130x1000:1000x300 100x100:100x70 \
+            --bia-dt=f32 --attr-post-ops=relu 64x777:777x200 2>&1)"
+    done
     verdict "matmul 16-bit [table]" "$($BD --mode=C --matmul --dt=bf16,f16 --stag=ab,ba \
         --wtag=ab,ba 2100x136:136x2600 1000x520:520x4000 2>&1)"
     say "=== $(date +%T) checks done"
@@ -81,7 +86,7 @@ gemm)
     T='--perf-template=PERF|%impl%|%prb%|%@time%'
     PERF=$OUT/run_tma.perf
     : > "$PERF"
-    for v in table wgmma:tma=0; do
+    for v in table wgmma:tma=0 $(for c in $TMA_CONFIGS; do echo wgmma:config=$c; done); do
         for dt in bf16 f16; do
             ANYDNN_GPU_TUNING=$([ $v = table ] || echo $v) $BD --mode=P \
                 --max-ms-per-prb=${MAXMS:-300} "$T" --matmul --dt=$dt --stag=ab --wtag=ab \

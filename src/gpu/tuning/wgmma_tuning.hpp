@@ -18,8 +18,8 @@ struct wgmma_tuning_t {
     int tile_m = 128, tile_n = 0, tile_k = 0; // BM, BN and BK of the configuration
     int splits = 1;
     bool core = false; // whether the GEMM core (gemm_kernel_t) may use the kernels
-    // A "tma_<BN>x<BK>s<S>" configuration: the kernels of gpu/gemm/hopper/wgmma_tma.cu (bulk
-    // tensor copies, a producer warp, a persistent grid), launched differently.
+    // A "tma_<BN>x<BK>s<S>[o]" configuration: the kernels of gpu/gemm/hopper/wgmma_tma.cu
+    // (bulk tensor copies, a producer warp, a persistent grid), launched differently.
     bool tma = false;
     std::string why; // the row and the reason, for verbose dispatch
 };
