@@ -253,6 +253,7 @@ TEST(wgmma_tuning, tma_configurations_only_where_tensor_maps_and_a_caller_take_t
         ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
         EXPECT_EQ(t.tma, maps);
         EXPECT_EQ(t.config, maps ? "tma_256x64s4o" : "256x64s4p1");
+        EXPECT_EQ(t.tma_overlap, maps);
     }
     for (const char *bad : {"wgmma:tma=2", "wgmma:tma=", "wgmma:config=tma_256x64",
                  "wgmma:config=tma_256x64s4p1", "wgmma:config=tma_", "wgmma:config=tma_256x64s4oo",
@@ -272,7 +273,7 @@ TEST(wgmma_tuning, tma_kernel_names) {
     EXPECT_EQ(wgmma_kernel_name(dnnl_f16, dnnl_f16, l, "tma_256x64s4", true),
             "anydnn_wgmma_tma_f16_mn_256x64s4_epi");
     EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "tma_256x64s4o", false),
-            "anydnn_wgmma_tma_bf16_mn_256x64s4o");
+            "anydnn_wgmma_tma_bf16_mn_256x64s4"); // the o form: an argument of the same entry
     EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "256x64s4p1", false),
             "anydnn_wgmma_bf16_mn_256x64s4p1");
 }

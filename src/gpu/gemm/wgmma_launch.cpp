@@ -155,11 +155,14 @@ status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
 std::string wgmma_kernel_name(dnnl_data_type_t a, dnnl_data_type_t b, const wgmma_layout_t &l,
         const std::string &config, bool epilogue) {
     const char *kind = wgmma_kind_name(a, b);
-    // "tma_<tiles>" configurations are the entries of wgmma_tma.cu: anydnn_wgmma_tma_<kind>_...
+    // "tma_<tiles>[o]" configurations are the entries of wgmma_tma.cu,
+    // anydnn_wgmma_tma_<kind>_..._<tiles> (the o form is an argument of the same entry).
     const bool tma = config.compare(0, 4, "tma_") == 0;
+    std::string tiles = tma ? config.substr(4) : config;
+    if (tma && !tiles.empty() && tiles.back() == 'o') tiles.pop_back();
     return std::string(tma ? "anydnn_wgmma_tma_" : "anydnn_wgmma_") + (kind ? kind : "none")
-            + "_" + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_"
-            + (tma ? config.substr(4) : config) + (epilogue ? "_epi" : "");
+            + "_" + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + tiles
+            + (epilogue ? "_epi" : "");
 }
 
 size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n) {
@@ -171,7 +174,7 @@ size_t wgmma_tma_workspace_bytes(const device_caps_t &caps) {
 }
 
 status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, int tile_m,
-        int tile_n, int splits, bool int_sums) {
+        int tile_n, int splits, bool int_sums, bool tma_overlap) {
     ANYDNN_REQUIRE(tile_m == 128 || tile_m == 64, dnnl_unimplemented,
             "wgmma tiles have 128 or 64 rows, not %d", tile_m);
     tile_m_ = tile_m;
@@ -179,6 +182,7 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
     splits_ = splits;
     int_sums_ = int_sums;
     tma_ = kernel_name.compare(0, 17, "anydnn_wgmma_tma_") == 0;
+    tma_overlap_ = tma_ && tma_overlap;
     const device_caps_t &caps = engine_caps(engine);
     ctas_ = std::max<int64_t>(caps.compute_units, 1);
     ANYDNN_REQUIRE(!tma_ || (device_has_tensor_maps(caps) && tile_m == 128 && !int_sums),
@@ -321,6 +325,7 @@ status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
     args.add_value<int32_t>(splits);
     args.add_value<int64_t>(slice);
+    args.add_value<int32_t>(tma_overlap_ ? 1 : 0);
     add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
     for (const tensor_map_t *map : {&map_a, &map_b})
         for (uint64_t word : map->words)

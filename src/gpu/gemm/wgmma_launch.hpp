@@ -110,8 +110,10 @@ size_t wgmma_tma_workspace_bytes(const device_caps_t &caps);
 // encoded at each launch into the kernel's arguments, their workspace in the scratchpad.
 class wgmma_gemm_t {
 public:
+    // tma_overlap: a TMA kernel of an "o" configuration (the next tile's first loads during
+    // the epilogue).
     status_t init(engine_t *engine, const std::string &kernel_name, int tile_m, int tile_n,
-            int splits, bool int_sums = false);
+            int splits, bool int_sums = false, bool tma_overlap = false);
     // `splits`: K slices of this launch (0: init's); more than one needs init's splits above
     // one (the sum kernel loaded) and the scratchpad.
     status_t launch(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
@@ -127,7 +129,7 @@ private:
             const wgmma_epilogue_t &e, int splits) const;
     int tile_m_ = 128, tile_n_ = 0, splits_ = 1;
     bool int_sums_ = false;
-    bool tma_ = false;
+    bool tma_ = false, tma_overlap_ = false;
     int64_t ctas_ = 1; // TMA: the persistent grid's CTAs at most (the compute units)
     std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
 };

@@ -43,6 +43,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_m = 128, tile_n = 0, splits = 1;
+    bool tma_overlap = false; // a TMA kernel's "o" form
     int64_t a_sb = 0, b_sb = 0, c_sb = 0; // batch strides (0: broadcast)
     // tf32 and 8-bit kinds: operands copied K-major into the scratchpad (bytes from its start)
     bool copy_a = false, copy_b = false;
@@ -168,6 +169,7 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         pd.tile_m = tuning.tile_m;
         pd.tile_n = tuning.tile_n;
         pd.splits = tuning.splits;
+        pd.tma_overlap = tuning.tma_overlap;
         // Zero points are applied in the GEMM's epilogue only: no split along K.
         if (pd.epilogue.zp_src || pd.epilogue.zp_dst) pd.splits = 1;
         // The plain kernels add an f32 (or 16-bit input type) bias and write f32 or the 16-bit
@@ -232,7 +234,7 @@ struct wgmma_matmul_t : public primitive_t {
         if (pd.copy_b) ANYDNN_CHECK(copy_b_.init(pd.engine, es, with_b));
         if (pd.epilogue.zp_src && !pd.copy_b) ANYDNN_CHECK(sums_.init(pd.engine, wei_s8));
         return gemm_.init(pd.engine, pd.kernel_name, pd.tile_m, pd.tile_n, pd.splits,
-                t == dnnl_s8 || t == dnnl_u8);
+                t == dnnl_s8 || t == dnnl_u8, pd.tma_overlap);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {

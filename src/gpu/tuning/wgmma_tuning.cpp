@@ -208,6 +208,7 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
             dnnl_unimplemented, "wgmma configuration '%s' does not parse", t.config.c_str());
     if (t.tma) t.core = false;
+    t.tma_overlap = t.tma && t.config.back() == 'o';
     out = t;
     return dnnl_success;
 }

@@ -21,6 +21,7 @@ struct wgmma_tuning_t {
     // A "tma_<BN>x<BK>s<S>[o]" configuration: the kernels of gpu/gemm/hopper/wgmma_tma.cu
     // (bulk tensor copies, a producer warp, a persistent grid), launched differently.
     bool tma = false;
+    bool tma_overlap = false; // its "o" form: the next tile's first loads during the epilogue
     std::string why; // the row and the reason, for verbose dispatch
 };
 

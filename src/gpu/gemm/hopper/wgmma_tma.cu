@@ -102,16 +102,16 @@ template <int BN> struct tma_work_t {
     }
 };
 
-// OV: the producer loads the next tile's first stages while the consumers' epilogue stages C
-// in the top of shared memory (the stages wholly below it), and waits for the epilogue only
-// before a stage it overlaps, or before the tile's last load (so that it never falls two
-// epilogues behind). Without OV it waits before the tile's first load. Each tile starts at
-// stage 0; every stage keeps its own phase bit.
-template <int T, int TA, int TB, int BN, int S, bool EPI, bool OV>
+// overlap: the producer loads the next tile's first stages while the consumers' epilogue
+// stages C in the top of shared memory (the stages wholly below it), and waits for the
+// epilogue only before a stage it overlaps, or before the tile's last load (so that it never
+// falls two epilogues behind). Without it the producer waits before the tile's first load.
+// Each tile starts at stage 0; every stage keeps its own phase bit.
+template <int T, int TA, int TB, int BN, int S, bool EPI>
 __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, const void *bias,
         uint64_t *ws, int64_t ws_off, int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldc,
         int64_t c_sb, int a_batched, int b_batched, int batch, int M, int N, int K, int c_kind,
-        int bias_kind, int splits, int64_t c_slice, const epilogue_args_t &ea,
+        int bias_kind, int splits, int64_t c_slice, int overlap, const epilogue_args_t &ea,
         const uint64_t (&map_a)[16], const uint64_t (&map_b)[16]) {
     static_assert(ab_traits<T>::is_16bit, "the TMA kernels take bf16 and f16");
     constexpr int BK = 64, SW = 128, BM = tma_bm;
@@ -140,7 +140,7 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
     // Where the epilogue stages C (f32 with the full epilogue, else C's type), and the stages
     // wholly below it.
     const int staged = BM * (BN + 8) * (EPI || c_kind == c_f32 ? 4 : 2);
-    const int staging_at = OV ? (S * stage_bytes - staged) / 128 * 128 : 0;
+    const int staging_at = overlap ? (S * stage_bytes - staged) / 128 * 128 : 0;
     const int free_stages = staging_at / stage_bytes;
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(producer_regs));
@@ -227,13 +227,13 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
 } // namespace
 
 // One entry point per (type, A layout, B layout, tile config, epilogue), named as the host's
-// wgmma_kernel_name gives a "tma_" configuration:
-// anydnn_wgmma_tma_<type>_<a: k|m><b: k|n>_<BN>x64s<S>[o][_epi] (o: OV, the next tile's first
-// stages load during the epilogue). Buffers first (A, B, C, bias, three scales, the maps'
-// workspace: 256 bytes per CTA from word ws_off on), then the sizes, the epilogue's parameters
-// and the 16 words of A's map and of B's. a_batched / b_batched: whether the operand has a
-// batch dimension (else broadcast, batch coordinate 0). The grid is persistent: any number of
-// CTAs of 384 threads walks the tiles.
+// wgmma_kernel_name gives a "tma_" configuration: anydnn_wgmma_tma_<type>_<a: k|m><b: k|n>_
+// <BN>x64s<S>[_epi] (the configuration's "o" form, the next tile's first loads during the
+// epilogue, is the `overlap` argument of the same entry). Buffers first (A, B, C, bias, three
+// scales, the maps' workspace: 256 bytes per CTA from word ws_off on), then the sizes, the
+// epilogue's parameters and the 16 words of A's map and of B's. a_batched / b_batched:
+// whether the operand has a batch dimension (else broadcast, batch coordinate 0). The grid is
+// persistent: any number of CTAs of 384 threads walks the tiles.
 #define ANYDNN_MAP_PARAMS(P)                                                                       \
     uint64_t P##0, uint64_t P##1, uint64_t P##2, uint64_t P##3, uint64_t P##4, uint64_t P##5,      \
             uint64_t P##6, uint64_t P##7, uint64_t P##8, uint64_t P##9, uint64_t P##10,            \
@@ -243,33 +243,32 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
         P##0, P##1, P##2, P##3, P##4, P##5, P##6, P##7, P##8, P##9, P##10, P##11, P##12, P##13,    \
                 P##14, P##15                                                                       \
     }
-#define ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, TA, TB, LA, LB, BN, S, OV, OVN, EPI, SUFFIX)              \
+#define ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, TA, TB, LA, LB, BN, S, EPI, SUFFIX)                       \
     extern "C" __global__ void __launch_bounds__(tma_threads, 1)                                   \
-            anydnn_wgmma_tma_##TY##_##LA##LB##_##BN##x64s##S##OVN##SUFFIX(const void *a,           \
-                    const void *b, void *c, const void *bias, const float *src_scale,              \
-                    const float *wei_scale, const float *dst_scale, uint64_t *ws, int64_t ws_off,  \
-                    int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldc, int64_t c_sb,        \
-                    int a_batched, int b_batched, int batch, int M, int N, int K, int c_kind,      \
-                    int bias_kind, int splits, int64_t c_slice, ANYDNN_EPILOGUE_PARAMS,            \
+            anydnn_wgmma_tma_##TY##_##LA##LB##_##BN##x64s##S##SUFFIX(const void *a, const void *b, \
+                    void *c, const void *bias, const float *src_scale, const float *wei_scale,     \
+                    const float *dst_scale, uint64_t *ws, int64_t ws_off, int64_t a_off,           \
+                    int64_t b_off, int64_t c_off, int64_t ldc, int64_t c_sb, int a_batched,        \
+                    int b_batched, int batch, int M, int N, int K, int c_kind, int bias_kind,      \
+                    int splits, int64_t c_slice, int overlap, ANYDNN_EPILOGUE_PARAMS,              \
                     ANYDNN_MAP_PARAMS(ma), ANYDNN_MAP_PARAMS(mb)) {                                \
         const uint64_t map_a[16] = ANYDNN_MAP_WORDS(ma), map_b[16] = ANYDNN_MAP_WORDS(mb);         \
-        gemm_tma<KIND, TA, TB, BN, S, EPI, OV>(a, b, c, bias, ws, ws_off, a_off, b_off, c_off,     \
-                ldc, c_sb, a_batched, b_batched, batch, M, N, K, c_kind, bias_kind, splits,        \
-                c_slice, ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), map_a, map_b);     \
+        gemm_tma<KIND, TA, TB, BN, S, EPI>(a, b, c, bias, ws, ws_off, a_off, b_off, c_off, ldc,    \
+                c_sb, a_batched, b_batched, batch, M, N, K, c_kind, bias_kind, splits, c_slice,    \
+                overlap, ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), map_a, map_b);     \
     }
-#define ANYDNN_WGMMA_TMA_LAYOUTS(TY, KIND, BN, S, OV, OVN, EPI, SUFFIX)                            \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 0, k, k, BN, S, OV, OVN, EPI, SUFFIX)                      \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 1, k, n, BN, S, OV, OVN, EPI, SUFFIX)                      \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 0, m, k, BN, S, OV, OVN, EPI, SUFFIX)                      \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 1, m, n, BN, S, OV, OVN, EPI, SUFFIX)
-#define ANYDNN_WGMMA_TMA_CONFIG(BN, S, OV, OVN)                                                    \
-    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BN, S, OV, OVN, false, )                               \
-    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BN, S, OV, OVN, true, _epi)                            \
-    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BN, S, OV, OVN, false, )                                 \
-    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BN, S, OV, OVN, true, _epi)
+#define ANYDNN_WGMMA_TMA_LAYOUTS(TY, KIND, BN, S, EPI, SUFFIX)                                     \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 0, k, k, BN, S, EPI, SUFFIX)                               \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 1, k, n, BN, S, EPI, SUFFIX)                               \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 0, m, k, BN, S, EPI, SUFFIX)                               \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 1, m, n, BN, S, EPI, SUFFIX)
+#define ANYDNN_WGMMA_TMA_CONFIG(BN, S)                                                             \
+    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BN, S, false, )                                        \
+    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BN, S, true, _epi)                                     \
+    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BN, S, false, )                                          \
+    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BN, S, true, _epi)
 
-// 128 x 256 tiles in 4 stages: 192 KB of shared memory, as the cp.async kernels' default;
-// the epilogue alone (tma_256x64s4), or overlapping the next tile's first loads
-// (tma_256x64s4o: 16-bit C leaves stages 0-1 free, f32 C and the full epilogue stage 0).
-ANYDNN_WGMMA_TMA_CONFIG(256, 4, false, )
-ANYDNN_WGMMA_TMA_CONFIG(256, 4, true, o)
+// 128 x 256 tiles in 4 stages: 192 KB of shared memory, as the cp.async kernels' default
+// (configurations tma_256x64s4 and tma_256x64s4o: 16-bit C leaves stages 0-1 free for the
+// next tile's loads during the epilogue, f32 C and the full epilogue stage 0).
+ANYDNN_WGMMA_TMA_CONFIG(256, 4)
