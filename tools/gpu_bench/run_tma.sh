@@ -6,7 +6,9 @@
 # probe: tools/tma_probe (libcuda's cuTensorMapEncodeTiled beside NVIDIA's OpenCL; tiles loaded
 #   by cp.async.bulk.tensor through a per-CTA copy of a libcuda template re-pointed by
 #   tensormap.replace, through a map built from zero bytes by tensormap.replace alone, and
-#   through a map passed by value as a 128-byte kernel argument).
+#   through a map passed by value as a 128-byte kernel argument). Seen on the H200 (driver
+#   580.159.04): the encoder fails after cuInit (201, no current CUDA context), the map built
+#   from zero bytes loads the tiles right: the GEMM builds its maps that way.
 # gemm: the TMA-fed wgmma matmul (src/gpu/gemm/hopper/wgmma_tma.cu, tuning config
 #   tma_256x64s4): dispatch lines (the table's choice, and the cp.async kernel under
 #   wgmma:tma=0); benchdnn --mode=C (double-precision reference, dst poisoned) with each TMA

@@ -5,7 +5,6 @@
 
 #include "gpu/launch.hpp"
 #include "gpu/quant_attr.hpp"
-#include "gpu/tensor_map.hpp"
 
 namespace anydnn {
 namespace gpu {
@@ -185,9 +184,9 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
     tma_overlap_ = tma_ && tma_overlap;
     const device_caps_t &caps = engine_caps(engine);
     ctas_ = std::max<int64_t>(caps.compute_units, 1);
-    ANYDNN_REQUIRE(!tma_ || (device_has_tensor_maps(caps) && tile_m == 128 && !int_sums),
-            dnnl_unimplemented, "wgmma TMA kernel %s needs tensor maps (sm_90a PTX and "
-            "libcuda's encoder) and 16-bit operands in 128-row tiles", kernel_name.c_str());
+    ANYDNN_REQUIRE(!tma_ || (caps.ptx_binary_sm >= 90 && tile_m == 128 && !int_sums),
+            dnnl_unimplemented, "wgmma TMA kernel %s needs sm_90a PTX and 16-bit operands in "
+            "128-row tiles", kernel_name.c_str());
     ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
@@ -280,22 +279,6 @@ status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
     const int64_t tiles = (p.m + 127) / 128 * ((p.n + tile_n_ - 1) / tile_n_) * p.batch * splits;
     if (tiles == 0) return dnnl_success;
     ANYDNN_REQUIRE(buf.scratchpad, dnnl_runtime_error, "wgmma TMA: no scratchpad for the maps");
-    // A: K-major lines of K (one 64 x 128 box per stage) or M-major lines of M (64 x 64 boxes);
-    // B likewise with N. One batch where the operand is broadcast.
-    tensor_map_t map_a, map_b;
-    const bool ok_a = l.a_m_major
-            ? encode_tensor_map_16bit(p.ab_type, p.m, p.k, l.lda, p.a_sb ? p.batch : 1, p.a_sb,
-                    64, 64, map_a)
-            : encode_tensor_map_16bit(p.ab_type, p.k, p.m, l.lda, p.a_sb ? p.batch : 1, p.a_sb,
-                    64, 128, map_a);
-    const bool ok_b = l.b_n_major
-            ? encode_tensor_map_16bit(p.ab_type, p.n, p.k, l.ldb, p.b_sb ? p.batch : 1, p.b_sb,
-                    64, 64, map_b)
-            : encode_tensor_map_16bit(p.ab_type, p.k, p.n, l.ldb, p.b_sb ? p.batch : 1, p.b_sb,
-                    64, tile_n_, map_b);
-    ANYDNN_REQUIRE(ok_a && ok_b, dnnl_runtime_error,
-            "wgmma TMA: cuTensorMapEncodeTiled refused the %s map", ok_a ? "weights'" : "src's");
-
     // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
     kernel_args_t args;
     args.add(buf.a);
@@ -313,10 +296,12 @@ status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int64_t>(p.a_off);
     args.add_value<int64_t>(p.b_off);
     args.add_value<int64_t>(split ? 0 : p.c_off);
+    args.add_value<int64_t>(l.lda);
+    args.add_value<int64_t>(l.ldb);
     args.add_value<int64_t>(split ? p.n : l.ldc);
+    args.add_value<int64_t>(p.a_sb);
+    args.add_value<int64_t>(p.b_sb);
     args.add_value<int64_t>(split ? p.m * p.n : p.c_sb);
-    args.add_value<int32_t>(p.a_sb ? 1 : 0);
-    args.add_value<int32_t>(p.b_sb ? 1 : 0);
     args.add_value<int32_t>(static_cast<int32_t>(p.batch));
     args.add_value<int32_t>(static_cast<int32_t>(p.m));
     args.add_value<int32_t>(static_cast<int32_t>(p.n));
@@ -327,9 +312,6 @@ status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int64_t>(slice);
     args.add_value<int32_t>(tma_overlap_ ? 1 : 0);
     add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
-    for (const tensor_map_t *map : {&map_a, &map_b})
-        for (uint64_t word : map->words)
-            args.add_value<uint64_t>(word);
 
     nd_range_t range;
     constexpr int threads = 384; // a producer warpgroup and two consumer ones

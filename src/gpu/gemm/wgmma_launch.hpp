@@ -85,9 +85,8 @@ struct wgmma_problem_t {
     dnnl_data_type_t c_type = dnnl_f32;
     dnnl_data_type_t bias_type = dnnl_data_type_undef; // undef: no bias
     int64_t colsum_off = 0, colsum_sb = 0; // B's column sums (s32 elements; 0: one batch)
-    // TMA kernels: A's and B's type (bf16 or f16) and where the tensor maps' workspace
-    // (wgmma_tma_workspace_bytes) starts in the scratchpad (bytes, a multiple of 256).
-    dnnl_data_type_t ab_type = dnnl_bf16;
+    // TMA kernels: where their tensor maps' workspace (wgmma_tma_workspace_bytes) starts in the
+    // scratchpad (bytes, a multiple of 256).
     size_t tma_ws_at = 0;
 };
 
@@ -106,8 +105,8 @@ size_t wgmma_tma_workspace_bytes(const device_caps_t &caps);
 
 // One kernel (and, split along K, the sum) of tiles `tile_m` (128 or 64: 2 or 1 warpgroups)
 // by `tile_n`; int_sums: an 8-bit kind (s32 slices and their sum). A TMA kernel
-// ("anydnn_wgmma_tma_..."): a persistent grid of one CTA per compute unit, its tensor maps
-// encoded at each launch into the kernel's arguments, their workspace in the scratchpad.
+// ("anydnn_wgmma_tma_..."): a persistent grid of one CTA per compute unit, which builds its
+// tensor maps in a workspace of the scratchpad.
 class wgmma_gemm_t {
 public:
     // tma_overlap: a TMA kernel of an "o" configuration (the next tile's first loads during

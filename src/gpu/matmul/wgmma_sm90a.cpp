@@ -249,7 +249,6 @@ struct wgmma_matmul_t : public primitive_t {
         p.a_off = src.offset0, p.b_off = wei.offset0, p.c_off = dst.offset0;
         p.a_sb = pd.a_sb, p.b_sb = pd.b_sb, p.c_sb = pd.c_sb;
         p.c_type = dst.data_type;
-        p.ab_type = src.data_type;
         p.tma_ws_at = pd.tma_ws_at;
         const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
         if (with_bias) p.bias_type = pd.arg_md(DNNL_ARG_BIAS).data_type;

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gpu/tensor_map.hpp"
 #include "gpu/tuning/tuning_override.hpp"
 
 namespace anydnn {
@@ -22,7 +21,7 @@ struct wgmma_row_t {
     int max_splits;
     bool core; // the GEMM core's products run on these kernels (split only where its caller
                // gives room for the slices: gemm_kernel_t::allow_wgmma_split)
-    // Instead of `wide`, where the device has tensor maps and the caller launches them: the
+    // Instead of `wide`, where the device loads sm_90a PTX and the caller launches them: the
     // bulk-tensor-copy kernels (null: none for this element size).
     const char *tma;
 };
@@ -41,7 +40,7 @@ struct wgmma_row_t {
 // product mb256 4096 -> 4096 forward 0.0543 ms against 0.0634 (split 2), backward data 0.0569
 // against 0.0635; f16 0.0580 / 0.0561 against 0.0649 / 0.0582 (their slices then cost a
 // second pass). Splitting the 64-row tiles too was slower (0.0670).
-// TMA (bf16/f16 where tensor maps are available): 128 x 256 tiles in 4 stages as the
+// TMA (bf16/f16 where the device loads sm_90a PTX): 128 x 256 tiles in 4 stages as the
 // cp.async kernels, loaded by one producer thread, consumed by two warpgroups, a persistent
 // grid; not yet timed on the device (tools/gpu_bench/run_tma.sh gemm compares the two).
 const wgmma_row_t rows[] = {
@@ -153,9 +152,10 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
             "ANYDNN_GPU_TUNING wgmma section '%s' is not a list of config=NAME, "
             "splits=NUMBER, core=0|1 and tma=0|1",
             spec.c_str());
-    // TMA kernels where the caller launches them and the device has tensor maps (K > 0:
-    // their producer and consumers meet through the loads).
-    const bool tma_here = tma_ok && k > 0 && device_has_tensor_maps(caps);
+    // TMA kernels where the caller launches them and the device loads sm_90a PTX (the kernels
+    // build their tensor maps themselves); K > 0: their producer and consumers meet through
+    // the loads.
+    const bool tma_here = tma_ok && k > 0 && caps.ptx_binary_sm >= 90;
     const std::string where = (*row->arch ? std::string("architecture '") + row->arch + "' row"
                                           : std::string("default row"))
             + " of " + std::to_string(elem_bytes) + "-byte elements";
@@ -170,8 +170,8 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
         if (row->tma && tma_here && tma_switch != 0) {
             t.config = row->tma;
             t.why = where + ": " + row->tma
-                    + ", bulk tensor copies (the device has tensor maps), its tiles fill the "
-                      "compute units";
+                    + ", bulk tensor copies (TMA, maps built on the device), its tiles fill "
+                      "the compute units";
         } else {
             t.config = row->wide;
             t.why = where + ": " + row->wide + ", its tiles fill the compute units";
@@ -201,8 +201,8 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
                 t.config.c_str());
         if (t.tma && !tma_here) {
             t.config = chosen; // no TMA kernels here: the table's own choice
-            t.why += " (its TMA configuration needs tensor maps and a caller that launches "
-                     "them: " + chosen + " instead)";
+            t.why += " (its TMA configuration needs sm_90a PTX, K > 0 and a caller that "
+                     "launches it: " + chosen + " instead)";
         }
     }
     ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),

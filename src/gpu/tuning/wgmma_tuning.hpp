@@ -30,9 +30,8 @@ struct wgmma_tuning_t {
 // fields: for tuning, tests, and to keep the GEMM core off the kernels. dnnl_unimplemented (with the reason) for an override that does not parse.
 // elem_bytes: of A and B (2 bf16/f16, 4 f32 as TF32, 1 8-bit integers); each has its rows.
 // tma_ok: the caller launches TMA configurations (the matmul does, the GEMM core does not);
-// the table gives them where the device has tensor maps (device_has_tensor_maps) and
-// the override did not say tma=0; a forced TMA configuration is ignored where tma_ok is false
-// or the device has none.
+// the table gives them where the device loads sm_90a PTX, K > 0 and the override did not say
+// tma=0; a forced TMA configuration is ignored where tma_ok is false or they cannot run.
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
         wgmma_tuning_t &tuning, int elem_bytes = 2, bool tma_ok = false);
 

@@ -3,13 +3,16 @@
 // shared-memory stages, full/empty mbarriers per stage, two consumer warpgroups of wgmma
 // (rows 0-63 and 64-127 of a 128 x BN tile) and a persistent grid walking the tiles.
 //
-// Tensor maps through OpenCL: the host encodes one map per operand with the CUDA driver's
-// cuTensorMapEncodeTiled (gpu/gemm/tensor_map.cpp) for a placeholder address and passes its
-// 16 words as kernel arguments; the producer thread writes them into its CTA's slot of a
-// global workspace (`ws`, 256 bytes per CTA), points them at the real buffers with
-// tensormap.replace and publishes them to the copy engine with fence.proxy.tensormap.
-// Maps are 3-D: the contiguous dimension, the other one, the batch (1 where broadcast);
-// the copies zero-fill past M, N, K, so tails need no code.
+// Tensor maps through OpenCL, which has no API for them (and libcuda's encoder wants a CUDA
+// context, which NVIDIA's OpenCL does not make current: tools/tma_probe): the producer thread
+// builds one map per operand from 128 zero bytes in its CTA's slot of a global workspace
+// (`ws`, 256 bytes per CTA) with tensormap.replace of every field (the buffer's address, the
+// sizes and strides the kernel has anyway), and publishes it to the copy engine with
+// fence.proxy.tensormap. Encodings, as the probe confirmed on the H200: rank, and 16-bit
+// element type 10 (the copies move bits: f16 too), swizzle mode 3 (128 bytes), zero fill;
+// dimensions, box sizes and byte strides as they are. Maps are 3-D: the contiguous dimension,
+// the other one, the batch (1 where broadcast); the copies zero-fill past M, N, K, so tails
+// need no code.
 //
 // Shared memory: the stages as wgmma_core.cuh lays them out (128-byte lines, 128-byte
 // swizzle: the copy engine's SWIZZLE_128B on 1024-byte aligned boxes is the same XOR), A
@@ -63,16 +66,36 @@ struct consumer_sync_t {
     }
 };
 
-// The map's 16 words into `slot` (global, 64-byte aligned), pointed at `address`, visible to
-// this thread's copies.
-__device__ __forceinline__ void install_map(
-        uint64_t *slot, const uint64_t (&words)[16], const void *address) {
+// A 3-D map of 16-bit elements into `slot` (global, 128-byte aligned), built from zero bytes,
+// visible to this thread's copies: `inner` contiguous elements per line, lines ld_bytes apart,
+// `outer` lines per batch, batches batch_bytes apart; boxes of box_inner x box_outer x 1.
+__device__ __forceinline__ void build_map(uint64_t *slot, const void *address, int inner, int outer,
+        int batches, int64_t ld_bytes, int64_t batch_bytes, int box_inner, int box_outer) {
 #pragma unroll
     for (int i = 0; i < 16; ++i)
-        slot[i] = words[i];
-    asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(slot),
-                 "l"(address)
-                 : "memory");
+        slot[i] = 0;
+#define ANYDNN_TMAP(FIELD, ARGS, ...)                                                              \
+    asm volatile(                                                                                  \
+            "tensormap.replace.tile." FIELD ".global.b1024." ARGS ";" ::"l"(slot), ##__VA_ARGS__   \
+            : "memory")
+    ANYDNN_TMAP("global_address", "b64 [%0], %1", "l"(address));
+    ANYDNN_TMAP("rank", "b32 [%0], 2"); // rank - 1
+    ANYDNN_TMAP("global_dim", "b32 [%0], 0, %1", "r"(inner));
+    ANYDNN_TMAP("global_dim", "b32 [%0], 1, %1", "r"(outer));
+    ANYDNN_TMAP("global_dim", "b32 [%0], 2, %1", "r"(batches));
+    ANYDNN_TMAP("global_stride", "b64 [%0], 0, %1", "l"(ld_bytes));
+    ANYDNN_TMAP("global_stride", "b64 [%0], 1, %1", "l"(batch_bytes));
+    ANYDNN_TMAP("box_dim", "b32 [%0], 0, %1", "r"(box_inner));
+    ANYDNN_TMAP("box_dim", "b32 [%0], 1, %1", "r"(box_outer));
+    ANYDNN_TMAP("box_dim", "b32 [%0], 2, 1");
+    ANYDNN_TMAP("element_stride", "b32 [%0], 0, 1");
+    ANYDNN_TMAP("element_stride", "b32 [%0], 1, 1");
+    ANYDNN_TMAP("element_stride", "b32 [%0], 2, 1");
+    ANYDNN_TMAP("elemtype", "b32 [%0], 10"); // 16 bits (bf16; f16 bits copy the same)
+    ANYDNN_TMAP("interleave_layout", "b32 [%0], 0");
+    ANYDNN_TMAP("swizzle_mode", "b32 [%0], 3"); // 128 bytes
+    ANYDNN_TMAP("fill_mode", "b32 [%0], 0");    // zeros
+#undef ANYDNN_TMAP
     asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
     asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(slot) : "memory");
 }
@@ -109,10 +132,10 @@ template <int BN> struct tma_work_t {
 // Each tile starts at stage 0; every stage keeps its own phase bit.
 template <int T, int TA, int TB, int BN, int S, bool EPI>
 __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, const void *bias,
-        uint64_t *ws, int64_t ws_off, int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldc,
-        int64_t c_sb, int a_batched, int b_batched, int batch, int M, int N, int K, int c_kind,
-        int bias_kind, int splits, int64_t c_slice, int overlap, const epilogue_args_t &ea,
-        const uint64_t (&map_a)[16], const uint64_t (&map_b)[16]) {
+        uint64_t *ws, int64_t ws_off, int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda,
+        int64_t ldb, int64_t ldc, int64_t a_sb, int64_t b_sb, int64_t c_sb, int batch, int M, int N,
+        int K, int c_kind, int bias_kind, int splits, int64_t c_slice, int overlap,
+        const epilogue_args_t &ea) {
     static_assert(ab_traits<T>::is_16bit, "the TMA kernels take bf16 and f16");
     constexpr int BK = 64, SW = 128, BM = tma_bm;
     constexpr int a_bytes = BM * SW, stage_bytes = (BM + BN) * SW;
@@ -146,15 +169,21 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(producer_regs));
         if (tid != 0) return;
         uint64_t *slot = ws + ws_off + blockIdx.x * 32;
+        // A: lines of K (K-major, one 64 x 128 box per stage) or of M (64 x 64 boxes); B
+        // likewise with N. One batch where the operand is broadcast.
         const int es = 2;
-        install_map(slot, map_a, static_cast<const unsigned char *>(a) + a_off * es);
-        install_map(slot + 16, map_b, static_cast<const unsigned char *>(b) + b_off * es);
+        const int a_inner = TA ? M : K, a_outer = TA ? K : M;
+        const int b_inner = TB ? N : K, b_outer = TB ? K : N;
+        build_map(slot, static_cast<const unsigned char *>(a) + a_off * es, a_inner, a_outer,
+                a_sb ? batch : 1, lda * es, (a_sb ? a_sb : lda * a_outer) * es, 64, TA ? 64 : BM);
+        build_map(slot + 16, static_cast<const unsigned char *>(b) + b_off * es, b_inner, b_outer,
+                b_sb ? batch : 1, ldb * es, (b_sb ? b_sb : ldb * b_outer) * es, 64, TB ? 64 : BN);
         uint32_t phases = 0; // bit s: the phase of stage s
         int count = 0;
         for (int w = blockIdx.x; w < tiles; w += gridDim.x, ++count) {
             const tma_work_t<BN> t(w, M, N, K, splits, c_off, c_sb, c_slice);
             const int kt_count = (t.K + BK - 1) / BK;
-            const int ba = a_batched ? t.batch : 0, bb = b_batched ? t.batch : 0;
+            const int ba = a_sb ? t.batch : 0, bb = b_sb ? t.batch : 0;
             bool freed = count == 0; // the previous tile's epilogue is done with the stages
             for (int kt = 0; kt < kt_count; ++kt) {
                 const int stage = kt % S;
@@ -230,32 +259,20 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
 // wgmma_kernel_name gives a "tma_" configuration: anydnn_wgmma_tma_<type>_<a: k|m><b: k|n>_
 // <BN>x64s<S>[_epi] (the configuration's "o" form, the next tile's first loads during the
 // epilogue, is the `overlap` argument of the same entry). Buffers first (A, B, C, bias, three
-// scales, the maps' workspace: 256 bytes per CTA from word ws_off on), then the sizes, the
-// epilogue's parameters and the 16 words of A's map and of B's. a_batched / b_batched:
-// whether the operand has a batch dimension (else broadcast, batch coordinate 0). The grid is
-// persistent: any number of CTAs of 384 threads walks the tiles.
-#define ANYDNN_MAP_PARAMS(P)                                                                       \
-    uint64_t P##0, uint64_t P##1, uint64_t P##2, uint64_t P##3, uint64_t P##4, uint64_t P##5,      \
-            uint64_t P##6, uint64_t P##7, uint64_t P##8, uint64_t P##9, uint64_t P##10,            \
-            uint64_t P##11, uint64_t P##12, uint64_t P##13, uint64_t P##14, uint64_t P##15
-#define ANYDNN_MAP_WORDS(P)                                                                        \
-    {                                                                                              \
-        P##0, P##1, P##2, P##3, P##4, P##5, P##6, P##7, P##8, P##9, P##10, P##11, P##12, P##13,    \
-                P##14, P##15                                                                       \
-    }
+// scales, the maps' workspace: 256 bytes per CTA from word ws_off on), then the sizes (strides
+// and offsets in elements, batch strides 0 where broadcast) and the epilogue's parameters.
+// The grid is persistent: any number of CTAs of 384 threads walks the tiles. K > 0.
 #define ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, TA, TB, LA, LB, BN, S, EPI, SUFFIX)                       \
-    extern "C" __global__ void __launch_bounds__(tma_threads, 1)                                   \
-            anydnn_wgmma_tma_##TY##_##LA##LB##_##BN##x64s##S##SUFFIX(const void *a, const void *b, \
-                    void *c, const void *bias, const float *src_scale, const float *wei_scale,     \
-                    const float *dst_scale, uint64_t *ws, int64_t ws_off, int64_t a_off,           \
-                    int64_t b_off, int64_t c_off, int64_t ldc, int64_t c_sb, int a_batched,        \
-                    int b_batched, int batch, int M, int N, int K, int c_kind, int bias_kind,      \
-                    int splits, int64_t c_slice, int overlap, ANYDNN_EPILOGUE_PARAMS,              \
-                    ANYDNN_MAP_PARAMS(ma), ANYDNN_MAP_PARAMS(mb)) {                                \
-        const uint64_t map_a[16] = ANYDNN_MAP_WORDS(ma), map_b[16] = ANYDNN_MAP_WORDS(mb);         \
-        gemm_tma<KIND, TA, TB, BN, S, EPI>(a, b, c, bias, ws, ws_off, a_off, b_off, c_off, ldc,    \
-                c_sb, a_batched, b_batched, batch, M, N, K, c_kind, bias_kind, splits, c_slice,    \
-                overlap, ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), map_a, map_b);     \
+    extern "C" __global__ void __launch_bounds__(tma_threads,                                      \
+            1) anydnn_wgmma_tma_##TY##_##LA##LB##_##BN##x64s##S##SUFFIX(const void *a,             \
+            const void *b, void *c, const void *bias, const float *src_scale,                      \
+            const float *wei_scale, const float *dst_scale, uint64_t *ws, int64_t ws_off,          \
+            int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,    \
+            int64_t a_sb, int64_t b_sb, int64_t c_sb, int batch, int M, int N, int K, int c_kind,  \
+            int bias_kind, int splits, int64_t c_slice, int overlap, ANYDNN_EPILOGUE_PARAMS) {     \
+        gemm_tma<KIND, TA, TB, BN, S, EPI>(a, b, c, bias, ws, ws_off, a_off, b_off, c_off, lda,    \
+                ldb, ldc, a_sb, b_sb, c_sb, batch, M, N, K, c_kind, bias_kind, splits, c_slice,    \
+                overlap, ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale));                   \
     }
 #define ANYDNN_WGMMA_TMA_LAYOUTS(TY, KIND, BN, S, EPI, SUFFIX)                                     \
     ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 0, k, k, BN, S, EPI, SUFFIX)                               \
