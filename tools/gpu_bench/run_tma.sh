@@ -20,27 +20,12 @@
 # Prints CHECK|name|pass/fail|detail lines (and INFO lines), ROW|problem|impl|ours ms|torch
 # ms|ratio (ratio = PyTorch's time / ours), everything into $OUT/run_tma.log.
 D=${D:-.dev-tma}
-OUT=${OUT:-/tmp}
-LOG=$OUT/run_tma.log
 MODE=${1:-probe}
-: > "$LOG"
-export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
+. "$D"/benchdnn_check.sh
+device_setup run_tma
 say() { echo "$@" | tee -a "$LOG"; }
 BD="timeout 100 $D/benchdnn --engine=gpu"
 TMA_CONFIGS=${TMA_CONFIGS:-tma_256x64s4 tma_256x64s4o}
-# One CHECK line from a benchdnn run's output: pass when nothing failed and something passed.
-verdict() {
-    local name=$1 out=$2 summary
-    echo "$out" >> "$LOG"
-    summary=$(echo "$out" | grep -E "^tests:" | tail -1)
-    if echo "$summary" | grep -qE "failed:0" && ! echo "$summary" | grep -qE "passed:0 " \
-        && ! echo "$out" | grep -qE "FAILED|MISTRUSTED"; then
-        say "CHECK|$name|pass|$summary"
-    else
-        say "CHECK|$name|fail|$summary $(echo "$out" | grep -E "FAILED|MISTRUSTED" | head -2 | cut -c1-200)"
-    fi
-}
 
 say "=== $(date +%T) $MODE $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 case $MODE in
@@ -74,15 +59,17 @@ gemm)
         --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 131x40:40x70 --attr-scales=
         --stag=abc --wtag=abc --dtag=abc 3x129x200:3x200x65 3x64x64:1x64x72 2x33x47:1x47x29"
     for c in $TMA_CONFIGS; do
-        F=wgmma:config=$c
-        verdict "matmul 16-bit [$c]" "$(ANYDNN_GPU_TUNING=$F $BD --mode=C $M16 2>&1)"
-        verdict "matmul 16-bit epilogue [$c]" "$(ANYDNN_GPU_TUNING=$F $BD --mode=C $M16E 2>&1)"
-        verdict "matmul split K [$c]" "$(ANYDNN_GPU_TUNING=$F,splits=3 $BD --mode=C \
-            --matmul --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 130x1000:1000x300 100x100:100x70 \
-            --bia-dt=f32 --attr-post-ops=relu 64x777:777x200 2>&1)"
+        export ANYDNN_GPU_TUNING=wgmma:config=$c CHECK_WANT=anydnn_wgmma_tma_
+        benchdnn_check "matmul 16-bit [$c]" $M16 | tee -a "$LOG"
+        benchdnn_check "matmul 16-bit epilogue [$c]" $M16E | tee -a "$LOG"
+        ANYDNN_GPU_TUNING=$ANYDNN_GPU_TUNING,splits=3 benchdnn_check "matmul split K [$c]" \
+            --matmul --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 130x1000:1000x300 \
+            100x100:100x70 --bia-dt=f32 --attr-post-ops=relu 64x777:777x200 | tee -a "$LOG"
+        unset ANYDNN_GPU_TUNING CHECK_WANT
     done
-    verdict "matmul 16-bit [table]" "$($BD --mode=C --matmul --dt=bf16,f16 --stag=ab,ba \
-        --wtag=ab,ba 2100x136:136x2600 1000x520:520x4000 2>&1)"
+    CHECK_WANT=anydnn_wgmma_tma_ benchdnn_check "matmul 16-bit [table]" --matmul \
+        --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 2100x136:136x2600 1000x520:520x4000 \
+        | tee -a "$LOG"
     say "=== $(date +%T) checks done"
     # 3. Timing: the table's choice (TMA), the cp.async kernel, then PyTorch.
     T='--perf-template=PERF|%impl%|%prb%|%@time%'
