@@ -9,9 +9,10 @@ set(_anydnn_ptx_cpp ${ANYDNN_GENERATED_SRC_DIR}/gpu_ptx_modules.cpp)
 set(_anydnn_ptx_script ${CMAKE_SOURCE_DIR}/scripts/embed_ptx.py)
 set(_anydnn_ptx_files)
 if(ANYDNN_NVCC)
-  # The GEMM's matrix kernels and the implicit-GEMM convolution share wgmma_core.cuh.
+  # The GEMM's matrix kernels (cp.async and TMA-fed) and the implicit-GEMM convolution share
+  # wgmma_core.cuh.
   set(_anydnn_hopper ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper)
-  foreach(_name wgmma_gemm wgmma_conv)
+  foreach(_name wgmma_gemm wgmma_tma wgmma_conv)
     set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/${_name}.ptx)
     add_custom_command(
       OUTPUT ${_ptx}
@@ -84,14 +85,15 @@ if(ANYDNN_NVCC)
 else()
   message(STATUS "nvcc not found (or ANYDNN_PTX_KERNELS=OFF): no wgmma GEMM for Hopper GPUs")
 endif()
-# Buffers first: the GEMM kernels' seven parameters (A, B, C, bias, three scales), the 8-bit
-# GEMMs' ten (and zero points of src and dst, B's column sums), flash attention's nine (Q, K,
-# V, dst, scale, mask, stats, key and query lengths), the split-K sums' six, the persistent
-# LSTM's three (workspace, scratchpad, recurrent weights).
+# Buffers first: the GEMM kernels' seven parameters (A, B, C, bias, three scales), the TMA
+# GEMMs' eight (and the tensor maps' workspace), the 8-bit GEMMs' ten (and zero points of src
+# and dst, B's column sums), flash attention's nine (Q, K, V, dst, scale, mask, stats, key and
+# query lengths), the split-K sums' six, the persistent LSTM's three (workspace, scratchpad,
+# recurrent weights).
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9,anydnn_lstm_fwd_persistent=3 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_tma_*=8,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9,anydnn_lstm_fwd_persistent=3 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
   COMMENT "Embedding PTX kernels"
   VERBATIM)

@@ -94,6 +94,22 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
     const char *sum = anydnn::gpu::ptx_module("anydnn_wgmma_splitk_reduce_s32");
     ASSERT_NE(sum, nullptr);
     expect_buffer_params(sum, "anydnn_wgmma_splitk_reduce_s32", 6);
+    // The TMA kernels (wgmma_tma.cu): eight buffers (the maps' workspace last), bulk tensor
+    // copies, map patching, every layout and both forms of each 16-bit type.
+    for (const char *t : {"bf16", "f16"})
+        for (const char *l : {"kk", "kn", "mk", "mn"})
+            for (const char *e : {"", "_epi"}) {
+                const std::string entry = std::string("anydnn_wgmma_tma_") + t + "_" + l
+                        + "_256x64s4" + e;
+                const char *tma = anydnn::gpu::ptx_module(entry.c_str());
+                ASSERT_NE(tma, nullptr) << entry;
+                const std::string text(tma);
+                EXPECT_NE(text.find("cp.async.bulk.tensor.3d"), std::string::npos) << entry;
+                EXPECT_NE(text.find("tensormap.replace.tile.global_address"), std::string::npos)
+                        << entry;
+                EXPECT_NE(text.find("setmaxnreg"), std::string::npos) << entry;
+                expect_buffer_params(tma, entry.c_str(), 8);
+            }
 }
 
 // The flash attention entries take nine buffers (embed_ptx.py's prefix rule

@@ -3,9 +3,11 @@
 // and the "wgmma" section of ANYDNN_GPU_TUNING beside the GEMM's.
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/tuning/gemm_tuning.hpp"
 #include "gpu/tuning/tuning_override.hpp"
 #include "gpu/tuning/wgmma_tuning.hpp"
@@ -186,4 +188,91 @@ TEST(wgmma_tuning, rows_per_element_size) {
     EXPECT_EQ(t.config, "256x64s4p1");
     EXPECT_TRUE(t.core);
     EXPECT_EQ(wgmma_tuning(hopper(), 1, 64, 64, 64, t, 8), dnnl_unimplemented);
+}
+
+// The TMA configurations ("tma_<BN>x<BK>s<S>[o]", gpu/gemm/hopper/wgmma_tma.cu) go only to
+// callers that launch them (tma_ok) on devices that load sm_90a PTX (the kernels build their
+// tensor maps), K > 0; elsewhere the table's choice stays, also when the override forces
+// one, and the GEMM core's configuration list never holds them. "tma=0|1" parses.
+TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
+    device_caps_t h = hopper();
+    h.ptx_binary_sm = 90;
+    const bool maps = true;
+    wgmma_tuning_t t;
+    ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
+    EXPECT_EQ(t.tma, maps);
+    EXPECT_EQ(t.config, maps ? "tma_256x64s4" : "256x64s4p1");
+    if (maps) {
+        EXPECT_FALSE(t.core);
+        EXPECT_EQ(t.tile_m, 128);
+        EXPECT_EQ(t.tile_n, 256);
+        EXPECT_EQ(t.tile_k, 64);
+        EXPECT_NE(t.why.find("bulk tensor copies"), std::string::npos) << t.why;
+    }
+    // Not for the GEMM core (tma_ok false), other element sizes, narrow shapes, or a device
+    // without sm_90a PTX.
+    ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t), dnnl_success);
+    EXPECT_FALSE(t.tma);
+    EXPECT_EQ(t.config, "256x64s4p1");
+    ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 4, true), dnnl_success);
+    EXPECT_FALSE(t.tma);
+    ASSERT_EQ(wgmma_tuning(h, 1, 128, 4096, 4096, t, 2, true), dnnl_success);
+    EXPECT_FALSE(t.tma);
+    EXPECT_EQ(t.config, "128x64s4p1");
+    ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
+    EXPECT_FALSE(t.tma);
+    ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 0, t, 2, true), dnnl_success); // K 0: no loads
+    EXPECT_FALSE(t.tma);
+    {
+        tuning_env_t env("wgmma:tma=0");
+        ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_FALSE(t.tma);
+        EXPECT_EQ(t.config, "256x64s4p1");
+    }
+    {
+        // Forced: taken where possible (any shape, split too), else the table's choice.
+        tuning_env_t env("wgmma:config=tma_256x64s4,splits=3");
+        ASSERT_EQ(wgmma_tuning(h, 1, 100, 70, 1000, t, 2, true), dnnl_success);
+        EXPECT_EQ(t.tma, maps);
+        EXPECT_EQ(t.splits, 3);
+        ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_FALSE(t.tma);
+        EXPECT_EQ(t.config, "256x64s4p1");
+        EXPECT_NE(t.why.find("needs sm_90a PTX"), std::string::npos) << t.why;
+        ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t), dnnl_success);
+        EXPECT_FALSE(t.tma);
+        std::vector<wgmma_tuning_t> configs;
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs), dnnl_success);
+        for (const wgmma_tuning_t &c : configs)
+            EXPECT_FALSE(c.tma) << c.config;
+    }
+    {
+        // The overlapping form parses the same.
+        tuning_env_t env("wgmma:config=tma_256x64s4o");
+        ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_EQ(t.tma, maps);
+        EXPECT_EQ(t.config, maps ? "tma_256x64s4o" : "256x64s4p1");
+        EXPECT_EQ(t.tma_overlap, maps);
+    }
+    for (const char *bad : {"wgmma:tma=2", "wgmma:tma=", "wgmma:config=tma_256x64",
+                 "wgmma:config=tma_256x64s4p1", "wgmma:config=tma_", "wgmma:config=tma_256x64s4oo",
+                 "wgmma:config=tma_256x64s4x"}) {
+        tuning_env_t env(bad);
+        EXPECT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_unimplemented) << bad;
+    }
+}
+
+// TMA configurations name the entries of wgmma_tma.cu; the others keep their names.
+TEST(wgmma_tuning, tma_kernel_names) {
+    wgmma_layout_t l;
+    EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "tma_256x64s4", false),
+            "anydnn_wgmma_tma_bf16_kk_256x64s4");
+    l.a_m_major = true;
+    l.b_n_major = true;
+    EXPECT_EQ(wgmma_kernel_name(dnnl_f16, dnnl_f16, l, "tma_256x64s4", true),
+            "anydnn_wgmma_tma_f16_mn_256x64s4_epi");
+    EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "tma_256x64s4o", false),
+            "anydnn_wgmma_tma_bf16_mn_256x64s4"); // the o form: an argument of the same entry
+    EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, "256x64s4p1", false),
+            "anydnn_wgmma_bf16_mn_256x64s4p1");
 }

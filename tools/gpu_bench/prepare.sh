@@ -20,8 +20,10 @@ strip "$DEST"/libanydnn.so.3 "$DEST"/benchdnn "$DEST"/anydnn_concurrency_stress
 # training programs (graph_training_check.sh), built where the build has them.
 cmake --build "$BUILD" -j "$(nproc)" --target anydnn_gpu_tests program_mlp_graph_training \
     program_transformer_block_training >/dev/null 2>&1 || true
+# The TMA probe (tools/tma_probe, built where nvcc is): run_tma.sh probe.
+cmake --build "$BUILD" -j "$(nproc)" --target tma_probe >/dev/null 2>&1 || true
 for bin in tests/anydnn_gpu_tests tests/programs/program_mlp_graph_training \
-        tests/programs/program_transformer_block_training; do
+        tests/programs/program_transformer_block_training tools/tma_probe/tma_probe; do
     if [ -x "$BUILD/$bin" ]; then
         cp -L "$BUILD/$bin" "$DEST"/
         strip "$DEST/$(basename "$bin")"

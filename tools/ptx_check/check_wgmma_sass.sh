@@ -2,7 +2,8 @@
 # Compiles the Hopper GEMM and convolution kernels (src/gpu/gemm/hopper/*.cu) as the build
 # does (nvcc -ptx, sm_90a) and then to SASS with ptxas, without a GPU, and checks each entry:
 # the bf16, f16 and tf32 kernels must hold HGMMA, the 8-bit integer ones IGMMA, and none may
-# spill. Prints one line per entry (registers, spills, HGMMA/IGMMA counts) and exits 1 on a
+# spill; the TMA-fed ones (wgmma_tma.cu, anydnn_wgmma_tma_*) must also hold UTMALDG (bulk
+# tensor loads) and both USETMAXREG (the producer's and the consumers' register counts). Prints one line per entry (registers, spills, HGMMA/IGMMA counts) and exits 1 on a
 # failed check. cuobjdump must be on PATH (PyPI nvidia-cuda-cuobjdump puts it under
 # site-packages/nvidia/cu13/bin); CUOBJDUMP may name it instead.
 #   tools/ptx_check/check_wgmma_sass.sh [OUT_DIR]
@@ -11,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 status=0
-for name in wgmma_gemm wgmma_conv; do
+for name in wgmma_gemm wgmma_tma wgmma_conv; do
     nvcc -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
         "$root/src/gpu/gemm/hopper/$name.cu" -o "$out/$name.ptx"
     ptxas -arch=sm_90a -v -o "$out/$name.cubin" "$out/$name.ptx" 2> "$out/$name.log"
@@ -26,6 +27,8 @@ for name in wgmma_gemm wgmma_conv; do
                 if (line ~ /Function : /) { split(line, w, " "); f = w[3] }
                 if (line ~ /HGMMA/) h[f]++
                 if (line ~ /IGMMA/) g[f]++
+                if (line ~ /UTMALDG/) t[f]++
+                if (line ~ /USETMAXREG/) r[f]++
             }
             bad = 0
             for (e in regs) {
@@ -33,8 +36,9 @@ for name in wgmma_gemm wgmma_conv; do
                 want = e ~ /_(s8|u8)(s8|u8)_/ ? "IGMMA" : "HGMMA"
                 n = want == "IGMMA" ? g[e] + 0 : h[e] + 0
                 ok = n > 0 && spill[e] + 0 == 0
-                printf "  %s: %s registers, %d bytes spilled, HGMMA %d, IGMMA %d%s\n", e, regs[e],
-                    spill[e], h[e] + 0, g[e] + 0, ok ? "" : "  <-- FAIL (wants " want ", no spills)"
+                if (e ~ /_tma_/) { want = want ", UTMALDG, 2 USETMAXREG"; ok = ok && t[e] > 0 && r[e] == 2 }
+                printf "  %s: %s registers, %d bytes spilled, HGMMA %d, IGMMA %d, UTMALDG %d, USETMAXREG %d%s\n", e, regs[e],
+                    spill[e], h[e] + 0, g[e] + 0, t[e] + 0, r[e] + 0, ok ? "" : "  <-- FAIL (wants " want ", no spills)"
                 if (!ok) bad = 1
             }
             exit bad

@@ -1,5 +1,6 @@
 #include "gpu/gemm/wgmma_launch.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "gpu/launch.hpp"
@@ -153,23 +154,39 @@ status_t wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst,
 std::string wgmma_kernel_name(dnnl_data_type_t a, dnnl_data_type_t b, const wgmma_layout_t &l,
         const std::string &config, bool epilogue) {
     const char *kind = wgmma_kind_name(a, b);
-    return std::string("anydnn_wgmma_") + (kind ? kind : "none") + "_"
-           + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + config
-           + (epilogue ? "_epi" : "");
+    // "tma_<tiles>[o]" configurations are the entries of wgmma_tma.cu,
+    // anydnn_wgmma_tma_<kind>_..._<tiles> (the o form is an argument of the same entry).
+    const bool tma = config.compare(0, 4, "tma_") == 0;
+    std::string tiles = tma ? config.substr(4) : config;
+    if (tma && !tiles.empty() && tiles.back() == 'o') tiles.pop_back();
+    return std::string(tma ? "anydnn_wgmma_tma_" : "anydnn_wgmma_") + (kind ? kind : "none")
+            + "_" + (l.a_m_major ? "m" : "k") + (l.b_n_major ? "n" : "k") + "_" + tiles
+            + (epilogue ? "_epi" : "");
 }
 
 size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n) {
     return splits > 1 ? static_cast<size_t>(splits * batch * m * n * 4) : 0;
 }
 
+size_t wgmma_tma_workspace_bytes(const device_caps_t &caps) {
+    return static_cast<size_t>(std::max<uint32_t>(caps.compute_units, 1)) * 256;
+}
+
 status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, int tile_m,
-        int tile_n, int splits, bool int_sums) {
+        int tile_n, int splits, bool int_sums, bool tma_overlap) {
     ANYDNN_REQUIRE(tile_m == 128 || tile_m == 64, dnnl_unimplemented,
             "wgmma tiles have 128 or 64 rows, not %d", tile_m);
     tile_m_ = tile_m;
     tile_n_ = tile_n;
     splits_ = splits;
     int_sums_ = int_sums;
+    tma_ = kernel_name.compare(0, 17, "anydnn_wgmma_tma_") == 0;
+    tma_overlap_ = tma_ && tma_overlap;
+    const device_caps_t &caps = engine_caps(engine);
+    ctas_ = std::max<int64_t>(caps.compute_units, 1);
+    ANYDNN_REQUIRE(!tma_ || (caps.ptx_binary_sm >= 90 && tile_m == 128 && !int_sums),
+            dnnl_unimplemented, "wgmma TMA kernel %s needs sm_90a PTX and 16-bit operands in "
+            "128-row tiles", kernel_name.c_str());
     ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
@@ -182,6 +199,13 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
         const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
     const wgmma_layout_t &l = p.layout;
     if (splits <= 0) splits = splits_;
+    if (tma_) {
+        // The TMA kernel's producer and consumers meet once per tile through its loads: every
+        // K slice keeps at least one K step (fewer, deeper slices where K is short).
+        ANYDNN_REQUIRE(p.k > 0, dnnl_runtime_error, "wgmma TMA kernels need K > 0");
+        const int64_t per = ((p.k + splits - 1) / splits + 63) / 64 * 64;
+        splits = static_cast<int>((p.k + per - 1) / per);
+    }
     const bool split = splits > 1;
     ANYDNN_REQUIRE(!split || reduce_, dnnl_runtime_error,
             "wgmma: split K without the sum kernel loaded");
@@ -189,6 +213,10 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     ANYDNN_REQUIRE(
             !split || buf.scratchpad, dnnl_runtime_error, "wgmma: no scratchpad for split K");
     const bool with_bias = p.bias_type != dnnl_data_type_undef;
+    if (tma_) {
+        ANYDNN_CHECK(launch_tma(stream, buf, p, e, splits));
+        return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
+    }
 
     // Split along K, the GEMM writes f32 (s32) slices into the scratchpad; the sum writes C.
     kernel_args_t args;
@@ -239,8 +267,64 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     range.local[1] = 1;
     range.local[2] = 1;
     ANYDNN_CHECK(kernel_->launch(stream, args, range));
-    if (!split) return dnnl_success;
+    return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
+}
 
+status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
+        const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
+    const wgmma_layout_t &l = p.layout;
+    const bool split = splits > 1;
+    const int64_t slice = p.batch * p.m * p.n;
+    const bool with_bias = p.bias_type != dnnl_data_type_undef;
+    const int64_t tiles = (p.m + 127) / 128 * ((p.n + tile_n_ - 1) / tile_n_) * p.batch * splits;
+    if (tiles == 0) return dnnl_success;
+    ANYDNN_REQUIRE(buf.scratchpad, dnnl_runtime_error, "wgmma TMA: no scratchpad for the maps");
+    // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
+    kernel_args_t args;
+    args.add(buf.a);
+    args.add(buf.b);
+    args.add(split ? buf.scratchpad : buf.c);
+    args.add(with_bias && !split ? buf.bias : nullptr);
+    if (split) {
+        for (int i = 0; i < 3; ++i)
+            args.add(nullptr);
+    } else {
+        add_scales(args, buf);
+    }
+    args.add(buf.scratchpad);
+    args.add_value<int64_t>(static_cast<int64_t>(p.tma_ws_at / 8));
+    args.add_value<int64_t>(p.a_off);
+    args.add_value<int64_t>(p.b_off);
+    args.add_value<int64_t>(split ? 0 : p.c_off);
+    args.add_value<int64_t>(l.lda);
+    args.add_value<int64_t>(l.ldb);
+    args.add_value<int64_t>(split ? p.n : l.ldc);
+    args.add_value<int64_t>(p.a_sb);
+    args.add_value<int64_t>(p.b_sb);
+    args.add_value<int64_t>(split ? p.m * p.n : p.c_sb);
+    args.add_value<int32_t>(static_cast<int32_t>(p.batch));
+    args.add_value<int32_t>(static_cast<int32_t>(p.m));
+    args.add_value<int32_t>(static_cast<int32_t>(p.n));
+    args.add_value<int32_t>(static_cast<int32_t>(p.k));
+    args.add_value<int32_t>(split ? 0 : wgmma_c_kind(p.c_type));
+    args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
+    args.add_value<int32_t>(splits);
+    args.add_value<int64_t>(slice);
+    args.add_value<int32_t>(tma_overlap_ ? 1 : 0);
+    add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
+
+    nd_range_t range;
+    constexpr int threads = 384; // a producer warpgroup and two consumer ones
+    range.global[0] = static_cast<size_t>(std::min(ctas_, tiles)) * threads;
+    range.local[0] = threads;
+    return kernel_->launch(stream, args, range);
+}
+
+status_t wgmma_gemm_t::launch_sum(stream_t *stream, const wgmma_buffers_t &buf,
+        const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
+    const wgmma_layout_t &l = p.layout;
+    const int64_t slice = p.batch * p.m * p.n;
+    const bool with_bias = p.bias_type != dnnl_data_type_undef;
     kernel_args_t sum;
     sum.add(buf.scratchpad);
     sum.add(buf.c);

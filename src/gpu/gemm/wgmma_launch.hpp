@@ -85,6 +85,9 @@ struct wgmma_problem_t {
     dnnl_data_type_t c_type = dnnl_f32;
     dnnl_data_type_t bias_type = dnnl_data_type_undef; // undef: no bias
     int64_t colsum_off = 0, colsum_sb = 0; // B's column sums (s32 elements; 0: one batch)
+    // TMA kernels: where their tensor maps' workspace (wgmma_tma_workspace_bytes) starts in the
+    // scratchpad (bytes, a multiple of 256).
+    size_t tma_ws_at = 0;
 };
 
 struct wgmma_buffers_t {
@@ -97,13 +100,19 @@ struct wgmma_buffers_t {
 
 // The f32 (s32) slices split K needs (bytes; 0 without a split), at the scratchpad's start.
 size_t wgmma_scratchpad_bytes(int splits, int64_t batch, int64_t m, int64_t n);
+// The TMA kernels' workspace on this device: two tensor maps per CTA of the persistent grid.
+size_t wgmma_tma_workspace_bytes(const device_caps_t &caps);
 
 // One kernel (and, split along K, the sum) of tiles `tile_m` (128 or 64: 2 or 1 warpgroups)
-// by `tile_n`; int_sums: an 8-bit kind (s32 slices and their sum).
+// by `tile_n`; int_sums: an 8-bit kind (s32 slices and their sum). A TMA kernel
+// ("anydnn_wgmma_tma_..."): a persistent grid of one CTA per compute unit, which builds its
+// tensor maps in a workspace of the scratchpad.
 class wgmma_gemm_t {
 public:
+    // tma_overlap: a TMA kernel of an "o" configuration (the next tile's first loads during
+    // the epilogue).
     status_t init(engine_t *engine, const std::string &kernel_name, int tile_m, int tile_n,
-            int splits, bool int_sums = false);
+            int splits, bool int_sums = false, bool tma_overlap = false);
     // `splits`: K slices of this launch (0: init's); more than one needs init's splits above
     // one (the sum kernel loaded) and the scratchpad.
     status_t launch(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
@@ -113,8 +122,14 @@ public:
     }
 
 private:
+    status_t launch_tma(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
+            const wgmma_epilogue_t &e, int splits) const;
+    status_t launch_sum(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
+            const wgmma_epilogue_t &e, int splits) const;
     int tile_m_ = 128, tile_n_ = 0, splits_ = 1;
     bool int_sums_ = false;
+    bool tma_ = false, tma_overlap_ = false;
+    int64_t ctas_ = 1; // TMA: the persistent grid's CTAs at most (the compute units)
     std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
 };
 

@@ -11,7 +11,10 @@
 // kernels' epilogue; for 8-bit kinds common s32 zero points of src (less its product with
 // B's column sums, computed first into the scratchpad) and dst. Shapes too small to fill the GPU with tiles are split
 // along K (f32 or s32 slices in the scratchpad, the epilogue in the kernel adding them).
-// Anything else is left to the next implementation, with the reason.
+// bf16/f16 products whose tiles fill the GPU run on the TMA-fed kernels (wgmma_tma.cu)
+// where the device has tensor maps (the tuning table's tma configuration; its verbose
+// dispatch line names anydnn_wgmma_tma_...). Anything else is left to the next
+// implementation, with the reason.
 #include <string>
 #include <vector>
 
@@ -40,12 +43,14 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_m = 128, tile_n = 0, splits = 1;
+    bool tma_overlap = false; // a TMA kernel's "o" form
     int64_t a_sb = 0, b_sb = 0, c_sb = 0; // batch strides (0: broadcast)
     // tf32 and 8-bit kinds: operands copied K-major into the scratchpad (bytes from its start)
     bool copy_a = false, copy_b = false;
     kmajor_source_t a_src, b_src;
     size_t a_copy_at = 0, b_copy_at = 0;
     size_t colsum_at = 0; // 8-bit kinds with src's zero point: B's column sums (s32)
+    size_t tma_ws_at = 0; // TMA kernels: their tensor maps' workspace (bytes)
 
     // The kernels' layout for tf32 and 8-bit operands: K-major in place where an operand has
     // unit stride along K and 16-byte rows, else a K-major copy (a transpose for row-major B).
@@ -158,11 +163,13 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         // The tile configuration and K split: the device tuning table.
         const int es = wgmma_elem_bytes(t);
         wgmma_tuning_t tuning;
-        ANYDNN_CHECK(wgmma_tuning(engine_caps(pd.engine), B, M, N, K, tuning, es));
+        // The 16-bit kinds may take the TMA kernels (no K-major copies there).
+        ANYDNN_CHECK(wgmma_tuning(engine_caps(pd.engine), B, M, N, K, tuning, es, !tf32 && !int8));
         const std::string &config = tuning.config;
         pd.tile_m = tuning.tile_m;
         pd.tile_n = tuning.tile_n;
         pd.splits = tuning.splits;
+        pd.tma_overlap = tuning.tma_overlap;
         // Zero points are applied in the GEMM's epilogue only: no split along K.
         if (pd.epilogue.zp_src || pd.epilogue.zp_dst) pd.splits = 1;
         // The plain kernels add an f32 (or 16-bit input type) bias and write f32 or the 16-bit
@@ -182,6 +189,10 @@ struct wgmma_matmul_pd_t : public primitive_desc_impl_t<wgmma_matmul_pd_t, wgmma
         if (pd.epilogue.zp_src) {
             pd.colsum_at = bytes;
             bytes += static_cast<size_t>((pd.b_src.batches * N * 4 + 255) / 256 * 256);
+        }
+        if (tuning.tma) {
+            pd.tma_ws_at = bytes;
+            bytes += wgmma_tma_workspace_bytes(engine_caps(pd.engine));
         }
         pd.scratchpad_size = bytes;
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
@@ -223,7 +234,7 @@ struct wgmma_matmul_t : public primitive_t {
         if (pd.copy_b) ANYDNN_CHECK(copy_b_.init(pd.engine, es, with_b));
         if (pd.epilogue.zp_src && !pd.copy_b) ANYDNN_CHECK(sums_.init(pd.engine, wei_s8));
         return gemm_.init(pd.engine, pd.kernel_name, pd.tile_m, pd.tile_n, pd.splits,
-                t == dnnl_s8 || t == dnnl_u8);
+                t == dnnl_s8 || t == dnnl_u8, pd.tma_overlap);
     }
 
     status_t execute(const exec_ctx_t &ctx) const override {
@@ -238,6 +249,7 @@ struct wgmma_matmul_t : public primitive_t {
         p.a_off = src.offset0, p.b_off = wei.offset0, p.c_off = dst.offset0;
         p.a_sb = pd.a_sb, p.b_sb = pd.b_sb, p.c_sb = pd.c_sb;
         p.c_type = dst.data_type;
+        p.tma_ws_at = pd.tma_ws_at;
         const bool with_bias = pd.args.count(DNNL_ARG_BIAS) != 0;
         if (with_bias) p.bias_type = pd.arg_md(DNNL_ARG_BIAS).data_type;
         wgmma_buffers_t buf;

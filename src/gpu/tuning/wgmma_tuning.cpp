@@ -21,6 +21,9 @@ struct wgmma_row_t {
     int max_splits;
     bool core; // the GEMM core's products run on these kernels (split only where its caller
                // gives room for the slices: gemm_kernel_t::allow_wgmma_split)
+    // Instead of `wide`, where the device loads sm_90a PTX and the caller launches them: the
+    // bulk-tensor-copy kernels (null: none for this element size).
+    const char *tma;
 };
 
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
@@ -37,25 +40,43 @@ struct wgmma_row_t {
 // product mb256 4096 -> 4096 forward 0.0543 ms against 0.0634 (split 2), backward data 0.0569
 // against 0.0635; f16 0.0580 / 0.0561 against 0.0649 / 0.0582 (their slices then cost a
 // second pass). Splitting the 64-row tiles too was slower (0.0670).
+// TMA (bf16/f16 where the device loads sm_90a PTX): 128 x 256 tiles in 4 stages as the
+// cp.async kernels, loaded by one producer thread, consumed by two warpgroups, a persistent
+// grid; not yet timed on the device (tools/gpu_bench/run_tma.sh gemm compares the two).
 const wgmma_row_t rows[] = {
-        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true},
-        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true},
-        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true},
+        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4"},
+        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true, nullptr},
+        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true, nullptr},
 };
 
-// BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128); false when
-// `config` is not of that form.
-bool parse_config(const std::string &config, int &bm, int &bn, int &bk) {
+// BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128) or of
+// "tma_<BN>x<BK>s<S>[o]" (BM 128, `tma` set; o: the next tile's loads overlap the
+// epilogue); false when `config` is of neither form.
+bool parse_config(const std::string &config, int &bm, int &bn, int &bk, bool &tma) {
+    tma = config.compare(0, 4, "tma_") == 0;
     const bool m64 = config.compare(0, 4, "m64_") == 0;
-    const std::string rest = config.substr(m64 ? 4 : 0);
+    const std::string rest = config.substr(m64 || tma ? 4 : 0);
     int s = 0, p = 0, used = 0;
-    if (std::sscanf(rest.c_str(), "%dx%ds%dp%d%n", &bn, &bk, &s, &p, &used) != 4) return false;
+    if (tma) {
+        if (std::sscanf(rest.c_str(), "%dx%ds%d%n", &bn, &bk, &s, &used) != 3) return false;
+        if (rest.compare(used, std::string::npos, "o") == 0) ++used;
+    } else if (std::sscanf(rest.c_str(), "%dx%ds%dp%d%n", &bn, &bk, &s, &p, &used) != 4) {
+        return false;
+    }
     bm = m64 ? 64 : 128;
     return used == int(rest.size()) && bn > 0 && bk > 0;
 }
+bool parse_config(const std::string &config, int &bm, int &bn, int &bk) {
+    bool tma = false;
+    return parse_config(config, bm, bn, bk, tma);
+}
+bool is_tma_config(const std::string &config) {
+    return config.compare(0, 4, "tma_") == 0;
+}
 
-// Applies "config=NAME,splits=N,core=0|1" to t; false on a bad entry.
-bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
+// Applies "config=NAME,splits=N,core=0|1,tma=0|1" to t (tma into *tma_switch, when given);
+// false on a bad entry.
+bool apply_override(const std::string &spec, wgmma_tuning_t &t, int *tma_switch = nullptr) {
     size_t begin = 0;
     while (begin < spec.size()) {
         size_t end = spec.find(',', begin);
@@ -73,6 +94,8 @@ bool apply_override(const std::string &spec, wgmma_tuning_t &t) {
             t.splits = int(s);
         } else if (key == "core" && (value == "0" || value == "1")) {
             t.core = value == "1";
+        } else if (key == "tma" && (value == "0" || value == "1")) {
+            if (tma_switch) *tma_switch = value == "1";
         } else {
             return false;
         }
@@ -106,6 +129,7 @@ status_t wgmma_table_configs(
         t.core = row->core;
         ANYDNN_REQUIRE(spec.empty() || apply_override(spec, t), dnnl_unimplemented,
                 "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
+        if (is_tma_config(t.config)) t.config = name; // the GEMM core launches no TMA kernels
         ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k), dnnl_unimplemented,
                 "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P>", t.config.c_str());
         bool seen = false;
@@ -117,10 +141,21 @@ status_t wgmma_table_configs(
 }
 
 status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64_t n, int64_t k,
-        wgmma_tuning_t &out, int elem_bytes) {
+        wgmma_tuning_t &out, int elem_bytes, bool tma_ok) {
     const wgmma_row_t *row = find_row(caps, elem_bytes);
     ANYDNN_REQUIRE(row, dnnl_unimplemented, "the wgmma tuning table has no row for %d-byte "
             "elements", elem_bytes);
+    const std::string spec = tuning_override("wgmma");
+    int tma_switch = -1;
+    wgmma_tuning_t parsed;
+    ANYDNN_REQUIRE(spec.empty() || apply_override(spec, parsed, &tma_switch), dnnl_unimplemented,
+            "ANYDNN_GPU_TUNING wgmma section '%s' is not a list of config=NAME, "
+            "splits=NUMBER, core=0|1 and tma=0|1",
+            spec.c_str());
+    // TMA kernels where the caller launches them and the device loads sm_90a PTX (the kernels
+    // build their tensor maps themselves); K > 0: their producer and consumers meet through
+    // the loads.
+    const bool tma_here = tma_ok && k > 0 && caps.ptx_binary_sm >= 90;
     const std::string where = (*row->arch ? std::string("architecture '") + row->arch + "' row"
                                           : std::string("default row"))
             + " of " + std::to_string(elem_bytes) + "-byte elements";
@@ -132,8 +167,15 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     t.core = row->core;
     int bm = 0, bn = 0, bk = 0;
     if (parse_config(row->wide, bm, bn, bk) && tiles(bm, bn) >= units) {
-        t.config = row->wide;
-        t.why = where + ": " + row->wide + ", its tiles fill the compute units";
+        if (row->tma && tma_here && tma_switch != 0) {
+            t.config = row->tma;
+            t.why = where + ": " + row->tma
+                    + ", bulk tensor copies (TMA, maps built on the device), its tiles fill "
+                      "the compute units";
+        } else {
+            t.config = row->wide;
+            t.why = where + ": " + row->wide + ", its tiles fill the compute units";
+        }
     } else if (row->half_height && parse_config(row->half_height, bm, bn, bk)
             && 8 * tiles(bm, bn) >= 7 * units) {
         t.config = row->half_height;
@@ -149,16 +191,24 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
         t.why = where + ": " + row->narrow + " split " + std::to_string(t.splits)
                 + " along K, fewer tiles than compute units";
     }
-    const std::string spec = tuning_override("wgmma");
     if (!spec.empty()) {
-        ANYDNN_REQUIRE(apply_override(spec, t), dnnl_unimplemented,
-                "ANYDNN_GPU_TUNING wgmma section '%s' is not a list of config=NAME, "
-                "splits=NUMBER and core=0|1",
-                spec.c_str());
+        const std::string chosen = t.config;
+        apply_override(spec, t);
         t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
+        ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
+                dnnl_unimplemented,
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_<BN>x<BK>s<S>[o]",
+                t.config.c_str());
+        if (t.tma && !tma_here) {
+            t.config = chosen; // no TMA kernels here: the table's own choice
+            t.why += " (its TMA configuration needs sm_90a PTX, K > 0 and a caller that "
+                     "launches it: " + chosen + " instead)";
+        }
     }
-    ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k), dnnl_unimplemented,
-            "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P>", t.config.c_str());
+    ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
+            dnnl_unimplemented, "wgmma configuration '%s' does not parse", t.config.c_str());
+    if (t.tma) t.core = false;
+    t.tma_overlap = t.tma && t.config.back() == 'o';
     out = t;
     return dnnl_success;
 }

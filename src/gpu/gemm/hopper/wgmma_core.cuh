@@ -15,7 +15,8 @@
 // rows. Tiles of A and B come from
 // global memory by cp.async (zero fill past M, N, K) into S shared-memory stages laid out as
 // wgmma's swizzled descriptors expect; the warpgroups issue wgmma on one stage while later
-// stages load. No tensor maps: they need the CUDA driver API, which OpenCL does not give.
+// stages load. wgmma_tma.cu feeds the same stages by bulk tensor copies instead (tensor maps
+// encoded through the CUDA driver found at run time, pointed at the buffers in the kernel).
 #pragma once
 
 #include <cstdint>
@@ -411,15 +412,22 @@ __device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, 
     }
 }
 
+// The barrier among the threads that run the epilogue: the whole CTA by default.
+struct cta_sync_t {
+    __device__ __forceinline__ void operator()() const { __syncthreads(); }
+};
+
 // The accumulators to C (of type c_kind) through shared memory at smem (free by now).
 // EPI: the full epilogue (epilogue_t) on the f32 sums (integer sums converted), after staging
 // them unchanged. Otherwise floating-point sums get the bias (f32, or the input type for 16-bit
 // kinds) and go to f32 or the 16-bit input type; integer sums go to s32 exactly (the host
-// passes no bias and no other C type there).
-template <int T, int BM, int BN, bool EPI>
+// passes no bias and no other C type there). `sync` is a barrier among the 2 BM threads that
+// run it (tid 0 .. 2 BM - 1).
+template <int T, int BM, int BN, bool EPI, class Sync = cta_sync_t>
 __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc,
         unsigned char *smem, void *c, const void *bias, int64_t c_off, int64_t ldc, int m0,
-        int n0, int M, int N, int c_kind, int bias_kind, const epilogue_args_t &ea, int tid) {
+        int n0, int M, int N, int c_kind, int bias_kind, const epilogue_args_t &ea, int tid,
+        const Sync &sync = Sync()) {
     constexpr bool F16 = ab_traits<T>::f16;
     constexpr int NT = 2 * BM; // a warpgroup per 64 rows
     if constexpr (EPI) {
@@ -438,7 +446,7 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
         } else {
             stage_tile<F16, BN, true, 0>(acc, smem, (BN + 8) * 4, nullptr, n0, N, tid);
         }
-        __syncthreads();
+        sync();
         epilogue_args_t args = ea;
         args.bias = bias;
         args.bias_kind = bias_kind;
@@ -450,7 +458,7 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
     if constexpr (ab_traits<T>::is_int) {
         const int pitch = (BN + 8) * 4;
         stage_raw_s32<BN>(acc, smem, pitch, tid);
-        __syncthreads();
+        sync();
         copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
         return;
     } else {
@@ -468,7 +476,7 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
             else ANYDNN_WGMMA_STAGE(false, 2);
         }
 #undef ANYDNN_WGMMA_STAGE
-        __syncthreads();
+        sync();
         if (c_f32) copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
         else copy_out<2, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
     }
