@@ -19,6 +19,7 @@
 #include "graph_mem.hpp"
 #include "graph_ref.hpp"
 #include "graph_rewrite.hpp"
+#include "graph_run.hpp"
 #include "harness.hpp"
 #include "perf.hpp"
 
@@ -158,9 +159,9 @@ public:
         : path_(std::move(path)), rewrite_(std::move(rewrite)), repro_(std::move(repro)),
           policy_(policy) {}
     // A case built by another driver (--sdpa), run the same way.
-    graph_problem_t(graph_case_t c, std::string repro)
+    graph_problem_t(graph_case_t c, std::string repro, std::map<size_t, double> constants)
         : repro_(std::move(repro)), policy_(dnnl_graph_partition_policy_fusion),
-          case_(std::move(c)) {}
+          constants_(std::move(constants)), case_(std::move(c)) {}
 
     void run() {
         const auto &s = settings();
@@ -203,6 +204,7 @@ private:
     graph_rewrite_t rewrite_;
     std::string repro_;
     dnnl_graph_partition_policy_t policy_;
+    std::map<size_t, double> constants_; // graph inputs that hold one value everywhere
     graph_case_t case_;
     graph_h graph_;
     std::vector<partition_h> parts_; // in execution order
@@ -309,8 +311,12 @@ private:
             ref_value_t &v = values[lt.id];
             v.dims = lt.shape;
             v.dt = lt.dt;
-            v.v = fill_values(product(lt.shape), input_range(case_, lt),
-                    lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt, 1000 + lt.id);
+            auto k = constants_.find(lt.id);
+            if (k != constants_.end())
+                v.v.assign(product(lt.shape), round_to_dt(k->second, lt.dt));
+            else
+                v.v = fill_values(product(lt.shape), input_range(case_, lt),
+                        lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt, 1000 + lt.id);
             buffers_.at(lt.id)->write(v.v);
         }
         BENCHDNN_CHECK(run_once());
@@ -550,6 +556,11 @@ private:
 };
 
 } // namespace
+
+void run_graph_case(const graph_case_t &c, const std::string &repro,
+        const std::map<size_t, double> &constants) {
+    graph_problem_t(c, repro, constants).run();
+}
 
 BENCHDNN_REGISTER_DRIVER("graph", graph_driver_t);
 

@@ -171,6 +171,15 @@ struct op_run_t {
         });
     }
 
+    // GenIndex: every element holds its own index along the axis.
+    void gen_index() {
+        const ref_value_t &s = in(0);
+        ref_value_t &d = out(0);
+        if (d.dims != s.dims) fail(op, "output shape differs from input");
+        const int axis = axis_of(op.s64(dnnl_graph_op_attr_axis, 0), d.dims.size(), op);
+        for_each(d, [&](const int64_t *p) { return static_cast<double>(p[axis]); });
+    }
+
     void select() {
         const ref_value_t &c = in(0), &a = in(1), &b = in(2);
         ref_value_t &d = out(0);
@@ -217,19 +226,22 @@ struct op_run_t {
         if (d.dims[nd - 2] != M || d.dims[nd - 1] != N) fail(op, "output is not MxN");
         const ref_value_t *bias = op.inputs.size() > 2 ? &in(2) : nullptr;
         if (bias) check_broadcast(*bias, d.dims);
+        // Each output element is a strided dot product: its row of A and column of B start at
+        // the broadcast index of k = 0 and step by the element stride of the k dimension.
+        const int64_t a_step = ta ? a.dims[an - 1] : 1, b_step = tb ? 1 : b.dims[bn - 1];
         std::vector<int64_t> apos(nd), bpos(nd);
         for_each(d, [&](const int64_t *p) {
             std::copy(p, p + nd, apos.begin());
             std::copy(p, p + nd, bpos.begin());
+            apos[nd - 2] = ta ? 0 : p[nd - 2];
+            apos[nd - 1] = ta ? p[nd - 2] : 0;
+            bpos[nd - 2] = tb ? p[nd - 1] : 0;
+            bpos[nd - 1] = tb ? 0 : p[nd - 1];
+            const double *ap = a.v.data() + broadcast_index(a.dims, d.dims, apos.data());
+            const double *bp = b.v.data() + broadcast_index(b.dims, d.dims, bpos.data());
             double acc = 0;
-            for (int64_t k = 0; k < K; ++k) {
-                apos[nd - 2] = ta ? k : p[nd - 2];
-                apos[nd - 1] = ta ? p[nd - 2] : k;
-                bpos[nd - 2] = tb ? p[nd - 1] : k;
-                bpos[nd - 1] = tb ? k : p[nd - 1];
-                acc += a.v[broadcast_index(a.dims, d.dims, apos.data())]
-                       * b.v[broadcast_index(b.dims, d.dims, bpos.data())];
-            }
+            for (int64_t k = 0; k < K; ++k)
+                acc += ap[k * a_step] * bp[k * b_step];
             if (bias) acc += bias->v[broadcast_index(bias->dims, d.dims, p)];
             return acc;
         });
@@ -480,6 +492,7 @@ struct op_run_t {
         else
             switch (op.kind) {
             case dnnl_graph_op_select: select(); break;
+            case dnnl_graph_op_gen_index: gen_index(); break;
             case dnnl_graph_op_bias_add: bias_add(); break;
             case dnnl_graph_op_matmul: matmul(); break;
             case dnnl_graph_op_convolution: convolution(); break;
@@ -522,6 +535,7 @@ std::string ref_unsupported(const graph_op_t &op) {
     if (eltwise_alg(op, alg, a, b) || binary_alg(op.kind, alg)) return {};
     switch (op.kind) {
     case dnnl_graph_op_select:
+    case dnnl_graph_op_gen_index:
     case dnnl_graph_op_bias_add:
     case dnnl_graph_op_matmul:
     case dnnl_graph_op_convolution:

@@ -28,7 +28,6 @@ private:
     BENCHDNN_REGISTER_DRIVER(#name, name##_driver_t)
 
 BENCHDNN_UNAVAILABLE(brgemm, "the ukernel (brgemm) API is not tested by this benchdnn");
-BENCHDNN_UNAVAILABLE(sdpa, "scaled dot-product attention is tested through --graph here");
 BENCHDNN_UNAVAILABLE(gated_mlp, "gated MLP is tested through --graph here");
 BENCHDNN_UNAVAILABLE(zeropad, "zero padding of blocked layouts is checked by each driver here");
 BENCHDNN_UNAVAILABLE(self, "oneDNN's benchdnn self-test checks its own parsers");
