@@ -88,6 +88,57 @@ bool binary_alg(op_kind_t kind, dnnl_alg_kind_t &alg) {
                                 + graph_op_kind_name(op.kind) + "): " + what);
 }
 
+// Element-wise backward ops as the forward algorithm whose gradient they take (the
+// *_use_dst_for_bwd form when the op reads the destination).
+bool eltwise_bwd_alg(const graph_op_t &op, dnnl_alg_kind_t &alg, double &alpha, double &beta) {
+    alpha = beta = 0;
+    const bool dst = op.flag(dnnl_graph_op_attr_use_dst, true);
+    switch (op.kind) {
+    case dnnl_graph_op_abs_backward: alg = dnnl_eltwise_abs; return true;
+    case dnnl_graph_op_clamp_backward:
+        alg = dst ? dnnl_eltwise_clip_v2_use_dst_for_bwd : dnnl_eltwise_clip_v2;
+        alpha = op.f32(dnnl_graph_op_attr_min, 0);
+        beta = op.f32(dnnl_graph_op_attr_max, 0);
+        return true;
+    case dnnl_graph_op_elu_backward:
+        alg = dst ? dnnl_eltwise_elu_use_dst_for_bwd : dnnl_eltwise_elu;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 1);
+        return true;
+    case dnnl_graph_op_gelu_backward:
+        alg = op.str(dnnl_graph_op_attr_mode, "gelu_erf") == "gelu_tanh" ? dnnl_eltwise_gelu_tanh
+                                                                         : dnnl_eltwise_gelu_erf;
+        return true;
+    case dnnl_graph_op_hard_sigmoid_backward:
+        alg = dnnl_eltwise_hardsigmoid;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 0);
+        beta = op.f32(dnnl_graph_op_attr_beta, 0);
+        return true;
+    case dnnl_graph_op_hard_swish_backward:
+        alg = dnnl_eltwise_hardswish;
+        alpha = 1.0 / 6;
+        beta = 0.5;
+        return true;
+    case dnnl_graph_op_mish_backward: alg = dnnl_eltwise_mish; return true;
+    case dnnl_graph_op_relu_backward:
+        alg = dst ? dnnl_eltwise_relu_use_dst_for_bwd : dnnl_eltwise_relu;
+        return true;
+    case dnnl_graph_op_sigmoid_backward:
+        alg = dst ? dnnl_eltwise_logistic_use_dst_for_bwd : dnnl_eltwise_logistic;
+        return true;
+    case dnnl_graph_op_softplus_backward:
+        alg = dnnl_eltwise_soft_relu;
+        alpha = op.f32(dnnl_graph_op_attr_beta, 1);
+        return true;
+    case dnnl_graph_op_sqrt_backward:
+        alg = dst ? dnnl_eltwise_sqrt_use_dst_for_bwd : dnnl_eltwise_sqrt;
+        return true;
+    case dnnl_graph_op_tanh_backward:
+        alg = dst ? dnnl_eltwise_tanh_use_dst_for_bwd : dnnl_eltwise_tanh;
+        return true;
+    default: return false;
+    }
+}
+
 int axis_of(int64_t axis, size_t ndims, const graph_op_t &op) {
     const int64_t n = static_cast<int64_t>(ndims);
     if (axis < -n || axis >= n) fail(op, "axis " + std::to_string(axis) + " out of range");
@@ -168,6 +219,90 @@ struct op_run_t {
             const double r = binary_op(alg, a.v[broadcast_index(a.dims, d.dims, p)],
                     b.v[broadcast_index(b.dims, d.dims, p)]);
             return squared ? r * r : r;
+        });
+    }
+
+    // Padding before each spatial dimension: pads_begin, or what auto_pad derives (SAME_*
+    // pads the input so that the output is ceil(in / stride), the odd unit at the end for
+    // SAME_UPPER and at the start for SAME_LOWER; VALID pads nothing).
+    dims_t begin_pads(const dims_t &in, const dims_t &k, const dims_t &stride,
+            const dims_t &dil) const {
+        const size_t sp = in.size();
+        std::string mode = op.str(dnnl_graph_op_attr_auto_pad, "None");
+        std::transform(mode.begin(), mode.end(), mode.begin(), ::toupper);
+        if (mode == "NONE") {
+            const dims_t pads = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(sp, 0));
+            if (pads.size() != sp) fail(op, "pads_begin has the wrong length");
+            return pads;
+        }
+        if (mode == "VALID") return dims_t(sp, 0);
+        if (mode != "SAME_UPPER" && mode != "SAME_LOWER") fail(op, "unknown auto_pad " + mode);
+        dims_t pads(sp);
+        for (size_t i = 0; i < sp; ++i) {
+            const int64_t out = (in[i] + stride[i] - 1) / stride[i];
+            const int64_t total
+                    = std::max<int64_t>(0, (out - 1) * stride[i] + (k[i] - 1) * dil[i] + 1 - in[i]);
+            pads[i] = mode == "SAME_UPPER" ? total / 2 : (total + 1) / 2;
+        }
+        return pads;
+    }
+
+    // diff_src of an element-wise op from (src or dst, diff_dst).
+    void eltwise_backward() {
+        dnnl_alg_kind_t alg;
+        double alpha, beta;
+        eltwise_bwd_alg(op, alg, alpha, beta);
+        const ref_value_t &s = in(0), &dd = in(1);
+        ref_value_t &d = out(0);
+        if (s.v.size() != dd.v.size() || product(d.dims) != product(s.dims))
+            fail(op, "source, diff_dst and diff_src differ in size");
+        d.v.resize(s.v.size());
+        for (size_t i = 0; i < s.v.size(); ++i)
+            d.v[i] = eltwise_bwd(alg, dd.v[i], s.v[i], alpha, beta);
+    }
+
+    // diff_src of (Log)SoftMax from (diff_dst, dst).
+    void softmax_backward(bool log) {
+        const ref_value_t &dd = in(0), &y = in(1);
+        ref_value_t &d = out(0);
+        if (dd.dims != y.dims || d.dims != y.dims) fail(op, "diff_dst, dst and diff_src differ");
+        d.v.assign(y.v.size(), 0);
+        const int axis = axis_of(op.s64(dnnl_graph_op_attr_axis, 1), y.dims.size(), op);
+        const int64_t len = y.dims[axis];
+        int64_t inner = 1;
+        for (size_t i = axis + 1; i < y.dims.size(); ++i)
+            inner *= y.dims[i];
+        const int64_t outer = len ? product(y.dims) / (len * inner) : 0;
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t in_ = 0; in_ < inner; ++in_) {
+                auto at = [&](int64_t k) { return (o * len + k) * inner + in_; };
+                double sum = 0;
+                for (int64_t k = 0; k < len; ++k)
+                    sum += log ? dd.v[at(k)] : dd.v[at(k)] * y.v[at(k)];
+                for (int64_t k = 0; k < len; ++k)
+                    d.v[at(k)] = log ? dd.v[at(k)] - std::exp(y.v[at(k)]) * sum
+                                     : y.v[at(k)] * (dd.v[at(k)] - sum);
+            }
+    }
+
+    // PReLU: x for x > 0, slope * x otherwise; a 1D slope with per_channel_broadcast follows
+    // the channel axis, any other slope broadcasts numpy-style.
+    void prelu() {
+        const ref_value_t &x = in(0), &w = in(1);
+        ref_value_t &d = out(0);
+        if (d.dims != x.dims) fail(op, "output shape differs from input");
+        const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
+        const bool per_channel = op.flag(dnnl_graph_op_attr_per_channel_broadcast, true);
+        const size_t nd = x.dims.size();
+        dims_t wd = w.dims;
+        if (wd.size() == 1 && nd > 1 && per_channel) { // the channel axis
+            wd.assign(nd, 1);
+            wd[nxc ? nd - 1 : 1] = w.dims[0];
+        }
+        check_broadcast({wd, w.dt, {}}, d.dims);
+        for_each(d, [&](const int64_t *p) {
+            const double v = x.v[linear_index(x.dims, p)];
+            return v > 0 ? v : v * w.v[broadcast_index(wd, d.dims, p)];
         });
     }
 
@@ -253,18 +388,14 @@ struct op_run_t {
         const size_t nd = src.dims.size();
         if (nd < 3 || wei.dims.size() != nd || dst.dims.size() != nd)
             fail(op, "source, weights and destination need the same rank of 3 or more");
-        const std::string pad_mode = op.str(dnnl_graph_op_attr_auto_pad, "None");
-        if (pad_mode != "None" && pad_mode != "none" && pad_mode != "NONE")
-            fail(op, "auto_pad " + pad_mode + " has no reference");
         const size_t sp = nd - 2;
         const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
         const bool xio = op.str(dnnl_graph_op_attr_weights_format, "XIO") == "XIO";
         const int64_t G = op.s64(dnnl_graph_op_attr_groups, 1);
         const dims_t strides = op.s64s(dnnl_graph_op_attr_strides, dims_t(sp, 1));
-        const dims_t pads = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(sp, 0));
         const dims_t dil = op.s64s(dnnl_graph_op_attr_dilations, dims_t(sp, 1));
-        if (strides.size() != sp || pads.size() != sp || dil.size() != sp)
-            fail(op, "strides, pads_begin or dilations have the wrong length");
+        if (strides.size() != sp || dil.size() != sp)
+            fail(op, "strides or dilations have the wrong length");
         // Logical NCX source / destination and OIX weights positions.
         auto c_at = [&](const dims_t &d) { return nxc ? d[nd - 1] : d[1]; };
         auto x_at = [&](const dims_t &d, size_t i) { return nxc ? d[1 + i] : d[2 + i]; };
@@ -275,9 +406,12 @@ struct op_run_t {
             fail(op, "channels, groups and weights do not agree");
         const ref_value_t *bias = op.inputs.size() > 2 ? &in(2) : nullptr;
         if (bias && product(bias->dims) != OC) fail(op, "bias size is not the output channels");
-        dims_t kdims(sp);
-        for (size_t i = 0; i < sp; ++i)
+        dims_t kdims(sp), idims(sp);
+        for (size_t i = 0; i < sp; ++i) {
             kdims[i] = xio ? wei.dims[i] : wei.dims[2 + i];
+            idims[i] = x_at(src.dims, i);
+        }
+        const dims_t pads = begin_pads(idims, kdims, strides, dil);
         const int64_t KS = product(kdims);
         std::vector<int64_t> spos(nd), wpos(nd), kpos(sp + 1);
         for_each(dst, [&](const int64_t *p) {
@@ -487,12 +621,17 @@ struct op_run_t {
         double a, b;
         if (eltwise_alg(op, alg, a, b))
             eltwise();
+        else if (eltwise_bwd_alg(op, alg, a, b))
+            eltwise_backward();
         else if (binary_alg(op.kind, alg))
             binary();
         else
             switch (op.kind) {
             case dnnl_graph_op_select: select(); break;
             case dnnl_graph_op_gen_index: gen_index(); break;
+            case dnnl_graph_op_softmax_backward: softmax_backward(false); break;
+            case dnnl_graph_op_log_softmax_backward: softmax_backward(true); break;
+            case dnnl_graph_op_prelu: prelu(); break;
             case dnnl_graph_op_bias_add: bias_add(); break;
             case dnnl_graph_op_matmul: matmul(); break;
             case dnnl_graph_op_convolution: convolution(); break;
@@ -532,10 +671,14 @@ struct op_run_t {
 std::string ref_unsupported(const graph_op_t &op) {
     dnnl_alg_kind_t alg;
     double a, b;
-    if (eltwise_alg(op, alg, a, b) || binary_alg(op.kind, alg)) return {};
+    if (eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b) || binary_alg(op.kind, alg))
+        return {};
     switch (op.kind) {
     case dnnl_graph_op_select:
     case dnnl_graph_op_gen_index:
+    case dnnl_graph_op_softmax_backward:
+    case dnnl_graph_op_log_softmax_backward:
+    case dnnl_graph_op_prelu:
     case dnnl_graph_op_bias_add:
     case dnnl_graph_op_matmul:
     case dnnl_graph_op_convolution:
@@ -603,10 +746,14 @@ bool graph_has_transcendental(const graph_case_t &c) {
     for (const auto &op : c.ops) {
         dnnl_alg_kind_t alg;
         double a, b;
-        if (eltwise_alg(op, alg, a, b) && eltwise_is_transcendental(alg)) return true;
+        if ((eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b))
+                && eltwise_is_transcendental(alg))
+            return true;
         switch (op.kind) {
         case dnnl_graph_op_softmax:
         case dnnl_graph_op_log_softmax:
+        case dnnl_graph_op_softmax_backward:
+        case dnnl_graph_op_log_softmax_backward:
         case dnnl_graph_op_layer_norm: return true;
         default: break;
         }
