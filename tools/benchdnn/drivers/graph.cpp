@@ -16,6 +16,7 @@
 #include "knob_table.hpp"
 #include "fill.hpp"
 #include "graph_case.hpp"
+#include "graph_constants.hpp"
 #include "graph_mem.hpp"
 #include "graph_ref.hpp"
 #include "graph_rewrite.hpp"
@@ -307,6 +308,8 @@ private:
         make_tensors();
 
         ref_values_t values;
+        for (const auto &kv : pattern_constants(case_))
+            constants_.emplace(kv.first, kv.second); // what the caller fixed comes first
         for (const auto &lt : case_.graph_inputs()) {
             ref_value_t &v = values[lt.id];
             v.dims = lt.shape;
