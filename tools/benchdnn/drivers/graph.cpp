@@ -142,7 +142,16 @@ fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
     return r;
 }
 
-tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental) {
+// The tolerance of an output of type dt; an f32 output of a graph whose fpmath mode allows
+// lower precision gets the tolerance of that precision.
+tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental, dnnl_fpmath_mode_t fpmath) {
+    if (dt == dnnl_f32) switch (fpmath) {
+        case dnnl_fpmath_mode_bf16:
+        case dnnl_fpmath_mode_any: dt = dnnl_bf16; break;
+        case dnnl_fpmath_mode_f16: dt = dnnl_f16; break;
+        case dnnl_fpmath_mode_tf32: dt = dnnl_f16; break; // tf32 keeps f16's 10 mantissa bits
+        default: break;
+        }
     tolerance_t t;
     switch (dt) {
     case dnnl_bf16: t.eps = 2e-2; break;
@@ -333,7 +342,7 @@ private:
                 std::string msg;
                 const dnnl_data_type_t dt = lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt;
                 if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, dt,
-                            tolerance(dt, transcendental), msg))
+                            tolerance(dt, transcendental, case_.fpmath), msg))
                     return {outcome_t::failed, "tensor " + std::to_string(lt.id) + ": " + msg};
             }
         }

@@ -104,7 +104,7 @@ private:
     std::string unimplemented_reason() const {
         if (c_.dir != "FWD_I" && c_.dir != "FWD_D" && c_.dir != "FWD_B")
             return "backward attention (" + c_.dir
-                   + ") needs SoftMaxBackward in the graph, which the library does not build";
+                   + ": dQ, dK, dV) is not stated as a graph by this driver";
         if (c_.dt.size() != 1 && c_.dt.size() != 4)
             return "--dt takes one type or Q:K:V:DST";
         if (dt(0) != dt(1) || dt(0) != dt(2))
