@@ -361,25 +361,39 @@ struct op_run_t {
         if (d.dims[nd - 2] != M || d.dims[nd - 1] != N) fail(op, "output is not MxN");
         const ref_value_t *bias = op.inputs.size() > 2 ? &in(2) : nullptr;
         if (bias) check_broadcast(*bias, d.dims);
-        // Each output element is a strided dot product: its row of A and column of B start at
-        // the broadcast index of k = 0 and step by the element stride of the k dimension.
-        const int64_t a_step = ta ? a.dims[an - 1] : 1, b_step = tb ? 1 : b.dims[bn - 1];
-        std::vector<int64_t> apos(nd), bpos(nd);
-        for_each(d, [&](const int64_t *p) {
-            std::copy(p, p + nd, apos.begin());
-            std::copy(p, p + nd, bpos.begin());
-            apos[nd - 2] = ta ? 0 : p[nd - 2];
-            apos[nd - 1] = ta ? p[nd - 2] : 0;
-            bpos[nd - 2] = tb ? p[nd - 1] : 0;
-            bpos[nd - 1] = tb ? 0 : p[nd - 1];
-            const double *ap = a.v.data() + broadcast_index(a.dims, d.dims, apos.data());
-            const double *bp = b.v.data() + broadcast_index(b.dims, d.dims, bpos.data());
-            double acc = 0;
-            for (int64_t k = 0; k < K; ++k)
-                acc += ap[k * a_step] * bp[k * b_step];
-            if (bias) acc += bias->v[broadcast_index(bias->dims, d.dims, p)];
-            return acc;
-        });
+        // Row by row: for each k, a[m][k] times row k of B added into the output row, so the
+        // inner loop runs over n (contiguous in B unless it is transposed). The sum over k keeps
+        // its order. Batch offsets come from the broadcast index of position (batch, 0, 0).
+        const int64_t a_m = ta ? 1 : a.dims[an - 1], a_k = ta ? a.dims[an - 1] : 1;
+        const int64_t b_k = tb ? 1 : b.dims[bn - 1], b_n = tb ? b.dims[bn - 1] : 1;
+        d.v.assign(static_cast<size_t>(product(d.dims)), 0);
+        const int64_t batches = M > 0 && N > 0 ? product(d.dims) / (M * N) : 0;
+        dims_t bdims(d.dims.begin(), d.dims.end() - 2);
+        std::vector<int64_t> pos(nd + 1, 0);
+        std::vector<double> row(static_cast<size_t>(N));
+        for (int64_t bi = 0; bi < batches; ++bi) {
+            logical_position(bdims, bi, pos.data());
+            pos[nd - 2] = pos[nd - 1] = 0;
+            const double *ab = a.v.data() + broadcast_index(a.dims, d.dims, pos.data());
+            const double *bb = b.v.data() + broadcast_index(b.dims, d.dims, pos.data());
+            for (int64_t m = 0; m < M; ++m) {
+                std::fill(row.begin(), row.end(), 0.0);
+                for (int64_t k = 0; k < K; ++k) {
+                    const double av = ab[m * a_m + k * a_k];
+                    const double *bk = bb + k * b_k;
+                    for (int64_t n = 0; n < N; ++n)
+                        row[n] += av * bk[n * b_n];
+                }
+                std::copy(row.begin(), row.end(), d.v.begin() + (bi * M + m) * N);
+            }
+        }
+        if (bias) {
+            std::vector<int64_t> p(nd + 1);
+            for (int64_t i = 0; i < product(d.dims); ++i) {
+                logical_position(d.dims, i, p.data());
+                d.v[i] += bias->v[broadcast_index(bias->dims, d.dims, p.data())];
+            }
+        }
     }
 
     void convolution() {
