@@ -170,9 +170,9 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
     } else {
         pb = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(nsp, 0));
         pe = op.s64s(dnnl_graph_op_attr_pads_end, dims_t(nsp, 0));
-        const dims_t opad = op.s64s(dnnl_graph_op_attr_output_padding, dims_t(nsp, 0));
+        const dims_t opad = output_padding(op, nsp);
         SHAPE_REQUIRE(pb.size() == nsp && pe.size() == nsp && opad.size() == nsp,
-                "op %zu: pads need %zu values", op.id, nsp);
+                "op %zu: pads and output_padding need %zu values", op.id, nsp);
         for (size_t i = 0; i < nsp; ++i)
             osp[i] = (sp[i] - 1) * stride[i] + (kernel[i] - 1) * dil[i] + 1 - pb[i] - pe[i]
                     + opad[i];
@@ -183,6 +183,14 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
                 dims_str(in[2]).c_str(), (long long)oc);
     out[0] = data_shape(src[0], oc, osp, nxc);
     return dnnl_success;
+}
+
+dims_t output_padding(const op_t &op, size_t nsp) {
+    dims_t opad = op.s64s(dnnl_graph_op_attr_output_padding, dims_t(nsp, 0));
+    if (opad.size() > nsp
+            && std::all_of(opad.begin() + nsp, opad.end(), [](dim_t v) { return v == 0; }))
+        opad.resize(nsp);
+    return opad;
 }
 
 status_t infer_conv(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {

@@ -244,3 +244,46 @@ TEST(graph_single_op, grouped_conv_transpose_iox_matches_reference) {
     for (size_t i = 0; i < y.size(); ++i)
         EXPECT_NEAR(y[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
 }
+
+// oneDNN's graph dumps write output_padding as a fixed array of 12 values: the entries beyond
+// the spatial dims are zeros and are dropped; a non-zero one there is an error.
+TEST(graph_single_op, conv_transpose_takes_onednn_fixed_size_output_padding) {
+    const int C = 2, K = 2, IH = 3, OH = 7; // (3 - 1) * 2 + 2 + output_padding 1
+    const auto x = random_floats(C * IH * IH, 92), w = random_floats(C * C * K * K, 93);
+    std::vector<int64_t> opad(12, 0);
+    opad[0] = opad[1] = 1;
+    auto make = [&](const std::vector<int64_t> &padding) {
+        op ct(1, op::kind::ConvTranspose, {lt(0, {1, C, IH, IH}), lt(1, {C, C, K, K})},
+                {lt(100, {1, C, OH, OH})});
+        ct.set_attr(op::attr::strides, std::vector<int64_t> {2, 2});
+        ct.set_attr(op::attr::pads_begin, std::vector<int64_t> {0, 0});
+        ct.set_attr(op::attr::pads_end, std::vector<int64_t> {0, 0});
+        ct.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
+        ct.set_attr(op::attr::output_padding, padding);
+        ct.set_attr(op::attr::data_format, std::string("NCX"));
+        ct.set_attr(op::attr::weights_format, std::string("IOX"));
+        return ct;
+    };
+    op ct = make(opad);
+    const auto y = run_one(ct, {x, w});
+    std::vector<double> want(C * OH * OH, 0.0);
+    for (int ic = 0; ic < C; ++ic)
+        for (int ih = 0; ih < IH; ++ih)
+            for (int iw = 0; iw < IH; ++iw)
+                for (int oc = 0; oc < C; ++oc)
+                    for (int kh = 0; kh < K; ++kh)
+                        for (int kw = 0; kw < K; ++kw)
+                            want[(oc * OH + ih * 2 + kh) * OH + iw * 2 + kw]
+                                    += (double)x[(ic * IH + ih) * IH + iw]
+                                    * w[((ic * C + oc) * K + kh) * K + kw];
+    ASSERT_EQ(y.size(), want.size());
+    for (size_t i = 0; i < y.size(); ++i)
+        EXPECT_NEAR(y[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+    opad[5] = 1; // beyond the two spatial dims
+    op bad = make(opad);
+    EXPECT_ANY_THROW({
+        graph g(dnnl::engine::kind::cpu);
+        g.add_op(bad);
+        g.finalize();
+    });
+}

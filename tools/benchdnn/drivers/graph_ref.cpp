@@ -7,6 +7,7 @@
 
 #include "data_types.hpp"
 #include "knobs.hpp"
+#include "graph_ref_conv.hpp"
 #include "ref_math.hpp"
 
 namespace benchdnn {
@@ -222,29 +223,11 @@ struct op_run_t {
         });
     }
 
-    // Padding before each spatial dimension: pads_begin, or what auto_pad derives (SAME_*
-    // pads the input so that the output is ceil(in / stride), the odd unit at the end for
-    // SAME_UPPER and at the start for SAME_LOWER; VALID pads nothing).
-    dims_t begin_pads(const dims_t &in, const dims_t &k, const dims_t &stride,
-            const dims_t &dil) const {
-        const size_t sp = in.size();
-        std::string mode = op.str(dnnl_graph_op_attr_auto_pad, "None");
-        std::transform(mode.begin(), mode.end(), mode.begin(), ::toupper);
-        if (mode == "NONE") {
-            const dims_t pads = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(sp, 0));
-            if (pads.size() != sp) fail(op, "pads_begin has the wrong length");
-            return pads;
-        }
-        if (mode == "VALID") return dims_t(sp, 0);
-        if (mode != "SAME_UPPER" && mode != "SAME_LOWER") fail(op, "unknown auto_pad " + mode);
-        dims_t pads(sp);
-        for (size_t i = 0; i < sp; ++i) {
-            const int64_t out = (in[i] + stride[i] - 1) / stride[i];
-            const int64_t total
-                    = std::max<int64_t>(0, (out - 1) * stride[i] + (k[i] - 1) * dil[i] + 1 - in[i]);
-            pads[i] = mode == "SAME_UPPER" ? total / 2 : (total + 1) / 2;
-        }
-        return pads;
+    void conv_family() {
+        std::vector<const ref_value_t *> ins;
+        for (size_t i = 0; i < op.inputs.size(); ++i)
+            ins.push_back(&in(i));
+        ref_conv_family(op, ins, out(0));
     }
 
     // diff_src of an element-wise op from (src or dst, diff_dst).
@@ -394,65 +377,6 @@ struct op_run_t {
                 d.v[i] += bias->v[broadcast_index(bias->dims, d.dims, p.data())];
             }
         }
-    }
-
-    void convolution() {
-        const ref_value_t &src = in(0), &wei = in(1);
-        ref_value_t &dst = out(0);
-        const size_t nd = src.dims.size();
-        if (nd < 3 || wei.dims.size() != nd || dst.dims.size() != nd)
-            fail(op, "source, weights and destination need the same rank of 3 or more");
-        const size_t sp = nd - 2;
-        const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
-        const bool xio = op.str(dnnl_graph_op_attr_weights_format, "XIO") == "XIO";
-        const int64_t G = op.s64(dnnl_graph_op_attr_groups, 1);
-        const dims_t strides = op.s64s(dnnl_graph_op_attr_strides, dims_t(sp, 1));
-        const dims_t dil = op.s64s(dnnl_graph_op_attr_dilations, dims_t(sp, 1));
-        if (strides.size() != sp || dil.size() != sp)
-            fail(op, "strides or dilations have the wrong length");
-        // Logical NCX source / destination and OIX weights positions.
-        auto c_at = [&](const dims_t &d) { return nxc ? d[nd - 1] : d[1]; };
-        auto x_at = [&](const dims_t &d, size_t i) { return nxc ? d[1 + i] : d[2 + i]; };
-        const int64_t IC = c_at(src.dims), OC = c_at(dst.dims);
-        const int64_t WO = xio ? wei.dims[nd - 1] : wei.dims[0];
-        const int64_t WI = xio ? wei.dims[nd - 2] : wei.dims[1];
-        if (G < 1 || IC % G || OC % G || WO != OC || WI * G != IC)
-            fail(op, "channels, groups and weights do not agree");
-        const ref_value_t *bias = op.inputs.size() > 2 ? &in(2) : nullptr;
-        if (bias && product(bias->dims) != OC) fail(op, "bias size is not the output channels");
-        dims_t kdims(sp), idims(sp);
-        for (size_t i = 0; i < sp; ++i) {
-            kdims[i] = xio ? wei.dims[i] : wei.dims[2 + i];
-            idims[i] = x_at(src.dims, i);
-        }
-        const dims_t pads = begin_pads(idims, kdims, strides, dil);
-        const int64_t KS = product(kdims);
-        std::vector<int64_t> spos(nd), wpos(nd), kpos(sp + 1);
-        for_each(dst, [&](const int64_t *p) {
-            const int64_t oc = nxc ? p[nd - 1] : p[1];
-            const int64_t g = oc / (OC / G);
-            double acc = bias ? bias->v[oc] : 0;
-            for (int64_t ic = 0; ic < WI; ++ic)
-                for (int64_t k = 0; k < KS; ++k) {
-                    logical_position(kdims, k, kpos.data());
-                    bool inside = true;
-                    for (size_t i = 0; i < sp && inside; ++i) {
-                        const int64_t o = nxc ? p[1 + i] : p[2 + i];
-                        const int64_t x = o * strides[i] - pads[i] + kpos[i] * dil[i];
-                        inside = x >= 0 && x < x_at(src.dims, i);
-                        spos[nxc ? 1 + i : 2 + i] = x;
-                        wpos[xio ? i : 2 + i] = kpos[i];
-                    }
-                    if (!inside) continue;
-                    spos[0] = p[0];
-                    spos[nxc ? nd - 1 : 1] = g * WI + ic;
-                    wpos[xio ? nd - 1 : 0] = oc;
-                    wpos[xio ? nd - 2 : 1] = ic;
-                    acc += src.v[linear_index(src.dims, spos.data())]
-                           * wei.v[linear_index(wei.dims, wpos.data())];
-                }
-            return acc;
-        });
     }
 
     // Softmax (log_softmax) along one axis: rows are the positions of the other axes.
@@ -639,6 +563,8 @@ struct op_run_t {
             eltwise_backward();
         else if (binary_alg(op.kind, alg))
             binary();
+        else if (ref_is_conv_family(op.kind))
+            conv_family();
         else
             switch (op.kind) {
             case dnnl_graph_op_select: select(); break;
@@ -648,7 +574,6 @@ struct op_run_t {
             case dnnl_graph_op_prelu: prelu(); break;
             case dnnl_graph_op_bias_add: bias_add(); break;
             case dnnl_graph_op_matmul: matmul(); break;
-            case dnnl_graph_op_convolution: convolution(); break;
             case dnnl_graph_op_softmax: softmax(false); break;
             case dnnl_graph_op_log_softmax: softmax(true); break;
             case dnnl_graph_op_layer_norm: layer_norm(); break;
@@ -685,7 +610,8 @@ struct op_run_t {
 std::string ref_unsupported(const graph_op_t &op) {
     dnnl_alg_kind_t alg;
     double a, b;
-    if (eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b) || binary_alg(op.kind, alg))
+    if (eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b) || binary_alg(op.kind, alg)
+            || ref_is_conv_family(op.kind))
         return {};
     switch (op.kind) {
     case dnnl_graph_op_select:
@@ -695,7 +621,6 @@ std::string ref_unsupported(const graph_op_t &op) {
     case dnnl_graph_op_prelu:
     case dnnl_graph_op_bias_add:
     case dnnl_graph_op_matmul:
-    case dnnl_graph_op_convolution:
     case dnnl_graph_op_softmax:
     case dnnl_graph_op_log_softmax:
     case dnnl_graph_op_layer_norm:
