@@ -287,3 +287,32 @@ TEST(graph_single_op, conv_transpose_takes_onednn_fixed_size_output_padding) {
         g.finalize();
     });
 }
+
+// ConvTransposeBackwardData with auto_pad SAME_*: the padding that takes diff_src (the
+// deconvolution's input) to diff_dst, the odd unit at the end (UPPER) or the start (LOWER).
+TEST(graph_single_op, conv_transpose_backward_data_same_padding) {
+    const int ID = 4, OD = 8, K = 3, S = 2; // total padding (4 - 1) * 2 + 3 - 8 = 1
+    const auto dd = random_floats(OD, 94), w = random_floats(K, 95);
+    for (const char *mode : {"SAME_UPPER", "SAME_LOWER"}) {
+        op bd(1, op::kind::ConvTransposeBackwardData, {lt(0, {1, 1, OD}), lt(1, {1, 1, K})},
+                {lt(100, {1, 1, ID})});
+        bd.set_attr(op::attr::strides, std::vector<int64_t> {S});
+        bd.set_attr(op::attr::pads_begin, std::vector<int64_t> {0});
+        bd.set_attr(op::attr::pads_end, std::vector<int64_t> {0});
+        bd.set_attr(op::attr::dilations, std::vector<int64_t> {1});
+        bd.set_attr(op::attr::auto_pad, std::string(mode));
+        bd.set_attr(op::attr::data_format, std::string("NCX"));
+        bd.set_attr(op::attr::weights_format, std::string("IOX"));
+        const auto y = run_one(bd, {dd, w});
+        const int pb = std::string(mode) == "SAME_UPPER" ? 0 : 1;
+        ASSERT_EQ(y.size(), size_t(ID)) << mode;
+        for (int i = 0; i < ID; ++i) {
+            double want = 0;
+            for (int k = 0; k < K; ++k) {
+                const int o = i * S - pb + k;
+                if (o >= 0 && o < OD) want += (double)dd[o] * w[k];
+            }
+            EXPECT_NEAR(y[i], want, 1e-5 * (1 + std::fabs(want))) << mode << " " << i;
+        }
+    }
+}

@@ -341,8 +341,10 @@ private:
                                                        + " is no partition's output port"};
                 std::string msg;
                 const dnnl_data_type_t dt = lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt;
-                if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, dt,
-                            tolerance(dt, transcendental, case_.fpmath), msg))
+                const ref_value_t &want = values.at(lt.id);
+                if (!compare(buffers_.at(lt.id)->read(), want.v, lt.shape, dt,
+                            tolerance(dt, transcendental, case_.fpmath), msg,
+                            want.mag.empty() ? nullptr : &want.mag))
                     return {outcome_t::failed, "tensor " + std::to_string(lt.id) + ": " + msg};
             }
         }

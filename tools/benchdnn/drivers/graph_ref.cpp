@@ -189,6 +189,7 @@ struct op_run_t {
         ref_value_t &o = values[op.outputs[i].id];
         o.dims = op.outputs[i].shape;
         o.dt = op.outputs[i].dt;
+        o.mag.clear();
         return o;
     }
     void check_broadcast(const ref_value_t &src, const dims_t &dst) const {
@@ -282,7 +283,8 @@ struct op_run_t {
             wd.assign(nd, 1);
             wd[nxc ? nd - 1 : 1] = w.dims[0];
         }
-        check_broadcast({wd, w.dt, {}}, d.dims);
+        if (!broadcastable(wd, d.dims))
+            fail(op, dims2str(w.dims) + " does not broadcast to " + dims2str(d.dims));
         for_each(d, [&](const int64_t *p) {
             const double v = x.v[linear_index(x.dims, p)];
             return v > 0 ? v : v * w.v[broadcast_index(wd, d.dims, p)];
@@ -353,7 +355,8 @@ struct op_run_t {
         const int64_t batches = M > 0 && N > 0 ? product(d.dims) / (M * N) : 0;
         dims_t bdims(d.dims.begin(), d.dims.end() - 2);
         std::vector<int64_t> pos(nd + 1, 0);
-        std::vector<double> row(static_cast<size_t>(N));
+        std::vector<double> row(static_cast<size_t>(N)), mrow(static_cast<size_t>(N));
+        d.mag.assign(d.v.size(), 0);
         for (int64_t bi = 0; bi < batches; ++bi) {
             logical_position(bdims, bi, pos.data());
             pos[nd - 2] = pos[nd - 1] = 0;
@@ -361,13 +364,17 @@ struct op_run_t {
             const double *bb = b.v.data() + broadcast_index(b.dims, d.dims, pos.data());
             for (int64_t m = 0; m < M; ++m) {
                 std::fill(row.begin(), row.end(), 0.0);
+                std::fill(mrow.begin(), mrow.end(), 0.0);
                 for (int64_t k = 0; k < K; ++k) {
                     const double av = ab[m * a_m + k * a_k];
                     const double *bk = bb + k * b_k;
-                    for (int64_t n = 0; n < N; ++n)
+                    for (int64_t n = 0; n < N; ++n) {
                         row[n] += av * bk[n * b_n];
+                        mrow[n] += std::fabs(av * bk[n * b_n]);
+                    }
                 }
                 std::copy(row.begin(), row.end(), d.v.begin() + (bi * M + m) * N);
+                std::copy(mrow.begin(), mrow.end(), d.mag.begin() + (bi * M + m) * N);
             }
         }
         if (bias) {
@@ -554,6 +561,14 @@ struct op_run_t {
         });
     }
 
+    bool carries_magnitude(const graph_op_t &o) const {
+        dnnl_alg_kind_t alg;
+        double a, b;
+        if (eltwise_alg(o, alg, a, b) || binary_alg(o.kind, alg)) return true;
+        return o.kind == dnnl_graph_op_bias_add || o.kind == dnnl_graph_op_type_cast
+                || o.kind == dnnl_graph_op_reorder || o.kind == dnnl_graph_op_static_reshape;
+    }
+
     void run() {
         dnnl_alg_kind_t alg;
         double a, b;
@@ -594,6 +609,12 @@ struct op_run_t {
             case dnnl_graph_op_end: break; // marks a graph output
             default: fail(op, "no reference for this op kind");
             }
+        // Element-wise ops keep the magnitude of the accumulation they read.
+        if (op.outputs.size() == 1 && !op.inputs.empty() && carries_magnitude(op)) {
+            ref_value_t &o = values[op.outputs[0].id];
+            const ref_value_t &src = in(0);
+            if (o.mag.empty() && src.mag.size() == o.v.size()) o.mag = src.mag;
+        }
         // What the library stores: each output in its own data type.
         for (const auto &lt : op.outputs) {
             ref_value_t &o = values[lt.id];

@@ -14,6 +14,9 @@ struct ref_value_t {
     dims_t dims;
     dnnl_data_type_t dt = dnnl_f32;
     std::vector<double> v; // row-major over dims
+    // Sum of |terms| behind each value where an op accumulated it (MatMul, convolutions),
+    // carried through element-wise ops; empty otherwise. Tolerances scale with it.
+    std::vector<double> mag;
 };
 using ref_values_t = std::map<size_t, ref_value_t>;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <stdexcept>
 
 #include "test_mem.hpp"
@@ -113,6 +114,7 @@ void ref_conv_family(
     const dims_t pads = ref_begin_pads(op, idims, kdims, strides, dil);
     const int64_t KS = product(kdims), ny = product(yd);
     out.v.assign(static_cast<size_t>(product(out.dims)), 0);
+    out.mag.assign(out.v.size(), 0);
     std::vector<int64_t> yp(nd + 1), xp(nd), wp(nd), kp(sp + 1);
     for (int64_t yi = 0; yi < ny; ++yi) {
         logical_position(yd, yi, yp.data());
@@ -133,11 +135,15 @@ void ref_conv_family(
                 xp[nxc ? nd - 1 : 1] = g * WI + ic;
                 wp[xio ? nd - 2 : 1] = ic;
                 const int64_t xi = linear_index(xd, xp.data()), wi = linear_index(wd, wp.data());
+                double term = 0;
+                int64_t at = 0;
                 switch (role) {
-                case role_t::y: out.v[yi] += x->v[xi] * w->v[wi]; break;
-                case role_t::x: out.v[xi] += y->v[yi] * w->v[wi]; break;
-                case role_t::w: out.v[wi] += y->v[yi] * x->v[xi]; break;
+                case role_t::y: term = x->v[xi] * w->v[wi], at = yi; break;
+                case role_t::x: term = y->v[yi] * w->v[wi], at = xi; break;
+                case role_t::w: term = y->v[yi] * x->v[xi], at = wi; break;
                 }
+                out.v[at] += term;
+                out.mag[at] += std::fabs(term);
             }
         }
     }
