@@ -130,9 +130,12 @@ fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
     for (const auto &op : c.ops)
         for (size_t i = 0; i < op.inputs.size(); ++i) {
             if (op.inputs[i].id != lt.id) continue;
+            const bool variance = i == 3
+                    && (op.kind == dnnl_graph_op_layer_norm_backward
+                            || op.kind == dnnl_graph_op_batch_norm_backward);
             const bool positive = op.kind == dnnl_graph_op_log || op.kind == dnnl_graph_op_sqrt
                                   || op.kind == dnnl_graph_op_reciprocal
-                                  || (op.kind == dnnl_graph_op_divide && i == 1);
+                                  || (op.kind == dnnl_graph_op_divide && i == 1) || variance;
             if (positive) {
                 r.lo = 0.5;
                 r.hi = 2;

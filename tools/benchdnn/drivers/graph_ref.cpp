@@ -8,6 +8,7 @@
 #include "data_types.hpp"
 #include "knobs.hpp"
 #include "graph_ref_conv.hpp"
+#include "graph_ref_train.hpp"
 #include "ref_math.hpp"
 
 namespace benchdnn {
@@ -229,6 +230,16 @@ struct op_run_t {
         for (size_t i = 0; i < op.inputs.size(); ++i)
             ins.push_back(&in(i));
         ref_conv_family(op, ins, out(0));
+    }
+
+    void pool_or_norm_backward() {
+        std::vector<const ref_value_t *> ins;
+        for (size_t i = 0; i < op.inputs.size(); ++i)
+            ins.push_back(&in(i));
+        std::vector<ref_value_t *> outs;
+        for (size_t i = 0; i < op.outputs.size(); ++i)
+            outs.push_back(&out(i));
+        ref_pool_or_norm_backward(op, ins, outs);
     }
 
     // diff_src of an element-wise op from (src or dst, diff_dst).
@@ -580,6 +591,8 @@ struct op_run_t {
             binary();
         else if (ref_is_conv_family(op.kind))
             conv_family();
+        else if (ref_is_pool_or_norm_backward(op.kind))
+            pool_or_norm_backward();
         else
             switch (op.kind) {
             case dnnl_graph_op_select: select(); break;
@@ -632,7 +645,7 @@ std::string ref_unsupported(const graph_op_t &op) {
     dnnl_alg_kind_t alg;
     double a, b;
     if (eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b) || binary_alg(op.kind, alg)
-            || ref_is_conv_family(op.kind))
+            || ref_is_conv_family(op.kind) || ref_is_pool_or_norm_backward(op.kind))
         return {};
     switch (op.kind) {
     case dnnl_graph_op_select:
