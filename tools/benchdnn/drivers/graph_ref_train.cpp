@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "graph_ref_conv.hpp"
+#include "resampling_taps.hpp"
 #include "test_mem.hpp"
 
 namespace benchdnn {
@@ -186,6 +187,52 @@ void norm_backward(const graph_op_t &op, const std::vector<const ref_value_t *> 
     }
 }
 
+// Interpolate (x -> y) and InterpolateBackward ((x, dy) -> dx): every y position reads the
+// product of each spatial dim's taps (nearest: one, linear modes: two neighbours).
+void interpolate(const graph_op_t &op, const std::vector<const ref_value_t *> &in,
+        const std::vector<ref_value_t *> &out) {
+    const bool bwd = op.kind == dnnl_graph_op_interpolate_backward;
+    const std::string mode = op.str(dnnl_graph_op_attr_mode, "nearest");
+    const bool linear = mode == "linear" || mode == "bilinear" || mode == "trilinear";
+    if (!linear && mode != "nearest") fail(op, "unknown mode " + mode);
+    if (op.str(dnnl_graph_op_attr_coordinate_transformation_mode, "half_pixel") != "half_pixel")
+        fail(op, "only half_pixel coordinates have a reference");
+    ref_value_t &res = *out.at(0);
+    const ref_value_t &src = *in.at(bwd ? 1 : 0);
+    const dims_t &xd = bwd ? res.dims : src.dims, &yd = bwd ? src.dims : res.dims;
+    const size_t nd = xd.size();
+    if (nd < 3 || yd.size() != nd) fail(op, "source and destination need one rank of 3 or more");
+    const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
+    const size_t sp = nd - 2;
+    auto at = [&](size_t i) { return nxc ? 1 + i : 2 + i; };
+    std::vector<std::vector<std::vector<std::pair<int64_t, double>>>> taps;
+    for (size_t i = 0; i < sp; ++i)
+        taps.push_back(resampling_taps(linear, xd[at(i)], yd[at(i)]));
+    res.v.assign(static_cast<size_t>(product(res.dims)), 0);
+    std::vector<int64_t> yp(nd + 1), xp(nd), tp(sp + 1);
+    dims_t counts(sp);
+    for (int64_t yi = 0; yi < product(yd); ++yi) {
+        logical_position(yd, yi, yp.data());
+        for (size_t i = 0; i < sp; ++i)
+            counts[i] = static_cast<int64_t>(taps[i][yp[at(i)]].size());
+        std::copy(yp.begin(), yp.begin() + nd, xp.begin());
+        for (int64_t t = 0; t < product(counts); ++t) {
+            logical_position(counts, t, tp.data());
+            double w = 1;
+            for (size_t i = 0; i < sp; ++i) {
+                const auto &tap = taps[i][yp[at(i)]][tp[i]];
+                xp[at(i)] = tap.first;
+                w *= tap.second;
+            }
+            const int64_t xi = linear_index(xd, xp.data());
+            if (bwd)
+                res.v[xi] += w * src.v[yi];
+            else
+                res.v[yi] += w * src.v[xi];
+        }
+    }
+}
+
 } // namespace
 
 bool ref_is_pool_or_norm_backward(dnnl_graph_op_kind_t kind) {
@@ -195,7 +242,9 @@ bool ref_is_pool_or_norm_backward(dnnl_graph_op_kind_t kind) {
     case dnnl_graph_op_max_pool:
     case dnnl_graph_op_max_pool_backward:
     case dnnl_graph_op_layer_norm_backward:
-    case dnnl_graph_op_batch_norm_backward: return true;
+    case dnnl_graph_op_batch_norm_backward:
+    case dnnl_graph_op_interpolate:
+    case dnnl_graph_op_interpolate_backward: return true;
     default: return false;
     }
 }
@@ -204,6 +253,8 @@ void ref_pool_or_norm_backward(const graph_op_t &op, const std::vector<const ref
         const std::vector<ref_value_t *> &out) {
     if (op.kind == dnnl_graph_op_layer_norm_backward || op.kind == dnnl_graph_op_batch_norm_backward)
         norm_backward(op, in, out);
+    else if (op.kind == dnnl_graph_op_interpolate || op.kind == dnnl_graph_op_interpolate_backward)
+        interpolate(op, in, out);
     else
         pooling(op, in, out);
 }

@@ -1,6 +1,7 @@
 // Pooling and normalization backward ops of the graph reference: AvgPool, MaxPool and their
 // backward ops (the window follows strides, dilations and padding, auto_pad included), and
-// LayerNormBackward / BatchNormTrainingBackward from the statistics the graph passes in.
+// LayerNormBackward / BatchNormTrainingBackward from the statistics the graph passes in, and
+// Interpolate / InterpolateBackward (half-pixel nearest and linear modes).
 #pragma once
 
 #include <vector>
