@@ -351,6 +351,30 @@ status_t infer_interpolate(
 status_t infer_norm(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
     const dims_t &src = in[0];
     const int nd = static_cast<int>(src.size());
+    // gamma and beta hold one value per normalized element (LayerNorm, RMSNorm) or per channel
+    // (GroupNorm): the lowering reads that many.
+    const bool fwd = op.kind == dnnl_graph_op_layer_norm || op.kind == dnnl_graph_op_rms_norm
+            || op.kind == dnnl_graph_op_group_norm;
+    if (fwd && op.flag(dnnl_graph_op_attr_use_affine, true) && in.size() > 1) {
+        SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);
+        dim_t want = 1;
+        if (op.kind == dnnl_graph_op_group_norm) {
+            want = src[channel_axis(op, nd)];
+        } else {
+            const int b = norm_axis(op.s64(dnnl_graph_op_attr_begin_norm_axis, -1), nd);
+            SHAPE_REQUIRE(b >= 0 && b < nd, "op %zu: begin_norm_axis out of range", op.id);
+            for (int i = b; i < nd; ++i)
+                want *= src[i];
+        }
+        for (size_t i = 1; i < in.size(); ++i) {
+            dim_t n = 1;
+            for (dim_t d : in[i])
+                n *= d;
+            SHAPE_REQUIRE(n == want, "op %zu: %s %s has %lld values, the normalization takes %lld",
+                    op.id, i == 1 ? "gamma" : "beta", dims_str(in[i]).c_str(), (long long)n,
+                    (long long)want);
+        }
+    }
     out[0] = src;
     if (out.size() == 1) return dnnl_success;
     SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);

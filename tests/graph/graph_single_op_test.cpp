@@ -316,3 +316,25 @@ TEST(graph_single_op, conv_transpose_backward_data_same_padding) {
         }
     }
 }
+
+// gamma / beta of another size than the normalized dims are refused when the graph is built
+// (the lowering would read as many values as the normalization takes).
+TEST(graph_single_op, norm_gamma_of_the_wrong_size_is_refused) {
+    auto build = [](op::kind kind, std::vector<logical_tensor> ins) {
+        op o(1, kind, ins, {lt(100, {2, 8, 100})});
+        if (kind == op::kind::GroupNorm) {
+            o.set_attr(op::attr::groups, int64_t(2));
+            o.set_attr(op::attr::data_format, std::string("NCX"));
+        }
+        graph g(dnnl::engine::kind::cpu);
+        g.add_op(o);
+        g.finalize();
+    };
+    const auto src = lt(0, {2, 8, 100});
+    EXPECT_ANY_THROW(build(op::kind::LayerNorm, {src, lt(1, {48}), lt(2, {48})}));
+    EXPECT_ANY_THROW(build(op::kind::RMSNorm, {src, lt(1, {99})}));
+    EXPECT_ANY_THROW(build(op::kind::GroupNorm, {src, lt(1, {100}), lt(2, {100})}));
+    EXPECT_NO_THROW(build(op::kind::LayerNorm, {src, lt(1, {100}), lt(2, {100})}));
+    EXPECT_NO_THROW(build(op::kind::RMSNorm, {src, lt(1, {100})}));
+    EXPECT_NO_THROW(build(op::kind::GroupNorm, {src, lt(1, {8}), lt(2, {8})}));
+}

@@ -86,8 +86,7 @@ bool binary_alg(op_kind_t kind, dnnl_alg_kind_t &alg) {
 }
 
 [[noreturn]] void fail(const graph_op_t &op, const std::string &what) {
-    throw std::invalid_argument("reference: op " + std::to_string(op.id) + " ("
-                                + graph_op_kind_name(op.kind) + "): " + what);
+    ref_fail(op, what);
 }
 
 // Element-wise backward ops as the forward algorithm whose gradient they take (the
@@ -640,6 +639,11 @@ struct op_run_t {
 };
 
 } // namespace
+
+void ref_fail(const graph_op_t &op, const std::string &what) {
+    throw std::invalid_argument("reference: op " + std::to_string(op.id) + " ("
+                                + graph_op_kind_name(op.kind) + "): " + what);
+}
 
 std::string ref_unsupported(const graph_op_t &op) {
     dnnl_alg_kind_t alg;

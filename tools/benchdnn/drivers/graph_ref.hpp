@@ -20,6 +20,9 @@ struct ref_value_t {
 };
 using ref_values_t = std::map<size_t, ref_value_t>;
 
+// Throws std::invalid_argument "reference: op ID (KIND): what".
+[[noreturn]] void ref_fail(const graph_op_t &op, const std::string &what);
+
 // Empty when the reference computes this op; otherwise why not ("no reference for Pow").
 std::string ref_unsupported(const graph_op_t &op);
 

@@ -12,8 +12,7 @@ namespace benchdnn {
 namespace {
 
 [[noreturn]] void fail(const graph_op_t &op, const std::string &what) {
-    throw std::invalid_argument("reference: op " + std::to_string(op.id) + " ("
-                                + graph_op_kind_name(op.kind) + "): " + what);
+    ref_fail(op, what);
 }
 
 // Which of x, w, y the op computes.
