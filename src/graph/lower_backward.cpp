@@ -2,6 +2,7 @@
 // pooling, convolution and ConvTranspose, Interpolate and BiasAdd. Each backward primitive
 // gets the forward primitive descriptor it asks for as a hint; max pooling runs its forward
 // again for the workspace.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -167,10 +168,17 @@ status_t lowering_t::lower_conv_backward(const op_t &op) {
     dims_t pb, pe;
     if (transpose) {
         const std::string ap = op.str(dnnl_graph_op_attr_auto_pad, "None");
-        ANYDNN_REQUIRE(ap == "None" || ap == "VALID", dnnl_unimplemented,
-                "op %zu: %s with auto_pad %s is not supported", op.id, op_kind_name(op.kind),
-                ap.c_str());
+        const bool same = ap == "SAME_UPPER" || ap == "SAME_LOWER";
+        ANYDNN_REQUIRE(ap == "None" || ap == "VALID" || same, dnnl_invalid_arguments,
+                "op %zu: %s with unknown auto_pad %s", op.id, op_kind_name(op.kind), ap.c_str());
         pb = ap == "VALID" ? dims_t(nsp, 0) : pads_b;
+        // SAME: the padding that takes the deconvolution's input to its output, split with
+        // the odd unit at the end (SAME_UPPER) or at the start (SAME_LOWER).
+        for (size_t i = 0; same && i < nsp; ++i) {
+            const dim_t total = std::max<dim_t>(0, (isp[i] - 1) * strides[i]
+                            + (kernel[i] - 1) * dil[i] + 1 - diff_dst.dims[2 + i]);
+            pb[i] = ap == "SAME_UPPER" ? total / 2 : (total + 1) / 2;
+        }
         pe.resize(nsp);
         for (size_t i = 0; i < nsp; ++i)
             pe[i] = (isp[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - pb[i]

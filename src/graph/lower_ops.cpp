@@ -194,7 +194,7 @@ status_t lowering_t::lower_conv(const op_t &op, bool fuse) {
             pb = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(nsp, 0));
             pe = op.s64s(dnnl_graph_op_attr_pads_end, dims_t(nsp, 0));
             // Output padding extends the far side of the output.
-            const dims_t opad = op.s64s(dnnl_graph_op_attr_output_padding, dims_t(nsp, 0));
+            const dims_t opad = output_padding(op, nsp);
             for (size_t i = 0; i < nsp; ++i)
                 pe[i] -= opad[i];
         } else {

@@ -152,7 +152,7 @@ const std::vector<op_schema_t> &schema_table() {
             {K(greater_equal), "GreaterEqual", 2, 2, 1, 1, {O(auto_broadcast)},
                     infer_broadcast},
             {K(rms_norm), "RMSNorm", 1, 2, 1, 1,
-                    {O(begin_norm_axis), O(use_affine), O(epsilon)}, infer_same_as_first},
+                    {O(begin_norm_axis), O(use_affine), O(epsilon)}, infer_norm},
             {K(dropout), "Dropout", 4, 4, 1, 2, {}, infer_same_as_first},
     };
     return table;

@@ -37,6 +37,11 @@ status_t validate_op(const op_t &op);
 // disagrees is dnnl_invalid_shape. Does nothing when an input shape is unknown.
 status_t infer_op_shapes(op_t &op);
 
+// output_padding of a ConvTranspose with `nsp` spatial dims: oneDNN writes a fixed array of
+// DNNL_MAX_NDIMS entries, so trailing zeros beyond nsp are dropped; any other length is
+// returned as given (and refused by the caller's size check).
+dims_t output_padding(const op_t &op, size_t nsp);
+
 // Shape rules (shape_infer.cpp).
 status_t infer_same_as_first(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);
 status_t infer_broadcast(const op_t &, const std::vector<dims_t> &, std::vector<dims_t> &);

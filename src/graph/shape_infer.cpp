@@ -170,9 +170,9 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
     } else {
         pb = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(nsp, 0));
         pe = op.s64s(dnnl_graph_op_attr_pads_end, dims_t(nsp, 0));
-        const dims_t opad = op.s64s(dnnl_graph_op_attr_output_padding, dims_t(nsp, 0));
+        const dims_t opad = output_padding(op, nsp);
         SHAPE_REQUIRE(pb.size() == nsp && pe.size() == nsp && opad.size() == nsp,
-                "op %zu: pads need %zu values", op.id, nsp);
+                "op %zu: pads and output_padding need %zu values", op.id, nsp);
         for (size_t i = 0; i < nsp; ++i)
             osp[i] = (sp[i] - 1) * stride[i] + (kernel[i] - 1) * dil[i] + 1 - pb[i] - pe[i]
                     + opad[i];
@@ -183,6 +183,14 @@ static status_t conv_common(const op_t &op, const std::vector<dims_t> &in,
                 dims_str(in[2]).c_str(), (long long)oc);
     out[0] = data_shape(src[0], oc, osp, nxc);
     return dnnl_success;
+}
+
+dims_t output_padding(const op_t &op, size_t nsp) {
+    dims_t opad = op.s64s(dnnl_graph_op_attr_output_padding, dims_t(nsp, 0));
+    if (opad.size() > nsp
+            && std::all_of(opad.begin() + nsp, opad.end(), [](dim_t v) { return v == 0; }))
+        opad.resize(nsp);
+    return opad;
 }
 
 status_t infer_conv(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
@@ -343,6 +351,30 @@ status_t infer_interpolate(
 status_t infer_norm(const op_t &op, const std::vector<dims_t> &in, std::vector<dims_t> &out) {
     const dims_t &src = in[0];
     const int nd = static_cast<int>(src.size());
+    // gamma and beta hold one value per normalized element (LayerNorm, RMSNorm) or per channel
+    // (GroupNorm): the lowering reads that many.
+    const bool fwd = op.kind == dnnl_graph_op_layer_norm || op.kind == dnnl_graph_op_rms_norm
+            || op.kind == dnnl_graph_op_group_norm;
+    if (fwd && op.flag(dnnl_graph_op_attr_use_affine, true) && in.size() > 1) {
+        SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);
+        dim_t want = 1;
+        if (op.kind == dnnl_graph_op_group_norm) {
+            want = src[channel_axis(op, nd)];
+        } else {
+            const int b = norm_axis(op.s64(dnnl_graph_op_attr_begin_norm_axis, -1), nd);
+            SHAPE_REQUIRE(b >= 0 && b < nd, "op %zu: begin_norm_axis out of range", op.id);
+            for (int i = b; i < nd; ++i)
+                want *= src[i];
+        }
+        for (size_t i = 1; i < in.size(); ++i) {
+            dim_t n = 1;
+            for (dim_t d : in[i])
+                n *= d;
+            SHAPE_REQUIRE(n == want, "op %zu: %s %s has %lld values, the normalization takes %lld",
+                    op.id, i == 1 ? "gamma" : "beta", dims_str(in[i]).c_str(), (long long)n,
+                    (long long)want);
+        }
+    }
     out[0] = src;
     if (out.size() == 1) return dnnl_success;
     SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);

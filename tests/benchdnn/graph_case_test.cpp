@@ -138,6 +138,16 @@ TEST(graph_case, unknown_names_are_errors) {
     EXPECT_NE(e.find("unknown property"), std::string::npos) << e;
 }
 
+// Cases written before oneDNN v3.1 name backward ops "...Backprop"; no other suffix is guessed.
+TEST(graph_case, old_backprop_kind_names_read_as_backward) {
+    const std::string relu_bwd = edited(matmul_relu, R"("kind": "ReLU")", R"("kind": "ReLUBackprop")");
+    EXPECT_EQ(read_graph_case(relu_bwd).ops[1].kind, dnnl_graph_op_relu_backward);
+    const std::string e
+            = error_of(edited(matmul_relu, R"("kind": "ReLU")", R"("kind": "ReLUBackpropX")"));
+    EXPECT_NE(e.find("unknown op kind"), std::string::npos) << e;
+    EXPECT_NE(error_of(edited(matmul_relu, R"("kind": "ReLU")", R"("kind": "Backprop")")), "");
+}
+
 TEST(graph_case, missing_or_mistyped_fields_are_errors) {
     std::string e = error_of(edited(matmul_relu, R"("kind": "MatMul",)", ""));
     EXPECT_NE(e.find("missing field \"kind\""), std::string::npos) << e;

@@ -244,3 +244,97 @@ TEST(graph_single_op, grouped_conv_transpose_iox_matches_reference) {
     for (size_t i = 0; i < y.size(); ++i)
         EXPECT_NEAR(y[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
 }
+
+// oneDNN's graph dumps write output_padding as a fixed array of 12 values: the entries beyond
+// the spatial dims are zeros and are dropped; a non-zero one there is an error.
+TEST(graph_single_op, conv_transpose_takes_onednn_fixed_size_output_padding) {
+    const int C = 2, K = 2, IH = 3, OH = 7; // (3 - 1) * 2 + 2 + output_padding 1
+    const auto x = random_floats(C * IH * IH, 92), w = random_floats(C * C * K * K, 93);
+    std::vector<int64_t> opad(12, 0);
+    opad[0] = opad[1] = 1;
+    auto make = [&](const std::vector<int64_t> &padding) {
+        op ct(1, op::kind::ConvTranspose, {lt(0, {1, C, IH, IH}), lt(1, {C, C, K, K})},
+                {lt(100, {1, C, OH, OH})});
+        ct.set_attr(op::attr::strides, std::vector<int64_t> {2, 2});
+        ct.set_attr(op::attr::pads_begin, std::vector<int64_t> {0, 0});
+        ct.set_attr(op::attr::pads_end, std::vector<int64_t> {0, 0});
+        ct.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
+        ct.set_attr(op::attr::output_padding, padding);
+        ct.set_attr(op::attr::data_format, std::string("NCX"));
+        ct.set_attr(op::attr::weights_format, std::string("IOX"));
+        return ct;
+    };
+    op ct = make(opad);
+    const auto y = run_one(ct, {x, w});
+    std::vector<double> want(C * OH * OH, 0.0);
+    for (int ic = 0; ic < C; ++ic)
+        for (int ih = 0; ih < IH; ++ih)
+            for (int iw = 0; iw < IH; ++iw)
+                for (int oc = 0; oc < C; ++oc)
+                    for (int kh = 0; kh < K; ++kh)
+                        for (int kw = 0; kw < K; ++kw)
+                            want[(oc * OH + ih * 2 + kh) * OH + iw * 2 + kw]
+                                    += (double)x[(ic * IH + ih) * IH + iw]
+                                    * w[((ic * C + oc) * K + kh) * K + kw];
+    ASSERT_EQ(y.size(), want.size());
+    for (size_t i = 0; i < y.size(); ++i)
+        EXPECT_NEAR(y[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+    opad[5] = 1; // beyond the two spatial dims
+    op bad = make(opad);
+    EXPECT_ANY_THROW({
+        graph g(dnnl::engine::kind::cpu);
+        g.add_op(bad);
+        g.finalize();
+    });
+}
+
+// ConvTransposeBackwardData with auto_pad SAME_*: the padding that takes diff_src (the
+// deconvolution's input) to diff_dst, the odd unit at the end (UPPER) or the start (LOWER).
+TEST(graph_single_op, conv_transpose_backward_data_same_padding) {
+    const int ID = 4, OD = 8, K = 3, S = 2; // total padding (4 - 1) * 2 + 3 - 8 = 1
+    const auto dd = random_floats(OD, 94), w = random_floats(K, 95);
+    for (const char *mode : {"SAME_UPPER", "SAME_LOWER"}) {
+        op bd(1, op::kind::ConvTransposeBackwardData, {lt(0, {1, 1, OD}), lt(1, {1, 1, K})},
+                {lt(100, {1, 1, ID})});
+        bd.set_attr(op::attr::strides, std::vector<int64_t> {S});
+        bd.set_attr(op::attr::pads_begin, std::vector<int64_t> {0});
+        bd.set_attr(op::attr::pads_end, std::vector<int64_t> {0});
+        bd.set_attr(op::attr::dilations, std::vector<int64_t> {1});
+        bd.set_attr(op::attr::auto_pad, std::string(mode));
+        bd.set_attr(op::attr::data_format, std::string("NCX"));
+        bd.set_attr(op::attr::weights_format, std::string("IOX"));
+        const auto y = run_one(bd, {dd, w});
+        const int pb = std::string(mode) == "SAME_UPPER" ? 0 : 1;
+        ASSERT_EQ(y.size(), size_t(ID)) << mode;
+        for (int i = 0; i < ID; ++i) {
+            double want = 0;
+            for (int k = 0; k < K; ++k) {
+                const int o = i * S - pb + k;
+                if (o >= 0 && o < OD) want += (double)dd[o] * w[k];
+            }
+            EXPECT_NEAR(y[i], want, 1e-5 * (1 + std::fabs(want))) << mode << " " << i;
+        }
+    }
+}
+
+// gamma / beta of another size than the normalized dims are refused when the graph is built
+// (the lowering would read as many values as the normalization takes).
+TEST(graph_single_op, norm_gamma_of_the_wrong_size_is_refused) {
+    auto build = [](op::kind kind, std::vector<logical_tensor> ins) {
+        op o(1, kind, ins, {lt(100, {2, 8, 100})});
+        if (kind == op::kind::GroupNorm) {
+            o.set_attr(op::attr::groups, int64_t(2));
+            o.set_attr(op::attr::data_format, std::string("NCX"));
+        }
+        graph g(dnnl::engine::kind::cpu);
+        g.add_op(o);
+        g.finalize();
+    };
+    const auto src = lt(0, {2, 8, 100});
+    EXPECT_ANY_THROW(build(op::kind::LayerNorm, {src, lt(1, {48}), lt(2, {48})}));
+    EXPECT_ANY_THROW(build(op::kind::RMSNorm, {src, lt(1, {99})}));
+    EXPECT_ANY_THROW(build(op::kind::GroupNorm, {src, lt(1, {100}), lt(2, {100})}));
+    EXPECT_NO_THROW(build(op::kind::LayerNorm, {src, lt(1, {100}), lt(2, {100})}));
+    EXPECT_NO_THROW(build(op::kind::RMSNorm, {src, lt(1, {100})}));
+    EXPECT_NO_THROW(build(op::kind::GroupNorm, {src, lt(1, {8}), lt(2, {8})}));
+}

@@ -75,22 +75,6 @@ TEST(graph_backward_refusals, interpolate_backward_diff_dst_must_match_the_sizes
             dnnl_invalid_shape, "the forward's sizes or scales give");
 }
 
-TEST(graph_backward_refusals, conv_transpose_backward_data_same_upper_is_unimplemented) {
-    expect_refused(compile_one([](graph &g) {
-        op o(1, op::kind::ConvTransposeBackwardData, {lt(0, {1, 2, 8, 8}), lt(1, {2, 2, 3, 3})},
-                {lt(2, {1, 2, 4, 4})});
-        o.set_attr(op::attr::strides, std::vector<int64_t> {2, 2});
-        o.set_attr(op::attr::pads_begin, std::vector<int64_t> {0, 0});
-        o.set_attr(op::attr::pads_end, std::vector<int64_t> {0, 0});
-        o.set_attr(op::attr::dilations, std::vector<int64_t> {1, 1});
-        o.set_attr(op::attr::auto_pad, std::string("SAME_UPPER"));
-        o.set_attr(op::attr::data_format, std::string("NCX"));
-        o.set_attr(op::attr::weights_format, std::string("IOX"));
-        g.add_op(o);
-    }),
-            dnnl_unimplemented, "auto_pad SAME_UPPER");
-}
-
 TEST(graph_backward_refusals, conv_transpose_backward_weights_strides_must_fit_the_rank) {
     expect_refused(compile_one([](graph &g) {
         op o(1, op::kind::ConvTransposeBackwardWeights,

@@ -66,9 +66,14 @@ std::vector<token_t> read_batch(const std::string &path) {
 
 std::string resolve_batch_path(const std::string &name, const std::string &base_dir) {
     if (name.empty() || name[0] == '/') return name;
-    if (!base_dir.empty()) {
-        std::string p = base_dir + "/" + name;
+    // Beside the including file first, then in the folders above it: oneDNN's graph harnesses
+    // name cases relative to inputs/graph (op/harness_f32_ci reads op/f32/conv_2d.json).
+    for (std::string dir = base_dir; !dir.empty();) {
+        const std::string p = dir + "/" + name;
         if (readable(p)) return p;
+        const size_t slash = dir.find_last_of('/');
+        if (slash == std::string::npos || slash == 0) break;
+        dir.resize(slash);
     }
     return name;
 }

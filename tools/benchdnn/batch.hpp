@@ -21,8 +21,8 @@ std::vector<token_t> read_batch(const std::string &path);
 // list separator (, : + =) is glued to next's first word: "--alg=a,b," then "  c" is "--alg=a,b,c".
 std::string join_continued(const std::string &head, const std::string &next);
 
-// A batch path as written, resolved against the directory of the file that names it,
-// then against the working directory.
+// A batch path as written, resolved against the directory of the file that names it and the
+// folders above that one, then against the working directory.
 std::string resolve_batch_path(const std::string &name, const std::string &base_dir);
 
 } // namespace benchdnn

@@ -16,8 +16,11 @@
 #include "knob_table.hpp"
 #include "fill.hpp"
 #include "graph_case.hpp"
+#include "graph_constants.hpp"
 #include "graph_mem.hpp"
 #include "graph_ref.hpp"
+#include "graph_rewrite.hpp"
+#include "graph_run.hpp"
 #include "harness.hpp"
 #include "perf.hpp"
 
@@ -44,7 +47,12 @@ lt_t make_lt(const graph_lt_t &g) {
     for (size_t d = 0; d < g.shape.size(); ++d)
         dims[d] = g.shape[d];
     const int nd = static_cast<int>(g.shape.size());
-    if (g.layout == dnnl_graph_layout_type_strided) {
+    if (g.unknown_shape) { // the library infers it
+        BENCHDNN_CHECK(dnnl_graph_logical_tensor_init(&lt, g.id, g.dt, DNNL_GRAPH_UNKNOWN_NDIMS,
+                g.layout == dnnl_graph_layout_type_any ? dnnl_graph_layout_type_any
+                                                       : dnnl_graph_layout_type_strided,
+                g.property));
+    } else if (g.layout == dnnl_graph_layout_type_strided) {
         for (size_t d = 0; d < g.stride.size(); ++d)
             strides[d] = g.stride[d];
         BENCHDNN_CHECK(dnnl_graph_logical_tensor_init_with_strides(
@@ -122,9 +130,12 @@ fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
     for (const auto &op : c.ops)
         for (size_t i = 0; i < op.inputs.size(); ++i) {
             if (op.inputs[i].id != lt.id) continue;
+            const bool variance = i == 3
+                    && (op.kind == dnnl_graph_op_layer_norm_backward
+                            || op.kind == dnnl_graph_op_batch_norm_backward);
             const bool positive = op.kind == dnnl_graph_op_log || op.kind == dnnl_graph_op_sqrt
                                   || op.kind == dnnl_graph_op_reciprocal
-                                  || (op.kind == dnnl_graph_op_divide && i == 1);
+                                  || (op.kind == dnnl_graph_op_divide && i == 1) || variance;
             if (positive) {
                 r.lo = 0.5;
                 r.hi = 2;
@@ -134,7 +145,16 @@ fill_range_t input_range(const graph_case_t &c, const graph_lt_t &lt) {
     return r;
 }
 
-tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental) {
+// The tolerance of an output of type dt; an f32 output of a graph whose fpmath mode allows
+// lower precision gets the tolerance of that precision.
+tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental, dnnl_fpmath_mode_t fpmath) {
+    if (dt == dnnl_f32) switch (fpmath) {
+        case dnnl_fpmath_mode_bf16:
+        case dnnl_fpmath_mode_any: dt = dnnl_bf16; break;
+        case dnnl_fpmath_mode_f16: dt = dnnl_f16; break;
+        case dnnl_fpmath_mode_tf32: dt = dnnl_f16; break; // tf32 keeps f16's 10 mantissa bits
+        default: break;
+        }
     tolerance_t t;
     switch (dt) {
     case dnnl_bf16: t.eps = 2e-2; break;
@@ -147,8 +167,14 @@ tolerance_t tolerance(dnnl_data_type_t dt, bool transcendental) {
 
 class graph_problem_t {
 public:
-    graph_problem_t(std::string path, std::string repro, dnnl_graph_partition_policy_t policy)
-        : path_(std::move(path)), repro_(std::move(repro)), policy_(policy) {}
+    graph_problem_t(std::string path, graph_rewrite_t rewrite, std::string repro,
+            dnnl_graph_partition_policy_t policy)
+        : path_(std::move(path)), rewrite_(std::move(rewrite)), repro_(std::move(repro)),
+          policy_(policy) {}
+    // A case built by another driver (--sdpa), run the same way.
+    graph_problem_t(graph_case_t c, std::string repro, std::map<size_t, double> constants)
+        : repro_(std::move(repro)), policy_(dnnl_graph_partition_policy_fusion),
+          constants_(std::move(constants)), case_(std::move(c)) {}
 
     void run() {
         const auto &s = settings();
@@ -156,11 +182,25 @@ public:
         if (s.list) return report_problem(idx, outcome_t::listed, "", repro_);
         if (before_start(idx))
             return report_problem(idx, outcome_t::skipped, "before --start", repro_);
-        case_ = load_graph_case(path_); // a bad case is a bad command line (std::invalid_argument)
+        // A bad case or rewrite is a bad command line (std::invalid_argument).
+        bool reinfer = false;
+        if (!path_.empty()) {
+            case_ = load_graph_case(path_);
+            try {
+                reinfer = apply_graph_rewrite(case_, rewrite_);
+            } catch (const std::invalid_argument &e) {
+                throw std::invalid_argument(path_ + ": " + e.what());
+            }
+        }
         if (!test_engine())
             return report_problem(
                     idx, outcome_t::skipped, engine_name() + " engine not found", repro_);
         try {
+            if (reinfer) {
+                const case_result_t r = infer_shapes();
+                if (r.outcome != outcome_t::passed)
+                    return report_problem(idx, r.outcome, r.reason, repro_);
+            }
             const case_result_t r = execute();
             report_problem(idx, r.outcome, r.reason, repro_);
         } catch (const missing_entry_error &e) {
@@ -173,8 +213,11 @@ public:
     }
 
 private:
-    std::string path_, repro_;
+    std::string path_;
+    graph_rewrite_t rewrite_;
+    std::string repro_;
     dnnl_graph_partition_policy_t policy_;
+    std::map<size_t, double> constants_; // graph inputs that hold one value everywhere
     graph_case_t case_;
     graph_h graph_;
     std::vector<partition_h> parts_; // in execution order
@@ -194,6 +237,66 @@ private:
                 if (op.id == id)
                     s += (s.empty() ? "" : ",") + std::string(graph_op_kind_name(op.kind));
         return s;
+    }
+
+    // The shapes a rewrite left unknown, as the library infers them: the rewritten graph is
+    // finalized one op per partition, and every port then carries its value's shape.
+    case_result_t infer_shapes() {
+        graph_h g;
+        BENCHDNN_CHECK(dnnl_graph_graph_create_with_fpmath_mode(
+                g.out(), settings().engine_kind, case_.fpmath));
+        dnnl_status_t st = dnnl_success;
+        std::string why;
+        std::vector<partition_h> parts;
+        {
+            stdout_capture_t capture;
+            for (const auto &o : case_.ops) {
+                gop_h op;
+                st = make_op(o, op);
+                if (st == dnnl_success) st = dnnl_graph_add_op(g.get(), op.get());
+                if (st != dnnl_success) break;
+            }
+            if (st == dnnl_success) st = dnnl_graph_graph_finalize(g.get());
+            if (st == dnnl_success)
+                st = dnnl_graph_graph_filter(g.get(), dnnl_graph_partition_policy_debug);
+            size_t n = 0;
+            if (st == dnnl_success) st = dnnl_graph_graph_get_partition_num(g.get(), &n);
+            std::vector<dnnl_graph_partition_t> raw(n);
+            if (st == dnnl_success && n)
+                st = dnnl_graph_graph_get_partitions(g.get(), n, raw.data());
+            if (st == dnnl_success)
+                for (auto p : raw)
+                    parts.emplace_back(p);
+            why = capture.finish();
+        }
+        if (st != dnnl_success)
+            return {outcome_t::failed, std::string("shape inference after the rewrite: ")
+                                               + status_name(st) + (why.empty() ? "" : ": " + why)};
+        std::map<size_t, lt_t> shapes;
+        for (const auto &p : parts)
+            for (bool in : {true, false})
+                for (const auto &lt : ports(p.get(), in))
+                    if (lt.ndims >= 0) shapes[lt.id] = lt;
+        for (auto &op : case_.ops)
+            for (auto *lts : {&op.inputs, &op.outputs})
+                for (auto &lt : *lts) {
+                    if (!lt.unknown_shape) continue;
+                    auto it = shapes.find(lt.id);
+                    if (it == shapes.end())
+                        return {outcome_t::failed,
+                                "shape inference after the rewrite: tensor "
+                                        + std::to_string(lt.id) + " has no shape"};
+                    lt.shape.assign(it->second.dims, it->second.dims + it->second.ndims);
+                    for (int64_t d : lt.shape)
+                        if (d < 0)
+                            return {outcome_t::failed, "shape inference after the rewrite: tensor "
+                                                               + std::to_string(lt.id)
+                                                               + " has an unknown dimension"};
+                    if (lt.layout == dnnl_graph_layout_type_strided)
+                        lt.stride = dense_strides(lt.shape);
+                    lt.unknown_shape = false;
+                }
+        return {outcome_t::passed, ""};
     }
 
     case_result_t execute() {
@@ -217,12 +320,18 @@ private:
         make_tensors();
 
         ref_values_t values;
+        for (const auto &kv : pattern_constants(case_))
+            constants_.emplace(kv.first, kv.second); // what the caller fixed comes first
         for (const auto &lt : case_.graph_inputs()) {
             ref_value_t &v = values[lt.id];
             v.dims = lt.shape;
             v.dt = lt.dt;
-            v.v = fill_values(product(lt.shape), input_range(case_, lt),
-                    lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt, 1000 + lt.id);
+            auto k = constants_.find(lt.id);
+            if (k != constants_.end())
+                v.v.assign(product(lt.shape), round_to_dt(k->second, lt.dt));
+            else
+                v.v = fill_values(product(lt.shape), input_range(case_, lt),
+                        lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt, 1000 + lt.id);
             buffers_.at(lt.id)->write(v.v);
         }
         BENCHDNN_CHECK(run_once());
@@ -235,8 +344,10 @@ private:
                                                        + " is no partition's output port"};
                 std::string msg;
                 const dnnl_data_type_t dt = lt.dt == dnnl_boolean ? dnnl_u8 : lt.dt;
-                if (!compare(buffers_.at(lt.id)->read(), values.at(lt.id).v, lt.shape, dt,
-                            tolerance(dt, transcendental), msg))
+                const ref_value_t &want = values.at(lt.id);
+                if (!compare(buffers_.at(lt.id)->read(), want.v, lt.shape, dt,
+                            tolerance(dt, transcendental, case_.fpmath), msg,
+                            want.mag.empty() ? nullptr : &want.mag))
                     return {outcome_t::failed, "tensor " + std::to_string(lt.id) + ": " + msg};
             }
         }
@@ -397,6 +508,12 @@ private:
     }
 };
 
+// A comma list whose items may be empty ("--op-attrs=,0:kernel:2x2" runs the case as written
+// and rewritten).
+std::vector<std::string> alternatives(const std::string &value) {
+    return split_rewrite(value, ',');
+}
+
 class graph_driver_t : public knob_driver_t {
 public:
     graph_driver_t() {
@@ -412,28 +529,26 @@ public:
                         throw std::invalid_argument("--policy is fusion or debug");
                 },
                 [this] { policy_ = dnnl_graph_partition_policy_fusion; });
-        // oneDNN's case rewriting (shapes, types, op attributes, ...) is not applied here: a
-        // case named while one is set reports SKIPPED rather than running another problem.
-        action({"--in-shapes", "--dt", "--op-attrs", "--op-kind", "--tensor-property", "--mb",
-                       "--attr-fpmath"},
-                [this](const std::string &value) { rewrite_ = value; },
-                [this] { rewrite_.clear(); });
         ignore({"--expected-n-partitions"}, "partition counts are not checked here");
-        // The case runs when named, as benchdnn's --graph does.
+        // The case runs when named, once per combination of the rewriting knobs' values.
         action({"--case"}, [this](const std::string &value) {
             if (value.empty()) throw std::invalid_argument("needs a file name");
-            if (!rewrite_.empty()) {
-                report_problem(begin_problem(),
-                        settings().list ? outcome_t::listed : outcome_t::skipped,
-                        "case rewriting (--in-shapes, --dt, --op-attrs, ...) is not applied here",
-                        "--graph --case=" + value);
-                return;
-            }
-            const std::string policy
-                    = policy_ == dnnl_graph_partition_policy_debug ? "--policy=debug " : "";
-            graph_problem_t(resolve_batch_path(value, settings().batch_dir),
-                    "--graph " + policy + "--case=" + value, policy_)
-                    .run();
+            const std::string path = resolve_batch_path(value, settings().batch_dir);
+            for_each_problem([&] {
+                graph_rewrite_t r;
+                r.mb = mb_;
+                r.in_shapes = in_shapes_;
+                r.op_attrs = op_attrs_;
+                r.dt = dt_;
+                r.op_kind = op_kind_;
+                r.tensor_property = property_;
+                r.fpmath = fpmath_;
+                const std::string policy
+                        = policy_ == dnnl_graph_partition_policy_debug ? "--policy=debug " : "";
+                graph_problem_t(path, r, "--graph " + policy + r.knobs() + "--case=" + value,
+                        policy_)
+                        .run();
+            });
         });
     }
     void run(const std::string &desc) override {
@@ -442,10 +557,27 @@ public:
 
 private:
     dnnl_graph_partition_policy_t policy_ = dnnl_graph_partition_policy_fusion;
-    std::string rewrite_; // the last case-rewriting knob's value; empty: none
+    // oneDNN's case rewriting (graph_rewrite.hpp): each a list of alternatives.
+    const int64_t &mb_ = knob({"--mb"}, {int64_t(0)}, [](const std::string &v) {
+        size_t used = 0;
+        const int64_t mb = std::stoll(v, &used);
+        if (used != v.size() || mb < 0) throw std::invalid_argument("--mb takes N >= 0");
+        return mb;
+    });
+    const std::string &in_shapes_ = knob_list({"--in-shapes", "--io-shapes"}, {""}, alternatives);
+    const std::string &op_attrs_ = knob_list({"--op-attrs"}, {""}, alternatives);
+    const std::string &dt_ = knob_list({"--dt"}, {""}, alternatives);
+    const std::string &op_kind_ = knob_list({"--op-kind"}, {""}, alternatives);
+    const std::string &property_ = knob_list({"--tensor-property"}, {""}, alternatives);
+    const std::string &fpmath_ = knob_list({"--attr-fpmath"}, {""}, alternatives);
 };
 
 } // namespace
+
+void run_graph_case(const graph_case_t &c, const std::string &repro,
+        const std::map<size_t, double> &constants) {
+    graph_problem_t(c, repro, constants).run();
+}
 
 BENCHDNN_REGISTER_DRIVER("graph", graph_driver_t);
 

@@ -207,16 +207,11 @@ graph_lt_t logical_tensor(const json_t &v, const where_t &w) {
         lt.stride.clear();
     const std::string prop =
             find(v, "property_type") ? string_field(v, "property_type", here) : std::string("undef");
-    if (prop == "undef")
-        lt.property = dnnl_graph_tensor_property_undef;
-    else if (prop == "variable")
-        lt.property = dnnl_graph_tensor_property_variable;
-    else if (prop == "constant")
-        lt.property = dnnl_graph_tensor_property_constant;
-    else if (prop == "host_scalar")
-        lt.property = dnnl_graph_tensor_property_host_scalar;
-    else
-        here.sub("property_type").fail("unknown property \"" + prop + "\"");
+    try {
+        lt.property = graph_property_by_name(prop);
+    } catch (const std::invalid_argument &e) {
+        here.sub("property_type").fail(e.what());
+    }
     return lt;
 }
 
@@ -225,6 +220,11 @@ dnnl_graph_op_kind_t op_kind(const std::string &s, const where_t &w) {
     static const std::map<std::string, dnnl_graph_op_kind_t> kinds = {BENCHDNN_GRAPH_OP_KINDS(X)};
 #undef X
     auto it = kinds.find(s);
+    // Files written before oneDNN v3.1 name backward ops "...Backprop".
+    const std::string old_suffix = "Backprop";
+    if (it == kinds.end() && s.size() > old_suffix.size()
+            && s.compare(s.size() - old_suffix.size(), old_suffix.size(), old_suffix) == 0)
+        it = kinds.find(s.substr(0, s.size() - old_suffix.size()) + "Backward");
     if (it == kinds.end()) w.fail("unknown op kind \"" + s + "\"");
     return it->second;
 }
@@ -461,6 +461,33 @@ graph_case_t load_graph_case(const std::string &path) {
     } catch (const std::invalid_argument &e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
+}
+
+dnnl_graph_op_kind_t graph_op_kind_by_name(const std::string &name) {
+    return op_kind(name, where_t());
+}
+
+dnnl_graph_op_attr_t graph_attr_by_name(const std::string &name) {
+    return attr_by_name(name, where_t());
+}
+
+dnnl_data_type_t graph_data_type_by_name(const std::string &name) {
+    return data_type(name, where_t());
+}
+
+dnnl_graph_tensor_property_t graph_property_by_name(const std::string &name) {
+    static const std::map<std::string, dnnl_graph_tensor_property_t> names
+            = {{"undef", dnnl_graph_tensor_property_undef},
+                    {"variable", dnnl_graph_tensor_property_variable},
+                    {"constant", dnnl_graph_tensor_property_constant},
+                    {"host_scalar", dnnl_graph_tensor_property_host_scalar}};
+    auto it = names.find(name);
+    if (it == names.end()) throw std::invalid_argument("unknown property \"" + name + "\"");
+    return it->second;
+}
+
+graph_attr_t::type_t graph_attr_type(dnnl_graph_op_attr_t name) {
+    return attr_type_of(name);
 }
 
 const char *graph_op_kind_name(dnnl_graph_op_kind_t kind) {

@@ -19,6 +19,7 @@ struct graph_lt_t {
     dims_t stride; // empty unless the layout is strided (then dense when the JSON has none)
     dnnl_graph_layout_type_t layout = dnnl_graph_layout_type_strided;
     dnnl_graph_tensor_property_t property = dnnl_graph_tensor_property_undef;
+    bool unknown_shape = false; // left for the library to infer (after a shape rewrite)
 };
 
 struct graph_attr_t {
@@ -66,5 +67,12 @@ graph_case_t load_graph_case(const std::string &path);
 
 const char *graph_op_kind_name(dnnl_graph_op_kind_t kind); // "MatMul"; "unknown"
 const char *graph_attr_name(dnnl_graph_op_attr_t name);    // "transpose_a"; "unknown"
+
+// Names as the JSON writes them; each throws std::invalid_argument for an unknown name.
+dnnl_graph_op_kind_t graph_op_kind_by_name(const std::string &name); // "MatMul"
+dnnl_graph_op_attr_t graph_attr_by_name(const std::string &name);    // "transpose_a"
+dnnl_data_type_t graph_data_type_by_name(const std::string &name);  // "f32", "boolean"
+dnnl_graph_tensor_property_t graph_property_by_name(const std::string &name); // "constant"
+graph_attr_t::type_t graph_attr_type(dnnl_graph_op_attr_t name); // the type its value has
 
 } // namespace benchdnn

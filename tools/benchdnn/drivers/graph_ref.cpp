@@ -7,6 +7,8 @@
 
 #include "data_types.hpp"
 #include "knobs.hpp"
+#include "graph_ref_conv.hpp"
+#include "graph_ref_train.hpp"
 #include "ref_math.hpp"
 
 namespace benchdnn {
@@ -84,8 +86,58 @@ bool binary_alg(op_kind_t kind, dnnl_alg_kind_t &alg) {
 }
 
 [[noreturn]] void fail(const graph_op_t &op, const std::string &what) {
-    throw std::invalid_argument("reference: op " + std::to_string(op.id) + " ("
-                                + graph_op_kind_name(op.kind) + "): " + what);
+    ref_fail(op, what);
+}
+
+// Element-wise backward ops as the forward algorithm whose gradient they take (the
+// *_use_dst_for_bwd form when the op reads the destination).
+bool eltwise_bwd_alg(const graph_op_t &op, dnnl_alg_kind_t &alg, double &alpha, double &beta) {
+    alpha = beta = 0;
+    const bool dst = op.flag(dnnl_graph_op_attr_use_dst, true);
+    switch (op.kind) {
+    case dnnl_graph_op_abs_backward: alg = dnnl_eltwise_abs; return true;
+    case dnnl_graph_op_clamp_backward:
+        alg = dst ? dnnl_eltwise_clip_v2_use_dst_for_bwd : dnnl_eltwise_clip_v2;
+        alpha = op.f32(dnnl_graph_op_attr_min, 0);
+        beta = op.f32(dnnl_graph_op_attr_max, 0);
+        return true;
+    case dnnl_graph_op_elu_backward:
+        alg = dst ? dnnl_eltwise_elu_use_dst_for_bwd : dnnl_eltwise_elu;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 1);
+        return true;
+    case dnnl_graph_op_gelu_backward:
+        alg = op.str(dnnl_graph_op_attr_mode, "gelu_erf") == "gelu_tanh" ? dnnl_eltwise_gelu_tanh
+                                                                         : dnnl_eltwise_gelu_erf;
+        return true;
+    case dnnl_graph_op_hard_sigmoid_backward:
+        alg = dnnl_eltwise_hardsigmoid;
+        alpha = op.f32(dnnl_graph_op_attr_alpha, 0);
+        beta = op.f32(dnnl_graph_op_attr_beta, 0);
+        return true;
+    case dnnl_graph_op_hard_swish_backward:
+        alg = dnnl_eltwise_hardswish;
+        alpha = 1.0 / 6;
+        beta = 0.5;
+        return true;
+    case dnnl_graph_op_mish_backward: alg = dnnl_eltwise_mish; return true;
+    case dnnl_graph_op_relu_backward:
+        alg = dst ? dnnl_eltwise_relu_use_dst_for_bwd : dnnl_eltwise_relu;
+        return true;
+    case dnnl_graph_op_sigmoid_backward:
+        alg = dst ? dnnl_eltwise_logistic_use_dst_for_bwd : dnnl_eltwise_logistic;
+        return true;
+    case dnnl_graph_op_softplus_backward:
+        alg = dnnl_eltwise_soft_relu;
+        alpha = op.f32(dnnl_graph_op_attr_beta, 1);
+        return true;
+    case dnnl_graph_op_sqrt_backward:
+        alg = dst ? dnnl_eltwise_sqrt_use_dst_for_bwd : dnnl_eltwise_sqrt;
+        return true;
+    case dnnl_graph_op_tanh_backward:
+        alg = dst ? dnnl_eltwise_tanh_use_dst_for_bwd : dnnl_eltwise_tanh;
+        return true;
+    default: return false;
+    }
 }
 
 int axis_of(int64_t axis, size_t ndims, const graph_op_t &op) {
@@ -137,6 +189,7 @@ struct op_run_t {
         ref_value_t &o = values[op.outputs[i].id];
         o.dims = op.outputs[i].shape;
         o.dt = op.outputs[i].dt;
+        o.mag.clear();
         return o;
     }
     void check_broadcast(const ref_value_t &src, const dims_t &dst) const {
@@ -169,6 +222,92 @@ struct op_run_t {
                     b.v[broadcast_index(b.dims, d.dims, p)]);
             return squared ? r * r : r;
         });
+    }
+
+    void conv_family() {
+        std::vector<const ref_value_t *> ins;
+        for (size_t i = 0; i < op.inputs.size(); ++i)
+            ins.push_back(&in(i));
+        ref_conv_family(op, ins, out(0));
+    }
+
+    void pool_or_norm_backward() {
+        std::vector<const ref_value_t *> ins;
+        for (size_t i = 0; i < op.inputs.size(); ++i)
+            ins.push_back(&in(i));
+        std::vector<ref_value_t *> outs;
+        for (size_t i = 0; i < op.outputs.size(); ++i)
+            outs.push_back(&out(i));
+        ref_pool_or_norm_backward(op, ins, outs);
+    }
+
+    // diff_src of an element-wise op from (src or dst, diff_dst).
+    void eltwise_backward() {
+        dnnl_alg_kind_t alg;
+        double alpha, beta;
+        eltwise_bwd_alg(op, alg, alpha, beta);
+        const ref_value_t &s = in(0), &dd = in(1);
+        ref_value_t &d = out(0);
+        if (s.v.size() != dd.v.size() || product(d.dims) != product(s.dims))
+            fail(op, "source, diff_dst and diff_src differ in size");
+        d.v.resize(s.v.size());
+        for (size_t i = 0; i < s.v.size(); ++i)
+            d.v[i] = eltwise_bwd(alg, dd.v[i], s.v[i], alpha, beta);
+    }
+
+    // diff_src of (Log)SoftMax from (diff_dst, dst).
+    void softmax_backward(bool log) {
+        const ref_value_t &dd = in(0), &y = in(1);
+        ref_value_t &d = out(0);
+        if (dd.dims != y.dims || d.dims != y.dims) fail(op, "diff_dst, dst and diff_src differ");
+        d.v.assign(y.v.size(), 0);
+        const int axis = axis_of(op.s64(dnnl_graph_op_attr_axis, 1), y.dims.size(), op);
+        const int64_t len = y.dims[axis];
+        int64_t inner = 1;
+        for (size_t i = axis + 1; i < y.dims.size(); ++i)
+            inner *= y.dims[i];
+        const int64_t outer = len ? product(y.dims) / (len * inner) : 0;
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t in_ = 0; in_ < inner; ++in_) {
+                auto at = [&](int64_t k) { return (o * len + k) * inner + in_; };
+                double sum = 0;
+                for (int64_t k = 0; k < len; ++k)
+                    sum += log ? dd.v[at(k)] : dd.v[at(k)] * y.v[at(k)];
+                for (int64_t k = 0; k < len; ++k)
+                    d.v[at(k)] = log ? dd.v[at(k)] - std::exp(y.v[at(k)]) * sum
+                                     : y.v[at(k)] * (dd.v[at(k)] - sum);
+            }
+    }
+
+    // PReLU: x for x > 0, slope * x otherwise; a 1D slope with per_channel_broadcast follows
+    // the channel axis, any other slope broadcasts numpy-style.
+    void prelu() {
+        const ref_value_t &x = in(0), &w = in(1);
+        ref_value_t &d = out(0);
+        if (d.dims != x.dims) fail(op, "output shape differs from input");
+        const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
+        const bool per_channel = op.flag(dnnl_graph_op_attr_per_channel_broadcast, true);
+        const size_t nd = x.dims.size();
+        dims_t wd = w.dims;
+        if (wd.size() == 1 && nd > 1 && per_channel) { // the channel axis
+            wd.assign(nd, 1);
+            wd[nxc ? nd - 1 : 1] = w.dims[0];
+        }
+        if (!broadcastable(wd, d.dims))
+            fail(op, dims2str(w.dims) + " does not broadcast to " + dims2str(d.dims));
+        for_each(d, [&](const int64_t *p) {
+            const double v = x.v[linear_index(x.dims, p)];
+            return v > 0 ? v : v * w.v[broadcast_index(wd, d.dims, p)];
+        });
+    }
+
+    // GenIndex: every element holds its own index along the axis.
+    void gen_index() {
+        const ref_value_t &s = in(0);
+        ref_value_t &d = out(0);
+        if (d.dims != s.dims) fail(op, "output shape differs from input");
+        const int axis = axis_of(op.s64(dnnl_graph_op_attr_axis, 0), d.dims.size(), op);
+        for_each(d, [&](const int64_t *p) { return static_cast<double>(p[axis]); });
     }
 
     void select() {
@@ -217,82 +356,44 @@ struct op_run_t {
         if (d.dims[nd - 2] != M || d.dims[nd - 1] != N) fail(op, "output is not MxN");
         const ref_value_t *bias = op.inputs.size() > 2 ? &in(2) : nullptr;
         if (bias) check_broadcast(*bias, d.dims);
-        std::vector<int64_t> apos(nd), bpos(nd);
-        for_each(d, [&](const int64_t *p) {
-            std::copy(p, p + nd, apos.begin());
-            std::copy(p, p + nd, bpos.begin());
-            double acc = 0;
-            for (int64_t k = 0; k < K; ++k) {
-                apos[nd - 2] = ta ? k : p[nd - 2];
-                apos[nd - 1] = ta ? p[nd - 2] : k;
-                bpos[nd - 2] = tb ? p[nd - 1] : k;
-                bpos[nd - 1] = tb ? k : p[nd - 1];
-                acc += a.v[broadcast_index(a.dims, d.dims, apos.data())]
-                       * b.v[broadcast_index(b.dims, d.dims, bpos.data())];
-            }
-            if (bias) acc += bias->v[broadcast_index(bias->dims, d.dims, p)];
-            return acc;
-        });
-    }
-
-    void convolution() {
-        const ref_value_t &src = in(0), &wei = in(1);
-        ref_value_t &dst = out(0);
-        const size_t nd = src.dims.size();
-        if (nd < 3 || wei.dims.size() != nd || dst.dims.size() != nd)
-            fail(op, "source, weights and destination need the same rank of 3 or more");
-        const std::string pad_mode = op.str(dnnl_graph_op_attr_auto_pad, "None");
-        if (pad_mode != "None" && pad_mode != "none" && pad_mode != "NONE")
-            fail(op, "auto_pad " + pad_mode + " has no reference");
-        const size_t sp = nd - 2;
-        const bool nxc = op.str(dnnl_graph_op_attr_data_format, "NXC") == "NXC";
-        const bool xio = op.str(dnnl_graph_op_attr_weights_format, "XIO") == "XIO";
-        const int64_t G = op.s64(dnnl_graph_op_attr_groups, 1);
-        const dims_t strides = op.s64s(dnnl_graph_op_attr_strides, dims_t(sp, 1));
-        const dims_t pads = op.s64s(dnnl_graph_op_attr_pads_begin, dims_t(sp, 0));
-        const dims_t dil = op.s64s(dnnl_graph_op_attr_dilations, dims_t(sp, 1));
-        if (strides.size() != sp || pads.size() != sp || dil.size() != sp)
-            fail(op, "strides, pads_begin or dilations have the wrong length");
-        // Logical NCX source / destination and OIX weights positions.
-        auto c_at = [&](const dims_t &d) { return nxc ? d[nd - 1] : d[1]; };
-        auto x_at = [&](const dims_t &d, size_t i) { return nxc ? d[1 + i] : d[2 + i]; };
-        const int64_t IC = c_at(src.dims), OC = c_at(dst.dims);
-        const int64_t WO = xio ? wei.dims[nd - 1] : wei.dims[0];
-        const int64_t WI = xio ? wei.dims[nd - 2] : wei.dims[1];
-        if (G < 1 || IC % G || OC % G || WO != OC || WI * G != IC)
-            fail(op, "channels, groups and weights do not agree");
-        const ref_value_t *bias = op.inputs.size() > 2 ? &in(2) : nullptr;
-        if (bias && product(bias->dims) != OC) fail(op, "bias size is not the output channels");
-        dims_t kdims(sp);
-        for (size_t i = 0; i < sp; ++i)
-            kdims[i] = xio ? wei.dims[i] : wei.dims[2 + i];
-        const int64_t KS = product(kdims);
-        std::vector<int64_t> spos(nd), wpos(nd), kpos(sp + 1);
-        for_each(dst, [&](const int64_t *p) {
-            const int64_t oc = nxc ? p[nd - 1] : p[1];
-            const int64_t g = oc / (OC / G);
-            double acc = bias ? bias->v[oc] : 0;
-            for (int64_t ic = 0; ic < WI; ++ic)
-                for (int64_t k = 0; k < KS; ++k) {
-                    logical_position(kdims, k, kpos.data());
-                    bool inside = true;
-                    for (size_t i = 0; i < sp && inside; ++i) {
-                        const int64_t o = nxc ? p[1 + i] : p[2 + i];
-                        const int64_t x = o * strides[i] - pads[i] + kpos[i] * dil[i];
-                        inside = x >= 0 && x < x_at(src.dims, i);
-                        spos[nxc ? 1 + i : 2 + i] = x;
-                        wpos[xio ? i : 2 + i] = kpos[i];
+        // Row by row: for each k, a[m][k] times row k of B added into the output row, so the
+        // inner loop runs over n (contiguous in B unless it is transposed). The sum over k keeps
+        // its order. Batch offsets come from the broadcast index of position (batch, 0, 0).
+        const int64_t a_m = ta ? 1 : a.dims[an - 1], a_k = ta ? a.dims[an - 1] : 1;
+        const int64_t b_k = tb ? 1 : b.dims[bn - 1], b_n = tb ? b.dims[bn - 1] : 1;
+        d.v.assign(static_cast<size_t>(product(d.dims)), 0);
+        const int64_t batches = M > 0 && N > 0 ? product(d.dims) / (M * N) : 0;
+        dims_t bdims(d.dims.begin(), d.dims.end() - 2);
+        std::vector<int64_t> pos(nd + 1, 0);
+        std::vector<double> row(static_cast<size_t>(N)), mrow(static_cast<size_t>(N));
+        d.mag.assign(d.v.size(), 0);
+        for (int64_t bi = 0; bi < batches; ++bi) {
+            logical_position(bdims, bi, pos.data());
+            pos[nd - 2] = pos[nd - 1] = 0;
+            const double *ab = a.v.data() + broadcast_index(a.dims, d.dims, pos.data());
+            const double *bb = b.v.data() + broadcast_index(b.dims, d.dims, pos.data());
+            for (int64_t m = 0; m < M; ++m) {
+                std::fill(row.begin(), row.end(), 0.0);
+                std::fill(mrow.begin(), mrow.end(), 0.0);
+                for (int64_t k = 0; k < K; ++k) {
+                    const double av = ab[m * a_m + k * a_k];
+                    const double *bk = bb + k * b_k;
+                    for (int64_t n = 0; n < N; ++n) {
+                        row[n] += av * bk[n * b_n];
+                        mrow[n] += std::fabs(av * bk[n * b_n]);
                     }
-                    if (!inside) continue;
-                    spos[0] = p[0];
-                    spos[nxc ? nd - 1 : 1] = g * WI + ic;
-                    wpos[xio ? nd - 1 : 0] = oc;
-                    wpos[xio ? nd - 2 : 1] = ic;
-                    acc += src.v[linear_index(src.dims, spos.data())]
-                           * wei.v[linear_index(wei.dims, wpos.data())];
                 }
-            return acc;
-        });
+                std::copy(row.begin(), row.end(), d.v.begin() + (bi * M + m) * N);
+                std::copy(mrow.begin(), mrow.end(), d.mag.begin() + (bi * M + m) * N);
+            }
+        }
+        if (bias) {
+            std::vector<int64_t> p(nd + 1);
+            for (int64_t i = 0; i < product(d.dims); ++i) {
+                logical_position(d.dims, i, p.data());
+                d.v[i] += bias->v[broadcast_index(bias->dims, d.dims, p.data())];
+            }
+        }
     }
 
     // Softmax (log_softmax) along one axis: rows are the positions of the other axes.
@@ -470,19 +571,36 @@ struct op_run_t {
         });
     }
 
+    bool carries_magnitude(const graph_op_t &o) const {
+        dnnl_alg_kind_t alg;
+        double a, b;
+        if (eltwise_alg(o, alg, a, b) || binary_alg(o.kind, alg)) return true;
+        return o.kind == dnnl_graph_op_bias_add || o.kind == dnnl_graph_op_type_cast
+                || o.kind == dnnl_graph_op_reorder || o.kind == dnnl_graph_op_static_reshape;
+    }
+
     void run() {
         dnnl_alg_kind_t alg;
         double a, b;
         if (eltwise_alg(op, alg, a, b))
             eltwise();
+        else if (eltwise_bwd_alg(op, alg, a, b))
+            eltwise_backward();
         else if (binary_alg(op.kind, alg))
             binary();
+        else if (ref_is_conv_family(op.kind))
+            conv_family();
+        else if (ref_is_pool_or_norm_backward(op.kind))
+            pool_or_norm_backward();
         else
             switch (op.kind) {
             case dnnl_graph_op_select: select(); break;
+            case dnnl_graph_op_gen_index: gen_index(); break;
+            case dnnl_graph_op_softmax_backward: softmax_backward(false); break;
+            case dnnl_graph_op_log_softmax_backward: softmax_backward(true); break;
+            case dnnl_graph_op_prelu: prelu(); break;
             case dnnl_graph_op_bias_add: bias_add(); break;
             case dnnl_graph_op_matmul: matmul(); break;
-            case dnnl_graph_op_convolution: convolution(); break;
             case dnnl_graph_op_softmax: softmax(false); break;
             case dnnl_graph_op_log_softmax: softmax(true); break;
             case dnnl_graph_op_layer_norm: layer_norm(); break;
@@ -503,6 +621,12 @@ struct op_run_t {
             case dnnl_graph_op_end: break; // marks a graph output
             default: fail(op, "no reference for this op kind");
             }
+        // Element-wise ops keep the magnitude of the accumulation they read.
+        if (op.outputs.size() == 1 && !op.inputs.empty() && carries_magnitude(op)) {
+            ref_value_t &o = values[op.outputs[0].id];
+            const ref_value_t &src = in(0);
+            if (o.mag.empty() && src.mag.size() == o.v.size()) o.mag = src.mag;
+        }
         // What the library stores: each output in its own data type.
         for (const auto &lt : op.outputs) {
             ref_value_t &o = values[lt.id];
@@ -516,15 +640,25 @@ struct op_run_t {
 
 } // namespace
 
+void ref_fail(const graph_op_t &op, const std::string &what) {
+    throw std::invalid_argument("reference: op " + std::to_string(op.id) + " ("
+                                + graph_op_kind_name(op.kind) + "): " + what);
+}
+
 std::string ref_unsupported(const graph_op_t &op) {
     dnnl_alg_kind_t alg;
     double a, b;
-    if (eltwise_alg(op, alg, a, b) || binary_alg(op.kind, alg)) return {};
+    if (eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b) || binary_alg(op.kind, alg)
+            || ref_is_conv_family(op.kind) || ref_is_pool_or_norm_backward(op.kind))
+        return {};
     switch (op.kind) {
     case dnnl_graph_op_select:
+    case dnnl_graph_op_gen_index:
+    case dnnl_graph_op_softmax_backward:
+    case dnnl_graph_op_log_softmax_backward:
+    case dnnl_graph_op_prelu:
     case dnnl_graph_op_bias_add:
     case dnnl_graph_op_matmul:
-    case dnnl_graph_op_convolution:
     case dnnl_graph_op_softmax:
     case dnnl_graph_op_log_softmax:
     case dnnl_graph_op_layer_norm:
@@ -589,10 +723,14 @@ bool graph_has_transcendental(const graph_case_t &c) {
     for (const auto &op : c.ops) {
         dnnl_alg_kind_t alg;
         double a, b;
-        if (eltwise_alg(op, alg, a, b) && eltwise_is_transcendental(alg)) return true;
+        if ((eltwise_alg(op, alg, a, b) || eltwise_bwd_alg(op, alg, a, b))
+                && eltwise_is_transcendental(alg))
+            return true;
         switch (op.kind) {
         case dnnl_graph_op_softmax:
         case dnnl_graph_op_log_softmax:
+        case dnnl_graph_op_softmax_backward:
+        case dnnl_graph_op_log_softmax_backward:
         case dnnl_graph_op_layer_norm: return true;
         default: break;
         }

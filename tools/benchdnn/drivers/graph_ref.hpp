@@ -14,8 +14,14 @@ struct ref_value_t {
     dims_t dims;
     dnnl_data_type_t dt = dnnl_f32;
     std::vector<double> v; // row-major over dims
+    // Sum of |terms| behind each value where an op accumulated it (MatMul, convolutions),
+    // carried through element-wise ops; empty otherwise. Tolerances scale with it.
+    std::vector<double> mag;
 };
 using ref_values_t = std::map<size_t, ref_value_t>;
+
+// Throws std::invalid_argument "reference: op ID (KIND): what".
+[[noreturn]] void ref_fail(const graph_op_t &op, const std::string &what);
 
 // Empty when the reference computes this op; otherwise why not ("no reference for Pow").
 std::string ref_unsupported(const graph_op_t &op);

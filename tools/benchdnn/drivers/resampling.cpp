@@ -12,6 +12,7 @@
 #include "fill.hpp"
 #include "harness.hpp"
 #include "names.hpp"
+#include "resampling_taps.hpp"
 
 namespace benchdnn {
 namespace {
@@ -86,23 +87,6 @@ struct rs_cfg_t {
     rs_desc_t desc;
 };
 
-// For each dst position of one spatial dim, the src positions and weights it reads.
-std::vector<std::vector<std::pair<int64_t, double>>> taps(bool linear, int64_t in, int64_t out) {
-    std::vector<std::vector<std::pair<int64_t, double>>> t(out);
-    for (int64_t o = 0; o < out; ++o) {
-        const float s = (static_cast<float>(o) + 0.5f) * static_cast<float>(in) / static_cast<float>(out) - 0.5f;
-        auto clamp = [&](int64_t x) { return x < 0 ? 0 : x > in - 1 ? in - 1 : x; };
-        if (!linear) {
-            t[o].push_back({clamp(static_cast<int64_t>(std::round(s))), 1.0});
-            continue;
-        }
-        const double f = std::floor(static_cast<double>(s)), w = s - f;
-        t[o].push_back({clamp(static_cast<int64_t>(f)), 1 - w});
-        t[o].push_back({clamp(static_cast<int64_t>(f) + 1), w});
-    }
-    return t;
-}
-
 class rs_prb_t : public problem_t {
 public:
     explicit rs_prb_t(const rs_cfg_t &c) : c_(c) {}
@@ -169,7 +153,7 @@ public:
         const int nsp = c_.desc.nsp;
         const bool linear = c_.alg == dnnl_resampling_linear;
         std::vector<std::vector<std::vector<std::pair<int64_t, double>>>> t;
-        for (int k = 0; k < nsp; ++k) t.push_back(taps(linear, sd[2 + k], dd[2 + k]));
+        for (int k = 0; k < nsp; ++k) t.push_back(resampling_taps(linear, sd[2 + k], dd[2 + k]));
         const bool bwd = c_.dir == dir_t::bwd_d;
         const int64_t n_dst = product(dd);
         std::vector<double> exp(static_cast<size_t>(bwd ? product(sd) : n_dst), 0.0), mag(exp.size(), 0.0);

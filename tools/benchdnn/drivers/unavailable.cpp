@@ -27,7 +27,6 @@ private:
     }; \
     BENCHDNN_REGISTER_DRIVER(#name, name##_driver_t)
 
-BENCHDNN_UNAVAILABLE(sdpa, "scaled dot-product attention is tested through --graph here");
 BENCHDNN_UNAVAILABLE(gated_mlp, "gated MLP is tested through --graph here");
 
 } // namespace
