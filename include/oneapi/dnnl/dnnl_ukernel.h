@@ -4,7 +4,8 @@
  *   brgemm:    C (+)= sum over i < batch_size of A_i x B_i, with A_i at A + offsets[2i] bytes
  *              (M x K, rows lda elements apart) and B_i at B + offsets[2i+1] bytes (K x N in
  *              the layout dnnl_brgemm_get_B_pack_type names for a_dt x b_dt, ldb); C is
- *              M x N, ldc, f32 (or s32 for int8). dnnl_brgemm_execute_postops then writes D = post-ops(scaled C).
+ *              M x N, ldc, f32 (or s32 for int8). dnnl_brgemm_execute_postops then
+ *              writes D = post-ops(scaled C).
  *   transform: packs a K x N B given as ab or ba into that layout.
  * A brgemm is configured, finalized, generated once, and then executed any number of times
  * from any number of threads at once (each with its own scratchpad). The CPU holds no tile
