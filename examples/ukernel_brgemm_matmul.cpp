@@ -83,15 +83,13 @@ bool run(memory::data_type dt) {
     post_ops relu;
     relu.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
     std::map<std::pair<dim, dim>, block_kernels_t> kernels;
-    pack_type pack = pack_type::undef;
+    // The B layout depends only on the types (and the CPU).
+    const pack_type pack = brgemm::get_B_pack_type(dt, dt);
     for (dim mb : {M_blk, M % M_blk})
         for (dim nb : {N_blk, N % N_blk}) {
             if (mb == 0 || nb == 0 || kernels.count({mb, nb})) continue;
             block_kernels_t k;
             // Packed B is one N block wide (ldb = nb); plain B is read in place (ldb = N).
-            brgemm probe(mb, nb, K_blk, 1, K, nb, N_blk, dt, dt, memory::data_type::f32);
-            probe.finalize();
-            pack = probe.get_B_pack_type();
             const dim ldb = pack == pack_type::pack32 ? nb : N;
             k.body = brgemm(mb, nb, K_blk, K_chunks - 1, K, ldb, N_blk, dt, dt,
                     memory::data_type::f32);

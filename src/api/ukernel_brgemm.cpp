@@ -139,11 +139,9 @@ DNNL_API dnnl_status_t dnnl_brgemm_finalize(dnnl_brgemm_t brgemm) {
 }
 
 DNNL_API dnnl_status_t dnnl_brgemm_get_B_pack_type(
-        const_dnnl_brgemm_t brgemm, dnnl_pack_type_t *pack_type) {
+        dnnl_pack_type_t *pack_type, dnnl_data_type_t a_dt, dnnl_data_type_t b_dt) {
     ANYDNN_REQUIRE_NOT_NULL(pack_type);
-    ANYDNN_REQUIRE_FINALIZED(brgemm);
-    *pack_type = brgemm->conf.b_pack;
-    return dnnl_success;
+    return cpu::ukernel::brgemm_b_pack_type_for(a_dt, b_dt, pack_type);
 }
 
 DNNL_API dnnl_status_t dnnl_brgemm_get_scratchpad_size(const_dnnl_brgemm_t brgemm, size_t *size) {

@@ -58,6 +58,9 @@ struct brgemm_conf_t {
 status_t brgemm_check_types(dnnl_data_type_t a_dt, dnnl_data_type_t b_dt, dnnl_data_type_t c_dt);
 // The B layout brgemm kernels read for B of type b_dt on this CPU (shared with transform).
 dnnl_pack_type_t brgemm_b_pack_type(dnnl_data_type_t b_dt);
+// The same for the public query: dnnl_unimplemented for a pair brgemm_check_types refuses.
+status_t brgemm_b_pack_type_for(
+        dnnl_data_type_t a_dt, dnnl_data_type_t b_dt, dnnl_pack_type_t *pack_type);
 // k per 32-bit group of a pack32 B of that type.
 int pack32_group(dnnl_data_type_t dt);
 

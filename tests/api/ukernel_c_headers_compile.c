@@ -35,7 +35,8 @@ static void ukernel_prototypes(void) {
             = dnnl_brgemm_set_post_ops;
     dnnl_status_t (*step[3])(dnnl_brgemm_t)
             = {dnnl_brgemm_finalize, dnnl_brgemm_generate, dnnl_brgemm_destroy};
-    dnnl_status_t (*pack)(const_dnnl_brgemm_t, dnnl_pack_type_t *) = dnnl_brgemm_get_B_pack_type;
+    dnnl_status_t (*pack)(dnnl_pack_type_t *, dnnl_data_type_t, dnnl_data_type_t)
+            = dnnl_brgemm_get_B_pack_type;
     dnnl_status_t (*scratch)(const_dnnl_brgemm_t, size_t *) = dnnl_brgemm_get_scratchpad_size;
     dnnl_status_t (*valid)(const_dnnl_brgemm_t, int *) = dnnl_brgemm_is_execute_postops_valid;
     dnnl_status_t (*hw)(const_dnnl_brgemm_t) = dnnl_brgemm_set_hw_context;

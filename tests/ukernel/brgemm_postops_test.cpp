@@ -125,7 +125,7 @@ void run(const po_case_t &pc, unsigned seed) {
     }
     ASSERT_EQ(dnnl_brgemm_generate(br), dnnl_success);
     dnnl_pack_type_t pack = dnnl_pack_type_undef;
-    ASSERT_EQ(dnnl_brgemm_get_B_pack_type(br, &pack), dnnl_success);
+    ASSERT_EQ(dnnl_brgemm_get_B_pack_type(&pack, t.a, t.b), dnnl_success);
     p.prepare_b(pack);
 
     buffer_t C(t.c, size_t(s.M * p.ldc));

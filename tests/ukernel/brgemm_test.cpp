@@ -39,7 +39,7 @@ dnnl_brgemm_t make_brgemm(problem_t &p, bool add_C) {
     EXPECT_EQ(dnnl_brgemm_set_add_C(br, add_C), dnnl_success);
     EXPECT_EQ(dnnl_brgemm_finalize(br), dnnl_success);
     dnnl_pack_type_t pack = dnnl_pack_type_undef;
-    EXPECT_EQ(dnnl_brgemm_get_B_pack_type(br, &pack), dnnl_success);
+    EXPECT_EQ(dnnl_brgemm_get_B_pack_type(&pack, p.t.a, p.t.b), dnnl_success);
     EXPECT_TRUE(pack == dnnl_pack_type_no_trans || pack == dnnl_pack_type_pack32);
     int valid = -1;
     EXPECT_EQ(dnnl_brgemm_is_execute_postops_valid(br, &valid), dnnl_success);

@@ -46,14 +46,37 @@ TEST(ukernel_bad_input, create_checks_sizes_and_types) {
     EXPECT_EQ(br, nullptr);
 }
 
+TEST(ukernel_bad_input, b_pack_type_of_unsupported_pairs) {
+    // The pack type query takes the types alone; a pair no brgemm computes has no layout.
+    const dnnl_data_type_t bad_pairs[][2] = {{dnnl_f32, dnnl_bf16}, {dnnl_f64, dnnl_f64},
+            {dnnl_s8, dnnl_f32}, {dnnl_f32, dnnl_u8}, {dnnl_f16, dnnl_bf16},
+            {dnnl_f8_e5m2, dnnl_f32}, {dnnl_data_type_undef, dnnl_f32},
+            {dnnl_f32, dnnl_data_type_undef}, {dnnl_s32, dnnl_s32}};
+    for (const auto &t : bad_pairs) {
+        dnnl_pack_type_t pack = dnnl_pack_type_pack32;
+        EXPECT_EQ(dnnl_brgemm_get_B_pack_type(&pack, t[0], t[1]), dnnl_unimplemented)
+                << dnnl_dt2str(t[0]) << " x " << dnnl_dt2str(t[1]);
+        EXPECT_EQ(pack, dnnl_pack_type_pack32) << "written although refused";
+    }
+    EXPECT_EQ(dnnl_brgemm_get_B_pack_type(nullptr, dnnl_f32, dnnl_f32), dnnl_invalid_arguments);
+    // Every pair brgemm computes has one, the same for either int8 sign of A.
+    const dnnl_data_type_t good_pairs[][2] = {{dnnl_f32, dnnl_f32}, {dnnl_bf16, dnnl_bf16},
+            {dnnl_f16, dnnl_f16}, {dnnl_f16, dnnl_f32}, {dnnl_f8_e4m3, dnnl_f8_e5m2},
+            {dnnl_u8, dnnl_s8}, {dnnl_s8, dnnl_s8}, {dnnl_s8, dnnl_u8}};
+    for (const auto &t : good_pairs) {
+        dnnl_pack_type_t pack = dnnl_pack_type_undef;
+        EXPECT_EQ(dnnl_brgemm_get_B_pack_type(&pack, t[0], t[1]), dnnl_success)
+                << dnnl_dt2str(t[0]) << " x " << dnnl_dt2str(t[1]);
+        EXPECT_TRUE(pack == dnnl_pack_type_no_trans || pack == dnnl_pack_type_pack32);
+    }
+}
+
 TEST(ukernel_bad_input, calls_out_of_order) {
     dnnl_brgemm_t br = make();
     ASSERT_NE(br, nullptr);
-    dnnl_pack_type_t pack;
     size_t size;
     int valid;
     // Queries and generate need finalize.
-    EXPECT_EQ(dnnl_brgemm_get_B_pack_type(br, &pack), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_brgemm_get_scratchpad_size(br, &size), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_brgemm_is_execute_postops_valid(br, &valid), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_brgemm_generate(br), dnnl_invalid_arguments);
@@ -89,7 +112,6 @@ TEST(ukernel_bad_input, calls_out_of_order) {
     EXPECT_EQ(dnnl_brgemm_execute(br, A.data(), B.data(), offs, C.data(), nullptr),
             dnnl_success);
     // Null out-parameters of queries.
-    EXPECT_EQ(dnnl_brgemm_get_B_pack_type(br, nullptr), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_brgemm_get_scratchpad_size(br, nullptr), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_brgemm_is_execute_postops_valid(br, nullptr), dnnl_invalid_arguments);
     EXPECT_EQ(dnnl_brgemm_set_hw_context(nullptr), dnnl_invalid_arguments);

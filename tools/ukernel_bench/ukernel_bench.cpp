@@ -52,7 +52,7 @@ double brgemm_seconds(memory::data_type dt, dim M, dim N, dim K, dim bs, long re
     const size_t es = memory::data_type_size(dt);
     brgemm br(M, N, K, bs, K, N, N, dt, dt, memory::data_type::f32);
     br.finalize();
-    const pack_type pack = br.get_B_pack_type();
+    const pack_type pack = brgemm::get_B_pack_type(dt, dt);
     br.generate();
     // bs blocks of A (M x K) and B (K x N), B packed as asked; small values.
     std::vector<uint8_t> A(size_t(bs * M * K) * es), B(size_t(bs * K * N) * es + 64);

@@ -3,8 +3,9 @@
  * Microkernels an application calls from inside its own loops and threads:
  *   brgemm:    C (+)= sum over i < batch_size of A_i x B_i, with A_i at A + offsets[2i] bytes
  *              (M x K, rows lda elements apart) and B_i at B + offsets[2i+1] bytes (K x N in
- *              the layout dnnl_brgemm_get_B_pack_type names, ldb); C is M x N, ldc, f32 (or
- *              s32 for int8). dnnl_brgemm_execute_postops then writes D = post-ops(scaled C).
+ *              the layout dnnl_brgemm_get_B_pack_type names for a_dt x b_dt, ldb); C is
+ *              M x N, ldc, f32 (or s32 for int8). dnnl_brgemm_execute_postops then
+ *              writes D = post-ops(scaled C).
  *   transform: packs a K x N B given as ab or ba into that layout.
  * A brgemm is configured, finalized, generated once, and then executed any number of times
  * from any number of threads at once (each with its own scratchpad). The CPU holds no tile
@@ -77,9 +78,11 @@ dnnl_status_t DNNL_API dnnl_brgemm_set_D_scales(
  *  supported. */
 dnnl_status_t DNNL_API dnnl_brgemm_finalize(dnnl_brgemm_t brgemm);
 
-/** The layout B must have for this brgemm (after finalize). */
-dnnl_status_t DNNL_API dnnl_brgemm_get_B_pack_type(
-        const_dnnl_brgemm_t brgemm, dnnl_pack_type_t *pack_type);
+/** The layout B must have for a brgemm of a_dt x b_dt on this CPU (no brgemm object is
+ *  needed): dnnl_pack_type_no_trans (B read as is) or dnnl_pack_type_pack32.
+ *  dnnl_unimplemented for a type pair the brgemm does not compute. */
+dnnl_status_t DNNL_API dnnl_brgemm_get_B_pack_type(dnnl_pack_type_t *pack_type,
+        dnnl_data_type_t a_dt, dnnl_data_type_t b_dt);
 
 /** Bytes of the scratchpad each execution needs (after finalize; may be 0). */
 dnnl_status_t DNNL_API dnnl_brgemm_get_scratchpad_size(

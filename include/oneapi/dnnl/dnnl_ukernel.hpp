@@ -125,9 +125,12 @@ struct brgemm : public handle<dnnl_brgemm_t> {
         error::wrap_c_api(dnnl_brgemm_finalize(get()), "could not finalize a brgemm ukernel");
     }
 
-    pack_type get_B_pack_type() const {
+    /// The layout B must have for a brgemm of a_dt x b_dt (a property of the types and
+    /// the CPU, so no object is needed).
+    static pack_type get_B_pack_type(memory::data_type a_dt, memory::data_type b_dt) {
         dnnl_pack_type_t t = dnnl_pack_type_undef;
-        error::wrap_c_api(dnnl_brgemm_get_B_pack_type(get(), &t),
+        error::wrap_c_api(dnnl_brgemm_get_B_pack_type(&t, memory::convert_to_c(a_dt),
+                                  memory::convert_to_c(b_dt)),
                 "could not query the B pack type of a brgemm ukernel");
         return static_cast<pack_type>(t);
     }

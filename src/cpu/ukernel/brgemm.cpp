@@ -84,6 +84,15 @@ dnnl_pack_type_t brgemm_b_pack_type(dnnl_data_type_t b_dt) {
     }
 }
 
+status_t brgemm_b_pack_type_for(
+        dnnl_data_type_t a_dt, dnnl_data_type_t b_dt, dnnl_pack_type_t *pack_type) {
+    // The accumulator type follows from the pair, so the pair check is the create-time one.
+    const dnnl_data_type_t c_dt = is_int8(a_dt) ? dnnl_s32 : dnnl_f32;
+    ANYDNN_CHECK(brgemm_check_types(a_dt, b_dt, c_dt));
+    *pack_type = brgemm_b_pack_type(b_dt);
+    return dnnl_success;
+}
+
 status_t brgemm_set_post_ops(
         brgemm_conf_t &c, dim_t ldd, dnnl_data_type_t d_dt, const post_ops_t *po) {
     ANYDNN_REQUIRE(ldd >= c.N, dnnl_invalid_arguments, "ldd %lld is below N %lld",

@@ -410,7 +410,8 @@ private:
         }
         if ((st = UK(dnnl_brgemm_finalize)(brg_)) != dnnl_success) return st;
         dnnl_pack_type_t pack = dnnl_pack_type_undef;
-        if ((st = UK(dnnl_brgemm_get_B_pack_type)(brg_, &pack)) != dnnl_success) return st;
+        if ((st = UK(dnnl_brgemm_get_B_pack_type)(&pack, c_.dt[0], c_.dt[1])) != dnnl_success)
+            return st;
         if ((st = UK(dnnl_brgemm_generate)(brg_)) != dnnl_success) return st;
         if ((st = UK(dnnl_brgemm_get_scratchpad_size)(brg_, &scratch_size_)) != dnnl_success)
             return st;
