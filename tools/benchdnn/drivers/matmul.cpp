@@ -125,7 +125,23 @@ public:
         const int nd = static_cast<int>(dd_.size());
         const int64_t K = c_.sd[nd - 1];
         std::vector<double> exp(dst_.size()), mag(dst_.size());
-        // Scales and zero points at each element's own position: grouped ones vary along K.
+        // Each operand element with its own scale and zero point applied (grouped ones vary
+        // along K), once: the dot products below then read plain values.
+        auto dequantize = [&](const std::vector<double> &v, const dims_t &dims, int arg) {
+            std::vector<double> q(v.size());
+            parallel_chunks(static_cast<int64_t>(v.size()), [&](int64_t b, int64_t e) {
+                std::vector<int64_t> p(nd);
+                for (int64_t i = b; i < e; ++i) {
+                    logical_position(dims, i, p.data());
+                    q[i] = (v[i] - bundle_->zero_point(arg, p.data()))
+                            * bundle_->scale(arg, p.data());
+                }
+            });
+            return q;
+        };
+        const std::vector<double> sq = dequantize(src_, c_.sd, DNNL_ARG_SRC);
+        const std::vector<double> wq = dequantize(wei_, c_.wd, DNNL_ARG_WEIGHTS);
+        const int64_t N = c_.wd[nd - 1];
         auto ref = [&](int64_t begin, int64_t end) {
             std::vector<int64_t> pos(nd), sp(nd), wp(nd), zero(nd, 0);
             for (int64_t x = begin; x < end; ++x) {
@@ -135,19 +151,17 @@ public:
                     wp[i] = c_.wd[i] == 1 ? 0 : pos[i];
                 }
                 sp[nd - 2] = pos[nd - 2];
+                sp[nd - 1] = 0;
+                wp[nd - 2] = 0;
                 wp[nd - 1] = pos[nd - 1];
+                // Row k of src runs along K contiguously; weights step by N.
+                const double *a = &sq[linear_index(c_.sd, sp.data())];
+                const double *b = &wq[linear_index(c_.wd, wp.data())];
                 double acc = 0, m = 0;
                 for (int64_t k = 0; k < K; ++k) {
-                    sp[nd - 1] = k;
-                    wp[nd - 2] = k;
-                    const double a = (src_[linear_index(c_.sd, sp.data())]
-                                             - bundle_->zero_point(DNNL_ARG_SRC, sp.data()))
-                            * bundle_->scale(DNNL_ARG_SRC, sp.data());
-                    const double b = (wei_[linear_index(c_.wd, wp.data())]
-                                             - bundle_->zero_point(DNNL_ARG_WEIGHTS, wp.data()))
-                            * bundle_->scale(DNNL_ARG_WEIGHTS, wp.data());
-                    acc += a * b;
-                    m += std::fabs(a * b);
+                    const double t = a[k] * b[k * N];
+                    acc += t;
+                    m += std::fabs(t);
                 }
                 double v = acc + (with_bias() ? bia_[masked_index(bd_, pos.data())] : 0.0);
                 mag[x] = m + std::fabs(v);
