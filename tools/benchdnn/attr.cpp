@@ -1,5 +1,6 @@
 #include "attr.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -155,8 +156,9 @@ std::vector<quant_entry_t> parse_quant(const std::string &s, bool zero_points) {
         }
         if (f.size() > next) e.dt = str2dt(f[next++]);
         if (f.size() > next) {
-            parse_dims(f[next++]);
-            e.unsupported = "grouped scales and zero points are not handled by the tester";
+            e.groups = parse_dims(f[next++]);
+            for (auto g : e.groups)
+                if (g < 1) throw std::invalid_argument("bad groups in '" + item + "'");
         }
         if (f.size() > next) throw std::invalid_argument("too many fields in '" + item + "'");
         out.push_back(e);
@@ -273,19 +275,32 @@ attr_bundle_t::attr_bundle_t(const attr_desc_t &a, const dims_t &dst_dims,
         q.arg_dims = arg_dims(e.arg);
         q.mask = policy_mask(e.policy, static_cast<int>(q.arg_dims.size()));
         q.dims = masked_dims(q.arg_dims, q.mask);
+        // Groups cover the last dims; a dim the mask leaves out keeps its single value.
+        const int nd_arg = static_cast<int>(q.arg_dims.size());
+        const int ng = static_cast<int>(e.groups.size());
+        if (ng > nd_arg)
+            throw std::invalid_argument("groups of " + e.arg_name + " have more dims than it");
+        q.group.assign(q.arg_dims.size(), 1);
+        for (int g = 0; g < ng; ++g) {
+            const int d = nd_arg - ng + g;
+            q.group[d] = e.groups[g];
+            if (q.dims[d] > 1) q.dims[d] = std::max<int64_t>(1, q.dims[d] / e.groups[g]);
+        }
         dnnl_data_type_t dt = e.dt == dnnl_data_type_undef ? (zp ? dnnl_s32 : dnnl_f32) : e.dt;
+        const bool plain = e.dt == dnnl_data_type_undef && e.groups.empty();
+        const dnnl_dim_t *groups = ng ? e.groups.data() : nullptr;
         if (zp) {
-            if (e.dt == dnnl_data_type_undef)
+            if (plain)
                 BENCHDNN_CHECK(dnnl_primitive_attr_set_zero_points_mask(attr_.get(), e.arg, q.mask));
             else
                 BENCHDNN_CHECK(BENCHDNN_REQUIRE_API(dnnl_primitive_attr_set_zero_points)(
-                        attr_.get(), e.arg, q.mask, 0, nullptr, dt));
+                        attr_.get(), e.arg, q.mask, ng, groups, dt));
         } else {
-            if (e.dt == dnnl_data_type_undef)
+            if (plain)
                 BENCHDNN_CHECK(dnnl_primitive_attr_set_scales_mask(attr_.get(), e.arg, q.mask));
             else
                 BENCHDNN_CHECK(BENCHDNN_REQUIRE_API(dnnl_primitive_attr_set_scales)(
-                        attr_.get(), e.arg, q.mask, 0, nullptr, dt));
+                        attr_.get(), e.arg, q.mask, ng, groups, dt));
         }
         // Per-channel values vary (powers of two for scales keep products exact).
         const int64_t n = product(q.dims);
@@ -367,14 +382,21 @@ const attr_bundle_t::quant_data_t *attr_bundle_t::find(
     return nullptr;
 }
 
+double attr_bundle_t::quant_data_t::at(const int64_t *pos) const {
+    int64_t l = 0;
+    for (size_t d = 0; d < dims.size(); ++d)
+        l = l * dims[d] + (dims[d] == 1 ? 0 : pos[d] / group[d]);
+    return values[static_cast<size_t>(l)];
+}
+
 double attr_bundle_t::scale(int arg, const int64_t *pos) const {
     auto *q = find(scales_, arg);
-    return q ? masked_value(q->dims, q->values, pos) : 1.0;
+    return q ? q->at(pos) : 1.0;
 }
 
 double attr_bundle_t::zero_point(int arg, const int64_t *pos) const {
     auto *q = find(zero_points_, arg);
-    return q ? masked_value(q->dims, q->values, pos) : 0.0;
+    return q ? q->at(pos) : 0.0;
 }
 
 bool attr_bundle_t::has_sum() const {

@@ -33,7 +33,9 @@ struct quant_entry_t {
     std::string policy = "common";
     double value = 1;
     dnnl_data_type_t dt = dnnl_data_type_undef;
-    std::string unsupported; // why the tester cannot run it (groups), or empty
+    // GROUPS ("32x1"): values shared by blocks of that size along the argument's last dims.
+    dims_t groups;
+    std::string unsupported; // why the tester cannot run it, or empty
 };
 
 struct attr_desc_t {
@@ -91,8 +93,10 @@ private:
     struct quant_data_t {
         int arg;
         int mask;
-        dims_t arg_dims, dims; // dims: the mask applied to arg_dims
+        dims_t arg_dims, dims; // dims: the mask applied to arg_dims, divided by the groups
+        dims_t group; // per dimension of arg_dims: elements sharing one value (1: none)
         std::vector<double> values;
+        double at(const int64_t *pos) const;
     };
     struct operand_t {
         int arg; // execution argument

@@ -156,6 +156,8 @@ bool dt_supported(dnnl_data_type_t dt) {
         case dnnl_s32:
         case dnnl_s8:
         case dnnl_u8:
+        case dnnl_s4:
+        case dnnl_u4:
         case dnnl_f8_e5m2:
         case dnnl_f8_e4m3:
         case dnnl_f4_e2m1:

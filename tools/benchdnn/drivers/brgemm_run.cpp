@@ -110,6 +110,10 @@ public:
             return skip("bias data type not handled by the tester");
         const std::string why = c_.attr.unsupported();
         if (!why.empty()) return skip(why);
+        for (const auto *qs : {&c_.attr.scales, &c_.attr.zero_points})
+            for (const auto &q : *qs)
+                if (!q.groups.empty())
+                    return skip("grouped scales and zero points are not handled by this tester");
         if (settings().engine_kind != dnnl_cpu)
             return unimpl("the ukernel API runs on the CPU engine only");
         if (!is_row_major(c_.stag) || !is_row_major(c_.dtag))

@@ -1,7 +1,9 @@
 // --matmul: dst = src x weights (+ bias) with attributes; "MxK:KxN" or batched
-// "BxMxK:BxKxN" (batch dims of one broadcast), --dt=f32|bf16|u8:s8:s32 (SRC:WEI:DST),
+// "BxMxK:BxKxN" (batch dims of one broadcast), --dt=f32|bf16|u8:s8:s32|bf16:s4:bf16 (SRC:WEI:DST;
+// integer weights with floating-point src are weights decompression, grouped scales and zero points),
 // --stag/--wtag/--dtag, --bia-dt=undef|f32 (bias of shape 1x..xN), --encoding=SRC:WEI:DST
 // (sparse operands, drivers/matmul_sparse.hpp).
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -13,6 +15,7 @@
 #include "matmul_sparse.hpp"
 #include "harness.hpp"
 #include "names.hpp"
+#include "parallel.hpp"
 
 namespace benchdnn {
 namespace {
@@ -29,6 +32,14 @@ class matmul_prb_t : public problem_t {
 public:
     explicit matmul_prb_t(const matmul_cfg_t &c) : c_(c) {
         const int nd = static_cast<int>(c_.sd.size());
+        // oneDNN's matmul policies follow the last dims of each argument: per_oc is the last
+        // one (N of weights and dst, K of src), per_ocic the last two.
+        for (auto *q : {&c_.attr.scales, &c_.attr.zero_points})
+            for (auto &e : *q) {
+                if (e.policy == "per_oc") e.policy = std::to_string(1 << (nd - 1));
+                else if (e.policy == "per_ocic")
+                    e.policy = std::to_string((1 << (nd - 1)) | (1 << (nd - 2)));
+            }
         dd_ = c_.sd;
         for (int i = 0; i < nd - 2; ++i)
             dd_[i] = std::max(c_.sd[i], c_.wd[i]);
@@ -91,8 +102,14 @@ public:
         ri.integers = true;
         ri.step = 0;
         auto range = [&](dnnl_data_type_t t) { return clamp_range(dt_is_int(t) ? ri : r, t); };
+        // 4-bit weights take every value of their type (both nibble signs, the largest codes).
+        fill_range_t r4 = ri;
+        r4.lo = -8;
+        r4.hi = 15;
         src_ = fill_values(product(c_.sd), range(c_.sdt), c_.sdt, 1);
-        wei_ = fill_values(product(c_.wd), range(c_.wdt), c_.wdt, 2);
+        wei_ = fill_values(product(c_.wd),
+                dt_is_4bit(c_.wdt) && dt_is_int(c_.wdt) ? clamp_range(r4, c_.wdt) : range(c_.wdt),
+                c_.wdt, 2);
         dst_ = fill_values(product(dd_), range(c_.ddt), c_.ddt, 3);
         args.add(DNNL_ARG_SRC, md_of(DNNL_ARG_SRC)).write(src_);
         args.add(DNNL_ARG_WEIGHTS, md_of(DNNL_ARG_WEIGHTS)).write(wei_);
@@ -106,42 +123,68 @@ public:
 
     bool check(const args_t &args, std::string &msg) override {
         const int nd = static_cast<int>(dd_.size());
-        const int64_t M = dd_[nd - 2], N = dd_[nd - 1], K = c_.sd[nd - 1];
+        const int64_t K = c_.sd[nd - 1];
         std::vector<double> exp(dst_.size()), mag(dst_.size());
-        std::vector<int64_t> pos(nd), sp(nd), wp(nd), zero(nd, 0);
-        for (size_t x = 0; x < exp.size(); ++x) {
-            logical_position(dd_, static_cast<int64_t>(x), pos.data());
-            for (int i = 0; i < nd - 2; ++i) {
-                sp[i] = c_.sd[i] == 1 ? 0 : pos[i];
-                wp[i] = c_.wd[i] == 1 ? 0 : pos[i];
+        // Each operand element with its own scale and zero point applied (grouped ones vary
+        // along K), once: the dot products below then read plain values.
+        auto dequantize = [&](const std::vector<double> &v, const dims_t &dims, int arg) {
+            std::vector<double> q(v.size());
+            parallel_chunks(static_cast<int64_t>(v.size()), [&](int64_t b, int64_t e) {
+                std::vector<int64_t> p(nd);
+                for (int64_t i = b; i < e; ++i) {
+                    logical_position(dims, i, p.data());
+                    q[i] = (v[i] - bundle_->zero_point(arg, p.data()))
+                            * bundle_->scale(arg, p.data());
+                }
+            });
+            return q;
+        };
+        const std::vector<double> sq = dequantize(src_, c_.sd, DNNL_ARG_SRC);
+        const std::vector<double> wq = dequantize(wei_, c_.wd, DNNL_ARG_WEIGHTS);
+        const int64_t N = c_.wd[nd - 1];
+        auto ref = [&](int64_t begin, int64_t end) {
+            std::vector<int64_t> pos(nd), sp(nd), wp(nd), zero(nd, 0);
+            for (int64_t x = begin; x < end; ++x) {
+                logical_position(dd_, x, pos.data());
+                for (int i = 0; i < nd - 2; ++i) {
+                    sp[i] = c_.sd[i] == 1 ? 0 : pos[i];
+                    wp[i] = c_.wd[i] == 1 ? 0 : pos[i];
+                }
+                sp[nd - 2] = pos[nd - 2];
+                sp[nd - 1] = 0;
+                wp[nd - 2] = 0;
+                wp[nd - 1] = pos[nd - 1];
+                // Row k of src runs along K contiguously; weights step by N.
+                const double *a = &sq[linear_index(c_.sd, sp.data())];
+                const double *b = &wq[linear_index(c_.wd, wp.data())];
+                double acc = 0, m = 0;
+                for (int64_t k = 0; k < K; ++k) {
+                    const double t = a[k] * b[k * N];
+                    acc += t;
+                    m += std::fabs(t);
+                }
+                double v = acc + (with_bias() ? bia_[masked_index(bd_, pos.data())] : 0.0);
+                mag[x] = m + std::fabs(v);
+                v = bundle_->apply_post_ops(v, pos.data(), dst_[x]);
+                exp[x] = v / bundle_->scale(DNNL_ARG_DST, zero.data())
+                        + bundle_->zero_point(DNNL_ARG_DST, pos.data());
             }
-            sp[nd - 2] = pos[nd - 2];
-            wp[nd - 1] = pos[nd - 1];
-            double acc = 0, m = 0;
-            for (int64_t k = 0; k < K; ++k) {
-                sp[nd - 1] = k;
-                wp[nd - 2] = k;
-                // Zero points at the element's position: per K (src), per N (weights) too.
-                const double v = (src_[linear_index(c_.sd, sp.data())]
-                                         - bundle_->zero_point(DNNL_ARG_SRC, sp.data()))
-                        * (wei_[linear_index(c_.wd, wp.data())]
-                                - bundle_->zero_point(DNNL_ARG_WEIGHTS, wp.data()));
-                acc += v;
-                m += std::fabs(v);
-            }
-            const double scale = bundle_->scale(DNNL_ARG_SRC, sp.data())
-                    * bundle_->scale(DNNL_ARG_WEIGHTS, wp.data());
-            double v = acc * scale + (with_bias() ? bia_[masked_index(bd_, pos.data())] : 0.0);
-            mag[x] = m * std::fabs(scale) + std::fabs(v);
-            v = bundle_->apply_post_ops(v, pos.data(), dst_[x]);
-            exp[x] = v / bundle_->scale(DNNL_ARG_DST, zero.data())
-                    + bundle_->zero_point(DNNL_ARG_DST, pos.data());
-        }
-        (void)M;
-        (void)N;
+        };
+        parallel_chunks(static_cast<int64_t>(exp.size()), ref,
+                std::max<int64_t>(1, (int64_t(1) << 18) / std::max<int64_t>(K, 1)));
         tolerance_t tol;
         tol.eps = 2e-6;
         tol.int_diff = 1;
+        // A reduced fpmath mode lets the library compute f32 products in that precision.
+        if (c_.attr.has_fpmath) {
+            switch (c_.attr.fpmath) {
+                case dnnl_fpmath_mode_bf16:
+                case dnnl_fpmath_mode_any: tol.eps = dt_epsilon(dnnl_bf16); break;
+                case dnnl_fpmath_mode_f16: tol.eps = dt_epsilon(dnnl_f16); break;
+                case dnnl_fpmath_mode_tf32: tol.eps = 1.0 / (1 << 10); break;
+                default: break;
+            }
+        }
         return check_output(args.at(DNNL_ARG_DST), exp, tol, msg, &mag);
     }
 

@@ -40,9 +40,8 @@ public:
     }
 
     std::string skip_reason() const override {
-        // The 4-bit integers are handled here (elsewhere they are skipped: no kernel reads them).
         for (auto dt : {c_.sdt, c_.ddt})
-            if (!dt_supported(dt) && dt != dnnl_s4 && dt != dnnl_u4)
+            if (!dt_supported(dt))
                 return std::string("data type ") + dt2str(dt) + " not handled by the tester";
         if (c_.stag == "any") return "a reorder source needs a defined layout";
         if (c_.cross != "none" && settings().engine_kind != dnnl_gpu)
