@@ -42,7 +42,7 @@ gemm)
     # 1. Dispatch: the table's choice for tiles that fill the GPU, and the old kernel.
     for v in "" wgmma:tma=0; do
         out=$(ANYDNN_GPU_TUNING=$v ONEDNN_VERBOSE=dispatch $BD --mode=C --matmul --dt=bf16 \
-            2048x512:512x4096 2>&1)
+            1536x64:64x3072 2>&1)
         echo "$out" >> "$LOG"
         k=$(echo "$out" | grep -oE "anydnn_wgmma_[a-z0-9_]+" | sort -u | tr '\n' ' ')
         want=$([ -z "$v" ] && echo anydnn_wgmma_tma_ || echo anydnn_wgmma_bf16_)
@@ -68,7 +68,7 @@ gemm)
         unset ANYDNN_GPU_TUNING CHECK_WANT
     done
     CHECK_WANT=anydnn_wgmma_tma_ benchdnn_check "matmul 16-bit [table]" --matmul \
-        --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 2100x136:136x2600 1000x520:520x4000 \
+        --dt=bf16,f16 --stag=ab,ba --wtag=ab,ba 1536x72:72x3100 1100x40:40x4000 \
         | tee -a "$LOG"
     say "=== $(date +%T) checks done"
     # 3. Timing: the table's choice (TMA), the cp.async kernel, then PyTorch.
