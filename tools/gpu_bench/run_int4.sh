@@ -21,4 +21,4 @@ benchdnn_check woq-int4-bf16 --matmul --dt=bf16:s4:bf16,bf16:u4:bf16 --wtag=any,
     7x24x32:7x32x64 7x25x32:1x32x65 3x96x96:3x96x64 3x14x96:1x96x77 | tee -a "$LOG"
 benchdnn_check woq-int4-f16-gemv --matmul --dt=f16:s4:f16,f16:u4:f16 --wtag=ab,ba \
     --attr-scales=wei:per_ocic:f16:128x1 --attr-zero-points=,wei:per_ocic:u4:128x1 \
-    --attr-fpmath=f16:true 1x4096:4096x4096 3x6x512:1x512x62 | tee -a "$LOG"
+    --attr-fpmath=f16:true 1x4096:4096x4096 --wtag=abc,acb 3x6x512:1x512x62 | tee -a "$LOG"
