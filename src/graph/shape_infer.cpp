@@ -357,19 +357,27 @@ status_t infer_norm(const op_t &op, const std::vector<dims_t> &in, std::vector<d
             || op.kind == dnnl_graph_op_group_norm;
     if (fwd && op.flag(dnnl_graph_op_attr_use_affine, true) && in.size() > 1) {
         SHAPE_REQUIRE(nd > 0, "op %zu: the normalized tensor has no dimensions", op.id);
+        // The element count of dims [from, end); false where a dimension is unknown (negative)
+        // or the count overflows: then there is nothing to compare.
+        auto count = [](const dims_t &d, size_t from, dim_t &n) {
+            n = 1;
+            for (size_t i = from; i < d.size(); ++i)
+                if (d[i] < 0 || __builtin_mul_overflow(n, d[i], &n)) return false;
+            return true;
+        };
         dim_t want = 1;
+        bool known = true;
         if (op.kind == dnnl_graph_op_group_norm) {
             want = src[channel_axis(op, nd)];
+            known = want >= 0;
         } else {
             const int b = norm_axis(op.s64(dnnl_graph_op_attr_begin_norm_axis, -1), nd);
             SHAPE_REQUIRE(b >= 0 && b < nd, "op %zu: begin_norm_axis out of range", op.id);
-            for (int i = b; i < nd; ++i)
-                want *= src[i];
+            known = count(src, static_cast<size_t>(b), want);
         }
-        for (size_t i = 1; i < in.size(); ++i) {
+        for (size_t i = 1; i < in.size() && known; ++i) {
             dim_t n = 1;
-            for (dim_t d : in[i])
-                n *= d;
+            if (!count(in[i], 0, n)) continue;
             SHAPE_REQUIRE(n == want, "op %zu: %s %s has %lld values, the normalization takes %lld",
                     op.id, i == 1 ? "gamma" : "beta", dims_str(in[i]).c_str(), (long long)n,
                     (long long)want);
