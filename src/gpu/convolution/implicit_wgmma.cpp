@@ -5,8 +5,10 @@
 // src and weights first copied with channels padded to 8);
 // bias, f32 scales and a sum and an eltwise post-op in the kernel's epilogue. Anything else
 // is left to the next implementation, with the reason. The tuning table picks the kernel: a
-// tile per CTA, or a persistent one holding its 64 channels of weights in shared memory
-// (launched with one CTA per compute unit at most).
+// tile per CTA (wgmma_conv.cu), or where the problem fits it (64 input channels, stride 1,
+// K <= 576) a persistent one holding its 64 channels of weights in shared memory and loading
+// each tile's input pixels once for all taps (wgmma_conv_halo.cu; one CTA per compute unit).
+#include <algorithm>
 #include <string>
 
 #include "core/primitive.hpp"
@@ -24,6 +26,25 @@ namespace {
 
 struct implicit_wgmma_t;
 
+// Input lines beyond a tile's own that a run of the persistent kernel holds (its
+// halo_extra_lines): (KH - 1) * P + KW - 1, P = OW + KW - 1.
+constexpr int64_t halo_extra_lines = 136;
+
+// Why the persistent kernel of wgmma_conv_halo.cu cannot take the problem, or null: it
+// gathers 64 channels in place at stride 1 without dilation, holds K <= 576 of weights, has
+// taps to share pixels between, and a tile's taps span at most halo_extra_lines more input pixels than the tile.
+const char *halo_misfit(const nhwc_conv_geometry_t &q, bool pad) {
+    if (pad || q.ic != 64) return "input channels are not 64";
+    if (q.stride_h != 1 || q.stride_w != 1 || q.dil_h != 1 || q.dil_w != 1)
+        return "strides or dilation";
+    if (q.kh * q.kw > 9) return "K exceeds 576";
+    if (q.kh * q.kw == 1) return "1x1: no pixels shared between taps";
+    const int64_t p = q.ow + q.kw - 1;
+    if ((q.kh - 1) * p + q.kw - 1 > halo_extra_lines) return "the window spans too many rows";
+    if (q.mb * q.oh * p >= (int64_t(1) << 31)) return "too many output lines";
+    return nullptr;
+}
+
 struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t> {
     using base_t = primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t>;
     using base_t::base_t;
@@ -38,6 +59,7 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_n = 0;
+    int halo_halves = 0;     // the persistent kernel's 128-row halves a tile (0: tile kernels)
     int64_t icp = 0;         // channels as gathered: IC rounded up to 8
     bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
@@ -95,13 +117,24 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         ANYDNN_REQUIRE(caps.ptx_binary_sm >= 90, dnnl_unimplemented,
                 "the device does not load sm_90a PTX programs");
         pd.tile_n = tuning.tile_n;
-        pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
-                         + conv_wgmma_config(tuning) + (pd.epilogue.any ? "_epi" : "");
+        std::string why = tuning.why;
+        const char *misfit = tuning.halo.empty() ? nullptr : halo_misfit(q, pd.pad);
+        if (!tuning.halo.empty() && !misfit) {
+            pd.halo_halves = tuning.halo[1] - '0';
+            pd.kernel_name = std::string("anydnn_wgmma_conv_halo_")
+                             + (t == dnnl_bf16 ? "bf16_" : "f16_") + tuning.halo
+                             + (pd.epilogue.any ? "_epi" : "");
+        } else {
+            if (misfit) why += std::string("; halo kernel ") + tuning.halo + " passed over: " + misfit;
+            pd.kernel_name = std::string("anydnn_wgmma_conv_")
+                             + (t == dnnl_bf16 ? "bf16_" : "f16_") + conv_wgmma_config(tuning)
+                             + (pd.epilogue.any ? "_epi" : "");
+        }
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
         if (verbose_on(verbose_flag::dispatch))
             verbose_print("primitive,create:dispatch",
-                    "convolution,implicit wgmma " + pd.kernel_name + ",chosen: " + tuning.why
+                    "convolution,implicit wgmma " + pd.kernel_name + ",chosen: " + why
                             + (pd.pad ? "; channels padded to " + std::to_string(pd.icp) : ""));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -168,18 +201,31 @@ struct implicit_wgmma_t : public primitive_t {
         args.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST));
         for (int64_t v : {a_off, b_off, q.dst_off, ldb, q.ldc, sn, sh, sw})
             args.add_value<int64_t>(v);
-        for (int64_t v : {M, N, K, icp, q.ih, q.iw, q.oh, q.ow, q.kw, q.stride_h, q.stride_w,
-                     q.pad_h, q.pad_w, q.dil_h, q.dil_w})
-            args.add_value<int32_t>(static_cast<int32_t>(v));
+        nd_range_t range;
+        range.ndims = 3;
+        if (pd.halo_halves) {
+            for (int64_t v : {M, N, K, q.mb, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.pad_h, q.pad_w})
+                args.add_value<int32_t>(static_cast<int32_t>(v));
+            // Tiles of 128 * halves lines (oy * P + ox) per image; one CTA per compute unit
+            // and 64 output channels, each walking its tiles.
+            const int64_t rows = 128 * pd.halo_halves, p = q.ow + q.kw - 1;
+            const int64_t tiles = q.mb * ((q.oh * p + rows - 1) / rows), blocks_n = (N + 63) / 64;
+            const int64_t units = std::max<int64_t>(engine_caps(pd.engine).compute_units, 1);
+            range.global[0] = static_cast<size_t>(blocks_n) * 256;
+            range.global[1] = static_cast<size_t>(
+                    std::min<int64_t>({tiles, std::max<int64_t>(units / blocks_n, 1), 65535}));
+        } else {
+            for (int64_t v : {M, N, K, icp, q.ih, q.iw, q.oh, q.ow, q.kw, q.stride_h, q.stride_w,
+                         q.pad_h, q.pad_w, q.dil_h, q.dil_w})
+                args.add_value<int32_t>(static_cast<int32_t>(v));
+            range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
+            range.global[1] = static_cast<size_t>((M + 127) / 128);
+        }
         args.add_value<int32_t>(wgmma_c_kind(c_type));
         const dnnl_data_type_t bias_type =
                 q.with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
         args.add_value<int32_t>(wgmma_bias_kind(bias_type));
         add_wgmma_epilogue(args, pd.epilogue);
-        nd_range_t range;
-        range.ndims = 3;
-        range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
-        range.global[1] = static_cast<size_t>((M + 127) / 128);
         range.global[2] = 1;
         range.local[0] = 256;
         range.local[1] = range.local[2] = 1;

@@ -12,6 +12,11 @@ std::string conv_wgmma_config(const conv_wgmma_tuning_t &t) {
     return std::to_string(t.tile_n) + "x64s4p1";
 }
 
+const std::vector<std::string> &conv_wgmma_halo_configs() {
+    static const std::vector<std::string> names {"m1s2", "m1s3", "m2s2", "m2s3"};
+    return names;
+}
+
 status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int64_t k,
         conv_wgmma_tuning_t &out) {
     out = conv_wgmma_tuning_t();
@@ -35,7 +40,7 @@ status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int6
     // H100/H200 (run_conv.sh): slower on the ResNet-50 layers, so they are no longer built.
     const std::string spec = tuning_override("conv_wgmma");
     if (spec.empty()) return dnnl_success;
-    // "tile_n=N" and "pad=0|1", comma-separated.
+    // "tile_n=N", "pad=0|1" and "halo=<config>|off", comma-separated.
     size_t at = 0;
     while (at <= spec.size()) {
         const size_t end = std::min(spec.find(',', at), spec.size());
@@ -46,10 +51,20 @@ status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int6
             out.tile_n = v;
         } else if (item == "pad=0" || item == "pad=1") {
             out.pad_channels = item == "pad=1";
+        } else if (item == "halo=off") {
+            out.halo.clear();
+        } else if (item.compare(0, 5, "halo=") == 0) {
+            const std::string name = item.substr(5);
+            const auto &names = conv_wgmma_halo_configs();
+            ANYDNN_REQUIRE(std::find(names.begin(), names.end(), name) != names.end(),
+                    dnnl_unimplemented,
+                    "ANYDNN_GPU_TUNING conv_wgmma: halo=%s is not m1s2, m1s3, m2s2, m2s3 or off",
+                    name.c_str());
+            out.halo = name;
         } else {
             ANYDNN_REQUIRE(false, dnnl_unimplemented,
-                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256 and "
-                    "pad=0|1",
+                    "ANYDNN_GPU_TUNING conv_wgmma section '%s' is not tile_n=64|128|256, "
+                    "pad=0|1 and halo=<config>|off",
                     spec.c_str());
         }
         at = end + 1;

@@ -1,0 +1,185 @@
+// Forward convolution of 64 input channels at stride 1 (ResNet's 3x3 64@56) on Hopper's
+// wgmma (wgmma_core.cuh), reading each source pixel about twice instead of once per tap.
+// The im2col gather (wgmma_conv.cu) reads src KH * KW times over and the weights once per
+// tile: 347 MB through L2 for mb64 3x3 64@56, where the output is 26 MB. Here:
+// - a persistent CTA keeps its 64 output channels of weights (K = KH * KW * 64 <= 576, 72 KB,
+//   K-major, 128-byte swizzle) in shared memory for every tile it walks;
+// - output pixels are "lines" l = oy * P + ox of one image, P = OW + KW - 1 the padded input
+//   width (lines with ox >= OW are computed and dropped). A tile is BM consecutive lines; all
+//   its taps read one run of BM + (KH - 1) * P + KW - 1 lines of the padded input, loaded once
+//   by cp.async (zero fill in the padding), and tap (kh, kw) is that run shifted by
+//   kh * P + kw lines;
+// - the run is stored without swizzle as 8 planes of 8 channels (16 bytes a line), so that a
+//   shift by any number of lines is a 16-byte-aligned descriptor start: A's core matrices are
+//   8 lines of one plane (128 contiguous bytes), the two of one k16 step one plane apart.
+// Src: channels-last, 64 dense channels a pixel; weights (oc, kh, kw, ic) rows ldb apart.
+#include "wgmma_core.cuh"
+
+namespace {
+
+// The geometry: src strides of an image, a row and a pixel (elements) and sizes; padding is
+// the top and left padding.
+struct halo_args_t {
+    int64_t sn, sh, sw;
+    int batch, ih, iw, oh, ow, kh, kw, pad_h, pad_w;
+};
+
+constexpr int halo_bn = 64; // output channels a CTA
+constexpr int halo_kt = 9; // K tiles of 64 held: K <= 576
+constexpr int halo_wei_bytes = halo_kt * halo_bn * 128;
+
+// Staged tile row r (of the 128-row half starting at line l0) -> C row, -1 for a dropped line.
+struct halo_rows_t {
+    int P, oh, ow, l0;
+    int64_t m_img; // the image's first C row
+    __device__ __forceinline__ int64_t operator()(int, int r, int) const {
+        const int l = l0 + r, oy = l / P, ox = l - oy * P;
+        return oy < oh && ox < ow ? m_img + int64_t(oy) * ow + ox : -1;
+    }
+};
+
+// A no-swizzle K-major descriptor: lbo between the two core matrices along K, sbo between
+// 8-row groups.
+__device__ __forceinline__ uint64_t plain_desc(uint32_t addr, uint32_t lbo, uint32_t sbo) {
+    return uint64_t((addr & 0x3ffff) >> 4) | (uint64_t((lbo >> 4) & 0x3fff) << 16)
+            | (uint64_t((sbo >> 4) & 0x3fff) << 32);
+}
+
+// MB halves of 128 rows a tile (warpgroup wg multiplies rows h * 128 + wg * 64.. of half h),
+// LINES the most input lines a run holds (the host checks BM + (KH - 1) * P + KW - 1), S runs
+// in shared memory: S - 1 load while one is multiplied. The run being multiplied stages the
+// epilogue's tile once its multiplications are done.
+template <int T, int MB, int LINES, int S, bool EPI>
+__device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
+        const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
+        int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int M, int N,
+        int K, int c_kind, int bias_kind, const epilogue_args_t &ea, const halo_args_t &g) {
+    constexpr int BM = 128 * MB;
+    static_assert(LINES >= BM, "a run holds the tile's own lines");
+    // Planes 16 bytes past a multiple of 128: a pixel's 8 pieces fall on different banks.
+    constexpr int plane = (LINES * 16 + 127) / 128 * 128 + 16;
+    constexpr int staged = 128 * (halo_bn + 8) * 4; // the f32 tile of a 128-row half
+    constexpr int run_bytes = ((8 * plane > staged ? 8 * plane : staged) + 1023) / 1024 * 1024;
+    static_assert(S >= 2, "one run loads while one is multiplied");
+    __shared__ __align__(1024) unsigned char smem[halo_wei_bytes + S * run_bytes];
+
+    const int tid = threadIdx.x, wg = tid / 128;
+    const uint32_t wbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+    const uint32_t rbase = wbase + halo_wei_bytes;
+    const int n0 = blockIdx.x * halo_bn;
+    const int P = g.ow + g.kw - 1, taps = g.kh * g.kw;
+    const int tiles_img = (g.oh * P + BM - 1) / BM, tiles = g.batch * tiles_img;
+    const int mine = int(blockIdx.y) < tiles ? (tiles - 1 - int(blockIdx.y)) / int(gridDim.y) + 1 : 0;
+    const uint16_t *src = a + a_off;
+
+    // Run j of this CTA (its tile blockIdx.y + j * gridDim.y) into run buffer j % S.
+    auto load = [&](int j) {
+        if (j >= mine) return;
+        const int tile = int(blockIdx.y) + j * int(gridDim.y);
+        const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
+        const int lines = BM + (g.kh - 1) * P + g.kw - 1;
+        const uint32_t run = rbase + (j % S) * run_bytes;
+        const uint16_t *img = src + n * g.sn;
+        for (int p = tid; p < lines * 8; p += threads) {
+            const int line = p >> 3, piece = p & 7, q = l0 + line;
+            const int y = q / P - g.pad_h, x = q % P - g.pad_w;
+            const bool ok = unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+            cp_async16(run + piece * plane + line * 16,
+                    ok ? img + y * g.sh + x * g.sw + piece * 8 : src, ok ? 16 : 0);
+        }
+    };
+
+    // The weights travel with the first run.
+    const int kt_count = (K + 63) / 64; // <= halo_kt (the host checks)
+    const uint16_t *wei = b + b_off + n0 * ldb;
+    for (int kt = 0; kt < kt_count; ++kt)
+        load_tile<halo_bn, 64, 128, threads>(
+                wbase + kt * halo_bn * 128, wei + kt * 64, ldb, N - n0, K - kt * 64, tid);
+    for (int j = 0; j < S - 1; ++j) {
+        load(j);
+        cp_async_commit();
+    }
+
+    float acc[MB][halo_bn / 2];
+    for (int j = 0; j < mine; ++j) {
+        cp_async_wait<S - 2>(); // this thread's pieces of run j (and the weights)
+        fence_proxy_async();
+        __syncthreads(); // everyone's; run j - 1's staged tile is written out
+        const uint32_t run = rbase + (j % S) * run_bytes;
+#pragma unroll
+        for (int h = 0; h < MB; ++h) {
+#pragma unroll
+            for (int i = 0; i < halo_bn / 2; ++i)
+                acc[h][i] = 0.f;
+            fence_regs<halo_bn / 2>(acc[h]);
+        }
+        wgmma_fence();
+        for (int tap = 0; tap < taps; ++tap) {
+            const int kh = tap / g.kw, kw = tap - kh * g.kw;
+            const uint32_t at = run + (wg * 64 + kh * P + kw) * 16;
+#pragma unroll
+            for (int ks = 0; ks < 4; ++ks) {
+                const uint64_t db = smem_desc<128>(wbase + tap * halo_bn * 128 + ks * 32, 16, 1024);
+#pragma unroll
+                for (int h = 0; h < MB; ++h)
+                    mma_t<T, 0, 0, halo_bn>::run(acc[h],
+                            plain_desc(at + h * 128 * 16 + 2 * ks * plane, plane, 128), db);
+            }
+        }
+        wgmma_commit();
+        // Run j + S - 1 into the buffer of run j - 1, written out before the barrier above.
+        load(j + S - 1);
+        cp_async_commit();
+        wgmma_wait<0>();
+#pragma unroll
+        for (int h = 0; h < MB; ++h)
+            fence_regs<halo_bn / 2>(acc[h]);
+        __syncthreads(); // both warpgroups are done reading run j: it stages the results
+        const int tile = int(blockIdx.y) + j * int(gridDim.y);
+        const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
+        unsigned char *staging = smem + halo_wei_bytes + (j % S) * run_bytes;
+#pragma unroll
+        for (int h = 0; h < MB; ++h) {
+            if (h) __syncthreads(); // half h - 1 is written out
+            const halo_rows_t rows {P, g.oh, g.ow, l0 + h * 128, int64_t(n) * g.oh * g.ow};
+            epilogue<T, 128, halo_bn, EPI>(acc[h], staging, c, bias, c_off, ldc, 0, n0, M, N,
+                    c_kind, bias_kind, ea, tid, cta_sync_t(), rows);
+        }
+    }
+    cp_async_wait<0>();
+}
+
+} // namespace
+
+// anydnn_wgmma_conv_halo_<type>_m<BM>s<S>[_epi]: the buffers, c_kind, bias_kind and the
+// epilogue's parameters as in the other convolution entries; M = N * OH * OW, N = OC,
+// K = KH * KW * 64. The host launches ceil(N / 64) x (at most the tiles) CTAs of 256 threads.
+#define ANYDNN_WGMMA_CONV_HALO_ENTRY(TY, KIND, MB, S, EPI, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(threads, 1) \
+            anydnn_wgmma_conv_halo_##TY##_m##MB##s##S##SUFFIX(const uint16_t *a, \
+                    const uint16_t *b, void *c, const void *bias, const float *src_scale, \
+                    const float *wei_scale, const float *dst_scale, int64_t a_off, \
+                    int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int64_t sn, \
+                    int64_t sh, int64_t sw, int M, int N, int K, int batch, int ih, int iw, \
+                    int oh, int ow, int kh, int kw, int pad_h, int pad_w, int c_kind, \
+                    int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
+        const halo_args_t g {sn, sh, sw, batch, ih, iw, oh, ow, kh, kw, pad_h, pad_w}; \
+        conv_halo<KIND, MB, 128 * MB + halo_extra_lines, S, EPI>(a, b, c, bias, a_off, b_off, \
+                c_off, ldb, ldc, M, N, K, c_kind, bias_kind, \
+                ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
+    }
+
+#define ANYDNN_WGMMA_CONV_HALO(MB, S) \
+    ANYDNN_WGMMA_CONV_HALO_ENTRY(bf16, ab_bf16, MB, S, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_ENTRY(f16, ab_f16, MB, S, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_ENTRY(bf16, ab_bf16, MB, S, true, _epi) \
+    ANYDNN_WGMMA_CONV_HALO_ENTRY(f16, ab_f16, MB, S, true, _epi)
+
+// A run holds BM + 136 lines: (KH - 1) * P + KW - 1 <= 136, 3x3 up to P 67 (OW 65).
+constexpr int halo_extra_lines = 136;
+// Names count the 128-row halves: m1 128 rows, m2 256. Shared memory: 72 KB of weights and
+// S runs of 36 KB (m1) or 50 KB (m2): m1s2 144 KB, m1s3 180 KB, m2s2 172 KB, m2s3 222 KB.
+ANYDNN_WGMMA_CONV_HALO(1, 2)
+ANYDNN_WGMMA_CONV_HALO(1, 3)
+ANYDNN_WGMMA_CONV_HALO(2, 2)
+ANYDNN_WGMMA_CONV_HALO(2, 3)
