@@ -71,8 +71,8 @@ TEST(conv_wgmma_tuning, override_names_tiles_and_padding) {
         EXPECT_TRUE(t.halo.empty()) << t.halo;
     }
     for (const char *bad : {"conv_wgmma:stages=3", "conv_wgmma:tile_n=96", "conv_wgmma:resident=1",
-                 "conv_wgmma:tile_n=64,fast", "conv_wgmma:halo=m3s2", "conv_wgmma:halo=",
-                 "conv_wgmma:halo=m1s2x"}) {
+                 "conv_wgmma:tile_n=64,fast", "conv_wgmma:halo=m3s2",
+                 "conv_wgmma:halo=", "conv_wgmma:halo=m1s2x"}) {
         tuning_env_t env(bad);
         EXPECT_EQ(conv_wgmma_tuning(h200(), 1000, 64, 72, t), dnnl_unimplemented) << bad;
     }

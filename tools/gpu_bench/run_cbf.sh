@@ -1,7 +1,7 @@
 #!/bin/bash
 # The bf16 ResNet-50 convolutions on Hopper (issue 14: 3x3 64@56 at >= 0.7 of cuDNN, aim 0.8):
 # the persistent implicit-GEMM kernel that loads each tile's input pixels once for all taps
-# (gpu/gemm/hopper/wgmma_conv_halo.cu, ANYDNN_GPU_TUNING conv_wgmma:halo=m1s2|m1s3|m2s2|m2s3)
+# (gpu/gemm/hopper/wgmma_conv_halo.cu, ANYDNN_GPU_TUNING conv_wgmma:halo=m1s1|m1s2|m1s3|m2s2|m2s3)
 # against the tile kernels (halo=off). Correctness first (benchdnn --mode=C, double-precision
 # reference) with each configuration forced: tails in spatial size and output channels, more
 # output channels than one CTA's 64, 1x3 / 2x2 windows, no padding, asymmetric padding, more
@@ -25,7 +25,7 @@ import gpu_vs_torch as g
 
 BIN = '.'
 T0 = time.time()
-CONFIGS = ['m1s2', 'm1s3', 'm2s2', 'm2s3']
+CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3']
 
 
 def check(name, args, cfg=None):
@@ -69,6 +69,7 @@ which = os.environ.get('CBF_CHECKS', 'all')
 if which != 'none':
     check('halo m1s2 taken', TAKEN, 'm1s2')
     check('halo m2s3 taken', TAKEN, 'm2s3')
+    check('halo m1s1 short', SHORT, 'm1s1')
     check('halo m1s3 short', SHORT, 'm1s3')
     check('halo m2s2 short', SHORT, 'm2s2')
     check('halo m1s2 asymmetric padding', ASYM, 'm1s2')

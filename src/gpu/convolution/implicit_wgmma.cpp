@@ -32,7 +32,8 @@ constexpr int64_t halo_extra_lines = 136;
 
 // Why the persistent kernel of wgmma_conv_halo.cu cannot take the problem, or null: it
 // gathers 64 channels in place at stride 1 without dilation, holds K <= 576 of weights, has
-// taps to share pixels between, and a tile's taps span at most halo_extra_lines more input pixels than the tile.
+// taps to share pixels between, and a tile's taps span at most halo_extra_lines more input pixels
+// than the tile.
 const char *halo_misfit(const nhwc_conv_geometry_t &q, bool pad) {
     if (pad || q.ic != 64) return "input channels are not 64";
     if (q.stride_h != 1 || q.stride_w != 1 || q.dil_h != 1 || q.dil_w != 1)
@@ -60,6 +61,7 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
     std::string kernel_name;
     int tile_n = 0;
     int halo_halves = 0;     // the persistent kernel's 128-row halves a tile (0: tile kernels)
+    int halo_runs = 0;       // and its runs of input lines in shared memory
     int64_t icp = 0;         // channels as gathered: IC rounded up to 8
     bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
@@ -121,14 +123,15 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         const char *misfit = tuning.halo.empty() ? nullptr : halo_misfit(q, pd.pad);
         if (!tuning.halo.empty() && !misfit) {
             pd.halo_halves = tuning.halo[1] - '0';
+            pd.halo_runs = tuning.halo[3] - '0';
             pd.kernel_name = std::string("anydnn_wgmma_conv_halo_")
                              + (t == dnnl_bf16 ? "bf16_" : "f16_") + tuning.halo
                              + (pd.epilogue.any ? "_epi" : "");
         } else {
-            if (misfit) why += std::string("; halo kernel ") + tuning.halo + " passed over: " + misfit;
-            pd.kernel_name = std::string("anydnn_wgmma_conv_")
-                             + (t == dnnl_bf16 ? "bf16_" : "f16_") + conv_wgmma_config(tuning)
-                             + (pd.epilogue.any ? "_epi" : "");
+            if (misfit)
+                why += std::string("; halo kernel ") + tuning.halo + " passed over: " + misfit;
+            pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
+                             + conv_wgmma_config(tuning) + (pd.epilogue.any ? "_epi" : "");
         }
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
@@ -207,10 +210,12 @@ struct implicit_wgmma_t : public primitive_t {
             for (int64_t v : {M, N, K, q.mb, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.pad_h, q.pad_w})
                 args.add_value<int32_t>(static_cast<int32_t>(v));
             // Tiles of 128 * halves lines (oy * P + ox) per image; one CTA per compute unit
-            // and 64 output channels, each walking its tiles.
+            // (two for the one-run configurations, "m1s1") and 64 output channels, each
+            // walking its tiles.
             const int64_t rows = 128 * pd.halo_halves, p = q.ow + q.kw - 1;
             const int64_t tiles = q.mb * ((q.oh * p + rows - 1) / rows), blocks_n = (N + 63) / 64;
-            const int64_t units = std::max<int64_t>(engine_caps(pd.engine).compute_units, 1);
+            const int64_t units = std::max<int64_t>(engine_caps(pd.engine).compute_units, 1)
+                                  * (pd.halo_runs == 1 ? 2 : 1);
             range.global[0] = static_cast<size_t>(blocks_n) * 256;
             range.global[1] = static_cast<size_t>(
                     std::min<int64_t>({tiles, std::max<int64_t>(units / blocks_n, 1), 65535}));

@@ -13,12 +13,12 @@ std::string conv_wgmma_config(const conv_wgmma_tuning_t &t) {
 }
 
 const std::vector<std::string> &conv_wgmma_halo_configs() {
-    static const std::vector<std::string> names {"m1s2", "m1s3", "m2s2", "m2s3"};
+    static const std::vector<std::string> names{"m1s1", "m1s2", "m1s3", "m2s2", "m2s3"};
     return names;
 }
 
-status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int64_t k,
-        conv_wgmma_tuning_t &out) {
+status_t conv_wgmma_tuning(
+        const device_caps_t &caps, int64_t m, int64_t n, int64_t k, conv_wgmma_tuning_t &out) {
     out = conv_wgmma_tuning_t();
     // The widest tile that does not run mostly past N, narrowed only while its tiles would
     // leave more than half of the compute units idle. Measured on the H200 (mb64 ResNet
@@ -58,7 +58,8 @@ status_t conv_wgmma_tuning(const device_caps_t &caps, int64_t m, int64_t n, int6
             const auto &names = conv_wgmma_halo_configs();
             ANYDNN_REQUIRE(std::find(names.begin(), names.end(), name) != names.end(),
                     dnnl_unimplemented,
-                    "ANYDNN_GPU_TUNING conv_wgmma: halo=%s is not m1s2, m1s3, m2s2, m2s3 or off",
+                    "ANYDNN_GPU_TUNING conv_wgmma: halo=%s is not m1s1, m1s2, m1s3, m2s2, m2s3 or "
+                    "off",
                     name.c_str());
             out.halo = name;
         } else {

@@ -25,7 +25,7 @@ struct halo_args_t {
 };
 
 constexpr int halo_bn = 64; // output channels a CTA
-constexpr int halo_kt = 9; // K tiles of 64 held: K <= 576
+constexpr int halo_kt = 9;  // K tiles of 64 held: K <= 576
 constexpr int halo_wei_bytes = halo_kt * halo_bn * 128;
 
 // Staged tile row r (of the 128-row half starting at line l0) -> C row, -1 for a dropped line.
@@ -42,25 +42,26 @@ struct halo_rows_t {
 // 8-row groups.
 __device__ __forceinline__ uint64_t plain_desc(uint32_t addr, uint32_t lbo, uint32_t sbo) {
     return uint64_t((addr & 0x3ffff) >> 4) | (uint64_t((lbo >> 4) & 0x3fff) << 16)
-            | (uint64_t((sbo >> 4) & 0x3fff) << 32);
+           | (uint64_t((sbo >> 4) & 0x3fff) << 32);
 }
 
 // MB halves of 128 rows a tile (warpgroup wg multiplies rows h * 128 + wg * 64.. of half h),
 // LINES the most input lines a run holds (the host checks BM + (KH - 1) * P + KW - 1), S runs
 // in shared memory: S - 1 load while one is multiplied. The run being multiplied stages the
-// epilogue's tile once its multiplications are done.
+// epilogue's tile once its multiplications are done. S = 1: the next run loads after the
+// epilogue, and two CTAs share an SM (110 KB each), one loading while the other multiplies.
 template <int T, int MB, int LINES, int S, bool EPI>
 __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
-        int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int M, int N,
-        int K, int c_kind, int bias_kind, const epilogue_args_t &ea, const halo_args_t &g) {
+        int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int M, int N, int K,
+        int c_kind, int bias_kind, const epilogue_args_t &ea, const halo_args_t &g) {
     constexpr int BM = 128 * MB;
     static_assert(LINES >= BM, "a run holds the tile's own lines");
     // Planes 16 bytes past a multiple of 128: a pixel's 8 pieces fall on different banks.
     constexpr int plane = (LINES * 16 + 127) / 128 * 128 + 16;
     constexpr int staged = 128 * (halo_bn + 8) * 4; // the f32 tile of a 128-row half
     constexpr int run_bytes = ((8 * plane > staged ? 8 * plane : staged) + 1023) / 1024 * 1024;
-    static_assert(S >= 2, "one run loads while one is multiplied");
+    static_assert(S >= 1 && (S >= 2 || MB == 1), "two CTAs an SM hold one 128-row run each");
     __shared__ __align__(1024) unsigned char smem[halo_wei_bytes + S * run_bytes];
 
     const int tid = threadIdx.x, wg = tid / 128;
@@ -69,7 +70,8 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
     const int n0 = blockIdx.x * halo_bn;
     const int P = g.ow + g.kw - 1, taps = g.kh * g.kw;
     const int tiles_img = (g.oh * P + BM - 1) / BM, tiles = g.batch * tiles_img;
-    const int mine = int(blockIdx.y) < tiles ? (tiles - 1 - int(blockIdx.y)) / int(gridDim.y) + 1 : 0;
+    const int mine =
+            int(blockIdx.y) < tiles ? (tiles - 1 - int(blockIdx.y)) / int(gridDim.y) + 1 : 0;
     const uint16_t *src = a + a_off;
 
     // Run j of this CTA (its tile blockIdx.y + j * gridDim.y) into run buffer j % S.
@@ -95,14 +97,15 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
     for (int kt = 0; kt < kt_count; ++kt)
         load_tile<halo_bn, 64, 128, threads>(
                 wbase + kt * halo_bn * 128, wei + kt * 64, ldb, N - n0, K - kt * 64, tid);
-    for (int j = 0; j < S - 1; ++j) {
+    constexpr int ahead = S > 1 ? S - 1 : 1; // runs loading before the first multiplication
+    for (int j = 0; j < ahead; ++j) {
         load(j);
         cp_async_commit();
     }
 
     float acc[MB][halo_bn / 2];
     for (int j = 0; j < mine; ++j) {
-        cp_async_wait<S - 2>(); // this thread's pieces of run j (and the weights)
+        cp_async_wait<ahead - 1>(); // this thread's pieces of run j (and the weights)
         fence_proxy_async();
         __syncthreads(); // everyone's; run j - 1's staged tile is written out
         const uint32_t run = rbase + (j % S) * run_bytes;
@@ -122,14 +125,16 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
                 const uint64_t db = smem_desc<128>(wbase + tap * halo_bn * 128 + ks * 32, 16, 1024);
 #pragma unroll
                 for (int h = 0; h < MB; ++h)
-                    mma_t<T, 0, 0, halo_bn>::run(acc[h],
-                            plain_desc(at + h * 128 * 16 + 2 * ks * plane, plane, 128), db);
+                    mma_t<T, 0, 0, halo_bn>::run(
+                            acc[h], plain_desc(at + h * 128 * 16 + 2 * ks * plane, plane, 128), db);
             }
         }
         wgmma_commit();
         // Run j + S - 1 into the buffer of run j - 1, written out before the barrier above.
-        load(j + S - 1);
-        cp_async_commit();
+        if constexpr (S > 1) {
+            load(j + S - 1);
+            cp_async_commit();
+        }
         wgmma_wait<0>();
 #pragma unroll
         for (int h = 0; h < MB; ++h)
@@ -141,9 +146,14 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
 #pragma unroll
         for (int h = 0; h < MB; ++h) {
             if (h) __syncthreads(); // half h - 1 is written out
-            const halo_rows_t rows {P, g.oh, g.ow, l0 + h * 128, int64_t(n) * g.oh * g.ow};
+            const halo_rows_t rows{P, g.oh, g.ow, l0 + h * 128, int64_t(n) * g.oh * g.ow};
             epilogue<T, 128, halo_bn, EPI>(acc[h], staging, c, bias, c_off, ldc, 0, n0, M, N,
                     c_kind, bias_kind, ea, tid, cta_sync_t(), rows);
+        }
+        if constexpr (S == 1) {
+            __syncthreads(); // the staged tile is written out: the next run replaces it
+            load(j + 1);
+            cp_async_commit();
         }
     }
     cp_async_wait<0>();
@@ -155,7 +165,7 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
 // epilogue's parameters as in the other convolution entries; M = N * OH * OW, N = OC,
 // K = KH * KW * 64. The host launches ceil(N / 64) x (at most the tiles) CTAs of 256 threads.
 #define ANYDNN_WGMMA_CONV_HALO_ENTRY(TY, KIND, MB, S, EPI, SUFFIX) \
-    extern "C" __global__ void __launch_bounds__(threads, 1) \
+    extern "C" __global__ void __launch_bounds__(threads, S == 1 ? 2 : 1) \
             anydnn_wgmma_conv_halo_##TY##_m##MB##s##S##SUFFIX(const uint16_t *a, \
                     const uint16_t *b, void *c, const void *bias, const float *src_scale, \
                     const float *wei_scale, const float *dst_scale, int64_t a_off, \
@@ -178,7 +188,9 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
 // A run holds BM + 136 lines: (KH - 1) * P + KW - 1 <= 136, 3x3 up to P 67 (OW 65).
 constexpr int halo_extra_lines = 136;
 // Names count the 128-row halves: m1 128 rows, m2 256. Shared memory: 72 KB of weights and
-// S runs of 36 KB (m1) or 50 KB (m2): m1s2 144 KB, m1s3 180 KB, m2s2 172 KB, m2s3 222 KB.
+// S runs of 36 KB (m1) or 50 KB (m2): m1s1 108 KB (two CTAs an SM), m1s2 144 KB, m1s3
+// 180 KB, m2s2 172 KB, m2s3 222 KB.
+ANYDNN_WGMMA_CONV_HALO(1, 1)
 ANYDNN_WGMMA_CONV_HALO(1, 2)
 ANYDNN_WGMMA_CONV_HALO(1, 3)
 ANYDNN_WGMMA_CONV_HALO(2, 2)
