@@ -1,14 +1,16 @@
 #!/bin/bash
 # The bf16 ResNet-50 convolutions on Hopper (issue 14: 3x3 64@56 at >= 0.7 of cuDNN, aim 0.8):
 # the persistent implicit-GEMM kernel that loads each tile's input pixels once for all taps
-# (gpu/gemm/hopper/wgmma_conv_halo.cu, ANYDNN_GPU_TUNING conv_wgmma:halo=m1s1|m1s2|m1s3|m2s2|m2s3)
+# (gpu/gemm/hopper/wgmma_conv_halo.cu, ANYDNN_GPU_TUNING conv_wgmma:halo=m1s1|m1s2|m1s3|m2s2|m2s3,
+# and the ping-pong m1s1p|m1s2p whose warpgroups walk tiles apart)
 # against the tile kernels (halo=off). Correctness first (benchdnn --mode=C, double-precision
 # reference) with each configuration forced: tails in spatial size and output channels, more
 # output channels than one CTA's 64, 1x3 / 2x2 windows, no padding, asymmetric padding, more
 # tiles than CTAs, bias, post-ops, scales, f32 dst, f16, and shapes the kernel refuses (stride
 # 2, 5x5, IC 32, dilation) that must fall back to the tile kernels; dispatch lines count the
-# primitives created on the forced kernel. Then the four bf16 layers at mb64 (the table's choice) and 3x3 64@56 per
-# configuration, against PyTorch (cuDNN, channels_last or contiguous, whichever is faster).
+# primitives created on the forced kernel. Then the four bf16 layers at mb64 (the table's
+# choice) and 3x3 64@56 per configuration, against PyTorch (cuDNN, channels_last or
+# contiguous, whichever is faster).
 # Prepared with  tools/gpu_bench/prepare.sh build .dev-cbf  and run from the checkout's root:
 #   D=.dev-cbf bash .dev-cbf/run_cbf.sh
 # Prints CHECK|name|pass/fail|detail and ROW|problem|impl|ours ms|torch ms|ratio lines; the
@@ -25,7 +27,7 @@ import gpu_vs_torch as g
 
 BIN = '.'
 T0 = time.time()
-CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3']
+CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3', 'm1s1p', 'm1s2p']
 
 
 def check(name, args, cfg=None):
@@ -69,9 +71,11 @@ which = os.environ.get('CBF_CHECKS', 'all')
 if which != 'none':
     check('halo m1s2 taken', TAKEN, 'm1s2')
     check('halo m2s3 taken', TAKEN, 'm2s3')
+    check('halo m1s2p taken', TAKEN, 'm1s2p')
     check('halo m1s1 short', SHORT, 'm1s1')
     check('halo m1s3 short', SHORT, 'm1s3')
     check('halo m2s2 short', SHORT, 'm2s2')
+    check('halo m1s1p short', SHORT, 'm1s1p')
     check('halo m1s2 asymmetric padding', ASYM, 'm1s2')
     check('halo m1s2 refused shapes (tile kernels)', REFUSED, 'm1s2')
     check('table: resnet bf16 layers mb2', '--conv --dt=bf16 mb2ic3ih224oc64oh112kh7sh2ph3 '

@@ -62,6 +62,7 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
     int tile_n = 0;
     int halo_halves = 0;     // the persistent kernel's 128-row halves a tile (0: tile kernels)
     int halo_runs = 0;       // and its runs of input lines in shared memory
+    bool halo_pingpong = false; // its warpgroups walk tiles apart (two tiles a CTA at once)
     int64_t icp = 0;         // channels as gathered: IC rounded up to 8
     bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
@@ -124,6 +125,7 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         if (!tuning.halo.empty() && !misfit) {
             pd.halo_halves = tuning.halo[1] - '0';
             pd.halo_runs = tuning.halo[3] - '0';
+            pd.halo_pingpong = tuning.halo.size() > 4 && tuning.halo[4] == 'p';
             pd.kernel_name = std::string("anydnn_wgmma_conv_halo_")
                              + (t == dnnl_bf16 ? "bf16_" : "f16_") + tuning.halo
                              + (pd.epilogue.any ? "_epi" : "");
@@ -210,12 +212,14 @@ struct implicit_wgmma_t : public primitive_t {
             for (int64_t v : {M, N, K, q.mb, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.pad_h, q.pad_w})
                 args.add_value<int32_t>(static_cast<int32_t>(v));
             // Tiles of 128 * halves lines (oy * P + ox) per image; one CTA per compute unit
-            // (two for the one-run configurations, "m1s1") and 64 output channels, each
-            // walking its tiles.
+            // (two for the one-run configuration "m1s1") and 64 output channels, each
+            // walking its tiles (two at a time in the ping-pong ones).
             const int64_t rows = 128 * pd.halo_halves, p = q.ow + q.kw - 1;
-            const int64_t tiles = q.mb * ((q.oh * p + rows - 1) / rows), blocks_n = (N + 63) / 64;
+            const int64_t per_cta = pd.halo_pingpong ? 2 : 1;
+            const int64_t tiles = (q.mb * ((q.oh * p + rows - 1) / rows) + per_cta - 1) / per_cta;
+            const int64_t blocks_n = (N + 63) / 64;
             const int64_t units = std::max<int64_t>(engine_caps(pd.engine).compute_units, 1)
-                                  * (pd.halo_runs == 1 ? 2 : 1);
+                                  * (pd.halo_runs == 1 && !pd.halo_pingpong ? 2 : 1);
             range.global[0] = static_cast<size_t>(blocks_n) * 256;
             range.global[1] = static_cast<size_t>(
                     std::min<int64_t>({tiles, std::max<int64_t>(units / blocks_n, 1), 65535}));

@@ -45,6 +45,23 @@ __device__ __forceinline__ uint64_t plain_desc(uint32_t addr, uint32_t lbo, uint
            | (uint64_t((sbo >> 4) & 0x3fff) << 32);
 }
 
+// The run of tile `tile` (BM output lines of one image and the input lines its taps reach)
+// into `run`, by NT threads (t: 0 .. NT - 1), 16 bytes a cp.async, zero fill in the padding.
+template <int BM, int NT>
+__device__ __forceinline__ void load_run(uint32_t run, int plane, const uint16_t *src,
+        const halo_args_t &g, int P, int tiles_img, int tile, int t) {
+    const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
+    const int lines = BM + (g.kh - 1) * P + g.kw - 1;
+    const uint16_t *img = src + n * g.sn;
+    for (int p = t; p < lines * 8; p += NT) {
+        const int line = p >> 3, piece = p & 7, q = l0 + line;
+        const int y = q / P - g.pad_h, x = q % P - g.pad_w;
+        const bool ok = unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+        cp_async16(run + piece * plane + line * 16,
+                ok ? img + y * g.sh + x * g.sw + piece * 8 : src, ok ? 16 : 0);
+    }
+}
+
 // MB halves of 128 rows a tile (warpgroup wg multiplies rows h * 128 + wg * 64.. of half h),
 // LINES the most input lines a run holds (the host checks BM + (KH - 1) * P + KW - 1), S runs
 // in shared memory: S - 1 load while one is multiplied. The run being multiplied stages the
@@ -76,19 +93,9 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
 
     // Run j of this CTA (its tile blockIdx.y + j * gridDim.y) into run buffer j % S.
     auto load = [&](int j) {
-        if (j >= mine) return;
-        const int tile = int(blockIdx.y) + j * int(gridDim.y);
-        const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
-        const int lines = BM + (g.kh - 1) * P + g.kw - 1;
-        const uint32_t run = rbase + (j % S) * run_bytes;
-        const uint16_t *img = src + n * g.sn;
-        for (int p = tid; p < lines * 8; p += threads) {
-            const int line = p >> 3, piece = p & 7, q = l0 + line;
-            const int y = q / P - g.pad_h, x = q % P - g.pad_w;
-            const bool ok = unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
-            cp_async16(run + piece * plane + line * 16,
-                    ok ? img + y * g.sh + x * g.sw + piece * 8 : src, ok ? 16 : 0);
-        }
+        if (j < mine)
+            load_run<BM, threads>(rbase + (j % S) * run_bytes, plane, src, g, P, tiles_img,
+                    int(blockIdx.y) + j * int(gridDim.y), tid);
     };
 
     // The weights travel with the first run.
@@ -159,6 +166,110 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
     cp_async_wait<0>();
 }
 
+// One warpgroup's barrier (ids 1 and 2; __syncthreads has 0).
+struct warpgroup_sync_t {
+    int wg;
+    __device__ __forceinline__ void operator()() const {
+        asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
+    }
+};
+
+// The same with the warpgroups apart ("ping-pong"): each walks tiles of its own (128 lines,
+// its two m64 blocks) through S runs of its own, with its own barriers, so that one's
+// epilogue and loads run under the other's multiplications. The weights are the CTA's.
+template <int T, int LINES, int S, bool EPI>
+__device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ a,
+        const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
+        int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int M, int N, int K,
+        int c_kind, int bias_kind, const epilogue_args_t &ea, const halo_args_t &g) {
+    constexpr int BM = 128, NT = 128;
+    constexpr int plane = (LINES * 16 + 127) / 128 * 128 + 16;
+    constexpr int staged = 64 * (halo_bn + 8) * 4; // the f32 tile of one m64 block
+    constexpr int run_bytes = ((8 * plane > staged ? 8 * plane : staged) + 1023) / 1024 * 1024;
+    static_assert(S >= 1, "a run at least");
+    __shared__ __align__(1024) unsigned char smem[halo_wei_bytes + 2 * S * run_bytes];
+
+    const int tid = threadIdx.x, wg = tid / 128, t = tid % 128;
+    const warpgroup_sync_t sync{wg};
+    const uint32_t wbase = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+    const uint32_t rbase = wbase + halo_wei_bytes + wg * S * run_bytes;
+    const int n0 = blockIdx.x * halo_bn;
+    const int P = g.ow + g.kw - 1, taps = g.kh * g.kw;
+    const int tiles_img = (g.oh * P + BM - 1) / BM, tiles = g.batch * tiles_img;
+    const int first = 2 * int(blockIdx.y) + wg, step = 2 * int(gridDim.y);
+    const int mine = first < tiles ? (tiles - 1 - first) / step + 1 : 0;
+    const uint16_t *src = a + a_off;
+    auto load = [&](int j) {
+        if (j < mine)
+            load_run<BM, NT>(rbase + (j % S) * run_bytes, plane, src, g, P, tiles_img,
+                    first + j * step, t);
+        cp_async_commit();
+    };
+
+    // The weights (every thread's pieces) with the first runs, then one barrier of the CTA.
+    const int kt_count = (K + 63) / 64; // <= halo_kt (the host checks)
+    const uint16_t *wei = b + b_off + n0 * ldb;
+    for (int kt = 0; kt < kt_count; ++kt)
+        load_tile<halo_bn, 64, 128, threads>(
+                wbase + kt * halo_bn * 128, wei + kt * 64, ldb, N - n0, K - kt * 64, tid);
+    constexpr int ahead = S > 1 ? S - 1 : 1;
+    for (int j = 0; j < ahead; ++j)
+        load(j);
+    cp_async_wait<0>();
+    fence_proxy_async();
+    __syncthreads();
+
+    float acc[2][halo_bn / 2];
+    for (int j = 0; j < mine; ++j) {
+        cp_async_wait<ahead - 1>(); // this thread's pieces of run j
+        fence_proxy_async();
+        sync(); // the warpgroup's; tile j - 1's staged tile is written out
+        const uint32_t run = rbase + (j % S) * run_bytes;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+#pragma unroll
+            for (int i = 0; i < halo_bn / 2; ++i)
+                acc[h][i] = 0.f;
+            fence_regs<halo_bn / 2>(acc[h]);
+        }
+        wgmma_fence();
+        for (int tap = 0; tap < taps; ++tap) {
+            const int kh = tap / g.kw, kw = tap - kh * g.kw;
+            const uint32_t at = run + (kh * P + kw) * 16;
+#pragma unroll
+            for (int ks = 0; ks < 4; ++ks) {
+                const uint64_t db = smem_desc<128>(wbase + tap * halo_bn * 128 + ks * 32, 16, 1024);
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    mma_t<T, 0, 0, halo_bn>::run(
+                            acc[h], plain_desc(at + h * 64 * 16 + 2 * ks * plane, plane, 128), db);
+            }
+        }
+        wgmma_commit();
+        if constexpr (S > 1) load(j + S - 1); // into run j - 1's buffer, written out
+        wgmma_wait<0>();
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            fence_regs<halo_bn / 2>(acc[h]);
+        sync(); // the warpgroup is done reading run j: it stages the results
+        const int tile = first + j * step;
+        const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
+        unsigned char *staging = smem + (rbase - wbase) + (j % S) * run_bytes;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            if (h) sync(); // block h - 1 is written out
+            const halo_rows_t rows{P, g.oh, g.ow, l0 + h * 64, int64_t(n) * g.oh * g.ow};
+            epilogue<T, 64, halo_bn, EPI>(acc[h], staging, c, bias, c_off, ldc, 0, n0, M, N,
+                    c_kind, bias_kind, ea, t, sync, rows);
+        }
+        if constexpr (S == 1) {
+            sync(); // the staged tile is written out: the next run replaces it
+            load(j + 1);
+        }
+    }
+    cp_async_wait<0>();
+}
+
 } // namespace
 
 // anydnn_wgmma_conv_halo_<type>_m<BM>s<S>[_epi]: the buffers, c_kind, bias_kind and the
@@ -179,6 +290,28 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
+// The ping-pong entries: anydnn_wgmma_conv_halo_<type>_m1s<S>p[_epi], the same parameters.
+#define ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(TY, KIND, S, EPI, SUFFIX) \
+    extern "C" __global__ void __launch_bounds__(threads, 1) \
+            anydnn_wgmma_conv_halo_##TY##_m1s##S##p##SUFFIX(const uint16_t *a, \
+                    const uint16_t *b, void *c, const void *bias, const float *src_scale, \
+                    const float *wei_scale, const float *dst_scale, int64_t a_off, \
+                    int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int64_t sn, \
+                    int64_t sh, int64_t sw, int M, int N, int K, int batch, int ih, int iw, \
+                    int oh, int ow, int kh, int kw, int pad_h, int pad_w, int c_kind, \
+                    int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
+        const halo_args_t g {sn, sh, sw, batch, ih, iw, oh, ow, kh, kw, pad_h, pad_w}; \
+        conv_halo_pingpong<KIND, 128 + halo_extra_lines, S, EPI>(a, b, c, bias, a_off, b_off, \
+                c_off, ldb, ldc, M, N, K, c_kind, bias_kind, \
+                ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
+    }
+
+#define ANYDNN_WGMMA_CONV_HALO_PP(S) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, S, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, S, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, S, true, _epi) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, S, true, _epi)
+
 #define ANYDNN_WGMMA_CONV_HALO(MB, S) \
     ANYDNN_WGMMA_CONV_HALO_ENTRY(bf16, ab_bf16, MB, S, false, ) \
     ANYDNN_WGMMA_CONV_HALO_ENTRY(f16, ab_f16, MB, S, false, ) \
@@ -195,3 +328,6 @@ ANYDNN_WGMMA_CONV_HALO(1, 2)
 ANYDNN_WGMMA_CONV_HALO(1, 3)
 ANYDNN_WGMMA_CONV_HALO(2, 2)
 ANYDNN_WGMMA_CONV_HALO(2, 3)
+// Ping-pong: 72 KB and two warpgroups' S runs of 34 KB: m1s1p 140 KB, m1s2p 208 KB.
+ANYDNN_WGMMA_CONV_HALO_PP(1)
+ANYDNN_WGMMA_CONV_HALO_PP(2)
