@@ -2,7 +2,7 @@
 # The bf16 ResNet-50 convolutions on Hopper (issue 14: 3x3 64@56 at >= 0.7 of cuDNN, aim 0.8):
 # the persistent implicit-GEMM kernel that loads each tile's input pixels once for all taps
 # (gpu/gemm/hopper/wgmma_conv_halo.cu, ANYDNN_GPU_TUNING conv_wgmma:halo=m1s1|m1s2|m1s3|m2s2|m2s3,
-# and the ping-pong m1s1p|m1s2p whose warpgroups walk tiles apart)
+# and the ping-pong m1s1p|m1s2p|m2s1p whose warpgroups walk tiles apart)
 # against the tile kernels (halo=off). Correctness first (benchdnn --mode=C, double-precision
 # reference) with each configuration forced: tails in spatial size and output channels, more
 # output channels than one CTA's 64, 1x3 / 2x2 windows, no padding, asymmetric padding, more
@@ -27,7 +27,7 @@ import gpu_vs_torch as g
 
 BIN = '.'
 T0 = time.time()
-CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3', 'm1s1p', 'm1s2p']
+CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3', 'm1s1p', 'm1s2p', 'm2s1p']
 
 
 def check(name, args, cfg=None):
@@ -76,6 +76,7 @@ if which != 'none':
     check('halo m1s3 short', SHORT, 'm1s3')
     check('halo m2s2 short', SHORT, 'm2s2')
     check('halo m1s1p short', SHORT, 'm1s1p')
+    check('halo m2s1p short', SHORT, 'm2s1p')
     check('halo m1s2 asymmetric padding', ASYM, 'm1s2')
     check('halo m1s2 refused shapes (tile kernels)', REFUSED, 'm1s2')
     check('table: resnet bf16 layers mb2', '--conv --dt=bf16 mb2ic3ih224oc64oh112kh7sh2ph3 '

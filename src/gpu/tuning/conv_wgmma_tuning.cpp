@@ -14,7 +14,7 @@ std::string conv_wgmma_config(const conv_wgmma_tuning_t &t) {
 
 const std::vector<std::string> &conv_wgmma_halo_configs() {
     static const std::vector<std::string> names{
-            "m1s1", "m1s2", "m1s3", "m2s2", "m2s3", "m1s1p", "m1s2p"};
+            "m1s1", "m1s2", "m1s3", "m2s2", "m2s3", "m1s1p", "m1s2p", "m2s1p"};
     return names;
 }
 

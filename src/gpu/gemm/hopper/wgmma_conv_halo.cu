@@ -174,15 +174,16 @@ struct warpgroup_sync_t {
     }
 };
 
-// The same with the warpgroups apart ("ping-pong"): each walks tiles of its own (128 lines,
-// its two m64 blocks) through S runs of its own, with its own barriers, so that one's
+// The same with the warpgroups apart ("ping-pong"): each walks tiles of its own (128 MB
+// lines, its 2 MB m64 blocks) through S runs of its own, with its own barriers, so that one's
 // epilogue and loads run under the other's multiplications. The weights are the CTA's.
-template <int T, int LINES, int S, bool EPI>
+template <int T, int MB, int LINES, int S, bool EPI>
 __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
         int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int M, int N, int K,
         int c_kind, int bias_kind, const epilogue_args_t &ea, const halo_args_t &g) {
-    constexpr int BM = 128, NT = 128;
+    constexpr int BM = 128 * MB, NT = 128, blocks = 2 * MB;
+    static_assert(LINES >= BM, "a run holds the tile's own lines");
     constexpr int plane = (LINES * 16 + 127) / 128 * 128 + 16;
     constexpr int staged = 64 * (halo_bn + 8) * 4; // the f32 tile of one m64 block
     constexpr int run_bytes = ((8 * plane > staged ? 8 * plane : staged) + 1023) / 1024 * 1024;
@@ -219,14 +220,14 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
     fence_proxy_async();
     __syncthreads();
 
-    float acc[2][halo_bn / 2];
+    float acc[blocks][halo_bn / 2];
     for (int j = 0; j < mine; ++j) {
         cp_async_wait<ahead - 1>(); // this thread's pieces of run j
         fence_proxy_async();
         sync(); // the warpgroup's; tile j - 1's staged tile is written out
         const uint32_t run = rbase + (j % S) * run_bytes;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
+        for (int h = 0; h < blocks; ++h) {
 #pragma unroll
             for (int i = 0; i < halo_bn / 2; ++i)
                 acc[h][i] = 0.f;
@@ -240,7 +241,7 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
             for (int ks = 0; ks < 4; ++ks) {
                 const uint64_t db = smem_desc<128>(wbase + tap * halo_bn * 128 + ks * 32, 16, 1024);
 #pragma unroll
-                for (int h = 0; h < 2; ++h)
+                for (int h = 0; h < blocks; ++h)
                     mma_t<T, 0, 0, halo_bn>::run(
                             acc[h], plain_desc(at + h * 64 * 16 + 2 * ks * plane, plane, 128), db);
             }
@@ -249,14 +250,14 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
         if constexpr (S > 1) load(j + S - 1); // into run j - 1's buffer, written out
         wgmma_wait<0>();
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
+        for (int h = 0; h < blocks; ++h)
             fence_regs<halo_bn / 2>(acc[h]);
         sync(); // the warpgroup is done reading run j: it stages the results
         const int tile = first + j * step;
         const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
         unsigned char *staging = smem + (rbase - wbase) + (j % S) * run_bytes;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
+        for (int h = 0; h < blocks; ++h) {
             if (h) sync(); // block h - 1 is written out
             const halo_rows_t rows{P, g.oh, g.ow, l0 + h * 64, int64_t(n) * g.oh * g.ow};
             epilogue<T, 64, halo_bn, EPI>(acc[h], staging, c, bias, c_off, ldc, 0, n0, M, N,
@@ -290,10 +291,10 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
-// The ping-pong entries: anydnn_wgmma_conv_halo_<type>_m1s<S>p[_epi], the same parameters.
-#define ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(TY, KIND, S, EPI, SUFFIX) \
+// The ping-pong entries: anydnn_wgmma_conv_halo_<type>_m<MB>s<S>p[_epi], the same parameters.
+#define ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(TY, KIND, MB, S, EPI, SUFFIX) \
     extern "C" __global__ void __launch_bounds__(threads, 1) \
-            anydnn_wgmma_conv_halo_##TY##_m1s##S##p##SUFFIX(const uint16_t *a, \
+            anydnn_wgmma_conv_halo_##TY##_m##MB##s##S##p##SUFFIX(const uint16_t *a, \
                     const uint16_t *b, void *c, const void *bias, const float *src_scale, \
                     const float *wei_scale, const float *dst_scale, int64_t a_off, \
                     int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int64_t sn, \
@@ -301,16 +302,16 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
                     int oh, int ow, int kh, int kw, int pad_h, int pad_w, int c_kind, \
                     int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
         const halo_args_t g {sn, sh, sw, batch, ih, iw, oh, ow, kh, kw, pad_h, pad_w}; \
-        conv_halo_pingpong<KIND, 128 + halo_extra_lines, S, EPI>(a, b, c, bias, a_off, b_off, \
-                c_off, ldb, ldc, M, N, K, c_kind, bias_kind, \
+        conv_halo_pingpong<KIND, MB, 128 * MB + halo_extra_lines, S, EPI>(a, b, c, bias, a_off, \
+                b_off, c_off, ldb, ldc, M, N, K, c_kind, bias_kind, \
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
-#define ANYDNN_WGMMA_CONV_HALO_PP(S) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, S, false, ) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, S, false, ) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, S, true, _epi) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, S, true, _epi)
+#define ANYDNN_WGMMA_CONV_HALO_PP(MB, S) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, MB, S, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, MB, S, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, MB, S, true, _epi) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, MB, S, true, _epi)
 
 #define ANYDNN_WGMMA_CONV_HALO(MB, S) \
     ANYDNN_WGMMA_CONV_HALO_ENTRY(bf16, ab_bf16, MB, S, false, ) \
@@ -328,6 +329,8 @@ ANYDNN_WGMMA_CONV_HALO(1, 2)
 ANYDNN_WGMMA_CONV_HALO(1, 3)
 ANYDNN_WGMMA_CONV_HALO(2, 2)
 ANYDNN_WGMMA_CONV_HALO(2, 3)
-// Ping-pong: 72 KB and two warpgroups' S runs of 34 KB: m1s1p 140 KB, m1s2p 208 KB.
-ANYDNN_WGMMA_CONV_HALO_PP(1)
-ANYDNN_WGMMA_CONV_HALO_PP(2)
+// Ping-pong: 72 KB and two warpgroups' S runs of 34 KB (m1) or 50 KB (m2): m1s1p 140 KB,
+// m1s2p 208 KB, m2s1p 172 KB.
+ANYDNN_WGMMA_CONV_HALO_PP(1, 1)
+ANYDNN_WGMMA_CONV_HALO_PP(1, 2)
+ANYDNN_WGMMA_CONV_HALO_PP(2, 1)
