@@ -34,15 +34,19 @@ TEST(conv_wgmma_tuning, default_row_widest_tile_that_keeps_units_busy) {
     // mb64 3x3 64@56: N 64.
     ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 56 * 56, 64, 576, t), dnnl_success);
     EXPECT_EQ(conv_wgmma_config(t), "64x64s4p1") << t.why;
+    // ... and the halo kernel first, where the convolution fits it (N <= 64).
+    EXPECT_EQ(t.halo, "m1s1") << t.why;
     // mb64 3x3 256@14: 98 tiles of 256 keep more than half of 132 units busy.
     ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 14 * 14, 256, 2304, t), dnnl_success);
     EXPECT_EQ(conv_wgmma_config(t), "256x64s4p1") << t.why;
+    EXPECT_TRUE(t.halo.empty()) << t.why;
     // mb8 of the same: 13 tiles of 256 would idle most units; 64 wide gives 52.
     ASSERT_EQ(conv_wgmma_tuning(h200(), 8 * 14 * 14, 256, 2304, t), dnnl_success);
     EXPECT_EQ(t.tile_n, 64) << t.why;
     // N 100: 128 wide, not 256.
     ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 56 * 56, 100, 576, t), dnnl_success);
     EXPECT_EQ(t.tile_n, 128) << t.why;
+    EXPECT_TRUE(t.halo.empty()) << t.why;
     EXPECT_TRUE(t.pad_channels);
 }
 
@@ -64,6 +68,12 @@ TEST(conv_wgmma_tuning, override_names_tiles_and_padding) {
         ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 56 * 56, 64, 576, t), dnnl_success) << name;
         EXPECT_EQ(t.halo, name);
         EXPECT_EQ(t.tile_n, 128);
+    }
+    {
+        tuning_env_t env("conv_wgmma:halo=off");
+        ASSERT_EQ(conv_wgmma_tuning(h200(), 64 * 56 * 56, 64, 576, t), dnnl_success);
+        EXPECT_TRUE(t.halo.empty()) << t.halo;
+        EXPECT_EQ(t.tile_n, 64);
     }
     {
         tuning_env_t env("conv_wgmma:halo=m2s3,halo=off");

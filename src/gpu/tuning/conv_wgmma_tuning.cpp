@@ -37,8 +37,16 @@ status_t conv_wgmma_tuning(
               + ", " + std::to_string(tiles(bn)) + " tiles on " + std::to_string(units)
               + " compute units";
     // Three stages (2 CTAs of 128 wide, 3 of 64 wide per SM) and a weights-resident
-    // persistent kernel (N <= 64, K <= 576) were built and timed against this row on the
-    // H100/H200 (run_conv.sh): slower on the ResNet-50 layers, so they are no longer built.
+    // persistent kernel gathering im2col rows (N <= 64, K <= 576) were built and timed against
+    // this row on the H100/H200 (run_conv.sh): slower on the ResNet-50 layers, no longer built.
+    // Up to 64 output channels, the halo kernel where the convolution fits it (64 input
+    // channels, stride 1, K <= 576; the convolution checks): H200, mb64 3x3 64@56 bf16
+    // (run_cbf.sh, ms): tile kernel 0.092-0.095; halo m1s1 0.071, m2s3 0.077, m1s2p 0.079,
+    // m2s2 0.079, m1s1p 0.081, m1s2 and m1s3 0.084 (cuDNN 0.060).
+    if (n <= 64) {
+        out.halo = "m1s1";
+        out.why += "; halo m1s1 where it fits";
+    }
     const std::string spec = tuning_override("conv_wgmma");
     if (spec.empty()) return dnnl_success;
     // "tile_n=N", "pad=0|1" and "halo=<config>|off", comma-separated.
