@@ -2,7 +2,8 @@
 # The bf16 ResNet-50 convolutions on Hopper (issue 14: 3x3 64@56 at >= 0.7 of cuDNN, aim 0.8):
 # the persistent implicit-GEMM kernel that loads each tile's input pixels once for all taps
 # (gpu/gemm/hopper/wgmma_conv_halo.cu, ANYDNN_GPU_TUNING conv_wgmma:halo=m1s1|m1s2|m1s3|m2s2|m2s3,
-# and the ping-pong m1s1p|m1s2p|m2s1p whose warpgroups walk tiles apart)
+# the ping-pong m1s1p|m1s2p|m2s1p whose warpgroups walk tiles apart, and m1s1t|m1s2t|m2s1t,
+# the same with the product swapped to channels by pixels)
 # against the tile kernels (halo=off). Correctness first (benchdnn --mode=C, double-precision
 # reference) with each configuration forced: tails in spatial size and output channels, more
 # output channels than one CTA's 64, 1x3 / 2x2 windows, no padding, asymmetric padding, more
@@ -29,9 +30,11 @@ import gpu_vs_torch as g
 
 BIN = '.'
 T0 = time.time()
-CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3', 'm1s1p', 'm1s2p', 'm2s1p']
-# Timed beside the table in the final mode (those added since the first call).
-FINAL_CANDIDATES = ['m2s1p']
+CONFIGS = ['m1s1', 'm1s2', 'm1s3', 'm2s2', 'm2s3', 'm1s1p', 'm1s2p', 'm2s1p', 'm1s1t', 'm1s2t',
+           'm2s1t']
+# Checked and timed beside the table in the final mode (added since the first call): the
+# swapped products (m64n256 / m64n128 wgmma, channels by pixels) and m2s1p, m2s1t unswapped.
+FINAL_CANDIDATES = ['m2s1t', 'm1s2t', 'm2s1p']
 
 
 def check(name, args, cfg=None):
@@ -58,14 +61,19 @@ def check(name, args, cfg=None):
 TAKEN = ('--conv --dt=bf16 mb1ic64ih56oc64oh56kh3ph1 mb3ic64ih13oc64oh13kh3ph1 '
          'mb2ic64ih9iw17oc40kh3ph1 mb2ic64ih10oc130oh10kh3ph1 mb2ic64ih12oc64oh10kh3ph0 '
          'mb2ic64ih11oc64oh12kh2ph1 mb2ic64ih9oc64kh1kw3ph0pw1 mb150ic64ih7oc64oh7kh3ph1 '
+         'mb280ic64ih5oc64oh5kh3ph1 '
          '--dir=FWD_B mb2ic64ih14oc64oh14kh3ph1 '
          '--dir=FWD_I --attr-post-ops=sum+relu mb2ic64ih9oc48oh9kh3ph1 --attr-post-ops= '
          '--attr-scales=src:common:0.5+wei:per_oc+dst:common:2 mb2ic64ih9oc64oh9kh3ph1 '
          '--attr-scales= --dt=bf16:bf16:f32 mb2ic64ih9oc64oh9kh3ph1 '
          '--dt=f16 mb2ic64ih13oc72oh13kh3ph1')
 # A short set for the other configurations: the layer, walking tiles, the epilogue, a tail.
+# mb150 at 7x7 and mb280 at 5x5: one tile an image, more tiles than the CTAs (132, 264
+# for m1s1) or warpgroups of the ping-pong configurations (264) take at once.
 SHORT = ('--conv --dt=bf16 mb1ic64ih56oc64oh56kh3ph1 mb150ic64ih7oc64oh7kh3ph1 '
-         'mb2ic64ih9iw17oc40kh3ph1 --attr-post-ops=sum+relu mb2ic64ih9oc48oh9kh3ph1')
+         'mb280ic64ih5oc64oh5kh3ph1 '
+         'mb2ic64ih9iw17oc40kh3ph1 --attr-post-ops=sum+relu mb2ic64ih9oc48oh9kh3ph1 '
+         '--attr-post-ops= --dt=bf16:bf16:f32 mb2ic64ih9oc64oh9kh3ph1')
 # Asymmetric padding (right 2, left 1): output wider than the input.
 ASYM = '--conv --dt=bf16 mb2ic64ih10oc64oh11kh3ph1'
 # Shapes it refuses: the tile kernels run them (0 halo launches expected).
@@ -79,7 +87,7 @@ if mode == 'sweep':
     check('halo m1s2 taken', TAKEN, 'm1s2')
     check('halo m2s3 taken', TAKEN, 'm2s3')
     check('halo m1s2p taken', TAKEN, 'm1s2p')
-    for cfg in ('m1s1', 'm1s3', 'm2s2', 'm1s1p', 'm2s1p'):
+    for cfg in ('m1s1', 'm1s3', 'm2s2', 'm1s1p', 'm2s1p', 'm1s1t', 'm1s2t', 'm2s1t'):
         check(f'halo {cfg} short', SHORT, cfg)
 if mode == 'final':
     for cfg in FINAL_CANDIDATES:

@@ -125,7 +125,7 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         if (!tuning.halo.empty() && !misfit) {
             pd.halo_halves = tuning.halo[1] - '0';
             pd.halo_runs = tuning.halo[3] - '0';
-            pd.halo_pingpong = tuning.halo.size() > 4 && tuning.halo[4] == 'p';
+            pd.halo_pingpong = tuning.halo.size() > 4; // "p" or "t" (swapped)
             pd.kernel_name = std::string("anydnn_wgmma_conv_halo_")
                              + (t == dnnl_bf16 ? "bf16_" : "f16_") + tuning.halo
                              + (pd.epilogue.any ? "_epi" : "");

@@ -14,7 +14,8 @@ std::string conv_wgmma_config(const conv_wgmma_tuning_t &t) {
 
 const std::vector<std::string> &conv_wgmma_halo_configs() {
     static const std::vector<std::string> names{
-            "m1s1", "m1s2", "m1s3", "m2s2", "m2s3", "m1s1p", "m1s2p", "m2s1p"};
+            "m1s1", "m1s2", "m1s3", "m2s2", "m2s3", "m1s1p", "m1s2p", "m2s1p", "m1s1t", "m1s2t",
+            "m2s1t"};
     return names;
 }
 
@@ -67,8 +68,9 @@ status_t conv_wgmma_tuning(
             const auto &names = conv_wgmma_halo_configs();
             ANYDNN_REQUIRE(std::find(names.begin(), names.end(), name) != names.end(),
                     dnnl_unimplemented,
-                    "ANYDNN_GPU_TUNING conv_wgmma: halo=%s is not m1s1, m1s2, m1s3, m2s2, m2s3 or "
-                    "off",
+                    "ANYDNN_GPU_TUNING conv_wgmma: halo=%s is neither off nor a configuration "
+                    "of conv_wgmma_halo_configs (m1s1, m1s2, m1s3, m2s2, m2s3, m1s1p, m1s2p, "
+                    "m2s1p, m1s1t, m1s2t, m2s1t)",
                     name.c_str());
             out.halo = name;
         } else {

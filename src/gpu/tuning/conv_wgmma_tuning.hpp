@@ -22,7 +22,8 @@ struct conv_wgmma_tuning_t {
     // The persistent kernel that loads each tile's input pixels once for all taps and keeps
     // the weights in shared memory (wgmma_conv_halo.cu), where the problem fits it (64 input
     // channels, stride 1, K <= 576): "m<halves of 128 rows>s<runs in shared memory>", e.g.
-    // "m1s2", with "p" the warpgroups walking tiles apart ("m1s2p"); empty: the tile kernels.
+    // "m1s2", with "p" the warpgroups walking tiles apart ("m1s2p"), "t" the same with the
+    // product swapped (channels by pixels, "m2s1t"); empty: the tile kernels.
     // The default row takes "m1s1" (two CTAs an SM) up to 64 output channels.
     std::string halo;
     std::string why; // the row and the reason, for verbose dispatch

@@ -166,6 +166,37 @@ __device__ __forceinline__ void conv_halo(const uint16_t *__restrict__ a,
     cp_async_wait<0>();
 }
 
+// The swapped product's sums (rows: the 64 output channels, columns: 128 pixels; wgmma's
+// m64nN accumulator layout) into a row-major tile of those pixels by channels at `tile`, rows
+// `pitch` bytes apart: f32 as they are (OUT 0), or plus the bias (kind 1 f32, else the input
+// type) as f32 (OUT 1) or the input type (OUT 2). t: the thread in the warpgroup.
+template <bool F16, int OUT>
+__device__ __forceinline__ void stage_swapped(const float *acc, unsigned char *tile, int pitch,
+        const void *bias, int bias_kind, int n0, int N, int t) {
+    const int row0 = (t / 32) * 16 + (t % 32) / 4, col0 = (t % 4) * 2;
+    float b[2] = {0.f, 0.f};
+    if (OUT != 0 && bias_kind) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const int n = n0 + row0 + 8 * e;
+            if (n < N)
+                b[e] = bias_kind == bias_f32
+                        ? static_cast<const float *>(bias)[n]
+                        : unpack16<F16>(static_cast<const uint16_t *>(bias)[n]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 64; ++i) {
+        const int e = (i / 2) % 2, oc = row0 + 8 * e, px = 8 * (i / 4) + col0 + i % 2;
+        const float v = acc[i] + b[e];
+        if constexpr (OUT == 2)
+            *reinterpret_cast<uint16_t *>(tile + px * pitch + oc * 2)
+                    = uint16_t(pack16x2<F16>(v, 0.f));
+        else
+            *reinterpret_cast<float *>(tile + px * pitch + oc * 4) = v;
+    }
+}
+
 // One warpgroup's barrier (ids 1 and 2; __syncthreads has 0).
 struct warpgroup_sync_t {
     int wg;
@@ -177,7 +208,10 @@ struct warpgroup_sync_t {
 // The same with the warpgroups apart ("ping-pong"): each walks tiles of its own (128 MB
 // lines, its 2 MB m64 blocks) through S runs of its own, with its own barriers, so that one's
 // epilogue and loads run under the other's multiplications. The weights are the CTA's.
-template <int T, int MB, int LINES, int S, bool EPI>
+// SWAP: the product transposed, channels by pixels (the weights as wgmma's A, the run as B),
+// one m64n<128 MB> wgmma a step instead of 2 MB m64n64 ones: 2 KB of A and 4 KB (MB 1) or
+// 8 KB of B read from shared memory per step, against 4 KB per m64n64.
+template <int T, int MB, int LINES, int S, bool SWAP, bool EPI>
 __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ a,
         const uint16_t *__restrict__ b, void *__restrict__ c, const void *__restrict__ bias,
         int64_t a_off, int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int M, int N, int K,
@@ -185,7 +219,8 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
     constexpr int BM = 128 * MB, NT = 128, blocks = 2 * MB;
     static_assert(LINES >= BM, "a run holds the tile's own lines");
     constexpr int plane = (LINES * 16 + 127) / 128 * 128 + 16;
-    constexpr int staged = 64 * (halo_bn + 8) * 4; // the f32 tile of one m64 block
+    // The f32 tile of one m64 block, or of 128 pixels swapped.
+    constexpr int staged = (SWAP ? 128 : 64) * (halo_bn + 8) * 4;
     constexpr int run_bytes = ((8 * plane > staged ? 8 * plane : staged) + 1023) / 1024 * 1024;
     static_assert(S >= 1, "a run at least");
     __shared__ __align__(1024) unsigned char smem[halo_wei_bytes + 2 * S * run_bytes];
@@ -239,11 +274,16 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
             const uint32_t at = run + (kh * P + kw) * 16;
 #pragma unroll
             for (int ks = 0; ks < 4; ++ks) {
-                const uint64_t db = smem_desc<128>(wbase + tap * halo_bn * 128 + ks * 32, 16, 1024);
+                const uint64_t dw = smem_desc<128>(wbase + tap * halo_bn * 128 + ks * 32, 16, 1024);
+                if constexpr (SWAP) {
+                    mma_t<T, 0, 0, BM>::run(
+                            &acc[0][0], dw, plain_desc(at + 2 * ks * plane, plane, 128));
+                } else {
 #pragma unroll
-                for (int h = 0; h < blocks; ++h)
-                    mma_t<T, 0, 0, halo_bn>::run(
-                            acc[h], plain_desc(at + h * 64 * 16 + 2 * ks * plane, plane, 128), db);
+                    for (int h = 0; h < blocks; ++h)
+                        mma_t<T, 0, 0, halo_bn>::run(acc[h],
+                                plain_desc(at + h * 64 * 16 + 2 * ks * plane, plane, 128), dw);
+                }
             }
         }
         wgmma_commit();
@@ -256,12 +296,45 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
         const int tile = first + j * step;
         const int n = tile / tiles_img, l0 = (tile - n * tiles_img) * BM;
         unsigned char *staging = smem + (rbase - wbase) + (j % S) * run_bytes;
+        if constexpr (SWAP) {
+            constexpr bool F16 = ab_traits<T>::f16;
+            // 128 pixels at a time: the accumulators' columns 128 h .. 128 h + 127.
 #pragma unroll
-        for (int h = 0; h < blocks; ++h) {
-            if (h) sync(); // block h - 1 is written out
-            const halo_rows_t rows{P, g.oh, g.ow, l0 + h * 64, int64_t(n) * g.oh * g.ow};
-            epilogue<T, 64, halo_bn, EPI>(acc[h], staging, c, bias, c_off, ldc, 0, n0, M, N,
-                    c_kind, bias_kind, ea, t, sync, rows);
+            for (int h = 0; h < MB; ++h) {
+                if (h) sync(); // pixels 128 (h - 1).. are written out
+                const float *sums = &acc[0][0] + 64 * h;
+                const halo_rows_t rows{P, g.oh, g.ow, l0 + h * 128, int64_t(n) * g.oh * g.ow};
+                if constexpr (EPI) {
+                    stage_swapped<F16, 0>(sums, staging, (halo_bn + 8) * 4, bias, 0, n0, N, t);
+                    sync();
+                    epilogue_args_t args = ea;
+                    args.bias = bias;
+                    args.bias_kind = bias_kind;
+                    const epilogue_t e(args);
+                    copy_out_epilogue<128, halo_bn, NT>(reinterpret_cast<const float *>(staging),
+                            halo_bn + 8, c, c_kind, c_off, ldc, 0, n0, M, N, e, t, rows);
+                } else if (c_kind == c_f32) {
+                    stage_swapped<F16, 1>(
+                            sums, staging, (halo_bn + 8) * 4, bias, bias_kind, n0, N, t);
+                    sync();
+                    copy_out<4, 128, halo_bn, NT>(staging, (halo_bn + 8) * 4, c, c_off, ldc, 0,
+                            n0, M, N, t, rows);
+                } else {
+                    stage_swapped<F16, 2>(
+                            sums, staging, (halo_bn + 8) * 2, bias, bias_kind, n0, N, t);
+                    sync();
+                    copy_out<2, 128, halo_bn, NT>(staging, (halo_bn + 8) * 2, c, c_off, ldc, 0,
+                            n0, M, N, t, rows);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int h = 0; h < blocks; ++h) {
+                if (h) sync(); // block h - 1 is written out
+                const halo_rows_t rows{P, g.oh, g.ow, l0 + h * 64, int64_t(n) * g.oh * g.ow};
+                epilogue<T, 64, halo_bn, EPI>(acc[h], staging, c, bias, c_off, ldc, 0, n0, M, N,
+                        c_kind, bias_kind, ea, t, sync, rows);
+            }
         }
         if constexpr (S == 1) {
             sync(); // the staged tile is written out: the next run replaces it
@@ -291,10 +364,11 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
-// The ping-pong entries: anydnn_wgmma_conv_halo_<type>_m<MB>s<S>p[_epi], the same parameters.
-#define ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(TY, KIND, MB, S, EPI, SUFFIX) \
+// The ping-pong entries: anydnn_wgmma_conv_halo_<type>_m<MB>s<S><p|t>[_epi] (t: swapped), the
+// same parameters.
+#define ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(TY, KIND, MB, S, V, EPI, SUFFIX) \
     extern "C" __global__ void __launch_bounds__(threads, 1) \
-            anydnn_wgmma_conv_halo_##TY##_m##MB##s##S##p##SUFFIX(const uint16_t *a, \
+            anydnn_wgmma_conv_halo_##TY##_m##MB##s##S##V##SUFFIX(const uint16_t *a, \
                     const uint16_t *b, void *c, const void *bias, const float *src_scale, \
                     const float *wei_scale, const float *dst_scale, int64_t a_off, \
                     int64_t b_off, int64_t c_off, int64_t ldb, int64_t ldc, int64_t sn, \
@@ -302,16 +376,16 @@ __device__ __forceinline__ void conv_halo_pingpong(const uint16_t *__restrict__ 
                     int oh, int ow, int kh, int kw, int pad_h, int pad_w, int c_kind, \
                     int bias_kind, ANYDNN_EPILOGUE_PARAMS) { \
         const halo_args_t g {sn, sh, sw, batch, ih, iw, oh, ow, kh, kw, pad_h, pad_w}; \
-        conv_halo_pingpong<KIND, MB, 128 * MB + halo_extra_lines, S, EPI>(a, b, c, bias, a_off, \
-                b_off, c_off, ldb, ldc, M, N, K, c_kind, bias_kind, \
+        conv_halo_pingpong<KIND, MB, 128 * MB + halo_extra_lines, S, (#V[0] == 't'), EPI>(a, b, \
+                c, bias, a_off, b_off, c_off, ldb, ldc, M, N, K, c_kind, bias_kind, \
                 ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale), g); \
     }
 
-#define ANYDNN_WGMMA_CONV_HALO_PP(MB, S) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, MB, S, false, ) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, MB, S, false, ) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, MB, S, true, _epi) \
-    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, MB, S, true, _epi)
+#define ANYDNN_WGMMA_CONV_HALO_PP(MB, S, V) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, MB, S, V, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, MB, S, V, false, ) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(bf16, ab_bf16, MB, S, V, true, _epi) \
+    ANYDNN_WGMMA_CONV_HALO_PP_ENTRY(f16, ab_f16, MB, S, V, true, _epi)
 
 #define ANYDNN_WGMMA_CONV_HALO(MB, S) \
     ANYDNN_WGMMA_CONV_HALO_ENTRY(bf16, ab_bf16, MB, S, false, ) \
@@ -330,7 +404,11 @@ ANYDNN_WGMMA_CONV_HALO(1, 3)
 ANYDNN_WGMMA_CONV_HALO(2, 2)
 ANYDNN_WGMMA_CONV_HALO(2, 3)
 // Ping-pong: 72 KB and two warpgroups' S runs of 34 KB (m1) or 50 KB (m2): m1s1p 140 KB,
-// m1s2p 208 KB, m2s1p 172 KB.
-ANYDNN_WGMMA_CONV_HALO_PP(1, 1)
-ANYDNN_WGMMA_CONV_HALO_PP(1, 2)
-ANYDNN_WGMMA_CONV_HALO_PP(2, 1)
+// m1s2p 208 KB, m2s1p 172 KB; swapped (runs of at least 36 KB): m1s1t 144 KB, m1s2t 216 KB,
+// m2s1t 172 KB.
+ANYDNN_WGMMA_CONV_HALO_PP(1, 1, p)
+ANYDNN_WGMMA_CONV_HALO_PP(1, 2, p)
+ANYDNN_WGMMA_CONV_HALO_PP(2, 1, p)
+ANYDNN_WGMMA_CONV_HALO_PP(1, 1, t)
+ANYDNN_WGMMA_CONV_HALO_PP(1, 2, t)
+ANYDNN_WGMMA_CONV_HALO_PP(2, 1, t)
