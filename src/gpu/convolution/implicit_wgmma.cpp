@@ -7,7 +7,8 @@
 // is left to the next implementation, with the reason. The tuning table picks the kernel: a
 // tile per CTA (wgmma_conv.cu), or where the problem fits it (64 input channels, stride 1,
 // K <= 576) a persistent one holding its 64 channels of weights in shared memory and loading
-// each tile's input pixels once for all taps (wgmma_conv_halo.cu; one CTA per compute unit).
+// each tile's input pixels once for all taps (wgmma_conv_halo.cu; one or two CTAs per
+// compute unit, walking the tiles).
 #include <algorithm>
 #include <string>
 
