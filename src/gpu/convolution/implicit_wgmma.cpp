@@ -14,6 +14,7 @@
 
 #include "core/primitive.hpp"
 #include "core/verbose.hpp"
+#include "gpu/convolution/halo_fit.hpp"
 #include "gpu/convolution/nhwc_gemm_geometry.hpp"
 #include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/impl_entries.hpp"
@@ -26,26 +27,6 @@ namespace gpu {
 namespace {
 
 struct implicit_wgmma_t;
-
-// Input lines beyond a tile's own that a run of the persistent kernel holds (its
-// halo_extra_lines): (KH - 1) * P + KW - 1, P = OW + KW - 1.
-constexpr int64_t halo_extra_lines = 136;
-
-// Why the persistent kernel of wgmma_conv_halo.cu cannot take the problem, or null: it
-// gathers 64 channels in place at stride 1 without dilation, holds K <= 576 of weights, has
-// taps to share pixels between, and a tile's taps span at most halo_extra_lines more input pixels
-// than the tile.
-const char *halo_misfit(const nhwc_conv_geometry_t &q, bool pad) {
-    if (pad || q.ic != 64) return "input channels are not 64";
-    if (q.stride_h != 1 || q.stride_w != 1 || q.dil_h != 1 || q.dil_w != 1)
-        return "strides or dilation";
-    if (q.kh * q.kw > 9) return "K exceeds 576";
-    if (q.kh * q.kw == 1) return "1x1: no pixels shared between taps";
-    const int64_t p = q.ow + q.kw - 1;
-    if ((q.kh - 1) * p + q.kw - 1 > halo_extra_lines) return "the window spans too many rows";
-    if (q.mb * q.oh * p >= (int64_t(1) << 31)) return "too many output lines";
-    return nullptr;
-}
 
 struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t> {
     using base_t = primitive_desc_impl_t<implicit_wgmma_pd_t, implicit_wgmma_t>;
