@@ -5,7 +5,9 @@
 # the ping-pong m1s1p|m1s2p|m2s1p whose warpgroups walk tiles apart, and m1s1t|m1s2t|m2s1t,
 # the same with the product swapped to channels by pixels)
 # against the tile kernels (halo=off). Correctness first (benchdnn --mode=C, double-precision
-# reference) with each configuration forced: tails in spatial size and output channels, more
+# reference) with the table's choice (m1s1) and each candidate forced (CBF_MODE=sweep: every
+# configuration; the default, final: the table and FINAL_CANDIDATES): tails in spatial size
+# and output channels, more
 # output channels than one CTA's 64, 1x3 / 2x2 windows, no padding, asymmetric padding, more
 # tiles than CTAs, bias, post-ops, scales, f32 dst, f16, and shapes the kernel refuses (stride
 # 2, 5x5, IC 32, dilation) that must fall back to the tile kernels; dispatch lines count the
