@@ -12,7 +12,7 @@ if(ANYDNN_NVCC)
   # The GEMM's matrix kernels (cp.async and TMA-fed) and the implicit-GEMM convolution share
   # wgmma_core.cuh.
   set(_anydnn_hopper ${CMAKE_SOURCE_DIR}/src/gpu/gemm/hopper)
-  foreach(_name wgmma_gemm wgmma_tma wgmma_conv)
+  foreach(_name wgmma_gemm wgmma_tma wgmma_conv wgmma_conv_halo)
     set(_ptx ${ANYDNN_GENERATED_SRC_DIR}/${_name}.ptx)
     add_custom_command(
       OUTPUT ${_ptx}

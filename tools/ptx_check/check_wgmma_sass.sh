@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 status=0
-for name in wgmma_gemm wgmma_tma wgmma_conv; do
+for name in wgmma_gemm wgmma_tma wgmma_conv wgmma_conv_halo; do
     nvcc -ptx -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
         "$root/src/gpu/gemm/hopper/$name.cu" -o "$out/$name.ptx"
     ptxas -arch=sm_90a -v -o "$out/$name.cubin" "$out/$name.ptx" 2> "$out/$name.log"

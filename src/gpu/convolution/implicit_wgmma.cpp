@@ -5,12 +5,16 @@
 // src and weights first copied with channels padded to 8);
 // bias, f32 scales and a sum and an eltwise post-op in the kernel's epilogue. Anything else
 // is left to the next implementation, with the reason. The tuning table picks the kernel: a
-// tile per CTA, or a persistent one holding its 64 channels of weights in shared memory
-// (launched with one CTA per compute unit at most).
+// tile per CTA (wgmma_conv.cu), or where the problem fits it (64 input channels, stride 1,
+// K <= 576) a persistent one holding its 64 channels of weights in shared memory and loading
+// each tile's input pixels once for all taps (wgmma_conv_halo.cu; one or two CTAs per
+// compute unit, walking the tiles).
+#include <algorithm>
 #include <string>
 
 #include "core/primitive.hpp"
 #include "core/verbose.hpp"
+#include "gpu/convolution/halo_fit.hpp"
 #include "gpu/convolution/nhwc_gemm_geometry.hpp"
 #include "gpu/gemm/wgmma_launch.hpp"
 #include "gpu/impl_entries.hpp"
@@ -38,6 +42,9 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
     wgmma_epilogue_t epilogue;
     std::string kernel_name;
     int tile_n = 0;
+    int halo_halves = 0;     // the persistent kernel's 128-row halves a tile (0: tile kernels)
+    int halo_runs = 0;       // and its runs of input lines in shared memory
+    bool halo_pingpong = false; // its warpgroups walk tiles apart (two tiles a CTA at once)
     int64_t icp = 0;         // channels as gathered: IC rounded up to 8
     bool pad = false;        // src and weights copied with icp channels into the scratchpad
     int64_t wei_pad_off = 0; // where the padded weights start there (elements)
@@ -95,13 +102,26 @@ struct implicit_wgmma_pd_t : public primitive_desc_impl_t<implicit_wgmma_pd_t, i
         ANYDNN_REQUIRE(caps.ptx_binary_sm >= 90, dnnl_unimplemented,
                 "the device does not load sm_90a PTX programs");
         pd.tile_n = tuning.tile_n;
-        pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
-                         + conv_wgmma_config(tuning) + (pd.epilogue.any ? "_epi" : "");
+        std::string why = tuning.why;
+        const char *misfit = tuning.halo.empty() ? nullptr : halo_misfit(q, pd.pad);
+        if (!tuning.halo.empty() && !misfit) {
+            pd.halo_halves = tuning.halo[1] - '0';
+            pd.halo_runs = tuning.halo[3] - '0';
+            pd.halo_pingpong = tuning.halo.size() > 4; // "p" or "t" (swapped)
+            pd.kernel_name = std::string("anydnn_wgmma_conv_halo_")
+                             + (t == dnnl_bf16 ? "bf16_" : "f16_") + tuning.halo
+                             + (pd.epilogue.any ? "_epi" : "");
+        } else {
+            if (misfit)
+                why += std::string("; halo kernel ") + tuning.halo + " passed over: " + misfit;
+            pd.kernel_name = std::string("anydnn_wgmma_conv_") + (t == dnnl_bf16 ? "bf16_" : "f16_")
+                             + conv_wgmma_config(tuning) + (pd.epilogue.any ? "_epi" : "");
+        }
         ANYDNN_REQUIRE(ptx_module(pd.kernel_name.c_str()), dnnl_unimplemented,
                 "no PTX kernel %s in this build (built without nvcc?)", pd.kernel_name.c_str());
         if (verbose_on(verbose_flag::dispatch))
             verbose_print("primitive,create:dispatch",
-                    "convolution,implicit wgmma " + pd.kernel_name + ",chosen: " + tuning.why
+                    "convolution,implicit wgmma " + pd.kernel_name + ",chosen: " + why
                             + (pd.pad ? "; channels padded to " + std::to_string(pd.icp) : ""));
         pd.args[DNNL_ARG_SRC] = src;
         pd.args[DNNL_ARG_WEIGHTS] = wei;
@@ -168,18 +188,35 @@ struct implicit_wgmma_t : public primitive_t {
         args.add(storage_of(ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST));
         for (int64_t v : {a_off, b_off, q.dst_off, ldb, q.ldc, sn, sh, sw})
             args.add_value<int64_t>(v);
-        for (int64_t v : {M, N, K, icp, q.ih, q.iw, q.oh, q.ow, q.kw, q.stride_h, q.stride_w,
-                     q.pad_h, q.pad_w, q.dil_h, q.dil_w})
-            args.add_value<int32_t>(static_cast<int32_t>(v));
+        nd_range_t range;
+        range.ndims = 3;
+        if (pd.halo_halves) {
+            for (int64_t v : {M, N, K, q.mb, q.ih, q.iw, q.oh, q.ow, q.kh, q.kw, q.pad_h, q.pad_w})
+                args.add_value<int32_t>(static_cast<int32_t>(v));
+            // Tiles of 128 * halves lines (oy * P + ox) per image; one CTA per compute unit
+            // (two for the one-run configuration "m1s1") and 64 output channels, each
+            // walking its tiles (two at a time in the ping-pong ones).
+            const int64_t rows = 128 * pd.halo_halves, p = q.ow + q.kw - 1;
+            const int64_t per_cta = pd.halo_pingpong ? 2 : 1;
+            const int64_t tiles = (q.mb * ((q.oh * p + rows - 1) / rows) + per_cta - 1) / per_cta;
+            const int64_t blocks_n = (N + 63) / 64;
+            const int64_t units = std::max<int64_t>(engine_caps(pd.engine).compute_units, 1)
+                                  * (pd.halo_runs == 1 && !pd.halo_pingpong ? 2 : 1);
+            range.global[0] = static_cast<size_t>(blocks_n) * 256;
+            range.global[1] = static_cast<size_t>(
+                    std::min<int64_t>({tiles, std::max<int64_t>(units / blocks_n, 1), 65535}));
+        } else {
+            for (int64_t v : {M, N, K, icp, q.ih, q.iw, q.oh, q.ow, q.kw, q.stride_h, q.stride_w,
+                         q.pad_h, q.pad_w, q.dil_h, q.dil_w})
+                args.add_value<int32_t>(static_cast<int32_t>(v));
+            range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
+            range.global[1] = static_cast<size_t>((M + 127) / 128);
+        }
         args.add_value<int32_t>(wgmma_c_kind(c_type));
         const dnnl_data_type_t bias_type =
                 q.with_bias ? pd.arg_md(DNNL_ARG_BIAS).data_type : dnnl_data_type_undef;
         args.add_value<int32_t>(wgmma_bias_kind(bias_type));
         add_wgmma_epilogue(args, pd.epilogue);
-        nd_range_t range;
-        range.ndims = 3;
-        range.global[0] = static_cast<size_t>((N + pd.tile_n - 1) / pd.tile_n) * 256;
-        range.global[1] = static_cast<size_t>((M + 127) / 128);
         range.global[2] = 1;
         range.local[0] = 256;
         range.local[1] = range.local[2] = 1;

@@ -190,16 +190,26 @@ __device__ __forceinline__ void stage_raw_s32(const int *acc, unsigned char *til
                     = make_int2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
 }
 
+// Which row of C row r of a staged tile is: m0 + r below M (the GEMMs); -1 drops the row. A
+// convolution whose tile rows are not C's consecutive rows passes its own map.
+struct dense_rows_t {
+    __device__ __forceinline__ int64_t operator()(int m0, int r, int M) const {
+        return m0 + r < M ? m0 + r : -1;
+    }
+};
+
 // The staged tile to C rows m0.., columns n0..: 16 bytes per thread along rows where the
 // row stays inside N and C's addresses allow it, element by element at the edges.
-template <int ES, int BM, int BN, int NT>
+template <int ES, int BM, int BN, int NT, class Rows = dense_rows_t>
 __device__ __forceinline__ void copy_out(const unsigned char *tile, int pitch, void *c,
-        int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int tid) {
+        int64_t c_off, int64_t ldc, int m0, int n0, int M, int N, int tid,
+        const Rows &rows = Rows()) {
     constexpr int per = 16 / ES, pieces = BN / per;
     const bool vec = c_off % per == 0 && ldc % per == 0;
     for (int idx = tid; idx < BM * pieces; idx += NT) {
-        const int r = idx / pieces, n = n0 + (idx % pieces) * per, m = m0 + r;
-        if (m >= M || n >= N) continue;
+        const int r = idx / pieces, n = n0 + (idx % pieces) * per;
+        const int64_t m = rows(m0, r, M);
+        if (m < 0 || n >= N) continue;
         const unsigned char *src = tile + r * pitch + (idx % pieces) * 16;
         unsigned char *dst = static_cast<unsigned char *>(c) + (c_off + m * ldc + n) * ES;
         if (vec && n + per <= N) {
@@ -362,15 +372,16 @@ __device__ __forceinline__ void store_c(void *c, int c_kind, int64_t o, float v)
 // The staged f32 tile (rows `pitch` floats apart) through the epilogue to C rows m0..,
 // columns n0..: four columns per thread and step, with 16- or 8-byte accesses where C's
 // addresses allow them.
-template <int BM, int BN, int NT>
+template <int BM, int BN, int NT, class Rows = dense_rows_t>
 __device__ __forceinline__ void copy_out_epilogue(const float *tile, int pitch, void *c,
         int c_kind, int64_t c_off, int64_t ldc, int m0, int n0, int M, int N,
-        const epilogue_t &e, int tid) {
+        const epilogue_t &e, int tid, const Rows &rows = Rows()) {
     constexpr int pieces = BN / 4;
 #pragma unroll 1 // the epilogue's code once, not once per step
     for (int idx = tid; idx < BM * pieces; idx += NT) {
-        const int r = idx / pieces, col = (idx % pieces) * 4, n = n0 + col, m = m0 + r;
-        if (m >= M || n >= N) continue;
+        const int r = idx / pieces, col = (idx % pieces) * 4, n = n0 + col;
+        const int64_t m = rows(m0, r, M);
+        if (m < 0 || n >= N) continue;
         const float4 x = *reinterpret_cast<const float4 *>(tile + r * pitch + col);
         const int64_t o = c_off + m * ldc + n;
         const bool vec = n + 4 <= N && o % 4 == 0;
@@ -422,12 +433,12 @@ struct cta_sync_t {
 // them unchanged. Otherwise floating-point sums get the bias (f32, or the input type for 16-bit
 // kinds) and go to f32 or the 16-bit input type; integer sums go to s32 exactly (the host
 // passes no bias and no other C type there). `sync` is a barrier among the 2 BM threads that
-// run it (tid 0 .. 2 BM - 1).
-template <int T, int BM, int BN, bool EPI, class Sync = cta_sync_t>
+// run it (tid 0 .. 2 BM - 1). `rows` maps the tile's rows to C's (dense_rows_t).
+template <int T, int BM, int BN, bool EPI, class Sync = cta_sync_t, class Rows = dense_rows_t>
 __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc,
         unsigned char *smem, void *c, const void *bias, int64_t c_off, int64_t ldc, int m0,
         int n0, int M, int N, int c_kind, int bias_kind, const epilogue_args_t &ea, int tid,
-        const Sync &sync = Sync()) {
+        const Sync &sync = Sync(), const Rows &rows = Rows()) {
     constexpr bool F16 = ab_traits<T>::f16;
     constexpr int NT = 2 * BM; // a warpgroup per 64 rows
     if constexpr (EPI) {
@@ -452,14 +463,14 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
         args.bias_kind = bias_kind;
         const epilogue_t e(args);
         copy_out_epilogue<BM, BN, NT>(reinterpret_cast<const float *>(smem), BN + 8, c, c_kind,
-                c_off, ldc, m0, n0, M, N, e, tid);
+                c_off, ldc, m0, n0, M, N, e, tid, rows);
         return;
     }
     if constexpr (ab_traits<T>::is_int) {
         const int pitch = (BN + 8) * 4;
         stage_raw_s32<BN>(acc, smem, pitch, tid);
         sync();
-        copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid, rows);
         return;
     } else {
         const bool c_f32 = c_kind == 0;
@@ -477,8 +488,8 @@ __device__ __forceinline__ void epilogue(const typename ab_traits<T>::acc_t *acc
         }
 #undef ANYDNN_WGMMA_STAGE
         sync();
-        if (c_f32) copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
-        else copy_out<2, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid);
+        if (c_f32) copy_out<4, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid, rows);
+        else copy_out<2, BM, BN, NT>(smem, pitch, c, c_off, ldc, m0, n0, M, N, tid, rows);
     }
 }
 
