@@ -29,9 +29,10 @@ using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 // 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3, then the sm_90a module's
 // pipelined 16-deep ones 128x256k16, 128x256k16s4, 256x128k16, 128x128k16, then the sm_80
 // pipelined 128x256p, then the sm_90a convolution shapes 256x64k16, 512x64k16, 128x64k16,
-// 192x128k16, 128x64k16m3) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512
-// and 192 rows have K-major A only (null M-major entries).
-const int configs = 18;
+// 192x128k16, 128x64k16m3, then A kept as rows 256x64r, 256x64rk32, 128x128r) and layout
+// (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512 and 192 rows and A's rows
+// have K-major A only (null M-major entries).
+const int configs = 21;
 const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
@@ -67,11 +68,14 @@ const kernel_fn kernels[configs][4] = {
         {nullptr, nullptr, anydnn_sgemm_kk_192x128k16_sm90, anydnn_sgemm_kn_192x128k16_sm90},
         {anydnn_sgemm_mk_128x64k16m3_sm90, anydnn_sgemm_mn_128x64k16m3_sm90,
                 anydnn_sgemm_kk_128x64k16m3_sm90, anydnn_sgemm_kn_128x64k16m3_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_256x64r_sm90, anydnn_sgemm_kn_256x64r_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_256x64rk32_sm90, anydnn_sgemm_kn_256x64rk32_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_128x128r_sm90, anydnn_sgemm_kn_128x128r_sm90},
 };
 const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128, 128, 128, 256, 128, 128, 256,
-                  512, 128, 192, 128},
+                  512, 128, 192, 128, 256, 256, 128},
           block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128, 256, 256, 128, 128, 256, 64,
-                  64, 64, 128, 64};
+                  64, 64, 128, 64, 64, 64, 128};
 const int first_pipelined = 8; // the sm_90a entries, then 128x256p
 
 // The eltwise post-ops in double (gemm_eltwise's codes).
@@ -238,7 +242,7 @@ TEST(sgemm_emulated, empty_k_leaves_the_output_stage) {
 namespace {
 
 using conv_fn = decltype(&anydnn_sgemm_conv_128x128);
-const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64,
+const conv_fn conv_kernels[] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_conv_128x64,
         anydnn_sgemm_conv_64x64, anydnn_sgemm_conv_128x128k16, anydnn_sgemm_conv_128x64k16,
         anydnn_sgemm_conv_256x128, anydnn_sgemm_conv_128x256, anydnn_sgemm_conv_128x128s3,
         anydnn_sgemm_conv_128x256k16_sm90, anydnn_sgemm_conv_128x256k16s4_sm90,
@@ -246,6 +250,7 @@ const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_c
         anydnn_sgemm_conv_128x256p, anydnn_sgemm_conv_256x64k16_sm90,
         anydnn_sgemm_conv_512x64k16_sm90, anydnn_sgemm_conv_128x64k16_sm90,
         anydnn_sgemm_conv_192x128k16_sm90, anydnn_sgemm_conv_128x64k16m3_sm90};
+const int conv_configs = 18; // A's rows have no convolution entry
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
@@ -361,7 +366,7 @@ TEST(sgemm_emulated, implicit_conv_whole_slices_walk_the_taps) {
     // advances slice by slice (no division). Padding, strides, dilation, groups, rows past M,
     // several taps per stage round; every configuration, then the convolution tiles on more.
     // (Under sanitizers every third configuration.)
-    for (int config = 0; config < configs; config += int(test_budget::pick(1, 3)))
+    for (int config = 0; config < conv_configs; config += int(test_budget::pick(1, 3)))
         check_conv({1, 2, 16, 70, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, config);
     // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
     for (int config : {13, 14, 15, 16, 17}) {
@@ -371,4 +376,20 @@ TEST(sgemm_emulated, implicit_conv_whole_slices_walk_the_taps) {
     }
     check_conv({1, 2, 8, 33, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true}, 1); // IC 8 in 8-deep slices
     check_conv({1, 2, 8, 33, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true}, 13); // IC 8: divisions
+}
+
+TEST(sgemm_emulated, a_rows_entries_take_whole_quads_and_their_tails) {
+    // A kept as rows (256x64r, 256x64rk32, 128x128r): interior blocks whose slices lie inside
+    // K take the unchecked 16-byte copies (M past two blocks, K a multiple of 32), quads cut
+    // by K's tail (K = 35), rows not 4-float aligned (4-byte copies); N of 24, 72 and 130.
+    for (int config = 18; config < configs; ++config)
+        for (bool bn : {false, true}) {
+            case_t t{1, 1, 520, 72, 64, true, bn, true};
+            t.aligned = true;
+            check(t, config);
+            case_t tail{1, 1, 257, 24, 35, true, bn};
+            tail.aligned = true;
+            check(tail, config);
+            check({1, 1, 131, 130, 33, true, bn, false, true}, config);
+        }
 }

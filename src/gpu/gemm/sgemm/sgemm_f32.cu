@@ -180,6 +180,70 @@ struct copier_t {
     }
 };
 
+// A K-major A kept as it lies in memory, [row][BK + 4] (A_ROWS entries): thread t copies the
+// quad t % (BK / 4) of rows t / (BK / 4) + rows_pass l, 16 bytes each where rows are dense
+// and 4-float aligned (a warp reads whole 64- or 128-byte pieces of 8 or 4 rows: a quarter
+// of the transposing copies' instructions), 4 bytes per element otherwise. K's tail and rows
+// past M are zero-filled.
+template <int ROWS, int BK>
+struct rows_copier_t {
+    static constexpr int stride = BK + 4; // 4 * odd floats: 4 neighbouring rows' quads in 32 banks
+    static constexpr int quads = BK / 4, rows_pass = threads / quads, passes = ROWS / rows_pass;
+    // (Instantiated by every entry; sgemm() asserts its shape where A_ROWS uses it.)
+    static constexpr bool fits = BK % 4 == 0 && ROWS % rows_pass == 0 && (stride / 4) % 2 == 1;
+
+    const float *base;
+    const float *p; // this thread's first row at its quad of the next slice
+    int64_t s_row, s_k;
+    int kq; // first k of this thread's quad within a slice
+    int smem;
+    int fill; // bit l: row l inside
+    bool wide, inside;
+
+    __device__ __forceinline__ rows_copier_t(const float *x, int64_t r0, int rows,
+            int64_t s_row_, int64_t s_k_, int tid)
+        : base(x), s_row(s_row_), s_k(s_k_) {
+        kq = 4 * (tid % quads);
+        const int r = tid / quads;
+        fill = 0;
+#pragma unroll
+        for (int l = 0; l < passes; ++l)
+            fill |= (r0 + r + rows_pass * l < rows ? 1 : 0) << l;
+        inside = fill == (1 << passes) - 1;
+        wide = s_k == 1 && s_row % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0;
+        p = x + (r0 + r) * s_row + kq * s_k;
+        smem = r * stride + kq;
+    }
+
+    __device__ __forceinline__ void issue(float *stage, int k0, int K) {
+        if (wide && inside && k0 + BK <= K) {
+#pragma unroll
+            for (int l = 0; l < passes; ++l)
+                copy16(stage + smem + rows_pass * l * stride, p + int64_t(rows_pass * l) * s_row,
+                        16);
+        } else {
+            const int left = K - k0 - kq; // elements of this quad inside K (may be <= 0 or > 4)
+#pragma unroll
+            for (int l = 0; l < passes; ++l) {
+                const bool row = (fill >> l) & 1;
+                const float *src = p + int64_t(rows_pass * l) * s_row;
+                float *dst = stage + smem + rows_pass * l * stride;
+                if (wide) {
+                    const int bytes = !row || left <= 0 ? 0 : left >= 4 ? 16 : 4 * left;
+                    copy16(dst, bytes ? src : base, bytes);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        const bool ok = row && j < left;
+                        copy4(dst + j, ok ? src + j * s_k : base, ok);
+                    }
+                }
+            }
+        }
+        p += int64_t(BK) * s_k;
+    }
+};
+
 // A forward convolution over channels-last src seen as A (the implicit GEMM): A(m, k) =
 // src(n, oy * stride_h - pad_h + kh * dil_h, ox * stride_w - pad_w + kw * dil_w, c) with
 // m = (n, oy, ox), k = (kh, kw, c), zero in the padding. Element strides of an image, a row
@@ -299,8 +363,11 @@ __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, i
 // PIPE: the next k's A and B pieces come into registers while this k's FMAs run, across
 // slices too (the barrier and the next slice's first shared reads sit under the last k's
 // FMAs), at 8 + 16 more registers; the sm_90a entries use it.
+// A_ROWS: A (K-major) stays [m][k] in shared memory (rows_copier_t), read as float4s along k:
+// a thread takes its 4 WMC rows' next 4 k at once (as many shared reads per FMA as the
+// [k][m] layout), its rows 4 apart so that a warp's 4 row groups read neighbouring rows.
 template <int BM, int BN, int BK, int WMC, int WNC, int STAGES, bool A_KMAJOR, bool B_NMAJOR,
-        bool CONV = false, bool PIPE = false>
+        bool CONV = false, bool PIPE = false, bool A_ROWS = false>
 __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *__restrict__ B,
         float *C, const float *__restrict__ bias, int64_t a_off, int64_t a_sm, int64_t a_sk,
         int64_t b_off, int64_t b_sk, int64_t b_sn, int64_t c_off, int64_t c_sm, int64_t c_sn,
@@ -309,7 +376,12 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     static_assert(!CONV || A_KMAJOR, "the gather walks A along K");
     static_assert(BM / (16 * WMC) * (BN / (32 * WNC)) == threads / 32, "8 warps per block");
     static_assert(STAGES >= 2, "a slice in flight while one is multiplied");
-    __shared__ __align__(16) float As[STAGES][BK][BM + PAD];
+    static_assert(!A_ROWS || (A_KMAJOR && !CONV && !PIPE), "rows of a K-major matrix");
+    static_assert(!A_ROWS || rows_copier_t<BM, BK>::fits,
+            "whole quads, whole passes; 4 neighbouring rows' quads in 32 banks");
+    constexpr int a_outer = A_ROWS ? BM : BK;
+    constexpr int a_inner = A_ROWS ? rows_copier_t<BM, BK>::stride : BM + PAD;
+    __shared__ __align__(16) float As[STAGES][a_outer][a_inner];
     __shared__ __align__(16) float Bs[STAGES][BK][BN + PAD];
 
     const int tid = threadIdx.x;
@@ -335,11 +407,13 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
         oa += i * bt.a[d], ob += i * bt.b[d], oc += i * bt.c[d], obias += i * bt.bias[d];
     }
 
-    copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV ? 0 : M, a_sm, a_sk, tid);
+    copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV || A_ROWS ? 0 : M, a_sm, a_sk, tid);
+    rows_copier_t<BM, BK> ra(A + oa, m0, A_ROWS ? M : 0, a_sm, a_sk, tid);
     copier_t<BN, BK, !B_NMAJOR> cb(B + ob, n0, N, b_sn, b_sk, tid);
     gather_t<BM, BK> ga = CONV ? gather_t<BM, BK>(cv, A + oa, m0, M, tid) : gather_t<BM, BK>();
     auto issue_at = [&](int slice, int stage) {
         if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
+        else if (A_ROWS) ra.issue(&As[stage][0][0], slice * BK, K);
         else ca.issue(&As[stage][0][0], slice * BK, K);
         cb.issue(&Bs[stage][0][0], slice * BK, K);
     };
@@ -347,7 +421,9 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
 
     const int warp = tid / 32, lane = tid % 32;
     constexpr int warps_n = BN / (32 * WNC);
-    const int row = (warp / warps_n) * 16 * WMC + (lane / 8) * 4;
+    // A thread's rows: row + 16 i + row_step j (j < 4).
+    constexpr int row_step = A_ROWS ? 4 : 1;
+    const int row = (warp / warps_n) * 16 * WMC + (lane / 8) * (A_ROWS ? 1 : 4);
     const int col = (warp % warps_n) * 32 * WNC + (lane % 8) * 4;
 
     float acc[4 * WMC][4 * WNC];
@@ -415,6 +491,38 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             }
             cur = next;
         }
+    } else if (A_ROWS) {
+        for (int s = 0; s < slices; ++s) {
+            copy_wait<STAGES - 2>();
+            __syncthreads();
+            if (s + STAGES - 1 < slices) issue(s + STAGES - 1);
+            copy_commit();
+            const int cur = s % STAGES;
+#pragma unroll
+            for (int kq = 0; kq < BK; kq += 4) {
+                // The next 4 k of this thread's rows, then k by k B's pieces and the FMAs.
+                float4 a4[4 * WMC];
+#pragma unroll
+                for (int i = 0; i < 4 * WMC; ++i)
+                    a4[i] = *reinterpret_cast<const float4 *>(
+                            &As[cur][row + 16 * (i / 4) + row_step * (i % 4)][kq]);
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {
+                    float a[4 * WMC], bv[4 * WNC];
+#pragma unroll
+                    for (int i = 0; i < 4 * WMC; ++i)
+                        a[i] = kk == 0 ? a4[i].x : kk == 1 ? a4[i].y : kk == 2 ? a4[i].z : a4[i].w;
+#pragma unroll
+                    for (int j = 0; j < WNC; ++j) {
+                        const float4 x =
+                                *reinterpret_cast<const float4 *>(&Bs[cur][kq + kk][col + 32 * j]);
+                        bv[4 * j] = x.x, bv[4 * j + 1] = x.y, bv[4 * j + 2] = x.z,
+                                  bv[4 * j + 3] = x.w;
+                    }
+                    fmas(a, bv);
+                }
+            }
+        }
     } else {
         for (int s = 0; s < slices; ++s) {
             // Slice s has landed for every thread, and every thread is done with slice s - 1,
@@ -444,7 +552,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     const bool c_vec = c_sn == 1 && c_sm % 4 == 0 && oc % 4 == 0;
 #pragma unroll
     for (int i = 0; i < 4 * WMC; ++i) {
-        const int64_t m = m0 + row + (i / 4) * 16 + i % 4;
+        const int64_t m = m0 + row + (i / 4) * 16 + (i % 4) * row_step;
         if (m >= M) continue;
 #pragma unroll
         for (int jc = 0; jc < WNC; ++jc) {
@@ -486,7 +594,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             float host_a, float host_b, float host_c, int accumulate, int b_per_n,           \
             int sum_at, float sum_scale, float sum_zp, int elt, float alpha, float beta
 
-#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS, PIPE)                \
+#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS, PIPE, ROWS)          \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS) {    \
         (void)beta;                                                                           \
         const batch_t bt = {{d0, d1, d2, d3}, {a_sb0, a_sb1, a_sb2, a_sb3},                   \
@@ -494,7 +602,8 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 {bias_sb0, bias_sb1, bias_sb2, bias_sb3}};                                    \
         const epilogue_t ep = {scale_a, scale_b, scale_c, host_a, host_b, host_c, b_per_n,   \
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
-        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM, false, PIPE>(a, b, c, bias, a_off, a_sm,     \
+        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM, false, PIPE, ROWS>(a, b, c, bias, a_off,     \
+                a_sm,                                                                         \
                 a_sk, b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, \
                 K, ep);                                                                       \
     }
@@ -522,20 +631,29 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
 // <BM>x<BN>, with k16 appended for 16-deep K slices and s<STAGES> where the stages are not
 // those of the tile's first entry. Shared memory: STAGES * BK * (BM + BN + 8) * 4 bytes.
 #define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)                        \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS, PIPE) \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
-            PIPE)                                                                             \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, ST, false, true, MIN_BLOCKS,     \
-            PIPE)                                                                             \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS,    \
-            PIPE)                                                                             \
+            PIPE, false)                                                                      \
     SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
 
 #define SGEMM_KMAJOR_A_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)               \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS, PIPE) \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
-            PIPE)                                                                             \
+            PIPE, false)                                                                      \
     SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
+
+// A kept as rows (A_ROWS): K-major A only, no convolution entry (its A is gathered).
+#define SGEMM_A_ROWS_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                       \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
+            false, true)                                                                      \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
+            false, true)
 
 #if defined(ANYDNN_SGEMM_SM90) || !defined(__CUDA_ARCH__)
 // The sm_90a build (a second PTX module, Hopper): the only target whose static shared arrays
@@ -559,6 +677,12 @@ SGEMM_KMAJOR_A_LAYOUTS(192x128k16_sm90, 192, 128, 16, 3, 2, 4, 1, true) // 82 Ki
 // 128 x 64 in 3 stages at three CTAs per SM (24 warps, 80 registers: a few spilled), for
 // latency-bound shapes (the 1x1 GEMMs).
 SGEMM_LAYOUTS(128x64k16m3_sm90, 128, 64, 16, 2, 1, 3, 3, true) // 38 KiB
+// A kept as rows in shared memory, filled by 16-byte copies (K-major A: the 1x1
+// convolutions' src and matmul's row-major A): 256 x 64 (8 x 8 per thread) in 4 stages of 16
+// k or 2 of 32, two CTAs per SM; 128 x 128 likewise.
+SGEMM_A_ROWS_LAYOUTS(256x64r_sm90, 256, 64, 16, 2, 2, 4, 2) // 97 KiB
+SGEMM_A_ROWS_LAYOUTS(256x64rk32_sm90, 256, 64, 32, 2, 2, 2, 2) // 89 KiB
+SGEMM_A_ROWS_LAYOUTS(128x128r_sm90, 128, 128, 16, 2, 2, 4, 2) // 73 KiB
 #endif
 #if !defined(ANYDNN_SGEMM_SM90)
 // The sm_80 build (Ampere and later): static shared memory under 48 KiB.
