@@ -1,7 +1,8 @@
 #!/bin/bash
 # The strict f32 1x1 convolution 256->64@56 mb64 (issue 14: 0.72 of cuDNN at 256x64k16_sm90)
 # and the configurations keeping K-major A as rows in shared memory (256x64r_sm90,
-# 256x64rk32_sm90, 128x128r_sm90: 16-byte copies of A instead of 4-byte transposing ones), on
+# 256x64rk32_sm90, 128x64r_sm90, 128x128r_sm90: 16-byte copies of A instead of 4-byte
+# transposing ones), on
 # an NVIDIA GPU loading sm_90a PTX, in one device call of under 2 minutes:
 # 1. correctness (benchdnn --mode=C, double-precision reference) of each new configuration
 #    forced through ANYDNN_GPU_TUNING=sgemm:config=NAME: matmul with K-major A (and M-major A,
@@ -12,8 +13,9 @@
 # 2. ROW lines against PyTorch (cuDNN / cuBLAS, TF32 off, gpu_vs_torch.py's conventions):
 #    the 1x1 256->64@56 mb64 layer on the table's tiles and each candidate; the same GEMM as a
 #    matmul (200704x256:256x64) with A K-major and M-major (which of the copies limits it);
-#    1x1 64->256@56 (K 64); the other f32 ResNet rows (3x3 64@56 direct and alg=auto,
-#    7x7 s2, 3x3 256@14 auto) to see that nothing regressed.
+#    1x1 64->256@56 (K 64); 3x3 64@56 on the rows entries' gathering convolution (16-byte
+#    copies of whole pixels' quads); the other f32 ResNet rows (3x3 64@56 direct and
+#    alg=auto, 7x7 s2, 3x3 256@14 auto) to see that nothing regressed.
 # Prepared with  tools/gpu_bench/prepare.sh build .dev-c1x1  and run from the checkout's root:
 #   D=.dev-c1x1 bash .dev-c1x1/run_c1x1.sh
 # Prints CHECK|name|pass/fail|detail and ROW|problem|impl [config]|ours ms|torch ms|ratio
@@ -23,7 +25,7 @@ D=${D:-.dev-c1x1}
 OUT=$(mkdir -p "${OUT:-/tmp}" && cd "${OUT:-/tmp}" && pwd)
 export LD_LIBRARY_PATH=$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ANYDNN_OCL_DEVICE=${ANYDNN_OCL_DEVICE:-NVIDIA}
-export C1X1_CONFIGS=${C1X1_CONFIGS:-256x64r_sm90 256x64rk32_sm90 128x128r_sm90}
+export C1X1_CONFIGS=${C1X1_CONFIGS:-256x64r_sm90 256x64rk32_sm90 128x64r_sm90 128x128r_sm90}
 cd "$D" || exit 1
 timeout 115 python3 - 2>&1 <<'PY' | tee "$OUT/run_c1x1.log"
 import os, re, sys, time
@@ -63,10 +65,14 @@ MATMUL = ('--matmul --dt=f32 --stag=ab --wtag=ab,ba --dtag=ab 1x1:1x1 129x67:67x
           '--attr-scales=src:common:0.5+wei:per_oc+dst:common:2 131x40:40x70 --attr-scales= '
           '--stag=ba --wtag=ab 129x67:67x131')
 # 1x1 convolutions on src itself (gemm_nhwc): IC 256 / 64 (aligned rows), 35 and 17 (not),
-# OC 64, 24, 130, 72, odd M; bias, sum+relu; a 3x3 one through the implicit GEMM.
+# OC 64, 24, 130, 72, odd M; bias, sum+relu; 3x3 ones through the implicit GEMM, whose
+# entries of these configurations gather whole pixels' quads (IC 32, 64: 16-byte copies;
+# IC 19: k by k), stride 2, groups.
 CONV = ('--conv --dt=f32 mb2ic256ih14oc64oh14kh1ph0 mb1ic35ih9oc24oh9kh1ph0 '
         'mb2ic64ih7oc130oh7kh1ph0 mb3ic17ih5oc72oh5kh1ph0 mb1ic256ih30oc64oh30kh1ph0 '
+        'mb1ic64ih13oc64oh7kh3sh2ph1 g2mb2ic32ih10oc48oh10kh3ph1 '
         '--attr-post-ops=sum+relu mb2ic33ih9oc72oh9kh1ph0 mb1ic256ih11oc64oh11kh1ph0 '
+        'mb2ic19ih11oc33oh11kh3ph1 '
         '--dir=FWD_B --attr-post-ops= mb2ic64ih14oc96oh14kh1ph0 mb2ic32ih9oc70oh9kh3ph1')
 if os.environ.get('C1X1_ROWS_ONLY') != '1':
     for cfg in CONFIGS:
@@ -86,15 +92,18 @@ for cfg in ['', '256x64k16_sm90'] + CONFIGS + ['128x64k16m3_sm90']:
 # The same GEMM as a matmul: A K-major (as the convolution: 4-byte transposing copies on the
 # old tiles) or M-major (16-byte copies), B K-major or N-major.
 MM = ('mm', 'f32', 200704, 256, 64)
-for stag, wtag, cfg in (('ab', 'ba', '256x64k16_sm90'), ('ba', 'ab', '256x64k16_sm90'),
-                        ('ba', 'ba', '256x64k16_sm90'), ('ab', 'ab', '256x64k16_sm90'),
-                        ('ab', 'ba', '256x64r_sm90'), ('ab', 'ab', '256x64r_sm90')):
+for stag, wtag in (('ab', 'ba'), ('ba', 'ab'), ('ba', 'ba'), ('ab', 'ab')):
+    cfg = '256x64k16_sm90'
     rows.append((f'matmul f32 200704x256x64 A {stag} B {wtag}', MM,
                  f'--matmul --dt=f32 --stag={stag} --wtag={wtag} --dtag=ab '
                  '200704x256:256x64', cfg))
 for cfg in ['', '128x128r_sm90']:
     rows.append(('conv f32 1x1 64->256@56', ('conv', 'f32', 64, 64, 56, 256, 1, 1, 0),
                  '--conv --dt=f32 mb64ic64ih56oc256oh56kh1ph0', cfg))
+# 3x3 64@56 on the gathering rows entries (the table: 128x64k16_sm90).
+for cfg in ['128x64r_sm90', '256x64r_sm90']:
+    rows.append(('conv f32 3x3 64@56 direct', ('conv', 'f32', 64, 64, 56, 64, 3, 1, 1),
+                 '--conv --dt=f32 mb64ic64ih56oc64oh56kh3ph1', cfg))
 # The other f32 rows (unchanged paths: to see nothing regressed).
 for label, key, args in (
         ('conv f32 3x3 64@56 direct', ('conv', 'f32', 64, 64, 56, 64, 3, 1, 1),

@@ -30,6 +30,7 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
         {"256x64r_sm90", 256, 64, 90, true},
         {"256x64rk32_sm90", 256, 64, 90, true},
         {"128x128r_sm90", 128, 128, 90, true},
+        {"128x64r_sm90", 128, 64, 90, true},
 };
 // Devices that load sm_90a PTX run 128 x 256 blocks with 16-deep slices (3 stages, past
 // 48 KiB of shared memory): H100, strict f32 4096^3 2.913 ms against 3.291 (0.92 of cuBLAS
@@ -150,9 +151,6 @@ status_t sgemm_f32_t::launch(
 
 status_t sgemm_f32_t::launch_conv(stream_t *stream, const gemm_operands_t &o,
         const gemm_params_t &p, int config, const sgemm_conv_t &conv) const {
-    // Configurations keeping A's rows have no gathering entry: the same block's does.
-    if (sgemm_config[config].a_rows)
-        config = sgemm_config_index(sgemm_config[config].bn == 64 ? "256x64k16_sm90" : "128x128k16_sm90");
     return run(stream, std::string("anydnn_sgemm_conv_") + sgemm_config[config].name,
             kernels_[sgemm_configs * 4 + config], o, p, config, &conv);
 }

@@ -329,6 +329,88 @@ struct gather_t {
     }
 };
 
+// The convolution's A kept as rows (A_ROWS with CONV): rows_copier_t's walk (quad
+// t % (BK / 4) of rows t / (BK / 4) + rows_pass l), each row's window corner worked out once
+// as in gather_t. Whole slices (IC a multiple of BK) take one tap and BK channels of each
+// row's pixel: 16-byte copies where src's pixels, rows and images and its start are 4-float
+// aligned (a padded pixel zero-fills its quad), 4-byte ones otherwise; other ICs find each
+// k's tap by division, 4-byte copies.
+template <int ROWS, int BK>
+struct gather_rows_t {
+    using walk = rows_copier_t<ROWS, BK>;
+    static constexpr int stride = walk::stride, rows_pass = walk::rows_pass,
+                         passes = walk::passes > 0 ? walk::passes : 1; // (unused shapes: 0)
+    const float *src;
+    int pix[passes], y0[passes], x0[passes];
+    int kq, smem;
+    bool whole, wide;
+    int c0, tx, ty;
+
+    gather_rows_t() = default;
+    __device__ __forceinline__ gather_rows_t(
+            const conv_t &g, const float *x, int64_t m0, int M, int tid)
+        : src(x), whole(g.ic % BK == 0), c0(0), tx(0), ty(0) {
+        kq = 4 * (tid % walk::quads);
+        const int r = tid / walk::quads;
+        smem = r * stride + kq;
+        wide = whole && g.sn % 4 == 0 && g.sh % 4 == 0 && g.sw % 4 == 0
+                && reinterpret_cast<uintptr_t>(x) % 16 == 0;
+        const int per_image = g.oh * g.ow;
+#pragma unroll
+        for (int l = 0; l < passes; ++l) {
+            const int m = int(m0) + r + rows_pass * l;
+            const int n = m / per_image, rem = m - n * per_image;
+            const int oy = rem / g.ow, ox = rem - oy * g.ow;
+            const int y = oy * g.stride_h - g.pad_h;
+            y0[l] = m < M ? y : -(1 << 30);
+            x0[l] = ox * g.stride_w - g.pad_w;
+            pix[l] = m < M ? n * g.sn + y * g.sh + x0[l] * g.sw : 0;
+        }
+    }
+
+    __device__ __forceinline__ void issue(const conv_t &g, float *stage, int k0, int K) {
+        if (whole) {
+            const int dy = ty * g.dil_h, dx = tx * g.dil_w;
+            const int shift = dy * g.sh + dx * g.sw + c0 + kq;
+#pragma unroll
+            for (int l = 0; l < passes; ++l) {
+                const int y = y0[l] + dy, x = x0[l] + dx;
+                const bool ok = unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+                const float *p = ok ? src + (pix[l] + shift) : src;
+                float *dst = stage + smem + rows_pass * l * stride;
+                if (wide) {
+                    copy16(dst, p, ok ? 16 : 0);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        copy4(dst + j, ok ? p + j : p, ok);
+                }
+            }
+            c0 += BK;
+            if (c0 == g.ic) {
+                c0 = 0;
+                if (++tx == g.kw) tx = 0, ++ty;
+            }
+            return;
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int k = k0 + kq + j;
+            const unsigned tap = unsigned(k) / unsigned(g.ic), c = unsigned(k) - tap * g.ic;
+            const unsigned kh = tap / unsigned(g.kw), kw = tap - kh * g.kw;
+            const int dy = int(kh) * g.dil_h, dx = int(kw) * g.dil_w;
+            const int shift = dy * g.sh + dx * g.sw + int(c);
+#pragma unroll
+            for (int l = 0; l < passes; ++l) {
+                const int y = y0[l] + dy, x = x0[l] + dx;
+                const bool ok = k < K && unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+                copy4(stage + smem + rows_pass * l * stride + j,
+                        ok ? src + (pix[l] + shift) : src, ok);
+            }
+        }
+    }
+};
+
 // Where the output stage writes and what it adds (pointers already at the batch's start).
 struct output_t {
     const float *c, *bias;
@@ -376,7 +458,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     static_assert(!CONV || A_KMAJOR, "the gather walks A along K");
     static_assert(BM / (16 * WMC) * (BN / (32 * WNC)) == threads / 32, "8 warps per block");
     static_assert(STAGES >= 2, "a slice in flight while one is multiplied");
-    static_assert(!A_ROWS || (A_KMAJOR && !CONV && !PIPE), "rows of a K-major matrix");
+    static_assert(!A_ROWS || (A_KMAJOR && !PIPE), "rows of a K-major matrix");
     static_assert(!A_ROWS || rows_copier_t<BM, BK>::fits,
             "whole quads, whole passes; 4 neighbouring rows' quads in 32 banks");
     constexpr int a_outer = A_ROWS ? BM : BK;
@@ -408,11 +490,15 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     }
 
     copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV || A_ROWS ? 0 : M, a_sm, a_sk, tid);
-    rows_copier_t<BM, BK> ra(A + oa, m0, A_ROWS ? M : 0, a_sm, a_sk, tid);
+    rows_copier_t<BM, BK> ra(A + oa, m0, A_ROWS && !CONV ? M : 0, a_sm, a_sk, tid);
     copier_t<BN, BK, !B_NMAJOR> cb(B + ob, n0, N, b_sn, b_sk, tid);
-    gather_t<BM, BK> ga = CONV ? gather_t<BM, BK>(cv, A + oa, m0, M, tid) : gather_t<BM, BK>();
+    gather_t<BM, BK> ga = CONV && !A_ROWS ? gather_t<BM, BK>(cv, A + oa, m0, M, tid)
+                                          : gather_t<BM, BK>();
+    gather_rows_t<BM, BK> gr = CONV && A_ROWS ? gather_rows_t<BM, BK>(cv, A + oa, m0, M, tid)
+                                              : gather_rows_t<BM, BK>();
     auto issue_at = [&](int slice, int stage) {
-        if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
+        if (CONV && A_ROWS) gr.issue(cv, &As[stage][0][0], slice * BK, K);
+        else if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
         else if (A_ROWS) ra.issue(&As[stage][0][0], slice * BK, K);
         else ca.issue(&As[stage][0][0], slice * BK, K);
         cb.issue(&Bs[stage][0][0], slice * BK, K);
@@ -610,7 +696,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
 
 // The implicit-GEMM convolution: A gathered from channels-last src (a), B the weights as
 // K-major rows (b_sk 1, b_sn between output channels); groups as a batch dimension.
-#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)                    \
+#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE, ROWS)              \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS,      \
             int ic, int ih, int iw, int oh, int ow, int kw, int stride_h, int stride_w,       \
             int pad_h, int pad_w, int dil_h, int dil_w, int src_sn, int src_sh, int src_sw) { \
@@ -622,7 +708,8 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
         const conv_t cv = {ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, pad_w, dil_h,  \
                 dil_w, src_sn, src_sh, src_sw};                                               \
-        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true, PIPE>(a, b, c, bias, a_off, a_sm,  \
+        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true, PIPE, ROWS>(a, b, c, bias, a_off,   \
+                a_sm,                                                                         \
                 a_sk, b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, \
                 N, K, ep, cv);                                                                \
     }
@@ -639,21 +726,25 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS,    \
             PIPE, false)                                                                      \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE,  \
+            false)
 
 #define SGEMM_KMAJOR_A_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)               \
     SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
             PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
             PIPE, false)                                                                      \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE,  \
+            false)
 
-// A kept as rows (A_ROWS): K-major A only, no convolution entry (its A is gathered).
+// A kept as rows (A_ROWS): K-major A only, and the convolution gathering its rows.
 #define SGEMM_A_ROWS_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                       \
     SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
             false, true)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
-            false, true)
+            false, true)                                                                      \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, false,   \
+            true)
 
 #if defined(ANYDNN_SGEMM_SM90) || !defined(__CUDA_ARCH__)
 // The sm_90a build (a second PTX module, Hopper): the only target whose static shared arrays
@@ -683,6 +774,8 @@ SGEMM_LAYOUTS(128x64k16m3_sm90, 128, 64, 16, 2, 1, 3, 3, true) // 38 KiB
 SGEMM_A_ROWS_LAYOUTS(256x64r_sm90, 256, 64, 16, 2, 2, 4, 2) // 97 KiB
 SGEMM_A_ROWS_LAYOUTS(256x64rk32_sm90, 256, 64, 32, 2, 2, 2, 2) // 89 KiB
 SGEMM_A_ROWS_LAYOUTS(128x128r_sm90, 128, 128, 16, 2, 2, 4, 2) // 73 KiB
+// 128 x 64 (8 x 4 per thread) at three CTAs per SM: 24 warps to hide the copies' latency.
+SGEMM_A_ROWS_LAYOUTS(128x64r_sm90, 128, 64, 16, 2, 1, 4, 3) // 57 KiB
 #endif
 #if !defined(ANYDNN_SGEMM_SM90)
 // The sm_80 build (Ampere and later): static shared memory under 48 KiB.
