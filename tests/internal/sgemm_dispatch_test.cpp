@@ -161,6 +161,9 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     EXPECT_EQ(sgemm_config_index("256x128"), 5);
     EXPECT_EQ(sgemm_config_index("128x128k16_sm90"), 11);
     EXPECT_EQ(sgemm_config_index("7x7"), -1);
+    EXPECT_EQ(sgemm_config_index("256x64r_sm90"), 18);
+    EXPECT_TRUE(sgemm_config[18].a_rows);
+    EXPECT_FALSE(sgemm_config[13].a_rows);
     EXPECT_EQ(sgemm_pick_config(132, 1, 4096, 4096, 80, -1, forced("sgemm:config=128x256p")),
             12); // sm_80 PTX
     for (int c = 0; c < sgemm_configs; ++c) {
@@ -187,10 +190,14 @@ TEST(sgemm_dispatch, tiles_give_every_compute_unit_a_block) {
     }
     if (built_with_ptx())
         for (int c = 0; c < sgemm_configs; ++c) {
-            // 192 and 512 rows: K-major A only (M-major A launches 128x128 instead).
-            for (int l = 256 % sgemm_config[c].bm == 0 ? 0 : 2; l < 4; ++l)
+            // 192 and 512 rows and A kept as rows: K-major A only (M-major A launches
+            // 128x128 instead).
+            const bool k_only = 256 % sgemm_config[c].bm != 0 || sgemm_config[c].a_rows;
+            for (int l = k_only ? 2 : 0; l < 4; ++l)
                 EXPECT_NE(ptx_module(sgemm_kernel_name(c, l / 2, l % 2).c_str()), nullptr)
                         << sgemm_kernel_name(c, l / 2, l % 2);
+            if (sgemm_config[c].a_rows)
+                EXPECT_EQ(ptx_module(sgemm_kernel_name(c, false, true).c_str()), nullptr);
             const std::string conv = std::string("anydnn_sgemm_conv_") + sgemm_config[c].name;
             EXPECT_NE(ptx_module(conv.c_str()), nullptr) << conv;
         }

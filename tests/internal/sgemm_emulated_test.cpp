@@ -29,9 +29,10 @@ using kernel_fn = decltype(&anydnn_sgemm_kn_128x128);
 // 8 x 16 per thread 256x128, 128x256, then three stages 128x128s3, then the sm_90a module's
 // pipelined 16-deep ones 128x256k16, 128x256k16s4, 256x128k16, 128x128k16, then the sm_80
 // pipelined 128x256p, then the sm_90a convolution shapes 256x64k16, 512x64k16, 128x64k16,
-// 192x128k16, 128x64k16m3) and layout (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512
-// and 192 rows have K-major A only (null M-major entries).
-const int configs = 18;
+// 192x128k16, 128x64k16m3, then A kept as rows 256x64r, 256x64rk32, 128x128r, 128x64r) and
+// layout (2 * A K-major + B N-major), as sgemm_kernel_name names them; 512 and 192 rows and
+// A's rows have K-major A only (null M-major entries).
+const int configs = 22;
 const kernel_fn kernels[configs][4] = {
         {anydnn_sgemm_mk_128x128, anydnn_sgemm_mn_128x128, anydnn_sgemm_kk_128x128,
                 anydnn_sgemm_kn_128x128},
@@ -67,11 +68,15 @@ const kernel_fn kernels[configs][4] = {
         {nullptr, nullptr, anydnn_sgemm_kk_192x128k16_sm90, anydnn_sgemm_kn_192x128k16_sm90},
         {anydnn_sgemm_mk_128x64k16m3_sm90, anydnn_sgemm_mn_128x64k16m3_sm90,
                 anydnn_sgemm_kk_128x64k16m3_sm90, anydnn_sgemm_kn_128x64k16m3_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_256x64r_sm90, anydnn_sgemm_kn_256x64r_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_256x64rk32_sm90, anydnn_sgemm_kn_256x64rk32_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_128x128r_sm90, anydnn_sgemm_kn_128x128r_sm90},
+        {nullptr, nullptr, anydnn_sgemm_kk_128x64r_sm90, anydnn_sgemm_kn_128x64r_sm90},
 };
 const int block_m[configs] = {128, 128, 64, 128, 128, 256, 128, 128, 128, 128, 256, 128, 128, 256,
-                  512, 128, 192, 128},
+                  512, 128, 192, 128, 256, 256, 128, 128},
           block_n[configs] = {128, 64, 64, 128, 64, 128, 256, 128, 256, 256, 128, 128, 256, 64,
-                  64, 64, 128, 64};
+                  64, 64, 128, 64, 64, 64, 128, 64};
 const int first_pipelined = 8; // the sm_90a entries, then 128x256p
 
 // The eltwise post-ops in double (gemm_eltwise's codes).
@@ -245,11 +250,14 @@ const conv_fn conv_kernels[configs] = {anydnn_sgemm_conv_128x128, anydnn_sgemm_c
         anydnn_sgemm_conv_256x128k16_sm90, anydnn_sgemm_conv_128x128k16_sm90,
         anydnn_sgemm_conv_128x256p, anydnn_sgemm_conv_256x64k16_sm90,
         anydnn_sgemm_conv_512x64k16_sm90, anydnn_sgemm_conv_128x64k16_sm90,
-        anydnn_sgemm_conv_192x128k16_sm90, anydnn_sgemm_conv_128x64k16m3_sm90};
+        anydnn_sgemm_conv_192x128k16_sm90, anydnn_sgemm_conv_128x64k16m3_sm90,
+        anydnn_sgemm_conv_256x64r_sm90, anydnn_sgemm_conv_256x64rk32_sm90,
+        anydnn_sgemm_conv_128x128r_sm90, anydnn_sgemm_conv_128x64r_sm90};
 
 struct conv_case_t {
     int g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw; // dh, dw: taps apart (1 dense)
     bool bias = false, sum_relu = false;
+    bool aligned = false; // pixels, rows, images and src's start 4-float aligned
 };
 
 void check_conv(const conv_case_t &t, int config) {
@@ -260,9 +268,11 @@ void check_conv(const conv_case_t &t, int config) {
     const int oh = (t.ih + 2 * t.ph - (t.kh - 1) * t.dh - 1) / t.sh + 1;
     const int ow = (t.iw + 2 * t.pw - (t.kw - 1) * t.dw - 1) / t.sw + 1;
     const int K = t.kh * t.kw * t.ic, M = t.mb * oh * ow;
-    // Pixels of g * ic channels padded by 2, rows by one pixel; weights rows padded by 1.
-    const int src_sw = t.g * t.ic + 2, src_sh = (t.iw + 1) * src_sw, src_sn = t.ih * src_sh;
-    const int src_off = 5, wei_so = K + 1, wei_sg = t.oc * wei_so, wei_off = 3;
+    // Pixels of g * ic channels padded by 2 (by 4 with `aligned`), rows by one pixel; weights
+    // rows padded by 1.
+    const int src_sw = t.g * t.ic + (t.aligned ? 4 : 2), src_sh = (t.iw + 1) * src_sw,
+              src_sn = t.ih * src_sh;
+    const int src_off = t.aligned ? 8 : 5, wei_so = K + 1, wei_sg = t.oc * wei_so, wei_off = 3;
     const int ldc = t.g * t.oc + 3, dst_off = 2, bias_off = 1;
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> dist(-1.f, 1.f);
@@ -364,11 +374,45 @@ TEST(sgemm_emulated, implicit_conv_whole_slices_walk_the_taps) {
     for (int config = 0; config < configs; config += int(test_budget::pick(1, 3)))
         check_conv({1, 2, 16, 70, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, config);
     // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
-    for (int config : {13, 14, 15, 16, 17}) {
+    for (int config : {13, 14, 15, 16, 17, 18, 19, 20, 21}) {
         check_conv({1, 3, 32, 64, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1}, config); // 2 slices per tap
         check_conv({2, 1, 16, 40, 11, 9, 3, 2, 2, 1, 2, 0, 2, 2, true}, config);
         check_conv({1, 2, 48, 130, 5, 5, 1, 1, 2, 2, 0, 0, 1, 1, false, true}, config); // 1x1 s2
     }
     check_conv({1, 2, 8, 33, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true}, 1); // IC 8 in 8-deep slices
     check_conv({1, 2, 8, 33, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, true}, 13); // IC 8: divisions
+}
+
+TEST(sgemm_emulated, a_rows_entries_take_whole_quads_and_their_tails) {
+    // A kept as rows (256x64r, 256x64rk32, 128x128r, 128x64r): interior blocks whose slices lie inside
+    // K take the unchecked 16-byte copies (M past two blocks, K a multiple of 32), quads cut
+    // by K's tail (K = 35), rows not 4-float aligned (4-byte copies); N of 24, 72 and 130.
+    for (int config = 18; config < configs; ++config)
+        for (bool bn : {false, true}) {
+            case_t t{1, 1, 520, 72, 64, true, bn, true};
+            t.aligned = true;
+            check(t, config);
+            case_t tail{1, 1, 257, 24, 35, true, bn};
+            tail.aligned = true;
+            check(tail, config);
+            check({1, 1, 131, 130, 33, true, bn, false, true}, config);
+        }
+}
+
+TEST(sgemm_emulated, implicit_conv_rows_gather_whole_pixel_quads) {
+    // The convolution entries keeping A's rows: whole slices (IC a multiple of 16 or 32) from
+    // 4-float aligned pixels take 16-byte copies, padded taps zero-filled; groups (each
+    // group's channels start aligned), strides, dilation, rows past M, bias and post-ops.
+    // g, mb, ic, oc, ih, iw, kh, kw, sh, sw, ph, pw, dh, dw
+    for (int config : {18, 19, 20, 21}) {
+        conv_case_t a{1, 2, 32, 70, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1, true, true};
+        a.aligned = true;
+        check_conv(a, config);
+        conv_case_t b{2, 1, 64, 24, 11, 9, 3, 2, 2, 1, 2, 0, 2, 2};
+        b.aligned = true;
+        check_conv(b, config);
+        conv_case_t c{1, 3, 32, 64, 7, 7, 1, 1, 2, 2, 0, 0, 1, 1, true};
+        c.aligned = true;
+        check_conv(c, config);
+    }
 }

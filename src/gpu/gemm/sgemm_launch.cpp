@@ -27,6 +27,10 @@ const sgemm_config_t sgemm_config[sgemm_configs] = {
         {"128x64k16_sm90", 128, 64, 90},
         {"192x128k16_sm90", 192, 128, 90},
         {"128x64k16m3_sm90", 128, 64, 90},
+        {"256x64r_sm90", 256, 64, 90, true},
+        {"256x64rk32_sm90", 256, 64, 90, true},
+        {"128x128r_sm90", 128, 128, 90, true},
+        {"128x64r_sm90", 128, 64, 90, true},
 };
 // Devices that load sm_90a PTX run 128 x 256 blocks with 16-deep slices (3 stages, past
 // 48 KiB of shared memory): H100, strict f32 4096^3 2.913 ms against 3.291 (0.92 of cuBLAS
@@ -139,8 +143,8 @@ status_t sgemm_f32_t::launch(
     auto abs64 = [](int64_t x) { return x < 0 ? -x : x; };
     const bool a_k = p.a_sk == 1 || (p.a_sm != 1 && abs64(p.a_sk) <= abs64(p.a_sm));
     const bool b_n = p.b_sn == 1 || (p.b_sk != 1 && abs64(p.b_sn) <= abs64(p.b_sk));
-    // 192- and 512-row blocks have entries for K-major A only (the convolutions' shapes).
-    if (!a_k && 256 % sgemm_config[config].bm != 0) config = 0;
+    // 192- and 512-row blocks and those keeping A's rows have entries for K-major A only.
+    if (!a_k && (256 % sgemm_config[config].bm != 0 || sgemm_config[config].a_rows)) config = 0;
     return run(stream, sgemm_kernel_name(config, a_k, b_n), kernels_[slot(config, a_k, b_n)], o,
             p, config, nullptr);
 }

@@ -22,13 +22,16 @@ namespace gpu {
 // Those of sm 90 are the sm_90a module's (shared memory past 48 KiB), for devices that load it.
 // 256x64k16_sm90, 512x64k16_sm90, 128x64k16_sm90, 192x128k16_sm90 and 128x64k16m3_sm90 are
 // for convolutions' shapes (conv_sgemm_tiles); 192 and 512 rows only with A K-major (M-major
-// A runs 128x128).
+// A runs 128x128). 256x64r_sm90, 256x64rk32_sm90, 128x128r_sm90 and 128x64r_sm90 keep K-major
+// A's rows in shared memory, filled by 16-byte copies where rows are 4-float aligned (a_rows:
+// M-major A runs 128x128; the convolution entries gather whole pixels' quads).
 struct sgemm_config_t {
     const char *name; // "128x128", "128x64k16", "128x256k16_sm90"
     int bm, bn;
     int sm; // the PTX target the entries need: 80 or 90
+    bool a_rows = false; // A kept as rows in shared memory: K-major A only
 };
-constexpr int sgemm_configs = 18;
+constexpr int sgemm_configs = 22;
 extern const sgemm_config_t sgemm_config[sgemm_configs];
 // The table's default, for devices whose highest PTX target is `ptx_sm`: 128 x 256 blocks
 // (8 x 16 per thread, one CTA per SM) where they give every compute unit one (16 deep in the

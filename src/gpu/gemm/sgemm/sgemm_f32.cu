@@ -180,6 +180,70 @@ struct copier_t {
     }
 };
 
+// A K-major A kept as it lies in memory, [row][BK + 4] (A_ROWS entries): thread t copies the
+// quad t % (BK / 4) of rows t / (BK / 4) + rows_pass l, 16 bytes each where rows are dense
+// and 4-float aligned (a warp reads whole 64- or 128-byte pieces of 8 or 4 rows: a quarter
+// of the transposing copies' instructions), 4 bytes per element otherwise. K's tail and rows
+// past M are zero-filled.
+template <int ROWS, int BK>
+struct rows_copier_t {
+    static constexpr int stride = BK + 4; // 4 * odd floats: 4 neighbouring rows' quads in 32 banks
+    static constexpr int quads = BK / 4, rows_pass = threads / quads, passes = ROWS / rows_pass;
+    // (Instantiated by every entry; sgemm() asserts its shape where A_ROWS uses it.)
+    static constexpr bool fits = BK % 4 == 0 && ROWS % rows_pass == 0 && (stride / 4) % 2 == 1;
+
+    const float *base;
+    const float *p; // this thread's first row at its quad of the next slice
+    int64_t s_row, s_k;
+    int kq; // first k of this thread's quad within a slice
+    int smem;
+    int fill; // bit l: row l inside
+    bool wide, inside;
+
+    __device__ __forceinline__ rows_copier_t(const float *x, int64_t r0, int rows,
+            int64_t s_row_, int64_t s_k_, int tid)
+        : base(x), s_row(s_row_), s_k(s_k_) {
+        kq = 4 * (tid % quads);
+        const int r = tid / quads;
+        fill = 0;
+#pragma unroll
+        for (int l = 0; l < passes; ++l)
+            fill |= (r0 + r + rows_pass * l < rows ? 1 : 0) << l;
+        inside = fill == (1 << passes) - 1;
+        wide = s_k == 1 && s_row % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0;
+        p = x + (r0 + r) * s_row + kq * s_k;
+        smem = r * stride + kq;
+    }
+
+    __device__ __forceinline__ void issue(float *stage, int k0, int K) {
+        if (wide && inside && k0 + BK <= K) {
+#pragma unroll
+            for (int l = 0; l < passes; ++l)
+                copy16(stage + smem + rows_pass * l * stride, p + int64_t(rows_pass * l) * s_row,
+                        16);
+        } else {
+            const int left = K - k0 - kq; // elements of this quad inside K (may be <= 0 or > 4)
+#pragma unroll
+            for (int l = 0; l < passes; ++l) {
+                const bool row = (fill >> l) & 1;
+                const float *src = p + int64_t(rows_pass * l) * s_row;
+                float *dst = stage + smem + rows_pass * l * stride;
+                if (wide) {
+                    const int bytes = !row || left <= 0 ? 0 : left >= 4 ? 16 : 4 * left;
+                    copy16(dst, bytes ? src : base, bytes);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        const bool ok = row && j < left;
+                        copy4(dst + j, ok ? src + j * s_k : base, ok);
+                    }
+                }
+            }
+        }
+        p += int64_t(BK) * s_k;
+    }
+};
+
 // A forward convolution over channels-last src seen as A (the implicit GEMM): A(m, k) =
 // src(n, oy * stride_h - pad_h + kh * dil_h, ox * stride_w - pad_w + kw * dil_w, c) with
 // m = (n, oy, ox), k = (kh, kw, c), zero in the padding. Element strides of an image, a row
@@ -265,6 +329,88 @@ struct gather_t {
     }
 };
 
+// The convolution's A kept as rows (A_ROWS with CONV): rows_copier_t's walk (quad
+// t % (BK / 4) of rows t / (BK / 4) + rows_pass l), each row's window corner worked out once
+// as in gather_t. Whole slices (IC a multiple of BK) take one tap and BK channels of each
+// row's pixel: 16-byte copies where src's pixels, rows and images and its start are 4-float
+// aligned (a padded pixel zero-fills its quad), 4-byte ones otherwise; other ICs find each
+// k's tap by division, 4-byte copies.
+template <int ROWS, int BK>
+struct gather_rows_t {
+    using walk = rows_copier_t<ROWS, BK>;
+    static constexpr int stride = walk::stride, rows_pass = walk::rows_pass,
+                         passes = walk::passes > 0 ? walk::passes : 1; // (unused shapes: 0)
+    const float *src;
+    int pix[passes], y0[passes], x0[passes];
+    int kq, smem;
+    bool whole, wide;
+    int c0, tx, ty;
+
+    gather_rows_t() = default;
+    __device__ __forceinline__ gather_rows_t(
+            const conv_t &g, const float *x, int64_t m0, int M, int tid)
+        : src(x), whole(g.ic % BK == 0), c0(0), tx(0), ty(0) {
+        kq = 4 * (tid % walk::quads);
+        const int r = tid / walk::quads;
+        smem = r * stride + kq;
+        wide = whole && g.sn % 4 == 0 && g.sh % 4 == 0 && g.sw % 4 == 0
+                && reinterpret_cast<uintptr_t>(x) % 16 == 0;
+        const int per_image = g.oh * g.ow;
+#pragma unroll
+        for (int l = 0; l < passes; ++l) {
+            const int m = int(m0) + r + rows_pass * l;
+            const int n = m / per_image, rem = m - n * per_image;
+            const int oy = rem / g.ow, ox = rem - oy * g.ow;
+            const int y = oy * g.stride_h - g.pad_h;
+            y0[l] = m < M ? y : -(1 << 30);
+            x0[l] = ox * g.stride_w - g.pad_w;
+            pix[l] = m < M ? n * g.sn + y * g.sh + x0[l] * g.sw : 0;
+        }
+    }
+
+    __device__ __forceinline__ void issue(const conv_t &g, float *stage, int k0, int K) {
+        if (whole) {
+            const int dy = ty * g.dil_h, dx = tx * g.dil_w;
+            const int shift = dy * g.sh + dx * g.sw + c0 + kq;
+#pragma unroll
+            for (int l = 0; l < passes; ++l) {
+                const int y = y0[l] + dy, x = x0[l] + dx;
+                const bool ok = unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+                const float *p = ok ? src + (pix[l] + shift) : src;
+                float *dst = stage + smem + rows_pass * l * stride;
+                if (wide) {
+                    copy16(dst, p, ok ? 16 : 0);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        copy4(dst + j, ok ? p + j : p, ok);
+                }
+            }
+            c0 += BK;
+            if (c0 == g.ic) {
+                c0 = 0;
+                if (++tx == g.kw) tx = 0, ++ty;
+            }
+            return;
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int k = k0 + kq + j;
+            const unsigned tap = unsigned(k) / unsigned(g.ic), c = unsigned(k) - tap * g.ic;
+            const unsigned kh = tap / unsigned(g.kw), kw = tap - kh * g.kw;
+            const int dy = int(kh) * g.dil_h, dx = int(kw) * g.dil_w;
+            const int shift = dy * g.sh + dx * g.sw + int(c);
+#pragma unroll
+            for (int l = 0; l < passes; ++l) {
+                const int y = y0[l] + dy, x = x0[l] + dx;
+                const bool ok = k < K && unsigned(y) < unsigned(g.ih) && unsigned(x) < unsigned(g.iw);
+                copy4(stage + smem + rows_pass * l * stride + j,
+                        ok ? src + (pix[l] + shift) : src, ok);
+            }
+        }
+    }
+};
+
 // Where the output stage writes and what it adds (pointers already at the batch's start).
 struct output_t {
     const float *c, *bias;
@@ -299,8 +445,11 @@ __device__ __noinline__ float4 finish(const output_t &o, float4 v4, int64_t m, i
 // PIPE: the next k's A and B pieces come into registers while this k's FMAs run, across
 // slices too (the barrier and the next slice's first shared reads sit under the last k's
 // FMAs), at 8 + 16 more registers; the sm_90a entries use it.
+// A_ROWS: A (K-major) stays [m][k] in shared memory (rows_copier_t), read as float4s along k:
+// a thread takes its 4 WMC rows' next 4 k at once (as many shared reads per FMA as the
+// [k][m] layout), its rows 4 apart so that a warp's 4 row groups read neighbouring rows.
 template <int BM, int BN, int BK, int WMC, int WNC, int STAGES, bool A_KMAJOR, bool B_NMAJOR,
-        bool CONV = false, bool PIPE = false>
+        bool CONV = false, bool PIPE = false, bool A_ROWS = false>
 __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *__restrict__ B,
         float *C, const float *__restrict__ bias, int64_t a_off, int64_t a_sm, int64_t a_sk,
         int64_t b_off, int64_t b_sk, int64_t b_sn, int64_t c_off, int64_t c_sm, int64_t c_sn,
@@ -309,7 +458,12 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     static_assert(!CONV || A_KMAJOR, "the gather walks A along K");
     static_assert(BM / (16 * WMC) * (BN / (32 * WNC)) == threads / 32, "8 warps per block");
     static_assert(STAGES >= 2, "a slice in flight while one is multiplied");
-    __shared__ __align__(16) float As[STAGES][BK][BM + PAD];
+    static_assert(!A_ROWS || (A_KMAJOR && !PIPE), "rows of a K-major matrix");
+    static_assert(!A_ROWS || rows_copier_t<BM, BK>::fits,
+            "whole quads, whole passes; 4 neighbouring rows' quads in 32 banks");
+    constexpr int a_outer = A_ROWS ? BM : BK;
+    constexpr int a_inner = A_ROWS ? rows_copier_t<BM, BK>::stride : BM + PAD;
+    __shared__ __align__(16) float As[STAGES][a_outer][a_inner];
     __shared__ __align__(16) float Bs[STAGES][BK][BN + PAD];
 
     const int tid = threadIdx.x;
@@ -335,11 +489,17 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
         oa += i * bt.a[d], ob += i * bt.b[d], oc += i * bt.c[d], obias += i * bt.bias[d];
     }
 
-    copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV ? 0 : M, a_sm, a_sk, tid);
+    copier_t<BM, BK, A_KMAJOR> ca(A + oa, m0, CONV || A_ROWS ? 0 : M, a_sm, a_sk, tid);
+    rows_copier_t<BM, BK> ra(A + oa, m0, A_ROWS && !CONV ? M : 0, a_sm, a_sk, tid);
     copier_t<BN, BK, !B_NMAJOR> cb(B + ob, n0, N, b_sn, b_sk, tid);
-    gather_t<BM, BK> ga = CONV ? gather_t<BM, BK>(cv, A + oa, m0, M, tid) : gather_t<BM, BK>();
+    gather_t<BM, BK> ga = CONV && !A_ROWS ? gather_t<BM, BK>(cv, A + oa, m0, M, tid)
+                                          : gather_t<BM, BK>();
+    gather_rows_t<BM, BK> gr = CONV && A_ROWS ? gather_rows_t<BM, BK>(cv, A + oa, m0, M, tid)
+                                              : gather_rows_t<BM, BK>();
     auto issue_at = [&](int slice, int stage) {
-        if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
+        if (CONV && A_ROWS) gr.issue(cv, &As[stage][0][0], slice * BK, K);
+        else if (CONV) ga.issue(cv, &As[stage][0][0], slice * BK, K);
+        else if (A_ROWS) ra.issue(&As[stage][0][0], slice * BK, K);
         else ca.issue(&As[stage][0][0], slice * BK, K);
         cb.issue(&Bs[stage][0][0], slice * BK, K);
     };
@@ -347,7 +507,9 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
 
     const int warp = tid / 32, lane = tid % 32;
     constexpr int warps_n = BN / (32 * WNC);
-    const int row = (warp / warps_n) * 16 * WMC + (lane / 8) * 4;
+    // A thread's rows: row + 16 i + row_step j (j < 4).
+    constexpr int row_step = A_ROWS ? 4 : 1;
+    const int row = (warp / warps_n) * 16 * WMC + (lane / 8) * (A_ROWS ? 1 : 4);
     const int col = (warp % warps_n) * 32 * WNC + (lane % 8) * 4;
 
     float acc[4 * WMC][4 * WNC];
@@ -415,6 +577,38 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             }
             cur = next;
         }
+    } else if (A_ROWS) {
+        for (int s = 0; s < slices; ++s) {
+            copy_wait<STAGES - 2>();
+            __syncthreads();
+            if (s + STAGES - 1 < slices) issue(s + STAGES - 1);
+            copy_commit();
+            const int cur = s % STAGES;
+#pragma unroll
+            for (int kq = 0; kq < BK; kq += 4) {
+                // The next 4 k of this thread's rows, then k by k B's pieces and the FMAs.
+                float4 a4[4 * WMC];
+#pragma unroll
+                for (int i = 0; i < 4 * WMC; ++i)
+                    a4[i] = *reinterpret_cast<const float4 *>(
+                            &As[cur][row + 16 * (i / 4) + row_step * (i % 4)][kq]);
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {
+                    float a[4 * WMC], bv[4 * WNC];
+#pragma unroll
+                    for (int i = 0; i < 4 * WMC; ++i)
+                        a[i] = kk == 0 ? a4[i].x : kk == 1 ? a4[i].y : kk == 2 ? a4[i].z : a4[i].w;
+#pragma unroll
+                    for (int j = 0; j < WNC; ++j) {
+                        const float4 x =
+                                *reinterpret_cast<const float4 *>(&Bs[cur][kq + kk][col + 32 * j]);
+                        bv[4 * j] = x.x, bv[4 * j + 1] = x.y, bv[4 * j + 2] = x.z,
+                                  bv[4 * j + 3] = x.w;
+                    }
+                    fmas(a, bv);
+                }
+            }
+        }
     } else {
         for (int s = 0; s < slices; ++s) {
             // Slice s has landed for every thread, and every thread is done with slice s - 1,
@@ -434,17 +628,29 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
     }
 
     // The output stage; 4 columns of a row go out as one float4 where C allows. Anything
-    // beyond common scales goes through finish() (one copy of its code per kernel).
+    // beyond common scales and a per-column bias goes through finish() (one copy of its code
+    // per kernel).
     const float sab = (ep.scale_a ? ep.scale_a[0] : ep.host_a)
             * (ep.b_per_n ? 1.f : ep.scale_b ? ep.scale_b[0] : ep.host_b);
     const float c_inv = 1.f / (ep.scale_c ? ep.scale_c[0] : ep.host_c);
     const output_t out = {C + oc, bias ? bias + obias : nullptr, bias_sm, bias_sn, c_sm, c_sn, N,
             ep, c_inv};
     const bool plain = !bias && !ep.b_per_n && !ep.sum_at && !ep.elt && !ep.accumulate;
+    // A bias per column alone (the convolutions' FWD_B): this thread's columns' bias read
+    // once and added here, not through finish() per element (on an H200 the 1x1 256->64@56
+    // took 0.263 ms with bias against 0.210 without).
+    const bool col_bias = bias && bias_sm == 0 && !ep.b_per_n && !ep.sum_at && !ep.elt
+            && !ep.accumulate;
+    float bcol[4 * WNC];
+#pragma unroll
+    for (int j = 0; j < 4 * WNC; ++j) {
+        const int64_t n = n0 + col + 32 * (j / 4) + j % 4;
+        bcol[j] = col_bias && n < N ? out.bias[n * bias_sn] : 0.f;
+    }
     const bool c_vec = c_sn == 1 && c_sm % 4 == 0 && oc % 4 == 0;
 #pragma unroll
     for (int i = 0; i < 4 * WMC; ++i) {
-        const int64_t m = m0 + row + (i / 4) * 16 + i % 4;
+        const int64_t m = m0 + row + (i / 4) * 16 + (i % 4) * row_step;
         if (m >= M) continue;
 #pragma unroll
         for (int jc = 0; jc < WNC; ++jc) {
@@ -452,10 +658,15 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             if (nb >= N) continue;
             float4 v = make_float4(acc[i][4 * jc] * sab, acc[i][4 * jc + 1] * sab,
                     acc[i][4 * jc + 2] * sab, acc[i][4 * jc + 3] * sab);
-            if (plain)
+            if (plain) {
                 v = make_float4(v.x * c_inv, v.y * c_inv, v.z * c_inv, v.w * c_inv);
-            else
+            } else if (col_bias) {
+                const float *bc = &bcol[4 * jc];
+                v = make_float4((v.x + bc[0]) * c_inv, (v.y + bc[1]) * c_inv,
+                        (v.z + bc[2]) * c_inv, (v.w + bc[3]) * c_inv);
+            } else {
                 v = finish(out, v, m, nb);
+            }
             float *c = C + oc + m * c_sm;
             if (c_vec && nb + 3 < N) {
                 *reinterpret_cast<float4 *>(c + nb) = v;
@@ -486,7 +697,7 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
             float host_a, float host_b, float host_c, int accumulate, int b_per_n,           \
             int sum_at, float sum_scale, float sum_zp, int elt, float alpha, float beta
 
-#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS, PIPE)                \
+#define SGEMM_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, AK, BNM, MIN_BLOCKS, PIPE, ROWS)          \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS) {    \
         (void)beta;                                                                           \
         const batch_t bt = {{d0, d1, d2, d3}, {a_sb0, a_sb1, a_sb2, a_sb3},                   \
@@ -494,14 +705,15 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 {bias_sb0, bias_sb1, bias_sb2, bias_sb3}};                                    \
         const epilogue_t ep = {scale_a, scale_b, scale_c, host_a, host_b, host_c, b_per_n,   \
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
-        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM, false, PIPE>(a, b, c, bias, a_off, a_sm,     \
+        sgemm<BM, BN, BK, WMC, WNC, ST, AK, BNM, false, PIPE, ROWS>(a, b, c, bias, a_off,     \
+                a_sm,                                                                         \
                 a_sk, b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, N, \
                 K, ep);                                                                       \
     }
 
 // The implicit-GEMM convolution: A gathered from channels-last src (a), B the weights as
 // K-major rows (b_sk 1, b_sn between output channels); groups as a batch dimension.
-#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)                    \
+#define SGEMM_CONV_KERNEL(NAME, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE, ROWS)              \
     extern "C" __global__ void __launch_bounds__(threads, MIN_BLOCKS) NAME(SGEMM_PARAMS,      \
             int ic, int ih, int iw, int oh, int ow, int kw, int stride_h, int stride_w,       \
             int pad_h, int pad_w, int dil_h, int dil_w, int src_sn, int src_sh, int src_sw) { \
@@ -513,7 +725,8 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
                 sum_at, sum_scale, sum_zp, elt, alpha, accumulate};                           \
         const conv_t cv = {ic, ih, iw, oh, ow, kw, stride_h, stride_w, pad_h, pad_w, dil_h,  \
                 dil_w, src_sn, src_sh, src_sw};                                               \
-        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true, PIPE>(a, b, c, bias, a_off, a_sm,  \
+        sgemm<BM, BN, BK, WMC, WNC, ST, true, false, true, PIPE, ROWS>(a, b, c, bias, a_off,   \
+                a_sm,                                                                         \
                 a_sk, b_off, b_sk, b_sn, c_off, c_sm, c_sn, bias_off, bias_sm, bias_sn, bt, M, \
                 N, K, ep, cv);                                                                \
     }
@@ -522,20 +735,33 @@ __device__ __forceinline__ void sgemm(const float *__restrict__ A, const float *
 // <BM>x<BN>, with k16 appended for 16-deep K slices and s<STAGES> where the stages are not
 // those of the tile's first entry. Shared memory: STAGES * BK * (BM + BN + 8) * 4 bytes.
 #define SGEMM_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)                        \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS, PIPE) \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
-            PIPE)                                                                             \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_mn_##TILE, BM, BN, BK, WMC, WNC, ST, false, true, MIN_BLOCKS,     \
-            PIPE)                                                                             \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_mk_##TILE, BM, BN, BK, WMC, WNC, ST, false, false, MIN_BLOCKS,    \
-            PIPE)                                                                             \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
+            PIPE, false)                                                                      \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE,  \
+            false)
 
 #define SGEMM_KMAJOR_A_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)               \
-    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS, PIPE) \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
+            PIPE, false)                                                                      \
     SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
-            PIPE)                                                                             \
-    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE)
+            PIPE, false)                                                                      \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, PIPE,  \
+            false)
+
+// A kept as rows (A_ROWS): K-major A only, and the convolution gathering its rows.
+#define SGEMM_A_ROWS_LAYOUTS(TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS)                       \
+    SGEMM_KERNEL(anydnn_sgemm_kn_##TILE, BM, BN, BK, WMC, WNC, ST, true, true, MIN_BLOCKS,      \
+            false, true)                                                                      \
+    SGEMM_KERNEL(anydnn_sgemm_kk_##TILE, BM, BN, BK, WMC, WNC, ST, true, false, MIN_BLOCKS,     \
+            false, true)                                                                      \
+    SGEMM_CONV_KERNEL(anydnn_sgemm_conv_##TILE, BM, BN, BK, WMC, WNC, ST, MIN_BLOCKS, false,   \
+            true)
 
 #if defined(ANYDNN_SGEMM_SM90) || !defined(__CUDA_ARCH__)
 // The sm_90a build (a second PTX module, Hopper): the only target whose static shared arrays
@@ -559,6 +785,16 @@ SGEMM_KMAJOR_A_LAYOUTS(192x128k16_sm90, 192, 128, 16, 3, 2, 4, 1, true) // 82 Ki
 // 128 x 64 in 3 stages at three CTAs per SM (24 warps, 80 registers: a few spilled), for
 // latency-bound shapes (the 1x1 GEMMs).
 SGEMM_LAYOUTS(128x64k16m3_sm90, 128, 64, 16, 2, 1, 3, 3, true) // 38 KiB
+// A kept as rows in shared memory, filled by 16-byte copies (K-major A: the 1x1
+// convolutions' src and matmul's row-major A): 256 x 64 (8 x 8 per thread) in 4 stages of 16
+// k or 2 of 32, two CTAs per SM; 128 x 128 likewise. Forced only: on an H200 the 200704 x 64
+// x 256 GEMM (A and B K-major, no bias) took 0.250 ms on 256x64r against 0.210 on
+// 256x64k16_sm90 (its 4 k per shared read leave no registers for the next pieces).
+SGEMM_A_ROWS_LAYOUTS(256x64r_sm90, 256, 64, 16, 2, 2, 4, 2) // 97 KiB
+SGEMM_A_ROWS_LAYOUTS(256x64rk32_sm90, 256, 64, 32, 2, 2, 2, 2) // 89 KiB
+SGEMM_A_ROWS_LAYOUTS(128x128r_sm90, 128, 128, 16, 2, 2, 4, 2) // 73 KiB
+// 128 x 64 (8 x 4 per thread) at three CTAs per SM: 24 warps to hide the copies' latency.
+SGEMM_A_ROWS_LAYOUTS(128x64r_sm90, 128, 64, 16, 2, 1, 4, 3) // 57 KiB
 #endif
 #if !defined(ANYDNN_SGEMM_SM90)
 // The sm_80 build (Ampere and later): static shared memory under 48 KiB.
