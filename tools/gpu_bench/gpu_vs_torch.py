@@ -69,7 +69,11 @@ for dt in ('bf16', 'f32'):
     for name, c, h, k, r, s, p in CONV_LAYERS:
         oh = (h + 2 * p - r) // s + 1
         prb = f'mb64ic{c}ih{h}oc{k}oh{oh}kh{r}sh{s}ph{p}'
-        CONV.append((f'{dt} {name} any', f'--conv --dt={dt} {prb}', ('conv', dt, 64, c, h, k, r, s, p)))
+        # FWD_I: no bias, as PyTorch's conv2d below (benchdnn's default, FWD_B, adds one).
+        CONV.append((f'{dt} {name} any', f'--conv --dir=FWD_I --dt={dt} {prb}', ('conv', dt, 64, c, h, k, r, s, p)))
+        if dt == 'f32' and r == 3: # cuDNN may pick Winograd for these; `auto` lets us too
+            CONV.append((f'{dt} {name} any auto', f'--conv --dir=FWD_I --alg=auto --dt={dt} {prb}',
+                         ('conv', dt, 64, c, h, k, r, s, p)))
 
 IP = []
 for d, key in (('FWD_I', 'fwd'), ('BWD_D', 'bwd_d'), ('BWD_W', 'bwd_w')):
