@@ -1,8 +1,9 @@
 // GPU matmul on operands dequantized element by element, against tests/primitives'
 // matmul_dq_ref.hpp on every implementation that takes it (the generic kernel): int8 src with
 // scales along K (per row and group) and weights scales and zero points grouped along K;
-// 4-bit float src and weights. Odd K splitting 4-bit bytes, M of 1, zero-size, batches, and
-// what is refused (4-bit float dst, src zero points along K, host-scalar weights scales).
+// 4-bit float src, weights and dst. Odd K and N splitting 4-bit bytes, M of 1, zero-size,
+// batches, and what is refused (a strided 4-bit float dst, src zero points along K, src
+// scales grouped along M).
 #include <cmath>
 #include <random>
 
@@ -208,6 +209,12 @@ TEST(GpuMatmulDq, F4SrcAndWeights) {
             c.bias = true;
             check(c);
         }
+    for (auto ddt : {dnnl_f4_e2m1, dnnl_f4_e3m0}) { // a 4-bit dst: rows start mid-byte
+        dq_case_t f = make_case({7, 9}, {9, 5}, {7, 5}, dnnl_f4_e2m1, dnnl_f4_e3m0, ddt);
+        f.transposed = f.bias = true;
+        check(f);
+        check(make_case({2, 3, 4}, {1, 4, 3}, {2, 3, 3}, dnnl_f4_e2m1, dnnl_f4_e2m1, ddt));
+    }
     dq_case_t odd = make_case({7, 9}, {9, 5}, {7, 5}, dnnl_f4_e2m1, dnnl_f4_e2m1);
     odd.transposed = true;
     check(odd);
@@ -219,6 +226,7 @@ TEST(GpuMatmulDq, F4SrcAndWeights) {
     dq_case_t s = make_case({4, 13}, {13, 3}, {4, 3}, dnnl_f4_e2m1, dnnl_f32);
     check(s);
     check(make_case({0, 8}, {8, 6}, {0, 6}, dnnl_f4_e2m1, dnnl_f4_e2m1));
+    check(make_case({1, 1}, {1, 1}, {1, 1}, dnnl_f4_e2m1, dnnl_f4_e2m1, dnnl_f4_e2m1));
 }
 
 TEST(GpuMatmulDq, Refused) {
@@ -226,9 +234,16 @@ TEST(GpuMatmulDq, Refused) {
     dnnl_engine_t gpu = nullptr;
     ASSERT_EQ(dnnl_engine_create(&gpu, dnnl_gpu, 0), dnnl_success);
     dnnl_primitive_desc_t pd = nullptr;
-    // Two 4-bit float dst elements share a byte: not written by the GPU kernels.
-    dq_case_t f = make_case({4, 8}, {8, 6}, {4, 6}, dnnl_f4_e2m1, dnnl_f4_e2m1, dnnl_f4_e2m1);
-    EXPECT_EQ(create(gpu, f, &pd), dnnl_unimplemented);
+    // A 4-bit float dst is written a byte at a time: dense and row-major only.
+    {
+        dnnl_memory_desc_t a = md({4, 8}, dnnl_f4_e2m1, dnnl_ab),
+                           b = md({8, 6}, dnnl_f4_e2m1, dnnl_ab),
+                           d = md({4, 6}, dnnl_f4_e2m1, dnnl_ba);
+        EXPECT_EQ(dnnl_matmul_primitive_desc_create(&pd, gpu, a, b, nullptr, d, nullptr),
+                dnnl_unimplemented);
+        for (dnnl_memory_desc_t m : {a, b, d})
+            dnnl_memory_desc_destroy(m);
+    }
     // src zero points along K with src scales along K.
     dq_case_t z = make_case({4, 64}, {64, 6}, {4, 6}, dnnl_u8, dnnl_s8);
     z.src_scale = src_groups(2, 32, true);

@@ -58,7 +58,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     wgmma_epi_ = false;
     sgemm_.reset();
     std::string opt = operand_options("A", t.a) + operand_options("B", t.b)
-            + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
+            + operand_options("C", t.c) + data_type_options("BIAS", t.bias);
     // Scale types only when not f32: the f32 builds keep their options.
     const char *scale_names[] = {"SA", "SB", "SC"};
     const dnnl_data_type_t scale_types[] = {t.scale_a, t.scale_b, t.scale_c};
@@ -436,7 +436,12 @@ status_t gemm_kernel_t::launch(
     r.ndims = 3;
     r.global[2] = static_cast<size_t>(p.batch());
     const gemm_tuning_t &s = tuning_;
-    if (kind_ == gemm_kind_t::generic || s.variant == gemm_variant_t::generic) {
+    const bool c_nibbles = types_.c == dnnl_f4_e2m1 || types_.c == dnnl_f4_e3m0;
+    if (c_nibbles) { // gemm_woq.cl: one work-item per byte of a dense C
+        const int64_t end = p.c_off + p.M * p.N * p.batch();
+        r.global[0] = static_cast<size_t>((end + 1) / 2 - p.c_off / 2);
+        r.global[1] = r.global[2] = 1;
+    } else if (kind_ == gemm_kind_t::generic || s.variant == gemm_variant_t::generic) {
         r.global[0] = static_cast<size_t>(p.N);
         r.global[1] = static_cast<size_t>(p.M);
     } else if (s.variant == gemm_variant_t::mma_sync) {

@@ -56,8 +56,16 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         ANYDNN_REQUIRE(!(pd.int8_grouped || pd.f4) || Kind == gemm_kind_t::generic,
                 dnnl_unimplemented, "%s runs on the generic GEMM kernel",
                 pd.f4 ? "a 4-bit float matmul" : "int8 with scales along K");
-        ANYDNN_REQUIRE(!is_f4(dst.data_type), dnnl_unimplemented,
-                "GPU kernels do not write 4-bit float dst (two elements share a byte)");
+        if (is_f4(dst.data_type)) { // the kernel finds a byte's two elements from its index
+            bool dense = !has_runtime_dims_or_strides(dst) && is_plain(dst);
+            dim_t stride = 1;
+            for (int d = dst.ndims - 1; d >= 0 && dense; --d) {
+                dense = dst.dims[d] == 1 || dst.blocking.strides[d] == stride;
+                stride *= dst.dims[d];
+            }
+            ANYDNN_REQUIRE(dense, dnnl_unimplemented,
+                    "GPU kernels write a 4-bit float dst dense and row-major only");
+        }
         const bool with_bias = !is_zero_md(bias);
         ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
                         && (!with_bias || is_plain(bias)),
@@ -81,7 +89,7 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
                 "GPU kernels do not read 8-bit float src or weights");
         const bool nibble_wei = int4_wei || is_f4(wei.data_type);
         if (!runtime) {
-            ANYDNN_CHECK(check_tensors({&dst}));
+            if (!is_f4(dst.data_type)) ANYDNN_CHECK(check_tensors({&dst}));
             if (!is_f4(src.data_type)) ANYDNN_CHECK(check_tensors({&src}));
             if (!nibble_wei) ANYDNN_CHECK(check_tensors({&wei}));
             if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
