@@ -1,8 +1,9 @@
-// int8 matmul with quantization along K on the CPU engine (every implementation that takes
-// it: cpu:matmul:int8_k_groups and the reference), against matmul_dq_ref.hpp: src scales grouped along K or per row and group (oneDNN's
-// dynamic quantization of activations), weights scales and zero points grouped along K,
-// u8/s8 src with s8/u8/s4/u4 weights; groups whose runs interleave, odd K splitting 4-bit
-// bytes, M of 1, K of 1, zero-size, batches, host-scalar scales, post-ops; what is refused.
+// int8 matmul with quantization along K on the CPU engine, every implementation that takes
+// it (cpu:matmul:int8_k_groups and the reference), against matmul_dq_ref.hpp: src scales
+// grouped along K or per row and group (oneDNN's dynamic quantization of activations),
+// weights scales and zero points grouped along K, u8/s8 src with s8/u8/s4/u4 weights; groups
+// whose runs interleave, odd K splitting 4-bit bytes, M of 1, K of 1, zero-size, batches,
+// host-scalar scales, post-ops; what is refused.
 #include <cmath>
 #include <memory>
 #include <random>
