@@ -21,6 +21,10 @@ inline bool is_4bit(dnnl_data_type_t dt) {
     return dt == dnnl_s4 || dt == dnnl_u4 || dt == dnnl_f4_e2m1 || dt == dnnl_f4_e3m0;
 }
 
+inline bool is_f4(dnnl_data_type_t dt) {
+    return dt == dnnl_f4_e2m1 || dt == dnnl_f4_e3m0;
+}
+
 // The 4-bit floats (OCP microscaling): a sign bit over 3 bits of magnitude code. f4_e2m1
 // (bias 1, one mantissa bit) and f4_e3m0 (bias 3, powers of two) have no infinity or NaN.
 // The magnitude of each code, in increasing order:

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "core/data_types.hpp"
+#include "core/data_types_narrow.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
 #include "cpu/matmul/out_stage.hpp"
@@ -52,6 +52,11 @@ struct gemm_pd_t : public primitive_desc_impl_t<gemm_pd_t, gemm_t> {
                 matmul::init_matmul_quant(pd.attr, src, wei, dst, pd.quant, pd.po, pd.args));
         ANYDNN_REQUIRE(!pd.quant.src_zps.present, dnnl_unimplemented,
                 "src zero points along K are taken by the reference matmul");
+        ANYDNN_REQUIRE(!pd.quant.int8_grouped, dnnl_unimplemented,
+                "int8 with scales or zero points along K is taken by the reference matmul");
+        for (const memory_desc_t *md : {&src, &wei, &dst})
+            ANYDNN_REQUIRE(!is_f4(md->data_type), dnnl_unimplemented,
+                    "4-bit float tensors are taken by the reference matmul");
         const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
         ANYDNN_REQUIRE(!int4_wei || pd.quant.woq, dnnl_unimplemented,
                 "4-bit weights with int8 src are taken by the reference matmul");

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/data_types_f8.hpp"
+#include "core/data_types_narrow.hpp"
 #include "core/ops/scales.hpp"
 #include "cpu/tensor_run.hpp"
 
@@ -140,9 +140,9 @@ void out_stage_t::row(float *v, dim_t nb, const dim_t *pos, dim_t n0, dim_t bias
         }
         float *out = static_cast<float *>(dst) + off;
         if (dst_dt == dnnl_f32 && dst_stride_n == 1 && out == x) continue;
-        if (is_f8(dst_dt)) {
+        if (is_f8(dst_dt) || is_f4(dst_dt)) {
             for (dim_t j = 0; j < n; ++j)
-                store_f8(dst_dt, dst, off + j * dst_stride_n, x[j]);
+                store_any_from_f32(dst_dt, dst, off + j * dst_stride_n, x[j]);
             continue;
         }
         store_f32(dst_dt, dst, off, dst_stride_n, n, x);

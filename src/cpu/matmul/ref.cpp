@@ -1,5 +1,7 @@
 // Reference matmul: one dot product per dst element, any blocked layout, every supported type
-// and attribute; the fallback when the GEMM path does not apply.
+// and attribute; the fallback when the GEMM path does not apply. int8 with quantization along
+// K sums its integer products over each run of K whose scales stay the same, then scales the
+// run's sum into f32 (src scale x weights scale), as oneDNN's dynamic quantization does.
 #include "core/data_types_narrow.hpp"
 #include "core/parallel.hpp"
 #include "cpu/impl_entries.hpp"
@@ -85,7 +87,40 @@ struct ref_t : public primitive_t {
         }
         ANYDNN_CHECK(matmul::read_zero_point(ctx, stage, DNNL_ARG_WEIGHTS, zb));
         const void *s = ctx.host_ptr(DNNL_ARG_SRC), *w = ctx.host_ptr(DNNL_ARG_WEIGHTS);
-        const bool woq_on = pd_.quant.woq;
+        const bool woq_on = pd_.quant.woq, grouped = pd_.quant.int8_grouped;
+        using matmul::woq_args_t;
+        // The integer sum of one run of K (s32 in oneDNN; 64 bits here, so no K overflows it).
+        auto int8_grouped_dot = [&](dim_t *sp, dim_t *wp) {
+            float acc = 0.f, scale = 1.f;
+            int64_t part = 0;
+            dim_t prev_s = -2, prev_w = -2;
+            for (dim_t k = 0; k < K; ++k) {
+                sp[nd - 1] = k;
+                wp[nd - 2] = k;
+                const dim_t si = woq_args_t::index(woq.src_scale, woq.src_scale_q, sp);
+                const dim_t wi = woq_args_t::index(woq.scale, woq.scale_q, wp);
+                if (si != prev_s || wi != prev_w) {
+                    acc += static_cast<float>(part) * scale;
+                    part = 0;
+                    scale = woq_args_t::value(woq.src_scale, si, 1.f)
+                            * woq_args_t::value(woq.scale, wi, 1.f);
+                    prev_s = si, prev_w = wi;
+                }
+                const float z = szp.present
+                        ? load_as_f32(szp.dt, szp_base, szp_off + szp.index(sp))
+                        : za;
+                const int64_t a = static_cast<int64_t>(
+                        load_any_as_f32(src.data_type, s, off_logical(src, sp)) - z);
+                const float zw = woq_args_t::value(
+                        woq.zp, woq_args_t::index(woq.zp, woq.zp_q, wp), 0.f);
+                const int64_t b = static_cast<int64_t>(
+                        load_any_as_f32(wei.data_type, w, off_logical(wei, wp)) - zw);
+                part += a * b;
+            }
+            return acc + static_cast<float>(part) * scale;
+        };
+        // Two 4-bit dst elements share a byte: one thread writes them all.
+        const dim_t grain = is_4bit(dst.data_type) ? total : 64;
 
         parallel_range(total, [&](dim_t start, dim_t end) {
             dim_t pos[max_ndims], sp[max_ndims], wp[max_ndims], bp[max_ndims];
@@ -102,7 +137,8 @@ struct ref_t : public primitive_t {
                 sp[nd - 2] = pos[nd - 2];
                 wp[nd - 1] = pos[nd - 1];
                 double acc = 0;
-                for (dim_t k = 0; k < K; ++k) {
+                if (grouped) acc = int8_grouped_dot(sp, wp);
+                for (dim_t k = 0; !grouped && k < K; ++k) {
                     sp[nd - 1] = k;
                     wp[nd - 2] = k;
                     const float z = szp.present
@@ -122,7 +158,7 @@ struct ref_t : public primitive_t {
                 float v = static_cast<float>(acc);
                 out.row(&v, 1, pos, pos[nd - 1], boff, off_logical(dst, pos));
             }
-        }, 64);
+        }, grain);
         return dnnl_success;
     }
 };

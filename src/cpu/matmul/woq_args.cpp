@@ -15,8 +15,7 @@ status_t bind_one(const exec_ctx_t &ctx, int arg, const grouped_quant_t &q, woq_
     p = woq_args_t::param_t();
     if (!q.present) return dnnl_success;
     const memory_t *m = ctx.arg(arg);
-    ANYDNN_REQUIRE(m, dnnl_invalid_arguments, "argument %d (weights quantization) is missing",
-            arg);
+    ANYDNN_REQUIRE(m, dnnl_invalid_arguments, "argument %d (quantization) is missing", arg);
     const memory_desc_t &md = m->md();
     if (md.format_kind == dnnl_format_kind_host_scalar) {
         host = load_any_as_f32(md.data_type, m->scalar_value, 0);
@@ -49,7 +48,12 @@ woq_args_t::param_t at_batch(
 } // namespace
 
 status_t woq_args_t::bind(const exec_ctx_t &ctx, const matmul_quant_t &q) {
-    if (!q.woq) return dnnl_success;
+    if (!q.woq && !q.int8_grouped) return dnnl_success;
+    if (q.src_scales.present) {
+        src_scale_q = &q.src_scales;
+        ANYDNN_CHECK(bind_one(
+                ctx, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, q.src_scales, src_scale, host_[2]));
+    }
     const grouped_quant_t &scales = q.wei_scales, &zero_points = q.wei_zps;
     scale_q = scales.present ? &scales : nullptr;
     zp_q = zero_points.present ? &zero_points : nullptr;
@@ -65,6 +69,10 @@ float woq_args_t::dequant(float w, const dim_t *wpos) const {
             ? load_any_as_f32(scale.dt, scale.ptr, scale.off + scale_q->index(wpos))
             : 1.f;
     return (w - z) * s;
+}
+
+float woq_args_t::value(const param_t &p, dim_t i, float none) {
+    return i < 0 ? none : load_any_as_f32(p.dt, p.ptr, i);
 }
 
 ukernels::gemm_dequant_t woq_args_t::for_batch(const dim_t *wpos, dim_t b_off) const {

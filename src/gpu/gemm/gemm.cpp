@@ -16,13 +16,25 @@ namespace gpu {
 namespace {
 
 static_assert(sizeof(gemm_params_t) == 53 * 8, "must match gemm/gemm.cl");
-static_assert(sizeof(gemm_woq_params_t) == 16 * 8, "must match gemm/gemm_woq.cl");
+static_assert(sizeof(gemm_woq_params_t) == 23 * 8, "must match gemm/gemm_woq.cl");
 
 bool is_int(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8; }
 
 size_t div_up(int64_t a, int64_t b) { return static_cast<size_t>((a + b - 1) / b); }
 
 std::string null_to_empty(const char *s) { return s ? s : ""; }
+
+// An operand's type options; 4-bit types are bytes to the kernel, which unpacks them.
+std::string operand_options(const char *name, dnnl_data_type_t dt) {
+    const std::string n = name;
+    if (dt == dnnl_s4 || dt == dnnl_u4)
+        return data_type_options(name, dnnl_u8) + " -D" + n + "_INT4"
+                + (dt == dnnl_s4 ? " -D" + n + "_INT4_SIGNED" : "");
+    if (dt == dnnl_f4_e2m1 || dt == dnnl_f4_e3m0)
+        return data_type_options(name, dnnl_u8) + " -D" + n + "_F4="
+                + (dt == dnnl_f4_e2m1 ? "1" : "2");
+    return data_type_options(name, dt);
+}
 
 } // namespace
 
@@ -45,19 +57,15 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
     wgmma_ready_ = false;
     wgmma_epi_ = false;
     sgemm_.reset();
-    const bool int4_b = t.b == dnnl_s4 || t.b == dnnl_u4; // bytes, unpacked by the kernel
-    std::string opt = data_type_options("A", t.a)
-            + (int4_b ? data_type_options("B", dnnl_u8) + " -DB_INT4"
-                            + (t.b == dnnl_s4 ? " -DB_INT4_SIGNED" : "")
-                      : data_type_options("B", t.b))
-            + data_type_options("C", t.c) + data_type_options("BIAS", t.bias);
+    std::string opt = operand_options("A", t.a) + operand_options("B", t.b)
+            + operand_options("C", t.c) + data_type_options("BIAS", t.bias);
     // Scale types only when not f32: the f32 builds keep their options.
     const char *scale_names[] = {"SA", "SB", "SC"};
     const dnnl_data_type_t scale_types[] = {t.scale_a, t.scale_b, t.scale_c};
     for (int i = 0; i < 3; ++i)
         if (scale_types[i] != dnnl_f32) opt += data_type_options(scale_names[i], scale_types[i]);
     if (post_ops) opt += post_ops->build_options();
-    const bool acc_int = is_int(t.a) && is_int(t.b);
+    const bool acc_int = is_int(t.a) && is_int(t.b) && !t.woq; // gemm_woq.cl sums in f32
     if (acc_int) opt += " -DACC_INT";
     if (t.woq) {
         ANYDNN_REQUIRE(kind == gemm_kind_t::generic, dnnl_unimplemented,
@@ -69,6 +77,7 @@ status_t gemm_kernel_t::init(engine_t *engine, const gemm_types_t &t, gemm_kind_
         ANYDNN_REQUIRE(zp_types[zp_kind] == t.zp_b, dnnl_unimplemented,
                 "weights zero points of type %s", dnnl_dt2str(t.zp_b));
         opt += " -DZPB_KIND=" + std::to_string(zp_kind);
+        if (t.int8_grouped) opt += " -DINT8_GROUPED";
         return create_kernel(engine, "gemm/gemm_woq.cl", opt, "gemm_woq", kernel_);
     }
     if (kind == gemm_kind_t::generic) {
@@ -427,7 +436,12 @@ status_t gemm_kernel_t::launch(
     r.ndims = 3;
     r.global[2] = static_cast<size_t>(p.batch());
     const gemm_tuning_t &s = tuning_;
-    if (kind_ == gemm_kind_t::generic || s.variant == gemm_variant_t::generic) {
+    const bool c_nibbles = types_.c == dnnl_f4_e2m1 || types_.c == dnnl_f4_e3m0;
+    if (c_nibbles) { // gemm_woq.cl: one work-item per byte of a dense C
+        const int64_t end = p.c_off + p.M * p.N * p.batch();
+        r.global[0] = static_cast<size_t>((end + 1) / 2 - p.c_off / 2);
+        r.global[1] = r.global[2] = 1;
+    } else if (kind_ == gemm_kind_t::generic || s.variant == gemm_variant_t::generic) {
         r.global[0] = static_cast<size_t>(p.N);
         r.global[1] = static_cast<size_t>(p.M);
     } else if (s.variant == gemm_variant_t::mma_sync) {

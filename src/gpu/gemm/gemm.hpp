@@ -52,13 +52,17 @@ struct gemm_params_t {
 struct gemm_woq_params_t {
     int64_t s_sb[gemm_max_batch] = {}, s_sk = 0, s_sn = 0, s_gk = 1, s_gn = 1;
     int64_t z_sb[gemm_max_batch] = {}, z_sk = 0, z_sn = 0, z_gk = 1, z_gn = 1;
+    // The src scales of an int8 A whose scales vary along K (types' int8_grouped).
+    int64_t a_sb[gemm_max_batch] = {}, a_sm = 0, a_sk = 0, a_gk = 1;
 };
 
 struct gemm_types_t {
     dnnl_data_type_t a = dnnl_f32, b = dnnl_f32, c = dnnl_f32, bias = dnnl_f32;
     // Weights decompression (gemm/gemm_woq.cl): B integer (s8/u8/s4/u4) turned into f32
     // with its zero points (of type zp_b) and scales; generic kind only.
-    bool woq = false;
+    // The same kernel takes f4_e2m1/f4_e3m0 A or B, and with int8_grouped int8 A whose scales
+    // vary along K (integer products scaled per run of K with the same scales).
+    bool woq = false, int8_grouped = false;
     dnnl_data_type_t zp_b = dnnl_s32;
     // Scales of A, B and C (f32, bf16 or f16).
     dnnl_data_type_t scale_a = dnnl_f32, scale_b = dnnl_f32, scale_c = dnnl_f32;

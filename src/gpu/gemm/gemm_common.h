@@ -95,15 +95,16 @@ quant_t read_quant(const gemm_params_t *p, const global SA_DATA_T *scale_a,
     return q;
 }
 
-// Stores the finished dot product of C element (m, n).
-void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global SB_DATA_T *scale_b,
-        const gemm_params_t *p, const quant_t *q, batch_offsets_t o, long m, long n,
-        ACC_T acc POST_OP_PARAMS) {
+// The value C element (m, n) takes from its finished dot product: scales, bias, post-ops,
+// dst quantization (before any accumulation into C).
+float finish_c(global C_DATA_T *C, const global BIAS_DATA_T *bias,
+        const global SB_DATA_T *scale_b, const gemm_params_t *p, const quant_t *q,
+        batch_offsets_t o, long m, long n, ACC_T acc POST_OP_PARAMS) {
     float v = (float)acc * q->scale_a;
     v *= scale_b ? LOAD_SB(scale_b, n * p->scale_b_sn) : p->host_scale[1];
     if (p->has_bias) v += LOAD_BIAS(bias, o.bias + m * p->bias_sm + n * p->bias_sn);
-    const long off = o.c + m * p->c_sm + n * p->c_sn;
 #if PO_COUNT > 0
+    const long off = o.c + m * p->c_sm + n * p->c_sn;
     long idx[MAX_NDIMS];
     long lin = o.po + m * p->po_ls_m + n * p->po_ls_n;
     for (int d = (int)p->po_ndims - 1; d >= 0; --d) {
@@ -112,7 +113,15 @@ void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global SB
     }
     v = POST_OPS_AT(v, idx, LOAD_C, C, off);
 #endif
-    v = v * q->scale_c_inv + q->zp_c;
+    return v * q->scale_c_inv + q->zp_c;
+}
+
+// Stores the finished dot product of C element (m, n).
+void store_c(global C_DATA_T *C, const global BIAS_DATA_T *bias, const global SB_DATA_T *scale_b,
+        const gemm_params_t *p, const quant_t *q, batch_offsets_t o, long m, long n,
+        ACC_T acc POST_OP_PARAMS) {
+    float v = finish_c(C, bias, scale_b, p, q, o, m, n, acc POST_OP_ARGS);
+    const long off = o.c + m * p->c_sm + n * p->c_sn;
     if (p->beta_accumulate) v += LOAD_C(C, off);
     STORE_C(C, off, v);
 }

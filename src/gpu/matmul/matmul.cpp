@@ -1,8 +1,10 @@
 // GPU matmul on the GEMM kernels (gpu/gemm): plain strided tensors (transposed operands
 // included), up to four batch dimensions with broadcast, bias of any broadcast shape, scales
 // (common; per-N on weights), zero points on int8 problems, post-ops (gpu/post_ops.hpp) in the
-// output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int.
-#include "core/data_types.hpp"
+// output stage. f32/bf16/f16 storage computes in f32; s8/u8 accumulate in int. Weights
+// decompression, 4-bit float src or weights and int8 with scales along K run on the generic
+// kind's per-element kernel (gpu/gemm/gemm_woq.cl).
+#include "core/data_types_narrow.hpp"
 #include "core/ops/matmul/common.hpp"
 #include "core/ops/matmul/woq.hpp"
 #include "core/primitive.hpp"
@@ -38,7 +40,10 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
     // Weights decompression (generic kernel only): where the weights' scales and zero points
     // vary; the rest of the attribute is checked as for any matmul.
     bool woq = false;
-    cpu::matmul::grouped_quant_t wei_scales, wei_zps;
+    // int8 with scales along K (src scales in src_scales); 4-bit float src or weights.
+    bool int8_grouped = false, f4 = false;
+    cpu::matmul::grouped_quant_t wei_scales, wei_zps, src_scales;
+    bool per_element() const { return woq || int8_grouped || f4; }
 
     static status_t init(matmul_pd_t &pd) {
         const matmul_desc_t &d = std::get<matmul_desc_t>(pd.desc);
@@ -46,6 +51,21 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
         ANYDNN_CHECK(cpu::matmul::resolve_matmul(
                 d, src, wei, bias, dst, Kind == gemm_kind_t::generic));
         pd.woq = cpu::matmul::is_woq(src.data_type, wei.data_type);
+        pd.int8_grouped = cpu::matmul::is_int8_grouped(pd.attr, src, wei);
+        pd.f4 = is_f4(src.data_type) || is_f4(wei.data_type);
+        ANYDNN_REQUIRE(!(pd.int8_grouped || pd.f4) || Kind == gemm_kind_t::generic,
+                dnnl_unimplemented, "%s runs on the generic GEMM kernel",
+                pd.f4 ? "a 4-bit float matmul" : "int8 with scales along K");
+        if (is_f4(dst.data_type)) { // the kernel finds a byte's two elements from its index
+            bool dense = !has_runtime_dims_or_strides(dst) && is_plain(dst);
+            dim_t stride = 1;
+            for (int d = dst.ndims - 1; d >= 0 && dense; --d) {
+                dense = dst.dims[d] == 1 || dst.blocking.strides[d] == stride;
+                stride *= dst.dims[d];
+            }
+            ANYDNN_REQUIRE(dense, dnnl_unimplemented,
+                    "GPU kernels write a 4-bit float dst dense and row-major only");
+        }
         const bool with_bias = !is_zero_md(bias);
         ANYDNN_REQUIRE(is_plain(src) && is_plain(wei) && is_plain(dst)
                         && (!with_bias || is_plain(bias)),
@@ -61,18 +81,23 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
             runtime = runtime || has_runtime_dims_or_strides(*md);
         ANYDNN_REQUIRE(!runtime || Kind == gemm_kind_t::generic, dnnl_unimplemented,
                 "runtime dimensions run on the generic GEMM kernel");
-        // 4-bit weights are read by the kernel byte by byte (plain, checked above).
+        // 4-bit src and weights are read by the kernel byte by byte (plain, checked above).
         const bool int4_wei = wei.data_type == dnnl_s4 || wei.data_type == dnnl_u4;
-        ANYDNN_REQUIRE(!int4_wei || pd.woq, dnnl_unimplemented,
-                "4-bit weights with int8 src have no GPU kernel");
+        ANYDNN_REQUIRE(!int4_wei || pd.woq || pd.int8_grouped, dnnl_unimplemented,
+                "4-bit weights with int8 src run on the GPU only with scales along K");
+        ANYDNN_REQUIRE(!is_f8(src.data_type) && !is_f8(wei.data_type), dnnl_unimplemented,
+                "GPU kernels do not read 8-bit float src or weights");
+        const bool nibble_wei = int4_wei || is_f4(wei.data_type);
         if (!runtime) {
-            ANYDNN_CHECK(check_tensors({&src, &dst}));
-            if (!int4_wei) ANYDNN_CHECK(check_tensors({&wei}));
+            if (!is_f4(dst.data_type)) ANYDNN_CHECK(check_tensors({&dst}));
+            if (!is_f4(src.data_type)) ANYDNN_CHECK(check_tensors({&src}));
+            if (!nibble_wei) ANYDNN_CHECK(check_tensors({&wei}));
             if (with_bias) ANYDNN_CHECK(check_tensors({&bias}));
         } else {
             for (const memory_desc_t *md : {&src, &wei, &dst, &bias})
                 ANYDNN_REQUIRE(is_zero_md(*md) || kernel_data_type(md->data_type)
-                                || (md == &wei && int4_wei),
+                                || (md == &wei && nibble_wei)
+                                || (md == &src && is_f4(src.data_type)),
                         dnnl_unimplemented, "GPU kernels do not handle data type %s",
                         dnnl_dt2str(md->data_type));
         }
@@ -88,12 +113,33 @@ struct matmul_pd_t : public primitive_desc_impl_t<matmul_pd_t<Kind>, matmul_t<Ki
             }
             rest.scales.erase(DNNL_ARG_WEIGHTS);
             rest.zero_points.erase(DNNL_ARG_WEIGHTS);
+        } else if (pd.int8_grouped) {
+            ANYDNN_CHECK(cpu::matmul::init_int8_grouped_attr(pd.attr, src, wei, dst,
+                    pd.src_scales, pd.wei_scales, pd.wei_zps, chain, pd.args));
+            for (const auto &q : {pd.attr.scales, pd.attr.zero_points}) {
+                const auto it = q.find(DNNL_ARG_WEIGHTS);
+                ANYDNN_REQUIRE(it == q.end() || !it->second.is_host_scalar, dnnl_unimplemented,
+                        "GPU kernels take weights scales and zero points in device memory");
+            }
+            const auto sz = pd.attr.zero_points.find(DNNL_ARG_SRC);
+            ANYDNN_REQUIRE(sz == pd.attr.zero_points.end() || sz->second.mask == 0,
+                    dnnl_unimplemented, "GPU matmul takes a common src zero point");
+            rest.scales.erase(DNNL_ARG_SRC);
+            rest.scales.erase(DNNL_ARG_WEIGHTS);
+            rest.zero_points.erase(DNNL_ARG_WEIGHTS);
         } else {
             std::vector<int> zp_args = {DNNL_ARG_DST};
             if (cpu::matmul::is_int8(src))
                 zp_args = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
             ANYDNN_CHECK(cpu::matmul::init_attr(
                     pd.attr, dst, 1 << (dst.ndims - 1), zp_args, chain, pd.args));
+            const auto ws = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
+            if (pd.f4 && ws != pd.attr.scales.end()) { // read per element by the kernel
+                ANYDNN_REQUIRE(!ws->second.is_host_scalar, dnnl_unimplemented,
+                        "GPU kernels take weights scales in device memory");
+                ANYDNN_CHECK(cpu::matmul::init_wei_quant(ws->second, wei, false, pd.wei_scales));
+                rest.scales.erase(DNNL_ARG_WEIGHTS);
+            }
         }
         ANYDNN_CHECK(check_quant_attr(rest, true, true));
         for (const auto &z : rest.zero_points)
@@ -158,7 +204,8 @@ struct matmul_t : public primitive_t {
         t.c = pd.arg_md(DNNL_ARG_DST).data_type;
         if (pd.args.count(DNNL_ARG_BIAS)) t.bias = pd.arg_md(DNNL_ARG_BIAS).data_type;
         t.set_scale_types(pd.attr);
-        t.woq = pd.woq;
+        t.woq = pd.per_element();
+        t.int8_grouped = pd.int8_grouped;
         if (pd.wei_zps.present) t.zp_b = pd.wei_zps.dt;
         ANYDNN_CHECK(pd.post_ops.upload(pd.engine, post_ops_buffer_));
         const memory_desc_t &dst = pd.arg_md(DNNL_ARG_DST);
@@ -234,7 +281,7 @@ struct matmul_t : public primitive_t {
         const auto ws_scale = pd.attr.scales.find(DNNL_ARG_WEIGHTS);
         p.scale_b_sn = ws_scale != pd.attr.scales.end() && ws_scale->second.mask != 0;
         gemm_woq_params_t wq;
-        if (pd.woq) {
+        if (pd.per_element()) {
             auto fill = [&](const cpu::matmul::grouped_quant_t &q, int64_t *sb, int64_t &sk,
                                 int64_t &sn, int64_t &gk, int64_t &gn) {
                 if (!q.present) return;
@@ -245,9 +292,16 @@ struct matmul_t : public primitive_t {
             };
             fill(pd.wei_scales, wq.s_sb, wq.s_sk, wq.s_sn, wq.s_gk, wq.s_gn);
             fill(pd.wei_zps, wq.z_sb, wq.z_sk, wq.z_sn, wq.z_gk, wq.z_gn);
+            const cpu::matmul::grouped_quant_t &sa = pd.src_scales;
+            if (sa.present) { // along src's own dims (M and K)
+                for (int d = 0; d < nd - 2; ++d)
+                    wq.a_sb[gemm_max_batch - (nd - 2) + d] = src.dims[d] == 1 ? 0 : sa.stride[d];
+                wq.a_sm = sa.stride[nd - 2], wq.a_sk = sa.stride[nd - 1];
+                wq.a_gk = sa.group[nd - 1];
+            }
         }
         gemm_operands_t ops;
-        if (pd.woq) ops.woq = &wq;
+        if (pd.per_element()) ops.woq = &wq;
         ops.a = storage_of(ctx, DNNL_ARG_SRC);
         ops.b = storage_of(ctx, DNNL_ARG_WEIGHTS);
         ops.c = storage_of(ctx, DNNL_ARG_DST);

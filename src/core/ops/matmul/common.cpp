@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/data_types_f8.hpp"
+#include "core/data_types_narrow.hpp"
 #include "core/ops/matmul/woq.hpp"
 #include "core/ops/scales.hpp"
 
@@ -58,6 +58,17 @@ status_t resolve_matmul(const matmul_desc_t &d, memory_desc_t &src, memory_desc_
                 "dst type %s is not supported with %s src", dnnl_dt2str(ddt), dnnl_dt2str(sdt));
         ANYDNN_REQUIRE(is_zero_md(bias) || is_float(bias.data_type), dnnl_unimplemented,
                 "bias type %s is not supported with f8 weights", dnnl_dt2str(bias.data_type));
+    } else if (is_f4(sdt) || is_f4(wdt)) {
+        // 4-bit floats computed in f32: with each other, 8-bit floats, f32, bf16 or f16.
+        auto fits = [](dnnl_data_type_t dt) { return is_f4(dt) || is_f8(dt) || is_float(dt); };
+        ANYDNN_REQUIRE(fits(sdt) && fits(wdt), dnnl_unimplemented,
+                "src/weights types %s/%s are not supported", dnnl_dt2str(sdt),
+                dnnl_dt2str(wdt));
+        ANYDNN_REQUIRE(is_float(ddt) || is_f4(ddt) || is_f8(ddt), dnnl_unimplemented,
+                "dst type %s is not supported with 4-bit float operands", dnnl_dt2str(ddt));
+        ANYDNN_REQUIRE(is_zero_md(bias) || is_float(bias.data_type), dnnl_unimplemented,
+                "bias type %s is not supported with 4-bit float operands",
+                dnnl_dt2str(bias.data_type));
     } else if (is_woq(sdt, wdt)) {
         ANYDNN_REQUIRE(allow_woq, dnnl_unimplemented,
                 "%s weights with %s src (weights decompression) are not supported here",

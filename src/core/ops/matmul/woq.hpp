@@ -44,6 +44,24 @@ status_t init_wei_quant(const quant_entry_t &q, const memory_desc_t &wei, bool z
 // dimensions of size 1 ignored; groups {1, Gk} with Gk dividing K) and fills `out`.
 status_t init_src_zero_points(const quant_entry_t &q, const memory_desc_t &src,
         grouped_quant_t &out);
+// The same for src scales (f32, bf16 or f16; a host scalar takes mask 0): oneDNN's dynamic
+// quantization of activations, one scale per row and group of K.
+status_t init_src_scales(const quant_entry_t &q, const memory_desc_t &src, grouped_quant_t &out);
+
+// Whether an int8 matmul (u8/s8 src) has quantization that varies along K: src scales along
+// K (or M and K), weights scales grouped along K or per K, weights zero points other than a
+// common one. Its products then sum in s32 over each run of K whose scales stay the same and
+// are scaled into f32 per run (init_int8_grouped_attr).
+bool is_int8_grouped(const primitive_attr_t &attr, const memory_desc_t &src,
+        const memory_desc_t &wei);
+
+// The attribute checks of such a matmul: src scales (init_src_scales), weights scales and
+// zero points (init_wei_quant) with their memories added to args as 1D arrays; src zero
+// points common or along K, dst scales mask 0, dst zero points; the post-op chain.
+status_t init_int8_grouped_attr(const primitive_attr_t &attr, const memory_desc_t &src,
+        const memory_desc_t &wei, const memory_desc_t &dst, grouped_quant_t &src_scales,
+        grouped_quant_t &wei_scales, grouped_quant_t &wei_zps, post_ops_chain_t &po,
+        std::map<int, memory_desc_t> &args);
 
 // The attribute checks of a weights-decompression matmul: fpmath's apply_to_int, then weights
 // scales and zero points as above (their memories added to args as 1D arrays), src scales
@@ -53,14 +71,17 @@ status_t init_woq_attr(const primitive_attr_t &attr, const memory_desc_t &wei,
         post_ops_chain_t &po, std::map<int, memory_desc_t> &args);
 
 // The quantization attributes of a CPU matmul on resolved tensors: weights decompression
-// (init_woq_attr) when src is floating point and the weights integer, else init_attr with the
-// zero points int8 takes (src, weights, dst; only dst for s8/u8 dst from floating point).
+// (init_woq_attr) when src is floating point and the weights integer, int8 with
+// quantization along K (init_int8_grouped_attr), else init_attr with the zero points int8
+// takes (src, weights, dst; only dst for s8/u8 dst from floating point).
 struct matmul_quant_t {
     bool woq = false;
-    grouped_quant_t wei_scales, wei_zps;
+    bool int8_grouped = false; // src_scales, wei_scales and wei_zps applied per run of K
+    grouped_quant_t wei_scales, wei_zps, src_scales;
     // src zero points along K or M and K (present only then; a common one is read as usual).
     grouped_quant_t src_zps;
-    // The attribute without the weights' decompression parameters (for the output stage).
+    // The attribute without the parameters applied before the output stage (weights
+    // decompression's; with int8_grouped also src scales).
     primitive_attr_t stage_attr;
 };
 status_t init_matmul_quant(const primitive_attr_t &attr, const memory_desc_t &src,
