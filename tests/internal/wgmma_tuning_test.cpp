@@ -203,7 +203,7 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
     EXPECT_EQ(t.tma, maps);
     EXPECT_EQ(t.config, maps ? "tma_256x64s4" : "256x64s4p1");
     if (maps) {
-        EXPECT_FALSE(t.core);
+        EXPECT_TRUE(t.core); // the GEMM core takes them where its caller books their maps
         EXPECT_EQ(t.tile_m, 128);
         EXPECT_EQ(t.tile_n, 256);
         EXPECT_EQ(t.tile_k, 64);
@@ -259,6 +259,62 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
                  "wgmma:config=tma_256x64s4x"}) {
         tuning_env_t env(bad);
         EXPECT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_unimplemented) << bad;
+    }
+}
+
+// The configurations the GEMM core loads up front: with tma_ok (its caller books the maps'
+// room) and sm_90a PTX the TMA one first, then the cp.async ones every launch may fall back
+// to; without either, or with tma=0, none of TMA. A forced TMA configuration takes the TMA
+// slot and leaves the fallbacks; a forced cp.async one is the only entry.
+TEST(wgmma_tuning, table_configs_of_the_core_with_and_without_tma) {
+    device_caps_t h = hopper();
+    h.ptx_binary_sm = 90;
+    std::vector<wgmma_tuning_t> configs;
+    auto names = [&]() {
+        std::string all;
+        for (const wgmma_tuning_t &c : configs)
+            all += (all.empty() ? "" : " ") + c.config;
+        return all;
+    };
+    ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+    EXPECT_EQ(names(), "tma_256x64s4 256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    ASSERT_FALSE(configs.empty());
+    EXPECT_TRUE(configs[0].tma);
+    EXPECT_EQ(configs[0].tile_m, 128);
+    EXPECT_EQ(configs[0].tile_n, 256);
+    EXPECT_FALSE(configs[0].tma_overlap);
+    for (size_t i = 1; i < configs.size(); ++i)
+        EXPECT_FALSE(configs[i].tma) << configs[i].config;
+    ASSERT_EQ(wgmma_table_configs(h, 2, configs), dnnl_success);
+    EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    ASSERT_EQ(wgmma_table_configs(hopper(), 2, configs, true), dnnl_success); // no sm_90a
+    EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    ASSERT_EQ(wgmma_table_configs(h, 4, configs, true), dnnl_success); // tf32: no TMA row
+    EXPECT_EQ(names(), "256x32s4p1 128x32s4p1");
+    {
+        tuning_env_t env("wgmma:tma=0");
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+        EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    }
+    {
+        tuning_env_t env("wgmma:config=tma_128x64s6o,splits=2");
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+        EXPECT_EQ(names(), "tma_128x64s6o 256x64s4p1 m64_128x64s4p1 128x64s4p1");
+        ASSERT_FALSE(configs.empty());
+        EXPECT_EQ(configs[0].tile_n, 128);
+        EXPECT_TRUE(configs[0].tma_overlap);
+        EXPECT_EQ(configs[0].splits, 2);
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs), dnnl_success);
+        EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    }
+    {
+        tuning_env_t env("wgmma:config=m64_64x64s4p1");
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+        EXPECT_EQ(names(), "m64_64x64s4p1");
+    }
+    {
+        tuning_env_t env("wgmma:tma=3");
+        EXPECT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_unimplemented);
     }
 }
 

@@ -122,6 +122,10 @@ public:
     }
 
 private:
+    // The GEMM kernel's arguments, those of the TMA entries (the maps' workspace, the batch,
+    // the overlap switch) and of the integer ones (zero points, column sums) included.
+    kernel_args_t gemm_args(const wgmma_buffers_t &buf, const wgmma_problem_t &p,
+            const wgmma_epilogue_t &e, int splits) const;
     status_t launch_tma(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
             const wgmma_epilogue_t &e, int splits) const;
     status_t launch_sum(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,

@@ -19,8 +19,8 @@ struct wgmma_row_t {
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
     int max_splits;
-    bool core; // the GEMM core's products run on these kernels (split only where its caller
-               // gives room for the slices: gemm_kernel_t::allow_wgmma_split)
+    bool core; // the GEMM core's products run on these kernels (split and TMA only where its
+               // caller gives the room: gemm_kernel_t::allow_wgmma_scratchpad)
     // Instead of `wide`, where the device loads sm_90a PTX and the caller launches them: the
     // bulk-tensor-copy kernels (null: none for this element size).
     const char *tma;
@@ -115,23 +115,36 @@ const wgmma_row_t *find_row(const device_caps_t &caps, int elem_bytes) {
 
 } // namespace
 
-status_t wgmma_table_configs(
-        const device_caps_t &caps, int elem_bytes, std::vector<wgmma_tuning_t> &configs) {
+status_t wgmma_table_configs(const device_caps_t &caps, int elem_bytes,
+        std::vector<wgmma_tuning_t> &configs, bool tma_ok) {
     const wgmma_row_t *row = find_row(caps, elem_bytes);
     ANYDNN_REQUIRE(row, dnnl_unimplemented, "the wgmma tuning table has no row for %d-byte "
             "elements", elem_bytes);
     const std::string spec = tuning_override("wgmma");
     configs.clear();
-    for (const char *name : {row->wide, row->half_height, row->narrow}) {
+    // The TMA configuration first where the caller launches it (the table's order of
+    // preference), then the cp.async ones, which every launch may fall back to.
+    int tma_switch = -1; // the override's tma=0|1
+    wgmma_tuning_t parsed;
+    ANYDNN_REQUIRE(spec.empty() || apply_override(spec, parsed, &tma_switch), dnnl_unimplemented,
+            "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
+    const bool tma_here = tma_ok && caps.ptx_binary_sm >= 90;
+    for (const char *name :
+            {tma_here && tma_switch != 0 ? row->tma : nullptr, row->wide, row->half_height,
+                    row->narrow}) {
         if (!name) continue;
         wgmma_tuning_t t;
         t.config = name;
         t.core = row->core;
         ANYDNN_REQUIRE(spec.empty() || apply_override(spec, t), dnnl_unimplemented,
                 "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
-        if (is_tma_config(t.config)) t.config = name; // the GEMM core launches no TMA kernels
-        ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k), dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P>", t.config.c_str());
+        // A forced TMA configuration takes the TMA slot; the cp.async ones stay as fallbacks.
+        if (is_tma_config(t.config) && !(tma_here && is_tma_config(name))) t.config = name;
+        ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
+                dnnl_unimplemented,
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_<BN>x<BK>s<S>[o]",
+                t.config.c_str());
+        t.tma_overlap = t.tma && t.config.back() == 'o';
         bool seen = false;
         for (const wgmma_tuning_t &c : configs)
             seen = seen || c.config == t.config;
@@ -207,7 +220,6 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     }
     ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
             dnnl_unimplemented, "wgmma configuration '%s' does not parse", t.config.c_str());
-    if (t.tma) t.core = false;
     t.tma_overlap = t.tma && t.config.back() == 'o';
     out = t;
     return dnnl_success;

@@ -289,3 +289,7 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
 // (configurations tma_256x64s4 and tma_256x64s4o: 16-bit C leaves stages 0-1 free for the
 // next tile's loads during the epilogue, f32 C and the full epilogue stage 0).
 ANYDNN_WGMMA_TMA_CONFIG(256, 4)
+// 128 x 128 tiles in 6 stages (192 KB): twice the tiles of 128 x 256, for products whose wide
+// tiles leave compute units idle (inner product mb 256 x 4096 -> 4096: 64 tiles, K split 2),
+// and more loads in flight per tile (configuration tma_128x64s6).
+ANYDNN_WGMMA_TMA_CONFIG(128, 6)

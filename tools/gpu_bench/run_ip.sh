@@ -1,0 +1,38 @@
+#!/bin/bash
+# Issue 14: the bf16 inner product mb256 4096 -> 4096 on the GEMM core's wgmma kernels, which
+# now takes the TMA kernels (wgmma_tma.cu) where the table chooses them and the primitive
+# books their tensor maps (gemm_wgmma_scratchpad_bytes), as the matmul does.
+# Checks first (benchdnn --mode=C, double-precision reference; benchdnn_check.sh, each counting
+# the dispatch lines naming the kernels it is meant to run):
+#   - the table's choice: bf16 FWD_B/BWD_D/BWD_WB with tails in every size and the
+#     256 x 4096 x 4096 problem (its BWD_W on the TMA kernels);
+#   - the TMA kernels forced (tma_256x64s4 K whole; tma_128x64s6o K split 3): bf16 and f16,
+#     FWD_B/BWD_D/BWD_WB (layouts kk, kn, mn) with tails in M, N, K, and forward with scales
+#     and a sum + relu chain (the _epi kernels); odd sizes whose rows are not 16 bytes (they
+#     take the core's other kernels).
+# Then the timed rows against PyTorch (ip_rows.py: the table, then the candidates of its
+# SWEEP; IP_SWEEP=0 times the table alone). Log: $OUT/ip.log. Under 2 minutes.
+#   tools/gpu_bench/prepare.sh build .dev-ip   (here), then on the GPU machine:
+#   D=.dev-ip bash .dev-ip/run_ip.sh
+D=${D:-.dev-ip}
+. "$D"/benchdnn_check.sh
+device_setup ip
+CHECK_TIMEOUT=60
+
+main() {
+echo "=== $(date +%T) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+CHECK_WANT="wgmma tma_" benchdnn_check "ip-bf16[table]" --ip --dt=bf16 \
+    --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb31ic75oc33 mb256ic4096oc4096
+for v in "wgmma:config=tma_256x64s4,splits=1" "wgmma:config=tma_128x64s6o,splits=3"; do
+    ANYDNN_GPU_TUNING=$v CHECK_WANT="wgmma tma_" benchdnn_check "ip-16bit-tma[$v]" --ip \
+        --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb17ic72oc24 \
+        mb31ic75oc33 --dir=FWD_B --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 \
+        --attr-post-ops=sum+relu mb300ic520oc1032
+done
+flag=""
+[ "${IP_SWEEP:-1}" = 0 ] && flag=--no-sweep
+python3 "$D/ip_rows.py" --bin "$D" $flag 2>&1 | grep -E "^(ROW|GPU)|Error|error"
+echo "=== done $(date +%T)"
+}
+
+main 2>&1 | tee -a "$LOG"
