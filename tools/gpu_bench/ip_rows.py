@@ -17,12 +17,11 @@ import ipgemv_rows as ig  # noqa: E402 (beside this file: torch_ip, torch_mm, ro
 # Forward and backward data are 256 x 4096 x 4096 (64-row tiles, K whole, in the table before
 # this sweep); backward weights 4096 x 4096 x 256 (128 x 256 tiles fill the GPU).
 NARROW = ['wgmma:config=tma_256x64s4,splits=4', 'wgmma:config=tma_256x64s4o,splits=4',
-          'wgmma:config=tma_256x64s4,splits=2', 'wgmma:config=tma_128x64s6,splits=2',
-          'wgmma:config=tma_128x64s6o,splits=2', 'wgmma:config=tma_128x64s6,splits=1',
-          'wgmma:config=m64_128x64s4p1,splits=1']
+          'wgmma:config=tma_128x64s6,splits=2', 'wgmma:config=tma_128x64s6o,splits=2',
+          'wgmma:config=tma_128x64s6,splits=1']
 SWEEP = {'FWD_I': NARROW, 'BWD_D': NARROW,
-         'BWD_W': ['wgmma:tma=0', 'wgmma:config=tma_256x64s4', 'wgmma:config=tma_256x64s4o',
-                   'wgmma:config=tma_128x64s6', 'wgmma:config=tma_128x64s6o']}
+         'BWD_W': ['wgmma:tma=0', 'wgmma:config=tma_256x64s4o', 'wgmma:config=tma_128x64s6',
+                   'wgmma:config=tma_128x64s6o']}
 
 
 def main():

@@ -21,8 +21,10 @@ CHECK_TIMEOUT=60
 
 main() {
 echo "=== $(date +%T) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-CHECK_WANT="wgmma tma_" benchdnn_check "ip-bf16[table]" --ip --dt=bf16 \
-    --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb31ic75oc33 mb256ic4096oc4096
+CHECK_WANT="gemm,wgmma" benchdnn_check "ip-bf16-tails[table]" --ip --dt=bf16 \
+    --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb31ic75oc33
+CHECK_WANT="wgmma tma_" benchdnn_check "ip-bf16-4096[table]" --ip --dt=bf16 \
+    --dir=FWD_B,BWD_D,BWD_WB mb256ic4096oc4096
 for v in "wgmma:config=tma_256x64s4,splits=1" "wgmma:config=tma_128x64s6o,splits=3"; do
     ANYDNN_GPU_TUNING=$v CHECK_WANT="wgmma tma_" benchdnn_check "ip-16bit-tma[$v]" --ip \
         --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb17ic72oc24 \
