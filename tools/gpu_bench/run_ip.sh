@@ -8,8 +8,9 @@
 #     256 x 4096 x 4096 problem (its BWD_W on the TMA kernels);
 #   - the TMA kernels forced (tma_256x64s4 K whole; tma_128x64s6o K split 3): bf16 and f16,
 #     FWD_B/BWD_D/BWD_WB (layouts kk, kn, mn) with tails in M, N, K, and forward with scales
-#     and a sum + relu chain (the _epi kernels); odd sizes whose rows are not 16 bytes (they
-#     take the core's other kernels).
+#     and a sum + relu chain (the _epi kernels, or split, the sum kernel's epilogue: four
+#     columns per thread where N % 4 == 0, oc 1032, else one, oc 1030); odd sizes whose rows
+#     are not 16 bytes (they take the core's other kernels).
 # Then the timed rows against PyTorch (ip_rows.py: the table, then the candidates of its
 # SWEEP; IP_SWEEP=0 times the table alone). Log: $OUT/ip.log. Under 2 minutes.
 #   tools/gpu_bench/prepare.sh build .dev-ip   (here), then on the GPU machine:
@@ -28,8 +29,9 @@ CHECK_WANT="wgmma tma_" benchdnn_check "ip-bf16-4096[table]" --ip --dt=bf16 \
 for v in "wgmma:config=tma_256x64s4,splits=1" "wgmma:config=tma_128x64s6o,splits=3"; do
     ANYDNN_GPU_TUNING=$v CHECK_WANT="wgmma tma_" benchdnn_check "ip-16bit-tma[$v]" --ip \
         --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb17ic72oc24 \
-        mb31ic75oc33 --dir=FWD_B --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 \
-        --attr-post-ops=sum+relu mb300ic520oc1032
+        mb31ic75oc33 --dir=FWD_B mb300ic520oc1030 \
+        --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=sum+relu \
+        mb300ic520oc1032 mb300ic520oc1030
 done
 flag=""
 [ "${IP_SWEEP:-1}" = 0 ] && flag=--no-sweep

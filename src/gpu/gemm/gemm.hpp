@@ -195,10 +195,10 @@ private:
     bool k_dense_b_ = false; // expect_k_dense_b
     bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch
-    // The table's configurations (wgmma_table_configs: TMA, wide, 64-row, narrow tiles; empty
-    // where it has fewer), and their kernels by configuration and layout: 2 * (A M-major) +
-    // (B N-major).
-    static constexpr int wgmma_configs = 4;
+    // The table's configurations (wgmma_table_configs: TMA wide and narrow, wide, 64-row,
+    // narrow tiles; empty where it has fewer), and their kernels by configuration and layout:
+    // 2 * (A M-major) + (B N-major).
+    static constexpr int wgmma_configs = 5;
     std::string wgmma_config_[wgmma_configs];
     wgmma_gemm_t wgmma_[wgmma_configs][4];
     // allow_wgmma_epilogue's offer, the epilogue, and why the attribute does not fit it

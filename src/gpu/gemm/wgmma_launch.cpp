@@ -191,8 +191,11 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
     if (splits == 1) return dnnl_success;
-    return create_ptx_kernel(engine,
-            int_sums ? "anydnn_wgmma_splitk_reduce_s32" : "anydnn_wgmma_splitk_reduce", reduce_);
+    ANYDNN_CHECK(create_ptx_kernel(engine,
+            int_sums ? "anydnn_wgmma_splitk_reduce_s32" : "anydnn_wgmma_splitk_reduce", reduce_));
+    // The f32 sum of four elements per thread, for N a multiple of 4.
+    return int_sums ? dnnl_success
+                    : create_ptx_kernel(engine, "anydnn_wgmma_splitk_reduce4", reduce4_);
 }
 
 status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
@@ -313,10 +316,12 @@ status_t wgmma_gemm_t::launch_sum(stream_t *stream, const wgmma_buffers_t &buf,
     sum.add_value<int32_t>(wgmma_c_kind(p.c_type));
     sum.add_value<int32_t>(wgmma_bias_kind(p.bias_type));
     add_wgmma_epilogue(sum, e);
+    const bool by4 = reduce4_ && p.n % 4 == 0;
+    const int64_t threads = by4 ? slice / 4 : slice;
     nd_range_t flat;
-    flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);
+    flat.global[0] = static_cast<size_t>((threads + 255) / 256 * 256);
     flat.local[0] = 256;
-    return reduce_->launch(stream, sum, flat);
+    return (by4 ? reduce4_ : reduce_)->launch(stream, sum, flat);
 }
 
 } // namespace gpu

@@ -134,7 +134,8 @@ private:
     bool int_sums_ = false;
     bool tma_ = false, tma_overlap_ = false;
     int64_t ctas_ = 1; // TMA: the persistent grid's CTAs at most (the compute units)
-    std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
+    // the GEMM; the split-K sum, and its f32 form of four elements per thread (N % 4 == 0)
+    std::shared_ptr<kernel_t> kernel_, reduce_, reduce4_;
 };
 
 } // namespace gpu

@@ -24,6 +24,9 @@ struct wgmma_row_t {
     // Instead of `wide`, where the device loads sm_90a PTX and the caller launches them: the
     // bulk-tensor-copy kernels (null: none for this element size).
     const char *tma;
+    // Instead of `half_height` and `narrow` there: these TMA tiles, split along K as `narrow`
+    // (null: the cp.async rows).
+    const char *tma_narrow;
 };
 
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
@@ -44,9 +47,10 @@ struct wgmma_row_t {
 // cp.async kernels, loaded by one producer thread, consumed by two warpgroups, a persistent
 // grid; not yet timed on the device (tools/gpu_bench/run_tma.sh gemm compares the two).
 const wgmma_row_t rows[] = {
-        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4"},
-        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true, nullptr},
-        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true, nullptr},
+        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4",
+                nullptr},
+        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true, nullptr, nullptr},
+        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true, nullptr, nullptr},
 };
 
 // BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128) or of
@@ -130,8 +134,9 @@ status_t wgmma_table_configs(const device_caps_t &caps, int elem_bytes,
             "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
     const bool tma_here = tma_ok && caps.ptx_binary_sm >= 90;
     for (const char *name :
-            {tma_here && tma_switch != 0 ? row->tma : nullptr, row->wide, row->half_height,
-                    row->narrow}) {
+            {tma_here && tma_switch != 0 ? row->tma : nullptr,
+                    tma_here && tma_switch != 0 ? row->tma_narrow : nullptr, row->wide,
+                    row->half_height, row->narrow}) {
         if (!name) continue;
         wgmma_tuning_t t;
         t.config = name;
@@ -176,6 +181,16 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     auto tiles = [&](int64_t bm, int64_t bn) {
         return batch * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     };
+    // The K slices of narrow tiles: enough to give the compute units work, each slice keeping
+    // the row's K steps, at most its cap.
+    auto narrow_splits = [&](const char *config) {
+        int bm = 0, bn = 0, bk = 0;
+        parse_config(config, bm, bn, bk);
+        const int64_t by_units = units / std::max<int64_t>(tiles(bm, bn), 1);
+        const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
+        return int(std::max<int64_t>(
+                1, std::min<int64_t>({by_units, by_depth, int64_t(row->max_splits)})));
+    };
     wgmma_tuning_t t;
     t.core = row->core;
     int bm = 0, bn = 0, bk = 0;
@@ -189,6 +204,12 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
             t.config = row->wide;
             t.why = where + ": " + row->wide + ", its tiles fill the compute units";
         }
+    } else if (row->tma_narrow && tma_here && tma_switch != 0) {
+        t.config = row->tma_narrow;
+        t.splits = narrow_splits(row->tma_narrow);
+        t.why = where + ": " + row->tma_narrow + " split " + std::to_string(t.splits)
+                + " along K, fewer tiles than compute units; bulk tensor copies (TMA, maps "
+                  "built on the device)";
     } else if (row->half_height && parse_config(row->half_height, bm, bn, bk)
             && 8 * tiles(bm, bn) >= 7 * units) {
         t.config = row->half_height;
@@ -196,11 +217,7 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
                 + ", 64-row tiles fill seven eighths of the compute units or more, K whole";
     } else {
         t.config = row->narrow;
-        parse_config(row->narrow, bm, bn, bk);
-        const int64_t by_units = units / std::max<int64_t>(tiles(bm, bn), 1);
-        const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
-        t.splits = int(std::max<int64_t>(
-                1, std::min<int64_t>({by_units, by_depth, int64_t(row->max_splits)})));
+        t.splits = narrow_splits(row->narrow);
         t.why = where + ": " + row->narrow + " split " + std::to_string(t.splits)
                 + " along K, fewer tiles than compute units";
     }
