@@ -3,8 +3,9 @@
 # GEMM core's wgmma kernels under the tuning table, then under the candidates of SWEEP
 # (ANYDNN_GPU_TUNING "wgmma" sections: the TMA kernels, 128 x 256 and 128 x 128 tiles, K split
 # or whole, the "o" forms that load the next tile during the epilogue), each beside PyTorch
-# (TF32 and reduced-precision reductions off); the bf16 matmul of the same forward shape (the
-# matmul's own choice, for comparison) and the f16 rows under the table.
+# (TF32 and reduced-precision reductions off); the bf16 matmuls of 256 and 128 rows (the
+# matmul's own choice, for comparison; 128 rows under the narrow TMA candidates too). With
+# --no-sweep, the table alone and the f16 rows.
 # Prints ROW|problem|impl|ours ms|torch ms|ratio|tuning lines (ratio = torch / ours).
 # Usage: python3 D/ip_rows.py [--bin D] [--no-sweep]
 import argparse
@@ -23,6 +24,10 @@ SWEEP = {'FWD_I': NARROW, 'BWD_D': NARROW,
          'BWD_W': ['wgmma:tma=0', 'wgmma:config=tma_256x64s4o', 'wgmma:config=tma_128x64s6',
                    'wgmma:config=tma_128x64s6o']}
 
+# The matmul of 128 rows (16 tiles of 128 x 256, 32 of 128 x 128), split as the table's narrow
+# rule would split those tiles: which narrow TMA row the table may take for both.
+MATMUL128 = ['wgmma:config=tma_256x64s4,splits=8', 'wgmma:config=tma_128x64s6,splits=4']
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -39,12 +44,17 @@ def main():
         ig.row(a.bin, name, args, theirs)
         for v in [] if a.no_sweep else SWEEP[d]:
             ig.row(a.bin, name, args, theirs, v)
-    theirs = ig.torch_mm(tt, 'bf16', 256, 4096, 4096)
-    ig.row(a.bin, 'matmul bf16 256x4096x4096', ig.MM.format(dt='bf16', m=256, k=4096, n=4096),
-           theirs)
-    for d in ('FWD_I', 'BWD_D', 'BWD_W'):
-        ig.row(a.bin, f'ip f16 mb256 4096->4096 {d}', ig.IP.format(dt='f16', d=d),
-               ig.torch_ip(tt, 'f16', d))
+    for m in (256, 128):
+        theirs = ig.torch_mm(tt, 'bf16', m, 4096, 4096)
+        name = f'matmul bf16 {m}x4096x4096'
+        args = ig.MM.format(dt='bf16', m=m, k=4096, n=4096)
+        ig.row(a.bin, name, args, theirs)
+        for v in [] if a.no_sweep or m != 128 else MATMUL128:
+            ig.row(a.bin, name, args, theirs, v)
+    if a.no_sweep:
+        for d in ('FWD_I', 'BWD_D', 'BWD_W'):
+            ig.row(a.bin, f'ip f16 mb256 4096->4096 {d}', ig.IP.format(dt='f16', d=d),
+                   ig.torch_ip(tt, 'f16', d))
     return 0
 
 
