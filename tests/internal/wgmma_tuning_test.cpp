@@ -247,6 +247,19 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
             EXPECT_FALSE(c.tma) << c.config;
     }
     {
+        // TMA tiles of 64 rows: "tma_m64_".
+        tuning_env_t env("wgmma:config=tma_m64_128x64s8o,splits=1");
+        ASSERT_EQ(wgmma_tuning(h, 1, 256, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_TRUE(t.tma);
+        EXPECT_TRUE(t.tma_overlap);
+        EXPECT_EQ(t.tile_m, 64);
+        EXPECT_EQ(t.tile_n, 128);
+        EXPECT_EQ(t.splits, 1);
+        wgmma_layout_t l;
+        EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, t.config, false),
+                "anydnn_wgmma_tma_bf16_kk_m64_128x64s8");
+    }
+    {
         // The overlapping form parses the same.
         tuning_env_t env("wgmma:config=tma_256x64s4o");
         ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
@@ -256,7 +269,8 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
     }
     for (const char *bad : {"wgmma:tma=2", "wgmma:tma=", "wgmma:config=tma_256x64",
                  "wgmma:config=tma_256x64s4p1", "wgmma:config=tma_", "wgmma:config=tma_256x64s4oo",
-                 "wgmma:config=tma_256x64s4x"}) {
+                 "wgmma:config=tma_256x64s4x", "wgmma:config=tma_m64_", "wgmma:config=tma_m32_128x64s8",
+                 "wgmma:config=m64_tma_128x64s8"}) {
         tuning_env_t env(bad);
         EXPECT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_unimplemented) << bad;
     }

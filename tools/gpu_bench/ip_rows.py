@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # Timed rows of run_ip.sh: inner product mb256 4096 -> 4096 bf16 (FWD_I, BWD_D, BWD_W) on the
 # GEMM core's wgmma kernels under the tuning table, then under the candidates of SWEEP
-# (ANYDNN_GPU_TUNING "wgmma" sections: the TMA kernels, 128 x 256 and 128 x 128 tiles, K split
-# or whole, the "o" forms that load the next tile during the epilogue), each beside PyTorch
+# (ANYDNN_GPU_TUNING "wgmma" sections: the TMA kernels, 128 x 256, 128 x 128 and 64 x 128
+# tiles, K split or whole, the "o" forms that load the next tile during the epilogue), each beside PyTorch
 # (TF32 and reduced-precision reductions off); the bf16 matmuls of 256 and 128 rows (the
 # matmul's own choice, for comparison; 128 rows under the narrow TMA candidates too). With
 # --no-sweep, the table alone and the f16 rows.
@@ -19,7 +19,8 @@ import ipgemv_rows as ig  # noqa: E402 (beside this file: torch_ip, torch_mm, ro
 # this sweep); backward weights 4096 x 4096 x 256 (128 x 256 tiles fill the GPU).
 NARROW = ['wgmma:config=tma_256x64s4,splits=4', 'wgmma:config=tma_256x64s4o,splits=4',
           'wgmma:config=tma_128x64s6,splits=2', 'wgmma:config=tma_128x64s6o,splits=2',
-          'wgmma:config=tma_128x64s6,splits=1']
+          'wgmma:config=tma_128x64s6,splits=1', 'wgmma:config=tma_m64_128x64s8,splits=1',
+          'wgmma:config=tma_m64_128x64s8o,splits=1']
 SWEEP = {'FWD_I': NARROW, 'BWD_D': NARROW,
          'BWD_W': ['wgmma:tma=0', 'wgmma:config=tma_256x64s4o', 'wgmma:config=tma_128x64s6',
                    'wgmma:config=tma_128x64s6o']}

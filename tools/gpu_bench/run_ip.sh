@@ -6,7 +6,8 @@
 # the dispatch lines naming the kernels it is meant to run):
 #   - the table's choice: bf16 FWD_B/BWD_D/BWD_WB with tails in every size and the
 #     256 x 4096 x 4096 problem (its BWD_W on the TMA kernels);
-#   - the TMA kernels forced (tma_256x64s4 K whole; tma_128x64s6o K split 3): bf16 and f16,
+#   - the TMA kernels forced (tma_256x64s4 K whole; tma_128x64s6o K split 3; 64-row tiles
+#     tma_m64_128x64s8 K split 2): bf16 and f16,
 #     FWD_B/BWD_D/BWD_WB (layouts kk, kn, mn) with tails in M, N, K, and forward with scales
 #     and a sum + relu chain (the _epi kernels, or split, the sum kernel's epilogue: four
 #     columns per thread where N % 4 == 0, oc 1032, else one, oc 1030); odd sizes whose rows
@@ -26,7 +27,8 @@ CHECK_WANT="gemm,wgmma" benchdnn_check "ip-bf16-tails[table]" --ip --dt=bf16 \
     --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb31ic75oc33
 CHECK_WANT="wgmma tma_" benchdnn_check "ip-bf16-4096[table]" --ip --dt=bf16 \
     --dir=FWD_B,BWD_D,BWD_WB mb256ic4096oc4096
-for v in "wgmma:config=tma_256x64s4,splits=1" "wgmma:config=tma_128x64s6o,splits=3"; do
+for v in "wgmma:config=tma_256x64s4,splits=1" "wgmma:config=tma_128x64s6o,splits=3" \
+        "wgmma:config=tma_m64_128x64s8,splits=2"; do
     ANYDNN_GPU_TUNING=$v CHECK_WANT="wgmma tma_" benchdnn_check "ip-16bit-tma[$v]" --ip \
         --dt=bf16,f16 --dir=FWD_B,BWD_D,BWD_WB mb33ic264oc136 mb300ic520oc1032 mb17ic72oc24 \
         mb31ic75oc33 --dir=FWD_B mb300ic520oc1030 \

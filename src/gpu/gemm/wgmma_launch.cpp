@@ -184,9 +184,8 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
     tma_overlap_ = tma_ && tma_overlap;
     const device_caps_t &caps = engine_caps(engine);
     ctas_ = std::max<int64_t>(caps.compute_units, 1);
-    ANYDNN_REQUIRE(!tma_ || (caps.ptx_binary_sm >= 90 && tile_m == 128 && !int_sums),
-            dnnl_unimplemented, "wgmma TMA kernel %s needs sm_90a PTX and 16-bit operands in "
-            "128-row tiles", kernel_name.c_str());
+    ANYDNN_REQUIRE(!tma_ || (caps.ptx_binary_sm >= 90 && !int_sums), dnnl_unimplemented,
+            "wgmma TMA kernel %s needs sm_90a PTX and 16-bit operands", kernel_name.c_str());
     ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
@@ -285,11 +284,12 @@ kernel_args_t wgmma_gemm_t::gemm_args(const wgmma_buffers_t &buf, const wgmma_pr
 
 status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
         const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
-    const int64_t tiles = (p.m + 127) / 128 * ((p.n + tile_n_ - 1) / tile_n_) * p.batch * splits;
+    const int64_t tiles = (p.m + tile_m_ - 1) / tile_m_ * ((p.n + tile_n_ - 1) / tile_n_)
+            * p.batch * splits;
     if (tiles == 0) return dnnl_success;
     ANYDNN_REQUIRE(buf.scratchpad, dnnl_runtime_error, "wgmma TMA: no scratchpad for the maps");
     nd_range_t range;
-    constexpr int threads = 384; // a producer warpgroup and two consumer ones
+    const int threads = 128 + 2 * tile_m_; // a producer warpgroup, a consumer one per 64 rows
     range.global[0] = static_cast<size_t>(std::min(ctas_, tiles)) * threads;
     range.local[0] = threads;
     return kernel_->launch(stream, gemm_args(buf, p, e, splits), range);

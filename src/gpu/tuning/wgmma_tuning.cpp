@@ -54,12 +54,13 @@ const wgmma_row_t rows[] = {
 };
 
 // BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128) or of
-// "tma_<BN>x<BK>s<S>[o]" (BM 128, `tma` set; o: the next tile's loads overlap the
-// epilogue); false when `config` is of neither form.
+// "tma_[m64_]<BN>x<BK>s<S>[o]" (`tma` set; o: the next tile's loads overlap the epilogue);
+// false when `config` is of neither form.
 bool parse_config(const std::string &config, int &bm, int &bn, int &bk, bool &tma) {
     tma = config.compare(0, 4, "tma_") == 0;
-    const bool m64 = config.compare(0, 4, "m64_") == 0;
-    const std::string rest = config.substr(m64 || tma ? 4 : 0);
+    const size_t at = tma ? 4 : 0; // "tma_m64_...": TMA tiles of 64 rows
+    const bool m64 = config.compare(at, 4, "m64_") == 0;
+    const std::string rest = config.substr(at + (m64 ? 4 : 0));
     int s = 0, p = 0, used = 0;
     if (tma) {
         if (std::sscanf(rest.c_str(), "%dx%ds%d%n", &bn, &bk, &s, &used) != 3) return false;
@@ -147,7 +148,7 @@ status_t wgmma_table_configs(const device_caps_t &caps, int elem_bytes,
         if (is_tma_config(t.config) && !(tma_here && is_tma_config(name))) t.config = name;
         ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
                 dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_<BN>x<BK>s<S>[o]",
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_[m64_]<BN>x<BK>s<S>[o]",
                 t.config.c_str());
         t.tma_overlap = t.tma && t.config.back() == 'o';
         bool seen = false;
@@ -227,7 +228,7 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
         t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
         ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
                 dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_<BN>x<BK>s<S>[o]",
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_[m64_]<BN>x<BK>s<S>[o]",
                 t.config.c_str());
         if (t.tma && !tma_here) {
             t.config = chosen; // no TMA kernels here: the table's own choice
