@@ -19,7 +19,7 @@ import ipgemv_rows as ig  # noqa: E402 (beside this file: torch_ip, torch_mm, ro
 # this sweep); backward weights 4096 x 4096 x 256 (128 x 256 tiles fill the GPU).
 NARROW = ['wgmma:config=tma_256x64s4,splits=4', 'wgmma:config=tma_256x64s4o,splits=4',
           'wgmma:config=tma_128x64s6,splits=2', 'wgmma:config=tma_128x64s6o,splits=2',
-          'wgmma:config=tma_128x64s6,splits=1', 'wgmma:config=tma_m64_128x64s8,splits=1',
+          'wgmma:config=tma_m64_128x64s8,splits=1',
           'wgmma:config=tma_m64_128x64s8o,splits=1']
 SWEEP = {'FWD_I': NARROW, 'BWD_D': NARROW,
          'BWD_W': ['wgmma:tma=0', 'wgmma:config=tma_256x64s4o', 'wgmma:config=tma_128x64s6',
