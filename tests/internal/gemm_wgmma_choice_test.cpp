@@ -241,11 +241,13 @@ TEST(gemm_wgmma_choice, split_room_where_the_table_splits) {
     h.compute_units = 132;
     h.ptx_binary_sm = 90;
     const gemm_wgmma_offer_t none, tf32 {true, true};
-    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 128 tiles of 64 x 128,
-    // K whole (no room); 3584 columns, 112 of them, too few: 128-row tiles in two slices.
-    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 256, 4096, 4096), 0u);
-    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 256, 3584, 4096),
-            size_t(2) * 256 * 3584 * 4);
+    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 64 tiles of 128 x 128 on
+    // the TMA kernels, K whole: their maps alone, 256 bytes per SM. 128 rows (32 tiles):
+    // 128-row cp.async tiles in 4 slices.
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 256, 4096, 4096),
+            size_t(132) * 256);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 128, 4096, 4096),
+            size_t(4) * 128 * 4096 * 4);
     // Tails: 300 rows are 3 tiles of 128 in M, 33 columns one of 128 in N.
     const size_t tail = gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 300, 33, 4099);
     EXPECT_EQ(tail % (size_t(300) * 33 * 4), 0u);
@@ -265,7 +267,7 @@ TEST(gemm_wgmma_choice, split_room_where_the_table_splits) {
         EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 4096, 4096, 256), 0u);
     }
     // K too short to split: one slice.
-    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 256, 4096, 64), 0u);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 128, 4096, 64), 0u);
     // Strict f32 never runs on the kernels; TF32 offered, it splits like bf16.
     gemm_types_t f32;
     f32.a = f32.b = f32.c = dnnl_f32;

@@ -24,8 +24,8 @@ struct wgmma_row_t {
     // Instead of `wide`, where the device loads sm_90a PTX and the caller launches them: the
     // bulk-tensor-copy kernels (null: none for this element size).
     const char *tma;
-    // Instead of `half_height` and `narrow` there: these TMA tiles, split along K as `narrow`
-    // (null: the cp.async rows).
+    // Otherwise, before `half_height` and `narrow` there: these TMA tiles, K whole, where they
+    // give three eighths of the compute units or more a tile (null: none).
     const char *tma_narrow;
 };
 
@@ -43,12 +43,20 @@ struct wgmma_row_t {
 // product mb256 4096 -> 4096 forward 0.0543 ms against 0.0634 (split 2), backward data 0.0569
 // against 0.0635; f16 0.0580 / 0.0561 against 0.0649 / 0.0582 (their slices then cost a
 // second pass). Splitting the 64-row tiles too was slower (0.0670).
-// TMA (bf16/f16 where the device loads sm_90a PTX): 128 x 256 tiles in 4 stages as the
-// cp.async kernels, loaded by one producer thread, consumed by two warpgroups, a persistent
-// grid; not yet timed on the device (tools/gpu_bench/run_tma.sh gemm compares the two).
+// TMA (bf16/f16 where the device loads sm_90a PTX and the caller launches them): 128 x 256
+// tiles in 4 stages as the cp.async kernels, loaded by one producer thread, consumed by two
+// warpgroups, a persistent grid, in the form that loads the next tile's first stages during
+// the epilogue. H200 (tools/gpu_bench/run_ip.sh): bf16 inner product mb256 4096 -> 4096
+// backward weights (4096 x 4096 x 256) 0.04367 ms, 0.912 of PyTorch (0.04465 without the
+// overlap, 0.05355 on the cp.async kernels); bf16 4096^3 0.2048 against 0.2072 (s11).
+// Where 128 x 256 tiles leave units idle but 128 x 128 ones give 3/8 of them a tile: those on
+// TMA in 6 stages, K whole. H200, forward / backward data (256 x 4096 x 4096, 64 tiles):
+// 0.04225 / 0.04268 ms, 0.79 / 0.77 of PyTorch, against 0.0468 / 0.0485 on 64 x 128 cp.async
+// tiles (128 of them), and slower split along K: 2 slices 0.0548 / 0.0484 (the "o" form
+// 0.0490 / 0.0493), 128 x 256 tiles in 4 slices 0.0585 / 0.0512.
 const wgmma_row_t rows[] = {
-        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4",
-                nullptr},
+        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4o",
+                "tma_128x64s6"},
         {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true, nullptr, nullptr},
         {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true, nullptr, nullptr},
 };
@@ -182,16 +190,6 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     auto tiles = [&](int64_t bm, int64_t bn) {
         return batch * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     };
-    // The K slices of narrow tiles: enough to give the compute units work, each slice keeping
-    // the row's K steps, at most its cap.
-    auto narrow_splits = [&](const char *config) {
-        int bm = 0, bn = 0, bk = 0;
-        parse_config(config, bm, bn, bk);
-        const int64_t by_units = units / std::max<int64_t>(tiles(bm, bn), 1);
-        const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
-        return int(std::max<int64_t>(
-                1, std::min<int64_t>({by_units, by_depth, int64_t(row->max_splits)})));
-    };
     wgmma_tuning_t t;
     t.core = row->core;
     int bm = 0, bn = 0, bk = 0;
@@ -205,12 +203,12 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
             t.config = row->wide;
             t.why = where + ": " + row->wide + ", its tiles fill the compute units";
         }
-    } else if (row->tma_narrow && tma_here && tma_switch != 0) {
+    } else if (row->tma_narrow && tma_here && tma_switch != 0
+            && parse_config(row->tma_narrow, bm, bn, bk) && 8 * tiles(bm, bn) >= 3 * units) {
         t.config = row->tma_narrow;
-        t.splits = narrow_splits(row->tma_narrow);
-        t.why = where + ": " + row->tma_narrow + " split " + std::to_string(t.splits)
-                + " along K, fewer tiles than compute units; bulk tensor copies (TMA, maps "
-                  "built on the device)";
+        t.why = where + ": " + row->tma_narrow
+                + ", bulk tensor copies (TMA, maps built on the device), its tiles give three "
+                  "eighths of the compute units or more one, K whole";
     } else if (row->half_height && parse_config(row->half_height, bm, bn, bk)
             && 8 * tiles(bm, bn) >= 7 * units) {
         t.config = row->half_height;
@@ -218,7 +216,11 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
                 + ", 64-row tiles fill seven eighths of the compute units or more, K whole";
     } else {
         t.config = row->narrow;
-        t.splits = narrow_splits(row->narrow);
+        parse_config(row->narrow, bm, bn, bk);
+        const int64_t by_units = units / std::max<int64_t>(tiles(bm, bn), 1);
+        const int64_t by_depth = k / (int64_t(row->min_k_steps) * bk);
+        t.splits = int(std::max<int64_t>(
+                1, std::min<int64_t>({by_units, by_depth, int64_t(row->max_splits)})));
         t.why = where + ": " + row->narrow + " split " + std::to_string(t.splits)
                 + " along K, fewer tiles than compute units";
     }

@@ -14,7 +14,7 @@ namespace anydnn {
 namespace gpu {
 
 struct wgmma_tuning_t {
-    std::string config; // e.g. "256x64s4p1", or "tma_256x64s4"
+    std::string config; // e.g. "256x64s4p1", or "tma_256x64s4o"
     int tile_m = 128, tile_n = 0, tile_k = 0; // BM, BN and BK of the configuration
     int splits = 1;
     bool core = false; // whether the GEMM core (gemm_kernel_t) may use the kernels
