@@ -16,8 +16,9 @@
 #     split, the sum kernel's epilogue: four columns per thread where N % 4 == 0, oc 1032,
 #     else one, oc 1030); odd sizes whose rows are not 16 bytes (the core's other kernels).
 # Then the timed rows against PyTorch (ip_rows.py: the inner product's three directions and
-# four bf16 matmuls under the table, then two candidates for forward and backward data;
-# IP_SWEEP=0 leaves those out). Log: $OUT/ip.log. Under 2 minutes.
+# four bf16 matmuls under the table, then three candidates for forward and backward data and
+# the 128-row matmul under the first; IP_SWEEP=0 leaves those out). Log: $OUT/ip.log. Under 2
+# minutes.
 #   tools/gpu_bench/prepare.sh build .dev-ip   (here), then on the GPU machine:
 #   D=.dev-ip bash .dev-ip/run_ip.sh
 D=${D:-.dev-ip}
