@@ -398,25 +398,27 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     // or where the TMA kernels did not load, K whole on the cp.async kernels.
     const size_t room
             = wgmma_scratch_ && o.scratchpad && o.scratchpad_off == 0 ? o.scratchpad_bytes : 0;
-    bool tma_loaded = false;
-    for (const std::string &config : wgmma_config_)
-        tma_loaded = tma_loaded || config.compare(0, 4, "tma_") == 0;
+    auto loaded = [&](const std::string &config) {
+        for (int j = 0; j < wgmma_configs; ++j)
+            if (!wgmma_config_[j].empty() && config == wgmma_config_[j]) return j;
+        return -1;
+    };
     wgmma_tuning_t wt;
     int c = -1, splits = 1;
     std::string split_note = " (K not split)";
     if (why.empty()) {
         const int es = wgmma_elem_bytes(types_.a);
-        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, es, room > 0 && tma_loaded)
-                != dnnl_success)
+        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, es, room > 0) != dnnl_success)
             why = last_failure_reason();
         if (why.empty() && wt.tma
-                && room < wgmma_room(caps_, true, wt.splits, w.batch, w.m, w.n)) {
+                && (room < wgmma_room(caps_, true, wt.splits, w.batch, w.m, w.n)
+                        || loaded(wt.config) < 0)) {
+            split_note = loaded(wt.config) < 0 ? " (its TMA kernels did not load)"
+                                               : " (no scratchpad room for the TMA kernels' maps)";
             if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, es, false) != dnnl_success)
                 why = last_failure_reason();
-            split_note = " (no scratchpad room for the TMA kernels' maps)";
         }
-        for (int j = 0; why.empty() && j < wgmma_configs && c < 0; ++j)
-            if (!wgmma_config_[j].empty() && wt.config == wgmma_config_[j]) c = j;
+        c = why.empty() ? loaded(wt.config) : -1;
         if (why.empty() && c < 0) why = "no loaded kernel of the table's tiles " + wt.config;
     }
     const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);

@@ -156,7 +156,8 @@ status_t wgmma_table_configs(const device_caps_t &caps, int elem_bytes,
         if (is_tma_config(t.config) && !(tma_here && is_tma_config(name))) t.config = name;
         ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
                 dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_[m64_]<BN>x<BK>s<S>[o]",
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or "
+                "tma_[m64_]<BN>x<BK>s<S>[o]",
                 t.config.c_str());
         t.tma_overlap = t.tma && t.config.back() == 'o';
         bool seen = false;
@@ -230,7 +231,8 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
         t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
         ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
                 dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_[m64_]<BN>x<BK>s<S>[o]",
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or "
+                "tma_[m64_]<BN>x<BK>s<S>[o]",
                 t.config.c_str());
         if (t.tma && !tma_here) {
             t.config = chosen; // no TMA kernels here: the table's own choice
