@@ -93,7 +93,7 @@ endif()
 add_custom_command(
   OUTPUT ${_anydnn_ptx_cpp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${ANYDNN_GENERATED_SRC_DIR}
-  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_tma_*=8,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9,anydnn_lstm_fwd_persistent=3 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
+  COMMAND ${Python3_EXECUTABLE} ${_anydnn_ptx_script} 7,anydnn_wgmma_tma_*=8,anydnn_wgmma_splitk_reduce=6,anydnn_wgmma_splitk_reduce4=6,anydnn_wgmma_splitk_reduce_s32=6,anydnn_wgmma_s8*=10,anydnn_wgmma_u8*=10,anydnn_flash_sdpa_*=9,anydnn_lstm_fwd_persistent=3 ${_anydnn_ptx_cpp} ${_anydnn_ptx_files}
   DEPENDS ${_anydnn_ptx_files} ${_anydnn_ptx_script}
   COMMENT "Embedding PTX kernels"
   VERBATIM)

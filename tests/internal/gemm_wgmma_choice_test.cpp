@@ -1,6 +1,7 @@
 // The GEMM core's choice between the wgmma kernels and its own variant at each launch
 // (gemm_wgmma_refusal): taken for bf16/f16 with 16-byte rows and unit inner strides, refused
 // with a reason for other types, strides, offsets, batches, bias and output stages.
+#include <cstdlib>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -11,6 +12,11 @@ namespace {
 
 using namespace anydnn;
 using namespace anydnn::gpu;
+
+struct tuning_env_t {
+    explicit tuning_env_t(const char *v) { setenv("ANYDNN_GPU_TUNING", v, 1); }
+    ~tuning_env_t() { unsetenv("ANYDNN_GPU_TUNING"); }
+};
 
 gemm_types_t bf16_types(dnnl_data_type_t c = dnnl_f32) {
     gemm_types_t t;
@@ -226,35 +232,52 @@ TEST(gemm_wgmma_choice, int8_and_tf32_through_the_offered_epilogue) {
     EXPECT_NE(gemm_wgmma_refusal(bf16_types(), plain(128, 128, 128), false, w, tf32), nullptr);
 }
 
-// The room a primitive books for the core's split K (gemm_wgmma_split_bytes): where the wgmma
-// table splits the sizes on a device that loads sm_90a PTX, for types the kernels take.
+// The room a primitive books for the core's wgmma launches (gemm_wgmma_scratchpad_bytes):
+// the slices where the wgmma table splits the sizes on a device that loads sm_90a PTX, for
+// types the kernels take, and the TMA kernels' maps after them where it chooses those.
 TEST(gemm_wgmma_choice, split_room_where_the_table_splits) {
     device_caps_t h;
     h.arch = "sm_90";
     h.compute_units = 132;
     h.ptx_binary_sm = 90;
     const gemm_wgmma_offer_t none, tf32 {true, true};
-    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 128 tiles of 64 x 128,
-    // K whole (no room); 3584 columns, 112 of them, too few: 128-row tiles in two slices.
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 4096, 4096), 0u);
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 3584, 4096),
-            size_t(2) * 256 * 3584 * 4);
+    // Inner product mb 256 x 4096 -> 4096 (forward, backward data): 64 tiles of 128 x 128 on
+    // the TMA kernels, K whole: their maps alone, 256 bytes per SM. 128 rows (32 tiles):
+    // 128-row cp.async tiles in 4 slices.
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 256, 4096, 4096),
+            size_t(132) * 256);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 128, 4096, 4096),
+            size_t(4) * 128 * 4096 * 4);
     // Tails: 300 rows are 3 tiles of 128 in M, 33 columns one of 128 in N.
-    const size_t tail = gemm_wgmma_split_bytes(h, bf16_types(), none, 300, 33, 4099);
+    const size_t tail = gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 300, 33, 4099);
     EXPECT_EQ(tail % (size_t(300) * 33 * 4), 0u);
     EXPECT_GT(tail, 0u);
-    // Backward weights 4096 x 4096 over mb 256: the wide tiles fill the units, no split.
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 4096, 4096, 256), 0u);
+    // Backward weights 4096 x 4096 over mb 256: the wide tiles fill the units, no split, on
+    // the TMA kernels: their maps alone, 256 bytes per SM.
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 4096, 4096, 256),
+            size_t(132) * 256);
+    {
+        // Forced TMA and split: the slices, then the maps from a 256-byte boundary.
+        tuning_env_t env("wgmma:config=tma_256x64s4,splits=2");
+        EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 300, 33, 4099),
+                (size_t(2) * 300 * 33 * 4 + 255) / 256 * 256 + size_t(132) * 256);
+    }
+    {
+        tuning_env_t env("wgmma:tma=0");
+        EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 4096, 4096, 256), 0u);
+    }
     // K too short to split: one slice.
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 256, 4096, 64), 0u);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 128, 4096, 64), 0u);
     // Strict f32 never runs on the kernels; TF32 offered, it splits like bf16.
     gemm_types_t f32;
     f32.a = f32.b = f32.c = dnnl_f32;
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, f32, none, 256, 4096, 4096), 0u);
-    EXPECT_GT(gemm_wgmma_split_bytes(h, f32, tf32, 256, 4096, 4096), 0u);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, f32, none, 256, 4096, 4096), 0u);
+    EXPECT_GT(gemm_wgmma_scratchpad_bytes(h, f32, tf32, 256, 4096, 4096), 0u);
+    // TF32 has no TMA kernels: its wide tiles need no room.
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, f32, tf32, 4096, 4096, 256), 0u);
     // A device without sm_90a PTX (PoCL, Intel, sm_80): none.
     device_caps_t ampere = h;
     ampere.ptx_binary_sm = 80;
-    EXPECT_EQ(gemm_wgmma_split_bytes(ampere, bf16_types(), none, 256, 4096, 4096), 0u);
-    EXPECT_EQ(gemm_wgmma_split_bytes(h, bf16_types(), none, 0, 4096, 4096), 0u);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(ampere, bf16_types(), none, 256, 4096, 4096), 0u);
+    EXPECT_EQ(gemm_wgmma_scratchpad_bytes(h, bf16_types(), none, 0, 4096, 4096), 0u);
 }

@@ -95,21 +95,32 @@ TEST(PtxKernel, EmbeddedModulesHoldOneSm90aEntryWithBufferParameters) {
     ASSERT_NE(sum, nullptr);
     expect_buffer_params(sum, "anydnn_wgmma_splitk_reduce_s32", 6);
     // The TMA kernels (wgmma_tma.cu): eight buffers (the maps' workspace last), bulk tensor
-    // copies, map patching, every layout and both forms of each 16-bit type.
-    for (const char *t : {"bf16", "f16"})
-        for (const char *l : {"kk", "kn", "mk", "mn"})
-            for (const char *e : {"", "_epi"}) {
-                const std::string entry = std::string("anydnn_wgmma_tma_") + t + "_" + l
-                        + "_256x64s4" + e;
-                const char *tma = anydnn::gpu::ptx_module(entry.c_str());
-                ASSERT_NE(tma, nullptr) << entry;
-                const std::string text(tma);
-                EXPECT_NE(text.find("cp.async.bulk.tensor.3d"), std::string::npos) << entry;
-                EXPECT_NE(text.find("tensormap.replace.tile.global_address"), std::string::npos)
-                        << entry;
-                EXPECT_NE(text.find("setmaxnreg"), std::string::npos) << entry;
-                expect_buffer_params(tma, entry.c_str(), 8);
-            }
+    // copies, map patching, every layout and both forms of each 16-bit type, for each tile
+    // configuration; the register split between producer and consumers only with two consumer
+    // warpgroups (128-row tiles).
+    for (const char *tiles : {"256x64s4", "128x64s6", "m64_128x64s8"})
+        for (const char *t : {"bf16", "f16"})
+            for (const char *l : {"kk", "kn", "mk", "mn"})
+                for (const char *e : {"", "_epi"}) {
+                    const std::string entry = std::string("anydnn_wgmma_tma_") + t + "_" + l
+                            + "_" + tiles + e;
+                    const char *tma = anydnn::gpu::ptx_module(entry.c_str());
+                    ASSERT_NE(tma, nullptr) << entry;
+                    const std::string text(tma);
+                    EXPECT_NE(text.find("cp.async.bulk.tensor.3d"), std::string::npos) << entry;
+                    EXPECT_NE(text.find("tensormap.replace.tile.global_address"),
+                            std::string::npos)
+                            << entry;
+                    const bool two_consumers = std::string(tiles).compare(0, 4, "m64_") != 0;
+                    EXPECT_EQ(text.find("setmaxnreg") != std::string::npos, two_consumers)
+                            << entry;
+                    expect_buffer_params(tma, entry.c_str(), 8);
+                }
+    // The f32 split-K sum of four columns per thread: six buffers, 16-byte loads of the slices.
+    const char *sum4 = anydnn::gpu::ptx_module("anydnn_wgmma_splitk_reduce4");
+    ASSERT_NE(sum4, nullptr);
+    EXPECT_NE(std::string(sum4).find("ld.global.v4.f32"), std::string::npos);
+    expect_buffer_params(sum4, "anydnn_wgmma_splitk_reduce4", 6);
 }
 
 // The flash attention entries take nine buffers (embed_ptx.py's prefix rule

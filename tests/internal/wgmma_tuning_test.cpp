@@ -201,14 +201,36 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
     wgmma_tuning_t t;
     ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
     EXPECT_EQ(t.tma, maps);
-    EXPECT_EQ(t.config, maps ? "tma_256x64s4" : "256x64s4p1");
+    EXPECT_EQ(t.config, maps ? "tma_256x64s4o" : "256x64s4p1");
     if (maps) {
-        EXPECT_FALSE(t.core);
+        EXPECT_TRUE(t.core); // the GEMM core takes them where its caller books their maps
+        EXPECT_TRUE(t.tma_overlap);
         EXPECT_EQ(t.tile_m, 128);
         EXPECT_EQ(t.tile_n, 256);
         EXPECT_EQ(t.tile_k, 64);
+        EXPECT_EQ(t.splits, 1);
         EXPECT_NE(t.why.find("bulk tensor copies"), std::string::npos) << t.why;
     }
+    // 128 x 256 tiles too few, 128 x 128 ones for 3/8 of the units or more (256 x 4096: 64 of
+    // them for 132; 256 x 3584: 56 > 49.5): those on TMA, K whole. Without TMA the 64-row
+    // cp.async tiles, K whole, or 128-row ones split.
+    ASSERT_EQ(wgmma_tuning(h, 1, 256, 4096, 4096, t, 2, true), dnnl_success);
+    EXPECT_EQ(t.config, "tma_128x64s6");
+    EXPECT_TRUE(t.tma);
+    EXPECT_FALSE(t.tma_overlap);
+    EXPECT_EQ(t.tile_m, 128);
+    EXPECT_EQ(t.tile_n, 128);
+    EXPECT_EQ(t.splits, 1);
+    EXPECT_NE(t.why.find("K whole"), std::string::npos) << t.why;
+    ASSERT_EQ(wgmma_tuning(h, 1, 256, 3584, 4096, t, 2, true), dnnl_success);
+    EXPECT_EQ(t.config, "tma_128x64s6");
+    ASSERT_EQ(wgmma_tuning(h, 1, 256, 4096, 4096, t), dnnl_success);
+    EXPECT_EQ(t.config, "m64_128x64s4p1");
+    // 48 tiles of 128 x 128 (under 49.5): not on TMA, 128-row cp.async tiles split in 2.
+    ASSERT_EQ(wgmma_tuning(h, 1, 256, 3072, 4096, t, 2, true), dnnl_success);
+    EXPECT_FALSE(t.tma);
+    EXPECT_EQ(t.config, "128x64s4p1");
+    EXPECT_EQ(t.splits, 2);
     // Not for the GEMM core (tma_ok false), other element sizes, narrow shapes, or a device
     // without sm_90a PTX.
     ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t), dnnl_success);
@@ -219,6 +241,7 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
     ASSERT_EQ(wgmma_tuning(h, 1, 128, 4096, 4096, t, 2, true), dnnl_success);
     EXPECT_FALSE(t.tma);
     EXPECT_EQ(t.config, "128x64s4p1");
+    EXPECT_EQ(t.splits, 4);
     ASSERT_EQ(wgmma_tuning(hopper(), 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
     EXPECT_FALSE(t.tma);
     ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 0, t, 2, true), dnnl_success); // K 0: no loads
@@ -228,6 +251,9 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
         ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
         EXPECT_FALSE(t.tma);
         EXPECT_EQ(t.config, "256x64s4p1");
+        ASSERT_EQ(wgmma_tuning(h, 1, 256, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_FALSE(t.tma);
+        EXPECT_EQ(t.config, "m64_128x64s4p1");
     }
     {
         // Forced: taken where possible (any shape, split too), else the table's choice.
@@ -247,6 +273,19 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
             EXPECT_FALSE(c.tma) << c.config;
     }
     {
+        // TMA tiles of 64 rows: "tma_m64_".
+        tuning_env_t env("wgmma:config=tma_m64_128x64s8o,splits=1");
+        ASSERT_EQ(wgmma_tuning(h, 1, 256, 4096, 4096, t, 2, true), dnnl_success);
+        EXPECT_TRUE(t.tma);
+        EXPECT_TRUE(t.tma_overlap);
+        EXPECT_EQ(t.tile_m, 64);
+        EXPECT_EQ(t.tile_n, 128);
+        EXPECT_EQ(t.splits, 1);
+        wgmma_layout_t l;
+        EXPECT_EQ(wgmma_kernel_name(dnnl_bf16, dnnl_bf16, l, t.config, false),
+                "anydnn_wgmma_tma_bf16_kk_m64_128x64s8");
+    }
+    {
         // The overlapping form parses the same.
         tuning_env_t env("wgmma:config=tma_256x64s4o");
         ASSERT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_success);
@@ -256,9 +295,70 @@ TEST(wgmma_tuning, tma_configurations_only_where_sm90a_and_a_caller_take_them) {
     }
     for (const char *bad : {"wgmma:tma=2", "wgmma:tma=", "wgmma:config=tma_256x64",
                  "wgmma:config=tma_256x64s4p1", "wgmma:config=tma_", "wgmma:config=tma_256x64s4oo",
-                 "wgmma:config=tma_256x64s4x"}) {
+                 "wgmma:config=tma_256x64s4x", "wgmma:config=tma_m64_",
+                 "wgmma:config=tma_m32_128x64s8", "wgmma:config=m64_tma_128x64s8"}) {
         tuning_env_t env(bad);
         EXPECT_EQ(wgmma_tuning(h, 1, 4096, 4096, 4096, t, 2, true), dnnl_unimplemented) << bad;
+    }
+}
+
+// The configurations the GEMM core loads up front: with tma_ok (its caller books the maps'
+// room) and sm_90a PTX the TMA one first, then the cp.async ones every launch may fall back
+// to; without either, or with tma=0, none of TMA. A forced TMA configuration takes the TMA
+// slot and leaves the fallbacks; a forced cp.async one is the only entry.
+TEST(wgmma_tuning, table_configs_of_the_core_with_and_without_tma) {
+    device_caps_t h = hopper();
+    h.ptx_binary_sm = 90;
+    std::vector<wgmma_tuning_t> configs;
+    auto names = [&]() {
+        std::string all;
+        for (const wgmma_tuning_t &c : configs)
+            all += (all.empty() ? "" : " ") + c.config;
+        return all;
+    };
+    ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+    EXPECT_EQ(names(), "tma_256x64s4o tma_128x64s6 256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    ASSERT_FALSE(configs.empty());
+    EXPECT_TRUE(configs[0].tma);
+    EXPECT_EQ(configs[0].tile_m, 128);
+    EXPECT_EQ(configs[0].tile_n, 256);
+    EXPECT_TRUE(configs[0].tma_overlap);
+    ASSERT_GT(configs.size(), 1u);
+    EXPECT_TRUE(configs[1].tma);
+    EXPECT_EQ(configs[1].tile_n, 128);
+    EXPECT_FALSE(configs[1].tma_overlap);
+    for (size_t i = 2; i < configs.size(); ++i)
+        EXPECT_FALSE(configs[i].tma) << configs[i].config;
+    ASSERT_EQ(wgmma_table_configs(h, 2, configs), dnnl_success);
+    EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    ASSERT_EQ(wgmma_table_configs(hopper(), 2, configs, true), dnnl_success); // no sm_90a
+    EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    ASSERT_EQ(wgmma_table_configs(h, 4, configs, true), dnnl_success); // tf32: no TMA row
+    EXPECT_EQ(names(), "256x32s4p1 128x32s4p1");
+    {
+        tuning_env_t env("wgmma:tma=0");
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+        EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    }
+    {
+        tuning_env_t env("wgmma:config=tma_128x64s6o,splits=2");
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+        EXPECT_EQ(names(), "tma_128x64s6o 256x64s4p1 m64_128x64s4p1 128x64s4p1");
+        ASSERT_FALSE(configs.empty());
+        EXPECT_EQ(configs[0].tile_n, 128);
+        EXPECT_TRUE(configs[0].tma_overlap);
+        EXPECT_EQ(configs[0].splits, 2);
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs), dnnl_success);
+        EXPECT_EQ(names(), "256x64s4p1 m64_128x64s4p1 128x64s4p1");
+    }
+    {
+        tuning_env_t env("wgmma:config=m64_64x64s4p1");
+        ASSERT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_success);
+        EXPECT_EQ(names(), "m64_64x64s4p1");
+    }
+    {
+        tuning_env_t env("wgmma:tma=3");
+        EXPECT_EQ(wgmma_table_configs(h, 2, configs, true), dnnl_unimplemented);
     }
 }
 

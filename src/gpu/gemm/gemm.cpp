@@ -36,6 +36,19 @@ std::string operand_options(const char *name, dnnl_data_type_t dt) {
     return data_type_options(name, dt);
 }
 
+// Where the TMA kernels' tensor maps start in the core's wgmma scratchpad: after the f32
+// slices of `splits` (a 256-byte boundary).
+size_t tma_maps_at(int splits, int64_t batch, int64_t m, int64_t n) {
+    return (wgmma_scratchpad_bytes(splits, batch, m, n) + 255) / 256 * 256;
+}
+
+// The scratchpad bytes (from offset 0) of one wgmma launch in `splits` K slices.
+size_t wgmma_room(const device_caps_t &caps, bool tma, int splits, int64_t batch, int64_t m,
+        int64_t n) {
+    return tma ? tma_maps_at(splits, batch, m, n) + wgmma_tma_workspace_bytes(caps)
+               : wgmma_scratchpad_bytes(splits, batch, m, n);
+}
+
 } // namespace
 
 bool gemm_tiled_supported(engine_t *engine) {
@@ -196,6 +209,8 @@ void gemm_kernel_t::allow_wgmma_epilogue(const primitive_attr_t &attr, const mem
 std::string gemm_kernel_t::init_wgmma(
         engine_t *engine, const gemm_types_t &t, const post_ops_t *post_ops) {
     caps_ = engine_caps(engine);
+    for (std::string &config : wgmma_config_)
+        config.clear();
     if (caps_.ptx_binary_sm < 90) return "none, the device does not load sm_90a PTX";
     const bool kmajor = wgmma_kind_name(t.a, t.b) && wgmma_kmajor_only(t.a);
     if (kmajor && !wgmma_offer_.epilogue && !wgmma_epilogue_refusal_.empty())
@@ -212,36 +227,43 @@ std::string gemm_kernel_t::init_wgmma(
     wgmma_epi_ = kmajor || (wgmma_offer_.epilogue && wgmma_epilogue_.any);
     if (kind_ == gemm_kind_t::tiled && tuning_.variant == gemm_variant_t::skinny)
         return "none, the table chose the skinny kernel (bandwidth-bound rows)";
-    // Every configuration the table may give; each launch takes the one the table gives its
-    // sizes (K split only where allow_wgmma_split gave room).
+    // Every configuration the table may give (TMA ones where the caller gives their maps'
+    // room); each launch takes the one the table gives its sizes (K split and TMA only where
+    // allow_wgmma_scratchpad gave room).
     std::vector<wgmma_tuning_t> configs;
-    if (wgmma_table_configs(caps_, wgmma_elem_bytes(t.a), configs) != dnnl_success)
+    if (wgmma_table_configs(caps_, wgmma_elem_bytes(t.a), configs, wgmma_scratch_ && !kmajor)
+            != dnnl_success)
         return "none, " + last_failure_reason();
     if (configs.empty() || !configs[0].core)
         return "none, the tuning table keeps the core off wgmma";
     // tf32 and 8-bit tiles are K-major only (one layout), and always take the epilogue.
     const int layouts = kmajor ? 1 : 4;
     std::string names;
-    for (size_t c = 0; c < configs.size() && c < 3; ++c) {
-        wgmma_config_[c] = configs[c].config;
-        names += (c ? " or " : "") + configs[c].config;
-        for (int i = 0; i < layouts; ++i) {
+    for (size_t c = 0; c < configs.size() && c < size_t(wgmma_configs); ++c) {
+        std::string failed;
+        for (int i = 0; i < layouts && failed.empty(); ++i) {
             wgmma_layout_t l;
             l.a_m_major = i / 2 != 0;
             l.b_n_major = i % 2 != 0;
             // Init's splits 2 load the split-K sum; each launch passes its own.
             if (wgmma_[c][i].init(engine,
-                        wgmma_kernel_name(t.a, t.b, l, wgmma_config_[c], wgmma_epi_),
-                        configs[c].tile_m, configs[c].tile_n, wgmma_split_ ? 2 : 1,
-                        t.a == dnnl_s8 || t.a == dnnl_u8)
+                        wgmma_kernel_name(t.a, t.b, l, configs[c].config, wgmma_epi_),
+                        configs[c].tile_m, configs[c].tile_n, wgmma_scratch_ ? 2 : 1,
+                        t.a == dnnl_s8 || t.a == dnnl_u8, configs[c].tma_overlap)
                     != dnnl_success)
-                return "none, " + last_failure_reason();
+                failed = last_failure_reason();
         }
+        // Without its TMA kernels a launch takes the cp.async ones the table lists after them.
+        if (!failed.empty() && !configs[c].tma) return "none, " + failed;
+        names += (c ? " or " : "") + configs[c].config
+                + (failed.empty() ? "" : " (not loaded: " + failed + ")");
+        if (failed.empty()) wgmma_config_[c] = configs[c].config;
     }
     wgmma_ready_ = true;
     return "tiles " + names
-            + (wgmma_split_ ? " (K split where the table says so and the scratchpad has room"
-                            : " (K not split")
+            + (wgmma_scratch_ ? " (K split and TMA where the table says so and the scratchpad "
+                                "has room"
+                              : " (K not split, no TMA")
             + (wgmma_epi_ ? ", the kernels' epilogue" : "")
             + ") where a launch's strides suit them";
 }
@@ -279,14 +301,16 @@ bool gemm_kernel_t::launch_sgemm(stream_t *stream, const gemm_operands_t &o,
     return true;
 }
 
-size_t gemm_wgmma_split_bytes(const device_caps_t &caps, const gemm_types_t &t,
+size_t gemm_wgmma_scratchpad_bytes(const device_caps_t &caps, const gemm_types_t &t,
         const gemm_wgmma_offer_t &offer, int64_t m, int64_t n, int64_t k) {
     if (caps.ptx_binary_sm < 90 || gemm_wgmma_types_refusal(t, offer)) return 0;
     if (m <= 0 || n <= 0 || k <= 0 || !wgmma_sizes_fit(1, m, n, k)) return 0;
     wgmma_tuning_t wt;
-    if (wgmma_tuning(caps, 1, m, n, k, wt, wgmma_elem_bytes(t.a)) != dnnl_success || !wt.core)
+    if (wgmma_tuning(caps, 1, m, n, k, wt, wgmma_elem_bytes(t.a), !wgmma_kmajor_only(t.a))
+                    != dnnl_success
+            || !wt.core)
         return 0;
-    return wgmma_scratchpad_bytes(wt.splits, 1, m, n);
+    return wgmma_room(caps, wt.tma, wt.splits, 1, m, n);
 }
 
 const char *gemm_wgmma_types_refusal(const gemm_types_t &t, const gemm_wgmma_offer_t &offer) {
@@ -368,24 +392,43 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     wgmma_problem_t w;
     std::string why
             = null_to_empty(gemm_wgmma_refusal(types_, p, output_ok, w, wgmma_offer_));
-    // The table's tiles for these sizes; its K split where the caller allowed it and gave
-    // the room for the slices.
+    // The table's tiles for these sizes, as the matmul gets them, where the caller gave the
+    // room (allow_wgmma_scratchpad, the operands' scratchpad at offset 0): its K split into
+    // f32 slices, its TMA kernels with their tensor maps after the slices. Without the room,
+    // or where the TMA kernels did not load, K whole on the cp.async kernels.
+    const size_t room
+            = wgmma_scratch_ && o.scratchpad && o.scratchpad_off == 0 ? o.scratchpad_bytes : 0;
+    auto loaded = [&](const std::string &config) {
+        for (int j = 0; j < wgmma_configs; ++j)
+            if (!wgmma_config_[j].empty() && config == wgmma_config_[j]) return j;
+        return -1;
+    };
     wgmma_tuning_t wt;
     int c = -1, splits = 1;
+    std::string split_note = " (K not split)";
     if (why.empty()) {
-        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, wgmma_elem_bytes(types_.a))
-                != dnnl_success)
+        const int es = wgmma_elem_bytes(types_.a);
+        if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, es, room > 0) != dnnl_success)
             why = last_failure_reason();
-        for (int j = 0; why.empty() && j < 3 && c < 0; ++j)
-            if (!wgmma_config_[j].empty() && wt.config == wgmma_config_[j]) c = j;
+        if (why.empty() && wt.tma
+                && (room < wgmma_room(caps_, true, wt.splits, w.batch, w.m, w.n)
+                        || loaded(wt.config) < 0)) {
+            split_note = loaded(wt.config) < 0 ? " (its TMA kernels did not load)"
+                                               : " (no scratchpad room for the TMA kernels' maps)";
+            if (wgmma_tuning(caps_, w.batch, w.m, w.n, w.k, wt, es, false) != dnnl_success)
+                why = last_failure_reason();
+        }
+        c = why.empty() ? loaded(wt.config) : -1;
         if (why.empty() && c < 0) why = "no loaded kernel of the table's tiles " + wt.config;
     }
     const int i = (w.layout.a_m_major ? 2 : 0) + (w.layout.b_n_major ? 1 : 0);
     if (c >= 0 && !wgmma_[c][i].ready()) c = -1, why = "kernel not loaded";
-    std::string split_note = " (K not split)";
-    if (c >= 0 && wt.splits > 1 && wgmma_split_) {
-        const size_t need = wgmma_scratchpad_bytes(wt.splits, w.batch, w.m, w.n);
-        if (o.scratchpad && o.scratchpad_off == 0 && o.scratchpad_bytes >= need) {
+    if (c >= 0 && wt.tma) {
+        splits = wt.splits; // its room checked above
+        w.tma_ws_at = tma_maps_at(splits, w.batch, w.m, w.n);
+        split_note = splits > 1 ? " (K split " + std::to_string(splits) + ", TMA)" : " (TMA)";
+    } else if (c >= 0 && wt.splits > 1 && wgmma_scratch_) {
+        if (room >= wgmma_room(caps_, false, wt.splits, w.batch, w.m, w.n)) {
             splits = wt.splits;
             split_note = " (K split " + std::to_string(splits) + ")";
         } else {
@@ -408,7 +451,7 @@ bool gemm_kernel_t::launch_wgmma(stream_t *stream, const gemm_operands_t &o,
     if (epi) {
         buf.scale_src = o.scale_a, buf.scale_wei = o.scale_b, buf.scale_dst = o.scale_c;
     }
-    buf.scratchpad = splits > 1 ? o.scratchpad : nullptr;
+    buf.scratchpad = splits > 1 || wt.tma ? o.scratchpad : nullptr;
     st = wgmma_[c][i].launch(
             stream, buf, w, epi ? wgmma_epilogue_ : wgmma_epilogue_t(), splits);
     return true;

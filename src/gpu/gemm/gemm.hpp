@@ -84,8 +84,8 @@ struct gemm_operands_t {
     const exec_ctx_t *ctx = nullptr;
     // Room for the f32 partial sums of K slices (from byte scratchpad_off, scratchpad_bytes
     // long): the skinny kernel's (skinny_scratchpad_bytes says how many) or, at offset 0 after
-    // gemm_kernel_t::allow_wgmma_split, the wgmma kernels' (gemm_wgmma_split_bytes); null: K
-    // not split.
+    // gemm_kernel_t::allow_wgmma_scratchpad, the wgmma kernels' slices and TMA tensor maps
+    // (gemm_wgmma_scratchpad_bytes); null: K not split, no TMA kernels.
     const memory_storage_t *scratchpad = nullptr;
     size_t scratchpad_off = 0, scratchpad_bytes = 0;
 };
@@ -118,9 +118,11 @@ const char *gemm_wgmma_refusal(const gemm_types_t &t, const gemm_params_t &p, bo
         wgmma_problem_t &w, const gemm_wgmma_offer_t &offer = {});
 
 // Scratchpad bytes (at its offset 0) that one launch of the wgmma kernels on an m x n x k
-// product of types `t` splits K into, as the wgmma table gives it for the device; 0 where the
-// device does not load sm_90a PTX, the kernels refuse the types, or the table keeps K whole.
-size_t gemm_wgmma_split_bytes(const device_caps_t &caps, const gemm_types_t &t,
+// product of types `t` needs for the table's choice on the device: the f32 slices it splits K
+// into, and after them (from a 256-byte boundary) the TMA kernels' tensor maps where it
+// chooses those; 0 where the device does not load sm_90a PTX, the kernels refuse the types,
+// or the choice needs neither.
+size_t gemm_wgmma_scratchpad_bytes(const device_caps_t &caps, const gemm_types_t &t,
         const gemm_wgmma_offer_t &offer, int64_t m, int64_t n, int64_t k);
 
 class gemm_kernel_t {
@@ -133,7 +135,8 @@ public:
     // Where the device loads sm_90a PTX and the tuning table lets the core use them, bf16/f16
     // products without post-ops also get the wgmma kernels; each launch takes them where its
     // strides suit (gemm_wgmma_refusal), in the tile configuration the wgmma table gives its
-    // sizes, K whole unless allow_wgmma_split was called and the launch brings the room.
+    // sizes, K whole and no TMA unless allow_wgmma_scratchpad was called and the launch
+    // brings the room.
     // `n`: the columns of C where known (0: not known), for the skinny kernel's N-small form.
     // With allow_wgmma_epilogue called first, 8-bit and (fpmath allowing) f32 products take
     // them too, through their epilogue.
@@ -145,11 +148,12 @@ public:
     // TF32 for f32 products. Before init; an attribute the epilogue cannot apply leaves those
     // kinds off the kernels (verbose dispatch says why).
     void allow_wgmma_epilogue(const primitive_attr_t &attr, const memory_desc_t &dst);
-    // Lets launches split K on the wgmma kernels (f32 slices, then their sum kernel) where the
-    // table splits their sizes and the operands bring gemm_wgmma_split_bytes of scratchpad at
-    // offset 0: products whose tiles alone leave compute units idle (inner product mb 256).
-    // Before init.
-    void allow_wgmma_split() { wgmma_split_ = true; }
+    // Lets launches split K on the wgmma kernels (f32 slices, then their sum kernel) and run
+    // the TMA kernels, where the table chooses so for their sizes and the operands bring
+    // gemm_wgmma_scratchpad_bytes of scratchpad at offset 0 (the same choice the matmul makes:
+    // products whose tiles alone leave compute units idle split, wide ones on TMA). Before
+    // init.
+    void allow_wgmma_scratchpad() { wgmma_scratch_ = true; }
     // B's K is dense at every launch (gemm_problem_t::k_dense_b): before init.
     void expect_k_dense_b() { k_dense_b_ = true; }
     // The strict f32 PTX kernels' tile configuration (an sgemm_config index of the sm_80
@@ -186,15 +190,17 @@ private:
     gemm_types_t types_;
     bool wgmma_ready_ = false;
     int sgemm_preferred_ = -1; // prefer_sgemm_config
-    bool wgmma_split_ = false; // allow_wgmma_split: the sum kernel loaded, launches may split
+    // allow_wgmma_scratchpad: the sum kernel and TMA kernels loaded, launches may use them
+    bool wgmma_scratch_ = false;
     bool k_dense_b_ = false; // expect_k_dense_b
     bool wgmma_epi_ = false; // the _epi kernels: the attribute's scales and post-ops applied
     device_caps_t caps_; // the device's, for the wgmma table at each launch
-    // The table's configurations (wgmma_table_configs: wide, 64-row, narrow tiles; empty
-    // where it has fewer), and their kernels by configuration and layout: 2 * (A M-major) +
-    // (B N-major).
-    std::string wgmma_config_[3];
-    wgmma_gemm_t wgmma_[3][4];
+    // The table's configurations (wgmma_table_configs: TMA wide and narrow, wide, 64-row,
+    // narrow tiles; empty where it has fewer), and their kernels by configuration and layout:
+    // 2 * (A M-major) + (B N-major).
+    static constexpr int wgmma_configs = 5;
+    std::string wgmma_config_[wgmma_configs];
+    wgmma_gemm_t wgmma_[wgmma_configs][4];
     // allow_wgmma_epilogue's offer, the epilogue, and why the attribute does not fit it
     gemm_wgmma_offer_t wgmma_offer_;
     wgmma_epilogue_t wgmma_epilogue_;

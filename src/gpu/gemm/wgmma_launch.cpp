@@ -184,20 +184,21 @@ status_t wgmma_gemm_t::init(engine_t *engine, const std::string &kernel_name, in
     tma_overlap_ = tma_ && tma_overlap;
     const device_caps_t &caps = engine_caps(engine);
     ctas_ = std::max<int64_t>(caps.compute_units, 1);
-    ANYDNN_REQUIRE(!tma_ || (caps.ptx_binary_sm >= 90 && tile_m == 128 && !int_sums),
-            dnnl_unimplemented, "wgmma TMA kernel %s needs sm_90a PTX and 16-bit operands in "
-            "128-row tiles", kernel_name.c_str());
+    ANYDNN_REQUIRE(!tma_ || (caps.ptx_binary_sm >= 90 && !int_sums), dnnl_unimplemented,
+            "wgmma TMA kernel %s needs sm_90a PTX and 16-bit operands", kernel_name.c_str());
     ANYDNN_REQUIRE(ptx_module(kernel_name.c_str()), dnnl_unimplemented,
             "no PTX kernel %s in this build (built without nvcc?)", kernel_name.c_str());
     ANYDNN_CHECK(create_ptx_kernel(engine, kernel_name.c_str(), kernel_));
     if (splits == 1) return dnnl_success;
-    return create_ptx_kernel(engine,
-            int_sums ? "anydnn_wgmma_splitk_reduce_s32" : "anydnn_wgmma_splitk_reduce", reduce_);
+    ANYDNN_CHECK(create_ptx_kernel(engine,
+            int_sums ? "anydnn_wgmma_splitk_reduce_s32" : "anydnn_wgmma_splitk_reduce", reduce_));
+    // The f32 sum of four elements per thread, for N a multiple of 4.
+    return int_sums ? dnnl_success
+                    : create_ptx_kernel(engine, "anydnn_wgmma_splitk_reduce4", reduce4_);
 }
 
 status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
         const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
-    const wgmma_layout_t &l = p.layout;
     if (splits <= 0) splits = splits_;
     if (tma_) {
         // The TMA kernel's producer and consumers meet once per tile through its loads: every
@@ -209,16 +210,32 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     const bool split = splits > 1;
     ANYDNN_REQUIRE(!split || reduce_, dnnl_runtime_error,
             "wgmma: split K without the sum kernel loaded");
-    const int64_t slice = p.batch * p.m * p.n; // elements of one split-K slice of the f32 sums
     ANYDNN_REQUIRE(
             !split || buf.scratchpad, dnnl_runtime_error, "wgmma: no scratchpad for split K");
-    const bool with_bias = p.bias_type != dnnl_data_type_undef;
     if (tma_) {
         ANYDNN_CHECK(launch_tma(stream, buf, p, e, splits));
         return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
     }
+    nd_range_t range;
+    range.ndims = 3;
+    const int threads = 2 * tile_m_; // a warpgroup per 64 rows
+    range.global[0] = static_cast<size_t>((p.n + tile_n_ - 1) / tile_n_) * threads;
+    range.global[1] = static_cast<size_t>((p.m + tile_m_ - 1) / tile_m_);
+    range.global[2] = static_cast<size_t>(p.batch * splits);
+    range.local[0] = threads;
+    range.local[1] = 1;
+    range.local[2] = 1;
+    ANYDNN_CHECK(kernel_->launch(stream, gemm_args(buf, p, e, splits), range));
+    return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
+}
 
-    // Split along K, the GEMM writes f32 (s32) slices into the scratchpad; the sum writes C.
+kernel_args_t wgmma_gemm_t::gemm_args(const wgmma_buffers_t &buf, const wgmma_problem_t &p,
+        const wgmma_epilogue_t &e, int splits) const {
+    // Split along K, the GEMM writes f32 (s32) slices into the scratchpad (dense, m x n per
+    // batch, no epilogue); the sum kernel then writes C.
+    const wgmma_layout_t &l = p.layout;
+    const bool split = splits > 1;
+    const bool with_bias = p.bias_type != dnnl_data_type_undef;
     kernel_args_t args;
     args.add(buf.a);
     args.add(buf.b);
@@ -235,6 +252,10 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
         args.add(split ? nullptr : buf.zp_dst);
         args.add(split ? nullptr : buf.colsum);
     }
+    if (tma_) { // the tensor maps' workspace (64-bit words)
+        args.add(buf.scratchpad);
+        args.add_value<int64_t>(static_cast<int64_t>(p.tma_ws_at / 8));
+    }
     args.add_value<int64_t>(p.a_off);
     args.add_value<int64_t>(p.b_off);
     args.add_value<int64_t>(split ? 0 : p.c_off);
@@ -244,80 +265,34 @@ status_t wgmma_gemm_t::launch(stream_t *stream, const wgmma_buffers_t &buf,
     args.add_value<int64_t>(p.a_sb);
     args.add_value<int64_t>(p.b_sb);
     args.add_value<int64_t>(split ? p.m * p.n : p.c_sb);
+    if (tma_) args.add_value<int32_t>(static_cast<int32_t>(p.batch));
     args.add_value<int32_t>(static_cast<int32_t>(p.m));
     args.add_value<int32_t>(static_cast<int32_t>(p.n));
     args.add_value<int32_t>(static_cast<int32_t>(p.k));
     args.add_value<int32_t>(split ? (int_sums_ ? 3 : 0) : wgmma_c_kind(p.c_type));
     args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
     args.add_value<int32_t>(splits);
-    args.add_value<int64_t>(slice);
+    args.add_value<int64_t>(p.batch * p.m * p.n); // elements of one slice
+    if (tma_) args.add_value<int32_t>(tma_overlap_ ? 1 : 0);
     add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
     if (int_sums_) {
         args.add_value<int64_t>(p.colsum_off);
         args.add_value<int64_t>(p.colsum_sb);
     }
-
-    nd_range_t range;
-    range.ndims = 3;
-    const int threads = 2 * tile_m_; // a warpgroup per 64 rows
-    range.global[0] = static_cast<size_t>((p.n + tile_n_ - 1) / tile_n_) * threads;
-    range.global[1] = static_cast<size_t>((p.m + tile_m_ - 1) / tile_m_);
-    range.global[2] = static_cast<size_t>(p.batch * splits);
-    range.local[0] = threads;
-    range.local[1] = 1;
-    range.local[2] = 1;
-    ANYDNN_CHECK(kernel_->launch(stream, args, range));
-    return split ? launch_sum(stream, buf, p, e, splits) : dnnl_success;
+    return args;
 }
 
 status_t wgmma_gemm_t::launch_tma(stream_t *stream, const wgmma_buffers_t &buf,
         const wgmma_problem_t &p, const wgmma_epilogue_t &e, int splits) const {
-    const wgmma_layout_t &l = p.layout;
-    const bool split = splits > 1;
-    const int64_t slice = p.batch * p.m * p.n;
-    const bool with_bias = p.bias_type != dnnl_data_type_undef;
-    const int64_t tiles = (p.m + 127) / 128 * ((p.n + tile_n_ - 1) / tile_n_) * p.batch * splits;
+    const int64_t tiles = (p.m + tile_m_ - 1) / tile_m_ * ((p.n + tile_n_ - 1) / tile_n_)
+            * p.batch * splits;
     if (tiles == 0) return dnnl_success;
     ANYDNN_REQUIRE(buf.scratchpad, dnnl_runtime_error, "wgmma TMA: no scratchpad for the maps");
-    // Split along K, the GEMM writes f32 slices into the scratchpad; the sum writes C.
-    kernel_args_t args;
-    args.add(buf.a);
-    args.add(buf.b);
-    args.add(split ? buf.scratchpad : buf.c);
-    args.add(with_bias && !split ? buf.bias : nullptr);
-    if (split) {
-        for (int i = 0; i < 3; ++i)
-            args.add(nullptr);
-    } else {
-        add_scales(args, buf);
-    }
-    args.add(buf.scratchpad);
-    args.add_value<int64_t>(static_cast<int64_t>(p.tma_ws_at / 8));
-    args.add_value<int64_t>(p.a_off);
-    args.add_value<int64_t>(p.b_off);
-    args.add_value<int64_t>(split ? 0 : p.c_off);
-    args.add_value<int64_t>(l.lda);
-    args.add_value<int64_t>(l.ldb);
-    args.add_value<int64_t>(split ? p.n : l.ldc);
-    args.add_value<int64_t>(p.a_sb);
-    args.add_value<int64_t>(p.b_sb);
-    args.add_value<int64_t>(split ? p.m * p.n : p.c_sb);
-    args.add_value<int32_t>(static_cast<int32_t>(p.batch));
-    args.add_value<int32_t>(static_cast<int32_t>(p.m));
-    args.add_value<int32_t>(static_cast<int32_t>(p.n));
-    args.add_value<int32_t>(static_cast<int32_t>(p.k));
-    args.add_value<int32_t>(split ? 0 : wgmma_c_kind(p.c_type));
-    args.add_value<int32_t>(split ? 0 : wgmma_bias_kind(p.bias_type));
-    args.add_value<int32_t>(splits);
-    args.add_value<int64_t>(slice);
-    args.add_value<int32_t>(tma_overlap_ ? 1 : 0);
-    add_wgmma_epilogue(args, split ? wgmma_epilogue_t() : e);
-
     nd_range_t range;
-    constexpr int threads = 384; // a producer warpgroup and two consumer ones
+    const int threads = 128 + 2 * tile_m_; // a producer warpgroup, a consumer one per 64 rows
     range.global[0] = static_cast<size_t>(std::min(ctas_, tiles)) * threads;
     range.local[0] = threads;
-    return kernel_->launch(stream, args, range);
+    return kernel_->launch(stream, gemm_args(buf, p, e, splits), range);
 }
 
 status_t wgmma_gemm_t::launch_sum(stream_t *stream, const wgmma_buffers_t &buf,
@@ -341,10 +316,12 @@ status_t wgmma_gemm_t::launch_sum(stream_t *stream, const wgmma_buffers_t &buf,
     sum.add_value<int32_t>(wgmma_c_kind(p.c_type));
     sum.add_value<int32_t>(wgmma_bias_kind(p.bias_type));
     add_wgmma_epilogue(sum, e);
+    const bool by4 = reduce4_ && p.n % 4 == 0;
+    const int64_t threads = by4 ? slice / 4 : slice;
     nd_range_t flat;
-    flat.global[0] = static_cast<size_t>((slice + 255) / 256 * 256);
+    flat.global[0] = static_cast<size_t>((threads + 255) / 256 * 256);
     flat.local[0] = 256;
-    return reduce_->launch(stream, sum, flat);
+    return (by4 ? reduce4_ : reduce_)->launch(stream, sum, flat);
 }
 
 } // namespace gpu

@@ -122,6 +122,10 @@ public:
     }
 
 private:
+    // The GEMM kernel's arguments, those of the TMA entries (the maps' workspace, the batch,
+    // the overlap switch) and of the integer ones (zero points, column sums) included.
+    kernel_args_t gemm_args(const wgmma_buffers_t &buf, const wgmma_problem_t &p,
+            const wgmma_epilogue_t &e, int splits) const;
     status_t launch_tma(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
             const wgmma_epilogue_t &e, int splits) const;
     status_t launch_sum(stream_t *stream, const wgmma_buffers_t &buf, const wgmma_problem_t &p,
@@ -130,7 +134,8 @@ private:
     bool int_sums_ = false;
     bool tma_ = false, tma_overlap_ = false;
     int64_t ctas_ = 1; // TMA: the persistent grid's CTAs at most (the compute units)
-    std::shared_ptr<kernel_t> kernel_, reduce_; // the GEMM; the split-K sum
+    // the GEMM; the split-K sum, and its f32 form of four elements per thread (N % 4 == 0)
+    std::shared_ptr<kernel_t> kernel_, reduce_, reduce4_;
 };
 
 } // namespace gpu

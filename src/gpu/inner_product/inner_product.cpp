@@ -78,15 +78,15 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
     // Forward with few rows (mb <= 16) on the skinny GEMM: where its K slices' partial sums
     // lie in the scratchpad (bytes; 0 long: K not split).
     size_t skinny_off = 0, skinny_bytes = 0;
-    // The wgmma kernels' K slices (f32) where the table splits the product (bytes at the
-    // scratchpad's start; 0: not split): mb 256 x 4096 -> 4096 fills the GPU only so.
-    size_t split_bytes = 0;
+    // The wgmma kernels' room at the scratchpad's start (bytes; 0: none): K slices (f32)
+    // where the table splits the product, the TMA kernels' tensor maps where it takes them.
+    size_t wgmma_bytes = 0;
     memory_desc_t data_c, wei_c; // the layouts the GEMM runs on (src or diff_src, weights)
     std::vector<staged_t> staged;
 
-    // Books the wgmma kernels' K slices of an m x n x k product of A and B types a, b at the
-    // scratchpad's start (before any staged operand).
-    static void book_split(ip_pd_t &pd, dnnl_data_type_t a, dnnl_data_type_t b, int64_t m,
+    // Books the wgmma kernels' room (gemm_wgmma_scratchpad_bytes) for an m x n x k product
+    // of A and B types a, b at the scratchpad's start (before any staged operand).
+    static void book_wgmma(ip_pd_t &pd, dnnl_data_type_t a, dnnl_data_type_t b, int64_t m,
             int64_t n, int64_t k) {
         if (Kind != gemm_kind_t::tiled) return;
         gemm_types_t t;
@@ -94,8 +94,8 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         gemm_wgmma_offer_t offer;
         offer.epilogue = true; // may be refused at creation: then the room is unused
         offer.tf32 = wgmma_fpmath_allows_tf32(pd.attr.fpmath_mode);
-        pd.split_bytes = gemm_wgmma_split_bytes(engine_caps(pd.engine), t, offer, m, n, k);
-        pd.scratchpad_size = (pd.split_bytes + 63) / 64 * 64;
+        pd.wgmma_bytes = gemm_wgmma_scratchpad_bytes(engine_caps(pd.engine), t, offer, m, n, k);
+        pd.scratchpad_size = (pd.wgmma_bytes + 63) / 64 * 64;
     }
 
     static status_t init(ip_pd_t &pd) {
@@ -137,7 +137,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
             ANYDNN_CHECK(check_tensors({&bias}));
         }
         ANYDNN_CHECK(check_tensors({&src, &wei, &dst}));
-        book_split(pd, sdt, wdt, dst.dims[0], dst.dims[1], k_of(src));
+        book_wgmma(pd, sdt, wdt, dst.dims[0], dst.dims[1], k_of(src));
         ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_SRC, true, src, pd.data_c));
         ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_WEIGHTS, true, wei, pd.wei_c));
         cpu::post_ops_chain_t chain;
@@ -177,7 +177,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         ANYDNN_CHECK(plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
         ANYDNN_CHECK(check_tensors({&ds, &wei, &dd}));
-        book_split(pd, dd.data_type, wei.data_type, ds.dims[0], k_of(ds), wei.dims[0]);
+        book_wgmma(pd, dd.data_type, wei.data_type, ds.dims[0], k_of(ds), wei.dims[0]);
         ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_WEIGHTS, true, wei, pd.wei_c));
         ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_DIFF_SRC, false, ds, pd.data_c));
         pd.prop = ip_prop_t::bwd_data;
@@ -197,7 +197,7 @@ struct ip_pd_t : public primitive_desc_impl_t<ip_pd_t<Kind>, ip_t<Kind>> {
         ANYDNN_CHECK(plain_any(dd));
         ANYDNN_REQUIRE(is_plain(dd), dnnl_unimplemented, "diff_dst layout is blocked");
         ANYDNN_CHECK(check_tensors({&src, &dw, &dd}));
-        book_split(pd, dd.data_type, src.data_type, dw.dims[0], k_of(dw), src.dims[0]);
+        book_wgmma(pd, dd.data_type, src.data_type, dw.dims[0], k_of(dw), src.dims[0]);
         ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_SRC, true, src, pd.data_c));
         ANYDNN_CHECK(stage(pd, pd.staged, DNNL_ARG_DIFF_WEIGHTS, false, dw, pd.wei_c));
         if (!is_zero_md(db)) {
@@ -257,7 +257,7 @@ struct ip_t : public primitive_t {
         // int8 and (fpmath allowing) TF32 products on the wgmma kernels, through their
         // epilogue, where the GEMM's strides suit them (forward: src and weights K-major).
         gemm_.allow_wgmma_epilogue(pd.attr, pd.arg_md(out));
-        if (pd.split_bytes) gemm_.allow_wgmma_split();
+        if (pd.wgmma_bytes) gemm_.allow_wgmma_scratchpad();
         if (pd.prop == ip_prop_t::fwd) gemm_.expect_k_dense_b();
         return gemm_.init(pd.engine, t, Kind, nelems(pd.arg_md(out)), &pd.post_ops, m);
     }
@@ -291,11 +291,11 @@ private:
         return is_staged(arg) ? ctx.scratchpad_storage : storage_of(ctx, arg);
     }
 
-    // The wgmma kernels' K slices at the scratchpad's start, where booked.
-    void split_room(const exec_ctx_t &ctx, gemm_operands_t &ops) const {
-        if (!pd_().split_bytes) return;
+    // The wgmma kernels' room at the scratchpad's start, where booked.
+    void wgmma_room(const exec_ctx_t &ctx, gemm_operands_t &ops) const {
+        if (!pd_().wgmma_bytes) return;
         ops.scratchpad = ctx.scratchpad_storage;
-        ops.scratchpad_off = 0, ops.scratchpad_bytes = pd_().split_bytes;
+        ops.scratchpad_off = 0, ops.scratchpad_bytes = pd_().wgmma_bytes;
     }
 
     status_t run_gemms(const exec_ctx_t &ctx) const {
@@ -331,7 +331,7 @@ private:
                 ops.scratchpad = ctx.scratchpad_storage;
                 ops.scratchpad_off = pd.skinny_off, ops.scratchpad_bytes = pd.skinny_bytes;
             } else {
-                split_room(ctx, ops);
+                wgmma_room(ctx, ops);
             }
             return gemm_.launch(ctx.stream, ops, p);
         }
@@ -346,7 +346,7 @@ private:
             ops.a = storage_of(ctx, DNNL_ARG_DIFF_DST);
             ops.b = operand(ctx, DNNL_ARG_WEIGHTS);
             ops.c = operand(ctx, DNNL_ARG_DIFF_SRC);
-            split_room(ctx, ops);
+            wgmma_room(ctx, ops);
             return gemm_.launch(ctx.stream, ops, p);
         }
         const memory_desc_t &src = pd.data_c, &dw = pd.wei_c;
@@ -357,7 +357,7 @@ private:
         ops.a = storage_of(ctx, DNNL_ARG_DIFF_DST);
         ops.b = operand(ctx, DNNL_ARG_SRC);
         ops.c = operand(ctx, DNNL_ARG_DIFF_WEIGHTS);
-        split_room(ctx, ops);
+        wgmma_room(ctx, ops);
         ANYDNN_CHECK(gemm_.launch(ctx.stream, ops, p));
         if (!pd.args.count(DNNL_ARG_DIFF_BIAS)) return dnnl_success;
         const memory_desc_t &db = pd.arg_md(DNNL_ARG_DIFF_BIAS);

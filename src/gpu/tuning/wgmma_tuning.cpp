@@ -19,11 +19,14 @@ struct wgmma_row_t {
     const char *narrow; // otherwise, its tiles split along K
     int min_k_steps; // K steps a slice keeps at least
     int max_splits;
-    bool core; // the GEMM core's products run on these kernels (split only where its caller
-               // gives room for the slices: gemm_kernel_t::allow_wgmma_split)
+    bool core; // the GEMM core's products run on these kernels (split and TMA only where its
+               // caller gives the room: gemm_kernel_t::allow_wgmma_scratchpad)
     // Instead of `wide`, where the device loads sm_90a PTX and the caller launches them: the
     // bulk-tensor-copy kernels (null: none for this element size).
     const char *tma;
+    // Otherwise, before `half_height` and `narrow` there: these TMA tiles, K whole, where they
+    // give three eighths of the compute units or more a tile (null: none).
+    const char *tma_narrow;
 };
 
 // Hopper, measured through NVIDIA's OpenCL (H200, tools/wgmma_check perf): 128 x 256 tiles
@@ -40,22 +43,32 @@ struct wgmma_row_t {
 // product mb256 4096 -> 4096 forward 0.0543 ms against 0.0634 (split 2), backward data 0.0569
 // against 0.0635; f16 0.0580 / 0.0561 against 0.0649 / 0.0582 (their slices then cost a
 // second pass). Splitting the 64-row tiles too was slower (0.0670).
-// TMA (bf16/f16 where the device loads sm_90a PTX): 128 x 256 tiles in 4 stages as the
-// cp.async kernels, loaded by one producer thread, consumed by two warpgroups, a persistent
-// grid; not yet timed on the device (tools/gpu_bench/run_tma.sh gemm compares the two).
+// TMA (bf16/f16 where the device loads sm_90a PTX and the caller launches them): 128 x 256
+// tiles in 4 stages as the cp.async kernels, loaded by one producer thread, consumed by two
+// warpgroups, a persistent grid, in the form that loads the next tile's first stages during
+// the epilogue. H200 (tools/gpu_bench/run_ip.sh): bf16 inner product mb256 4096 -> 4096
+// backward weights (4096 x 4096 x 256) 0.04367 ms, 0.912 of PyTorch (0.04465 without the
+// overlap, 0.05355 on the cp.async kernels); bf16 4096^3 0.2048 against 0.2072 (s11).
+// Where 128 x 256 tiles leave units idle but 128 x 128 ones give 3/8 of them a tile: those on
+// TMA in 6 stages, K whole. H200, forward / backward data (256 x 4096 x 4096, 64 tiles):
+// 0.04225 / 0.04268 ms, 0.79 / 0.77 of PyTorch, against 0.0468 / 0.0485 on 64 x 128 cp.async
+// tiles (128 of them), and slower split along K: 2 slices 0.0548 / 0.0484 (the "o" form
+// 0.0490 / 0.0493), 128 x 256 tiles in 4 slices 0.0585 / 0.0512.
 const wgmma_row_t rows[] = {
-        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4"},
-        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true, nullptr},
-        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true, nullptr},
+        {"", 2, "256x64s4p1", "m64_128x64s4p1", "128x64s4p1", 4, 16, true, "tma_256x64s4o",
+                "tma_128x64s6"},
+        {"", 4, "256x32s4p1", nullptr, "128x32s4p1", 4, 16, true, nullptr, nullptr},
+        {"", 1, "256x128s4p1", nullptr, "128x128s4p1", 4, 16, true, nullptr, nullptr},
 };
 
 // BM, BN and BK of "[m64_]<BN>x<BK>s<S>p<P>" (BM 64 with the prefix, else 128) or of
-// "tma_<BN>x<BK>s<S>[o]" (BM 128, `tma` set; o: the next tile's loads overlap the
-// epilogue); false when `config` is of neither form.
+// "tma_[m64_]<BN>x<BK>s<S>[o]" (`tma` set; o: the next tile's loads overlap the epilogue);
+// false when `config` is of neither form.
 bool parse_config(const std::string &config, int &bm, int &bn, int &bk, bool &tma) {
     tma = config.compare(0, 4, "tma_") == 0;
-    const bool m64 = config.compare(0, 4, "m64_") == 0;
-    const std::string rest = config.substr(m64 || tma ? 4 : 0);
+    const size_t at = tma ? 4 : 0; // "tma_m64_...": TMA tiles of 64 rows
+    const bool m64 = config.compare(at, 4, "m64_") == 0;
+    const std::string rest = config.substr(at + (m64 ? 4 : 0));
     int s = 0, p = 0, used = 0;
     if (tma) {
         if (std::sscanf(rest.c_str(), "%dx%ds%d%n", &bn, &bk, &s, &used) != 3) return false;
@@ -115,23 +128,38 @@ const wgmma_row_t *find_row(const device_caps_t &caps, int elem_bytes) {
 
 } // namespace
 
-status_t wgmma_table_configs(
-        const device_caps_t &caps, int elem_bytes, std::vector<wgmma_tuning_t> &configs) {
+status_t wgmma_table_configs(const device_caps_t &caps, int elem_bytes,
+        std::vector<wgmma_tuning_t> &configs, bool tma_ok) {
     const wgmma_row_t *row = find_row(caps, elem_bytes);
     ANYDNN_REQUIRE(row, dnnl_unimplemented, "the wgmma tuning table has no row for %d-byte "
             "elements", elem_bytes);
     const std::string spec = tuning_override("wgmma");
     configs.clear();
-    for (const char *name : {row->wide, row->half_height, row->narrow}) {
+    // The TMA configuration first where the caller launches it (the table's order of
+    // preference), then the cp.async ones, which every launch may fall back to.
+    int tma_switch = -1; // the override's tma=0|1
+    wgmma_tuning_t parsed;
+    ANYDNN_REQUIRE(spec.empty() || apply_override(spec, parsed, &tma_switch), dnnl_unimplemented,
+            "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
+    const bool tma_here = tma_ok && caps.ptx_binary_sm >= 90;
+    for (const char *name :
+            {tma_here && tma_switch != 0 ? row->tma : nullptr,
+                    tma_here && tma_switch != 0 ? row->tma_narrow : nullptr, row->wide,
+                    row->half_height, row->narrow}) {
         if (!name) continue;
         wgmma_tuning_t t;
         t.config = name;
         t.core = row->core;
         ANYDNN_REQUIRE(spec.empty() || apply_override(spec, t), dnnl_unimplemented,
                 "ANYDNN_GPU_TUNING wgmma section '%s' does not parse", spec.c_str());
-        if (is_tma_config(t.config)) t.config = name; // the GEMM core launches no TMA kernels
-        ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k), dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P>", t.config.c_str());
+        // A forced TMA configuration takes the TMA slot; the cp.async ones stay as fallbacks.
+        if (is_tma_config(t.config) && !(tma_here && is_tma_config(name))) t.config = name;
+        ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
+                dnnl_unimplemented,
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or "
+                "tma_[m64_]<BN>x<BK>s<S>[o]",
+                t.config.c_str());
+        t.tma_overlap = t.tma && t.config.back() == 'o';
         bool seen = false;
         for (const wgmma_tuning_t &c : configs)
             seen = seen || c.config == t.config;
@@ -176,6 +204,12 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
             t.config = row->wide;
             t.why = where + ": " + row->wide + ", its tiles fill the compute units";
         }
+    } else if (row->tma_narrow && tma_here && tma_switch != 0
+            && parse_config(row->tma_narrow, bm, bn, bk) && 8 * tiles(bm, bn) >= 3 * units) {
+        t.config = row->tma_narrow;
+        t.why = where + ": " + row->tma_narrow
+                + ", bulk tensor copies (TMA, maps built on the device), its tiles give three "
+                  "eighths of the compute units or more one, K whole";
     } else if (row->half_height && parse_config(row->half_height, bm, bn, bk)
             && 8 * tiles(bm, bn) >= 7 * units) {
         t.config = row->half_height;
@@ -197,7 +231,8 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
         t.why = "ANYDNN_GPU_TUNING wgmma section '" + spec + "'";
         ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
                 dnnl_unimplemented,
-                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or tma_<BN>x<BK>s<S>[o]",
+                "wgmma configuration '%s' is not [m64_]<BN>x<BK>s<S>p<P> or "
+                "tma_[m64_]<BN>x<BK>s<S>[o]",
                 t.config.c_str());
         if (t.tma && !tma_here) {
             t.config = chosen; // no TMA kernels here: the table's own choice
@@ -207,7 +242,6 @@ status_t wgmma_tuning(const device_caps_t &caps, int64_t batch, int64_t m, int64
     }
     ANYDNN_REQUIRE(parse_config(t.config, t.tile_m, t.tile_n, t.tile_k, t.tma),
             dnnl_unimplemented, "wgmma configuration '%s' does not parse", t.config.c_str());
-    if (t.tma) t.core = false;
     t.tma_overlap = t.tma && t.config.back() == 'o';
     out = t;
     return dnnl_success;

@@ -141,3 +141,39 @@ __device__ __forceinline__ void splitk_reduce(const Sum *ws, void *c, const void
     }
 ANYDNN_WGMMA_SPLITK_REDUCE(anydnn_wgmma_splitk_reduce, float)
 ANYDNN_WGMMA_SPLITK_REDUCE(anydnn_wgmma_splitk_reduce_s32, int)
+
+// The f32 sum four elements of a row per thread, for N a multiple of 4 (the slices' rows, and
+// so every slice's start, are then 16-byte aligned): one 16-byte load per slice, and the
+// element's position worked out once per four (in 32 bits where C is below 2^31 elements), so
+// the pass is bound by its loads rather than by 64-bit divisions. The same parameters.
+extern "C" __global__ void anydnn_wgmma_splitk_reduce4(const float *ws, void *c, const void *bias,
+        const float *src_scale, const float *wei_scale, const float *dst_scale, int64_t c_off,
+        int64_t ldc, int64_t c_sb, int64_t slice, int M, int N, int batches, int splits,
+        int c_kind, int bias_kind, ANYDNN_EPILOGUE_PARAMS) {
+    const int64_t i = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
+    const int64_t mn = int64_t(M) * N;
+    if (i >= mn * batches) return;
+    int64_t batch, m, n;
+    if (mn * batches < (int64_t(1) << 31)) {
+        const uint32_t i32 = uint32_t(i), mn32 = uint32_t(mn), n32 = uint32_t(N);
+        batch = i32 / mn32, m = i32 % mn32 / n32, n = i32 % n32;
+    } else {
+        batch = i / mn, m = i % mn / N, n = i % N;
+    }
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int s = 0; s < splits; ++s) {
+        const float4 v = *reinterpret_cast<const float4 *>(ws + s * slice + i);
+        sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    epilogue_args_t args = ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale);
+    args.bias = bias;
+    args.bias_kind = bias_kind;
+    const epilogue_t e(args);
+    const int64_t o = c_off + batch * c_sb + m * ldc + n;
+    const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const float old = sum_at ? load_c(c, c_kind, o + j) : 0.f;
+        store_c(c, c_kind, o + j, e.apply_inline(v[j], int(n) + j, old));
+    }
+}

@@ -1,7 +1,8 @@
 // The 16-bit GEMM of wgmma_core.cuh fed by Hopper's bulk tensor copies (TMA, sm_90a): one
 // producer warpgroup whose single thread issues cp.async.bulk.tensor for A and B into S
 // shared-memory stages, full/empty mbarriers per stage, two consumer warpgroups of wgmma
-// (rows 0-63 and 64-127 of a 128 x BN tile) and a persistent grid walking the tiles.
+// (rows 0-63 and 64-127 of a 128 x BN tile; one for tiles of 64 rows) and a persistent grid
+// walking the tiles.
 //
 // Tensor maps through OpenCL, which has no API for them (and libcuda's encoder wants a CUDA
 // context, which NVIDIA's OpenCL does not make current: tools/tma_probe): the producer thread
@@ -26,9 +27,10 @@
 
 namespace {
 
-constexpr int tma_threads = 384; // producer warpgroup, then two consumer warpgroups
-constexpr int tma_bm = 128;
-constexpr int producer_regs = 40, consumer_regs = 232; // 40 * 128 + 232 * 256 <= 65536
+// A producer warpgroup, then a consumer warpgroup per 64 rows of the tile (BM 128 or 64).
+constexpr int tma_threads(int bm) { return 128 + 2 * bm; }
+// BM 128: 40 * 128 + 232 * 256 <= 65536 (BM 64 leaves the registers as they are: 256 each).
+constexpr int producer_regs = 40, consumer_regs = 232;
 
 __device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
@@ -59,10 +61,10 @@ __device__ __forceinline__ void tma_load3(
                  "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
                  : "memory");
 }
-// The consumers' barrier (named barrier 1, 256 threads), for the epilogue.
-struct consumer_sync_t {
+// The consumers' barrier (named barrier 1, their NT threads), for the epilogue.
+template <int NT> struct consumer_sync_t {
     __device__ __forceinline__ void operator()() const {
-        asm volatile("bar.sync 1, 256;" ::: "memory");
+        asm volatile("bar.sync 1, %0;" ::"n"(NT) : "memory");
     }
 };
 
@@ -102,20 +104,20 @@ __device__ __forceinline__ void build_map(uint64_t *slot, const void *address, i
 
 // Work item w of the persistent walk: batch, K slice and tile, tiles in groups of 8 block rows
 // column by column (CTAs running together share A and B panels in L2).
-template <int BN> struct tma_work_t {
+template <int BM, int BN> struct tma_work_t {
     int m0, n0, batch, k_begin, K;
     int64_t c_off;
     __device__ __forceinline__ tma_work_t(int w, int M, int N, int K_, int splits, int64_t c_off_,
             int64_t c_sb, int64_t c_slice) {
         constexpr int group_m = 8, BK = 64;
-        const int tiles_m = (M + tma_bm - 1) / tma_bm, tiles_n = (N + BN - 1) / BN;
+        const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
         const int per = tiles_m * tiles_n;
         const int bs = w / per, linear = w % per;
         const int first_m = linear / (group_m * tiles_n) * group_m;
         const int rows = min(tiles_m - first_m, group_m);
         const int in_group = linear % (group_m * tiles_n);
         n0 = in_group / rows * BN;
-        m0 = (first_m + in_group % rows) * tma_bm;
+        m0 = (first_m + in_group % rows) * BM;
         batch = bs / splits;
         const int slice = bs % splits;
         const int k_per_slice = ((K_ + splits - 1) / splits + BK - 1) / BK * BK;
@@ -130,14 +132,15 @@ template <int BN> struct tma_work_t {
 // epilogue only before a stage it overlaps, or before the tile's last load (so that it never
 // falls two epilogues behind). Without it the producer waits before the tile's first load.
 // Each tile starts at stage 0; every stage keeps its own phase bit.
-template <int T, int TA, int TB, int BN, int S, bool EPI>
+template <int T, int TA, int TB, int BM, int BN, int S, bool EPI>
 __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, const void *bias,
         uint64_t *ws, int64_t ws_off, int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda,
         int64_t ldb, int64_t ldc, int64_t a_sb, int64_t b_sb, int64_t c_sb, int batch, int M, int N,
         int K, int c_kind, int bias_kind, int splits, int64_t c_slice, int overlap,
         const epilogue_args_t &ea) {
     static_assert(ab_traits<T>::is_16bit, "the TMA kernels take bf16 and f16");
-    constexpr int BK = 64, SW = 128, BM = tma_bm;
+    static_assert(BM == 128 || BM == 64, "a consumer warpgroup per 64 rows, one or two");
+    constexpr int BK = 64, SW = 128, NT = 2 * BM; // NT: the consumer threads
     constexpr int a_bytes = BM * SW, stage_bytes = (BM + BN) * SW;
     static_assert(BM * (BN + 8) * 4 <= S * stage_bytes, "the f32 tile fits the stages");
     __shared__ __align__(1024) unsigned char smem[S * stage_bytes];
@@ -152,9 +155,9 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
     if (tid == 0) {
         for (int s = 0; s < S; ++s) {
             mbar_init(full(s), 1);  // the producer's arrival with the bytes expected
-            mbar_init(empty(s), 8); // a lane of each consumer warp
+            mbar_init(empty(s), NT / 32); // a lane of each consumer warp
         }
-        mbar_init(done, 256); // every consumer thread, after its epilogue
+        mbar_init(done, NT); // every consumer thread, after its epilogue
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
@@ -166,7 +169,8 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
     const int staging_at = overlap ? (S * stage_bytes - staged) / 128 * 128 : 0;
     const int free_stages = staging_at / stage_bytes;
     if (wg == 0) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(producer_regs));
+        if constexpr (BM == 128)
+            asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(producer_regs));
         if (tid != 0) return;
         uint64_t *slot = ws + ws_off + blockIdx.x * 32;
         // A: lines of K (K-major, one 64 x 128 box per stage) or of M (64 x 64 boxes); B
@@ -181,7 +185,7 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
         uint32_t phases = 0; // bit s: the phase of stage s
         int count = 0;
         for (int w = blockIdx.x; w < tiles; w += gridDim.x, ++count) {
-            const tma_work_t<BN> t(w, M, N, K, splits, c_off, c_sb, c_slice);
+            const tma_work_t<BM, BN> t(w, M, N, K, splits, c_off, c_sb, c_slice);
             const int kt_count = (t.K + BK - 1) / BK;
             const int ba = a_sb ? t.batch : 0, bb = b_sb ? t.batch : 0;
             bool freed = count == 0; // the previous tile's epilogue is done with the stages
@@ -213,11 +217,12 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
             }
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(consumer_regs));
+        if constexpr (BM == 128)
+            asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(consumer_regs));
         const int ctid = tid - 128, cwg = wg - 1, lane = tid % 32;
         uint32_t phases = 0; // bit s: the phase of stage s
         for (int w = blockIdx.x; w < tiles; w += gridDim.x) {
-            const tma_work_t<BN> t(w, M, N, K, splits, c_off, c_sb, c_slice);
+            const tma_work_t<BM, BN> t(w, M, N, K, splits, c_off, c_sb, c_slice);
             float acc[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i)
@@ -241,10 +246,10 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
             wgmma_wait<0>();
             fence_regs<BN / 2>(acc);
             if (prev >= 0 && lane == 0) mbar_arrive(empty(prev));
-            consumer_sync_t()(); // both warpgroups are done with the stages
+            consumer_sync_t<NT>()(); // every consumer warpgroup is done with the stages
             epilogue_args_t e = ea;
             epilogue<T, BM, BN, EPI>(acc, smem + staging_at, c, bias, t.c_off, ldc, t.m0, t.n0, M,
-                    N, c_kind, bias_kind, e, ctid, consumer_sync_t());
+                    N, c_kind, bias_kind, e, ctid, consumer_sync_t<NT>());
             // The stages' memory goes back to the copy engine: order these generic accesses
             // before its writes, then tell the producer.
             fence_proxy_async();
@@ -257,35 +262,45 @@ __device__ __forceinline__ void gemm_tma(const void *a, const void *b, void *c, 
 
 // One entry point per (type, A layout, B layout, tile config, epilogue), named as the host's
 // wgmma_kernel_name gives a "tma_" configuration: anydnn_wgmma_tma_<type>_<a: k|m><b: k|n>_
-// <BN>x64s<S>[_epi] (the configuration's "o" form, the next tile's first loads during the
-// epilogue, is the `overlap` argument of the same entry). Buffers first (A, B, C, bias, three
-// scales, the maps' workspace: 256 bytes per CTA from word ws_off on), then the sizes (strides
-// and offsets in elements, batch strides 0 where broadcast) and the epilogue's parameters.
-// The grid is persistent: any number of CTAs of 384 threads walks the tiles. K > 0.
-#define ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, TA, TB, LA, LB, BN, S, EPI, SUFFIX)                       \
-    extern "C" __global__ void __launch_bounds__(tma_threads,                                      \
-            1) anydnn_wgmma_tma_##TY##_##LA##LB##_##BN##x64s##S##SUFFIX(const void *a,             \
+// [m64_]<BN>x64s<S>[_epi] (m64_: tiles of 64 rows; the configuration's "o" form, the next
+// tile's first loads during the epilogue, is the `overlap` argument of the same entry).
+// Buffers first (A, B, C, bias, three scales, the maps' workspace: 256 bytes per CTA from
+// word ws_off on), then the sizes (strides and offsets in elements, batch strides 0 where
+// broadcast) and the epilogue's parameters. The grid is persistent: any number of CTAs of
+// tma_threads(BM) threads (384; 256 for 64 rows) walks the tiles. K > 0.
+#define ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, TA, TB, LA, LB, BM, PRE, BN, S, EPI, SUFFIX)              \
+    extern "C" __global__ void __launch_bounds__(tma_threads(BM),                                  \
+            1) anydnn_wgmma_tma_##TY##_##LA##LB##_##PRE##BN##x64s##S##SUFFIX(const void *a,        \
             const void *b, void *c, const void *bias, const float *src_scale,                      \
             const float *wei_scale, const float *dst_scale, uint64_t *ws, int64_t ws_off,          \
             int64_t a_off, int64_t b_off, int64_t c_off, int64_t lda, int64_t ldb, int64_t ldc,    \
             int64_t a_sb, int64_t b_sb, int64_t c_sb, int batch, int M, int N, int K, int c_kind,  \
             int bias_kind, int splits, int64_t c_slice, int overlap, ANYDNN_EPILOGUE_PARAMS) {     \
-        gemm_tma<KIND, TA, TB, BN, S, EPI>(a, b, c, bias, ws, ws_off, a_off, b_off, c_off, lda,    \
-                ldb, ldc, a_sb, b_sb, c_sb, batch, M, N, K, c_kind, bias_kind, splits, c_slice,    \
-                overlap, ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale));                   \
+        gemm_tma<KIND, TA, TB, BM, BN, S, EPI>(a, b, c, bias, ws, ws_off, a_off, b_off, c_off,     \
+                lda, ldb, ldc, a_sb, b_sb, c_sb, batch, M, N, K, c_kind, bias_kind, splits,        \
+                c_slice, overlap, ANYDNN_EPILOGUE_ARGS(src_scale, wei_scale, dst_scale));          \
     }
-#define ANYDNN_WGMMA_TMA_LAYOUTS(TY, KIND, BN, S, EPI, SUFFIX)                                     \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 0, k, k, BN, S, EPI, SUFFIX)                               \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 1, k, n, BN, S, EPI, SUFFIX)                               \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 0, m, k, BN, S, EPI, SUFFIX)                               \
-    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 1, m, n, BN, S, EPI, SUFFIX)
-#define ANYDNN_WGMMA_TMA_CONFIG(BN, S)                                                             \
-    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BN, S, false, )                                        \
-    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BN, S, true, _epi)                                     \
-    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BN, S, false, )                                          \
-    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BN, S, true, _epi)
+#define ANYDNN_WGMMA_TMA_LAYOUTS(TY, KIND, BM, PRE, BN, S, EPI, SUFFIX)                          \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 0, k, k, BM, PRE, BN, S, EPI, SUFFIX)                      \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 0, 1, k, n, BM, PRE, BN, S, EPI, SUFFIX)                      \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 0, m, k, BM, PRE, BN, S, EPI, SUFFIX)                      \
+    ANYDNN_WGMMA_TMA_ENTRY(TY, KIND, 1, 1, m, n, BM, PRE, BN, S, EPI, SUFFIX)
+#define ANYDNN_WGMMA_TMA_CONFIG_BM(BM, PRE, BN, S)                                                 \
+    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BM, PRE, BN, S, false, )                               \
+    ANYDNN_WGMMA_TMA_LAYOUTS(bf16, ab_bf16, BM, PRE, BN, S, true, _epi)                            \
+    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BM, PRE, BN, S, false, )                                 \
+    ANYDNN_WGMMA_TMA_LAYOUTS(f16, ab_f16, BM, PRE, BN, S, true, _epi)
+#define ANYDNN_WGMMA_TMA_CONFIG(BN, S) ANYDNN_WGMMA_TMA_CONFIG_BM(128, , BN, S)
 
 // 128 x 256 tiles in 4 stages: 192 KB of shared memory, as the cp.async kernels' default
 // (configurations tma_256x64s4 and tma_256x64s4o: 16-bit C leaves stages 0-1 free for the
 // next tile's loads during the epilogue, f32 C and the full epilogue stage 0).
 ANYDNN_WGMMA_TMA_CONFIG(256, 4)
+// 128 x 128 tiles in 6 stages (192 KB): twice the tiles of 128 x 256, for products whose wide
+// tiles leave compute units idle (inner product mb 256 x 4096 -> 4096: 64 tiles, K split 2),
+// and more loads in flight per tile (configuration tma_128x64s6).
+ANYDNN_WGMMA_TMA_CONFIG(128, 6)
+// 64 x 128 tiles of one consumer warpgroup in 8 stages (192 KB): the inner product's forward
+// and backward data (mb 256 x 4096 -> 4096, 128 tiles, K whole) without a slice-sum pass
+// (configuration tma_m64_128x64s8).
+ANYDNN_WGMMA_TMA_CONFIG_BM(64, m64_, 128, 8)
