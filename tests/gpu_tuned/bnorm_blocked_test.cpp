@@ -126,6 +126,15 @@ ref_fwd_t reference_fwd(const blk_t &t, const std::vector<float> &x, const std::
     return r;
 }
 
+// The bf16 inputs are bf16 values: the device sees them as they are, so the reference must
+// too (g++ once dropped the truncation of the values below, at -O1 and -O2).
+TEST(BnormBlocked, Bf16InputsAreExact) {
+    const blk_t t{3, 17, 21, 16};
+    const std::vector<float> x = blocked_values(t, 0.3f, 3.f, 4.f, true);
+    for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(x[i], bf16_round(x[i])) << "at " << i;
+}
+
 // Forward training (statistics out) and inference (global statistics), every combination of
 // scale, shift and relu (fused, with and without the workspace; add+relu), f32 and bf16.
 TEST(BnormBlocked, ForwardEveryFlag) {
