@@ -372,6 +372,23 @@ struct engine_fixture : public ::testing::Test {
         dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &s);
         return s ? s : "";
     }
+    // Runs `check(pd)` on every implementation the library offers for the descriptor
+    // `create(&pd)` makes, in the order dnnl_primitive_desc_next_impl walks them; returns how
+    // many ran.
+    template <typename Create, typename Check>
+    int on_every_impl(Create create, Check check) {
+        dnnl_primitive_desc_t pd = nullptr;
+        EXPECT_EQ(create(&pd), dnnl_success);
+        int ran = 0;
+        while (pd) {
+            SCOPED_TRACE(impl_name(pd));
+            check(pd);
+            ++ran;
+            if (dnnl_primitive_desc_next_impl(pd) != dnnl_success) break;
+        }
+        if (pd) dnnl_primitive_desc_destroy(pd);
+        return ran;
+    }
     // Creates the primitive and runs it once with these arguments.
     dnnl_status_t execute(const_dnnl_primitive_desc_t pd, const std::vector<dnnl_exec_arg_t> &args) {
         dnnl_primitive_t prim = nullptr;

@@ -59,17 +59,8 @@ protected:
     }
 
     int run(const f4_case_t &c) {
-        dnnl_primitive_desc_t pd = nullptr;
-        EXPECT_EQ(create(c, &pd), dnnl_success);
-        int ran = 0;
-        while (pd) {
-            SCOPED_TRACE(impl_name(pd));
-            check(c, pd);
-            ++ran;
-            if (dnnl_primitive_desc_next_impl(pd) != dnnl_success) break;
-        }
-        if (pd) dnnl_primitive_desc_destroy(pd);
-        return ran;
+        return on_every_impl([&](dnnl_primitive_desc_t *pd) { return create(c, pd); },
+                [&](const_dnnl_primitive_desc_t pd) { check(c, pd); });
     }
 
     void check(const f4_case_t &c, const_dnnl_primitive_desc_t pd) {

@@ -90,17 +90,8 @@ protected:
 
     // Runs the case on every implementation that takes it; returns how many ran.
     int run(const woq_case_t &c) {
-        dnnl_primitive_desc_t pd = nullptr;
-        EXPECT_EQ(create(c, &pd), dnnl_success);
-        int ran = 0;
-        while (pd) {
-            SCOPED_TRACE(impl_name(pd));
-            check(c, pd);
-            ++ran;
-            if (dnnl_primitive_desc_next_impl(pd) != dnnl_success) break;
-        }
-        if (pd) dnnl_primitive_desc_destroy(pd);
-        return ran;
+        return on_every_impl([&](dnnl_primitive_desc_t *pd) { return create(c, pd); },
+                [&](const_dnnl_primitive_desc_t pd) { check(c, pd); });
     }
 
     // The parameter's values (exact in every scale type), written to a memory of its own.
